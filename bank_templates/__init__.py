@@ -1,0 +1,1 @@
+"""Templates that `memory init` copies into a new workspace (shipped as package data)."""

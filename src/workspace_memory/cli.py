@@ -1,0 +1,207 @@
+"""The `memory` command: a thin click shell over `workspace_memory.api.Memory`.
+
+Each command parses its options, calls one library method and prints. Library errors
+(errors.py) become one line on stderr and a non-zero exit, never a traceback.
+Exit codes: 0 ok, 1 user error, 2 usage, 3 provider unavailable, 4 index busy.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import date
+from typing import Any
+
+import click
+
+from .errors import IndexBusy, MemoryError_, ProviderUnavailable, UserError
+
+
+def _memory(ctx: click.Context):  # noqa: ANN202
+    from .api import Memory
+
+    obj = ctx.find_root().obj
+    if "memory" not in obj:
+        obj["memory"] = Memory.open(obj["workspace"], obj["now"])
+    return obj["memory"]
+
+
+def _echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=None if isinstance(data, list) else 2, default=str))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.option("--workspace", envvar="MEMORY_WORKSPACE", metavar="DIR",
+              help="Workspace folder [env MEMORY_WORKSPACE; default ~/.openclaw/workspace].")
+@click.option("--now", envvar="MEMORY_NOW", metavar="ISO",
+              help="Fix 'now' for every time-relative behaviour, e.g. 2025-11-30 [env MEMORY_NOW].")
+@click.version_option(package_name="workspace-memory", prog_name="memory")
+@click.pass_context
+def cli(ctx: click.Context, workspace: str | None, now: str | None) -> None:
+    """Offline memory for AI agents: Markdown is the truth, the index is derived."""
+    ctx.ensure_object(dict)
+    ctx.obj.update(workspace=workspace, now=now)
+
+
+@cli.command()
+@click.pass_context
+def init(ctx: click.Context) -> None:
+    """Lay out a workspace from the bank templates (never overwrites a file)."""
+    report = _memory(ctx).init()
+    for path in report.created:
+        click.echo(f"created {path}")
+    for path in report.kept:
+        click.echo(f"kept    {path} (exists)")
+
+
+@cli.command()
+@click.option("--rebuild", is_flag=True, help="Drop the derived rows and parse every file again.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def index(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
+    """Index changed Markdown files (incremental; --rebuild for everything)."""
+    from .progress import progress_bar
+
+    mem = _memory(ctx)
+    with progress_bar("indexing", enabled=not as_json) as progress:
+        report = mem.index(rebuild=rebuild, progress=progress)
+    fields = {k: getattr(report, k) for k in ("added", "changed", "removed", "touched", "unchanged")}
+    if as_json:
+        _echo_json(fields | {"seconds": round(report.seconds, 3)})
+        return
+    click.echo(", ".join(f"{v} {k}" for k, v in fields.items()) + f" in {report.seconds:.2f}s")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+@click.pass_context
+def status(ctx: click.Context, as_json: bool) -> None:
+    """Files, chunks, facts, entities, warnings (path:line), index age and search modes."""
+    data = _memory(ctx).status()
+    if as_json:
+        _echo_json(data)
+        return
+    from .render import render_status
+
+    render_status(data)
+
+
+@cli.command()
+@click.argument("query", required=False, default="")
+@click.option("--k", "k", type=click.IntRange(1, 1000), default=10, show_default=True, help="Results to return.")
+@click.option("--since", metavar="30d|2w|6m|1y|DATE", help="Only entries from this time on.")
+@click.option("--until", metavar="30d|2w|6m|1y|DATE", help="Only entries up to this time.")
+@click.option("--kind", metavar="KIND", help="world|experience|opinion|observation|note (comma-separated).")
+@click.option("--entity", metavar="NAME", help="Only entries about this entity.")
+@click.option("--mode", type=click.Choice(["auto", "lexical", "semantic", "hybrid"]), default="auto",
+              show_default=True, help="Search channels to use.")
+@click.option("--budget", type=click.IntRange(1), metavar="TOKENS", help="Pack results into this many tokens.")
+@click.option("--explain", is_flag=True, help="Show which channels found each result and every score factor.")
+@click.option("--batch", type=click.File("r"), metavar="FILE.jsonl",
+              help="One query object per line in, one result object per line out.")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")
+@click.pass_context
+def recall(ctx: click.Context, query: str, batch, as_json: bool, **options: Any) -> None:  # noqa: ANN001
+    """Find what memory says about QUERY, with sources as path#Lline."""
+    from .recall.query import RecallRequest
+
+    mem = _memory(ctx)
+    if batch is not None:
+        failed = _recall_batch(mem, batch, options)
+        if failed:
+            raise UserError(f"{failed} batch line(s) failed; see their \"error\" fields")
+        return
+    if not query.strip() and not (options["since"] or options["until"] or options["entity"] or options["kind"]):
+        raise click.UsageError("give a QUERY (or a filter such as --since or --entity)")
+    result = mem.recall(RecallRequest(query=query, **options))
+    if as_json:
+        _echo_json(result)
+        return
+    from .render import render_recall
+
+    render_recall(result)
+
+
+def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:  # noqa: ANN001
+    from .recall.query import RecallRequest
+
+    allowed = set(RecallRequest.__dataclass_fields__)
+    failed = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            spec = json.loads(line)
+            if not isinstance(spec, dict) or not isinstance(spec.get("query"), str):
+                raise UserError(f"line {number}: expected an object with a \"query\" string")
+            unknown = set(spec) - allowed
+            if unknown:
+                raise UserError(f"line {number}: unknown field(s) {', '.join(sorted(unknown))}")
+            out = mem.recall(RecallRequest(**(defaults | spec)))
+        except (MemoryError_, ValueError, TypeError) as exc:
+            failed += 1
+            out = {"query": spec.get("query") if isinstance(locals().get("spec"), dict) else None,
+                   "error": str(exc)}
+        click.echo(json.dumps(out, ensure_ascii=False))
+    return failed
+
+
+@cli.command()
+@click.argument("path")
+@click.option("--from", "start", type=int, default=1, show_default=True, help="First line (1-based).")
+@click.option("--lines", type=int, default=None, help="How many lines (default 120, at most 12,000 chars).")
+@click.option("--json", "as_json", is_flag=True, help="Print the page as JSON.")
+@click.pass_context
+def get(ctx: click.Context, path: str, start: int, lines: int | None, as_json: bool) -> None:
+    """Read a workspace Markdown file page by page."""
+    page = _memory(ctx).get(path, start, lines)
+    if as_json:
+        _echo_json(page.to_dict())
+        return
+    if page.text:
+        click.echo(page.text)
+    click.echo(page.hint())
+
+
+@cli.command()
+@click.argument("bullet")
+@click.option("--date", "day", metavar="YYYY-MM-DD", help="The day's log to write to (default: today).")
+@click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
+@click.pass_context
+def retain(ctx: click.Context, bullet: str, day: str | None, as_json: bool) -> None:
+    """Validate a fact ("O(c=0.8) @Peter: ...") and append it to the day's ## Retain."""
+    try:
+        when = date.fromisoformat(day) if day else None
+    except ValueError:
+        raise UserError(f"--date {day!r}: expected YYYY-MM-DD") from None
+    written = _memory(ctx).retain(bullet, when)
+    if as_json:
+        _echo_json(written.__dict__)
+    elif written.duplicate:
+        click.echo(f"already retained at {written.path}#L{written.line}")
+    else:
+        click.echo(f"retained at {written.path}#L{written.line}")
+
+
+EXIT_CODES = ((ProviderUnavailable, 3), (IndexBusy, 4), (MemoryError_, 1))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point: run the CLI, turning every expected failure into one stderr line."""
+    try:
+        code = cli.main(args=argv, prog_name="memory", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("memory: aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        hint = " (see --help)" if isinstance(exc, click.UsageError) else ""
+        click.echo(f"memory: error: {exc.format_message()}{hint}", err=True)
+        sys.exit(exc.exit_code)
+    except MemoryError_ as exc:
+        click.echo(f"memory: error: {exc}", err=True)
+        sys.exit(next(code for cls, code in EXIT_CODES if isinstance(exc, cls)))
+    except BrokenPipeError:
+        sys.exit(0)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)

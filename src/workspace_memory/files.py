@@ -1,0 +1,82 @@
+"""File I/O at the edges: tolerant reading and atomic, newline-preserving writes.
+
+Indexing only ever *reads* Markdown. The commands that write (retain, reflect, core
+edits, doctor --fix, init) go through `atomic_write_text`, so a crash never leaves a
+half-written file: the new text goes to a temporary file beside the target, is
+fsynced, and replaces the target in one rename.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class DecodedText:
+    """A file's text as far as it could be decoded, with what went wrong (line, message)."""
+
+    text: str
+    problems: list[tuple[int, str]] = field(default_factory=list)
+
+
+def decode_markdown(data: bytes) -> DecodedText:
+    """Decode bytes as UTF-8 without ever failing.
+
+    Invalid bytes become U+FFFD and NUL bytes are dropped, each reported once with the
+    1-based line where it first occurs, so a damaged file is still indexed as far as possible.
+    """
+    problems: list[tuple[int, str]] = []
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        problems.append((line, f"invalid UTF-8 (byte 0x{data[exc.start]:02x}); undecodable bytes replaced"))
+        text = data.decode("utf-8", errors="replace")
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        problems.append((line, "binary data (NUL bytes) in a Markdown file; NUL bytes ignored"))
+        text = text.replace("\x00", "")
+    return DecodedText(text, problems)
+
+
+def sha256_bytes(data: bytes) -> str:
+    """Hex digest used to tell whether a file's content really changed."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def detect_newline(text: str) -> str:
+    """The file's dominant newline, so edits keep CRLF files CRLF."""
+    return "\r\n" if text.count("\r\n") > text.count("\n") / 2 and "\r\n" in text else "\n"
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write `text` to `path` atomically (temp file in the same folder, fsync, rename).
+
+    The text is written as given (no newline translation), so callers control the bytes
+    exactly and diffs stay minimal.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = None
+    if path.exists():
+        mode = path.stat().st_mode & 0o7777
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+

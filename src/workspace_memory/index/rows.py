@@ -1,0 +1,93 @@
+"""Pure translation of a parsed document into index rows (no I/O, easy to test)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from ..files import DecodedText
+from ..markdown.parse import Chunk, parse_markdown
+from ..tokens import has_cjk
+
+# Open ends of a stated range ("since March") are stored as far dates so that
+# "overlaps [a, b]" stays one indexed comparison: t_start <= b AND t_end >= a.
+OPEN_START = "0001-01-01"
+OPEN_END = "9999-12-31"
+
+_PATH_WORDS_RE = re.compile(r"[/\\._-]+")
+
+
+@dataclass
+class DocumentRows:
+    file: dict[str, Any]
+    chunks: list[tuple[dict[str, Any], dict[str, Any] | None, tuple[str, ...]]] = field(default_factory=list)
+    warnings: list[tuple[int, str]] = field(default_factory=list)
+
+
+def path_words(key: str) -> str:
+    """'bank/entities/warelay.md' -> 'bank entities warelay': lets a file name in a query find the file."""
+    stem = key[:-3] if key.lower().endswith(".md") else key
+    return " ".join(w for w in _PATH_WORDS_RE.split(stem) if w)
+
+
+def text_hash(text: str) -> str:
+    """Content hash of a chunk's embedded text (the embedding cache key)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def embed_text(chunk_text: str, heading: str) -> str:
+    """What the embedding model sees: the entry, with its section heading as context."""
+    return f"{heading}\n{chunk_text}" if heading else chunk_text
+
+
+def document_rows(key: str, role: str, day: date | None, decoded: DecodedText) -> DocumentRows:
+    """Parse one file's text and build its files/chunks/facts/mentions/warnings rows."""
+    parsed = parse_markdown(decoded.text, day)
+    day_s = day.isoformat() if day else None
+    meta = {k: v for k, v in parsed.meta.items() if _jsonable(v)}
+    rows = DocumentRows(
+        file={"path": key, "role": role, "day": day_s, "title": parsed.title, "meta": json.dumps(meta, default=str)},
+        warnings=sorted(decoded.problems + parsed.warnings),
+    )
+    pwords = path_words(key)
+    for chunk in parsed.chunks:
+        rows.chunks.append(_chunk_rows(key, role, day_s, pwords, chunk))
+    return rows
+
+
+def _chunk_rows(key: str, role: str, day_s: str | None, pwords: str, chunk: Chunk):  # noqa: ANN202
+    t_start = t_end = day_s
+    fact_row = None
+    if chunk.fact is not None:
+        fact = chunk.fact
+        occurred = fact.occurred
+        if occurred is not None:
+            t_start = occurred.start.isoformat() if occurred.start else OPEN_START
+            t_end = occurred.end.isoformat() if occurred.end else OPEN_END
+        fact_row = {
+            "path": key, "line": chunk.start_line, "kind": fact.kind, "content": fact.content,
+            "confidence": fact.confidence, "day": day_s,
+            "occurred_start": occurred.start.isoformat() if occurred and occurred.start else None,
+            "occurred_end": occurred.end.isoformat() if occurred and occurred.end else None,
+        }
+    chunk_row = {
+        "path": key, "start_line": chunk.start_line, "end_line": chunk.end_line, "kind": chunk.kind,
+        "heading": chunk.heading, "text": chunk.text, "role": role, "day": day_s,
+        "t_start": t_start, "t_end": t_end,
+        "text_hash": text_hash(embed_text(chunk.text, chunk.heading)),
+        "search_text": f"{chunk.heading}\n{chunk.text}" if chunk.heading else chunk.text,
+        "path_text": pwords, "cjk": has_cjk(chunk.text),
+    }
+    return chunk_row, fact_row, chunk.entities
+
+
+def _jsonable(value: Any) -> bool:
+    try:
+        json.dumps(value, default=str)
+    except (TypeError, ValueError):
+        return False
+    return True

@@ -1,0 +1,72 @@
+"""Opening the index: WAL, busy timeouts and one writer at a time.
+
+Readers never wait for writers (WAL). Writers take an exclusive `flock` on
+`.memory/index.lock` before writing, so two `memory index` processes (or an index and
+a recall that found a changed file) take turns instead of failing with "database is
+locked"; a recall that cannot get the lock at once reads the index as it is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import IndexBusy
+from .schema import SCHEMA_VERSION, current_version, migrate
+
+BUSY_TIMEOUT_MS = 30_000
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """Open (creating if needed) the index database with WAL and a generous busy timeout."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                           check_same_thread=False)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = OFF")
+    return conn
+
+
+@contextlib.contextmanager
+def writer_lock(state_dir: Path, *, wait: float | None = 60.0) -> Iterator[bool]:
+    """Hold the single-writer lock. Yields True when held, False when `wait=0` and it is busy.
+
+    `wait=None` waits forever; otherwise IndexBusy is raised after `wait` seconds.
+    """
+    state_dir.mkdir(parents=True, exist_ok=True)
+    fd = os.open(state_dir / "index.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = None if wait is None else time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if wait == 0:
+                    yield False
+                    return
+                if deadline is not None and time.monotonic() > deadline:
+                    raise IndexBusy(f"another process has been writing the index for over {wait:.0f}s") from None
+                time.sleep(0.05)
+        try:
+            yield True
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+
+
+def ensure_schema(conn: sqlite3.Connection, state_dir: Path) -> None:
+    """Create or upgrade the schema (under the writer lock, so concurrent first runs agree)."""
+    if current_version(conn) == SCHEMA_VERSION:
+        return
+    with writer_lock(state_dir):
+        migrate(conn)

@@ -1,0 +1,251 @@
+"""Keep the index in step with the Markdown: cheap stat check first, then parse what changed.
+
+1. Scan the workspace (no symlinks) and compare (mtime_ns, size) with the `files` table.
+2. If nothing differs, stop: this is all a recall pays when nothing changed.
+3. Take the writer lock and scan again (another process may have just synced).
+4. For each candidate, hash its bytes; same hash = only touched, update the stat.
+5. Parse changed files and replace their rows in one transaction per batch;
+   delete the rows of files that are gone (a rename is a delete plus an add, and the
+   embedding cache keyed by text hash makes it cheap).
+6. Rebuild the small `entities` table from mentions and entity pages.
+
+Indexing never writes Markdown: files are only opened for reading.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from ..files import decode_markdown, sha256_bytes
+from ..workspace import MarkdownFile, Workspace
+from .rows import document_rows
+from .store import writer_lock
+
+_BATCH = 200  # files a transaction: keeps readers' view fresh and memory flat on big rebuilds
+
+
+@dataclass
+class SyncReport:
+    """What a sync did. `busy` means another writer held the lock and we did not wait."""
+
+    added: int = 0
+    changed: int = 0
+    removed: int = 0
+    touched: int = 0
+    unchanged: int = 0
+    new_chunk_ids: list[int] = field(default_factory=list)
+    removed_chunk_ids: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+    busy: bool = False
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+
+@dataclass
+class _Pending:
+    candidates: list[tuple[MarkdownFile, int, int]]  # file, mtime_ns, size
+    removed: list[str]
+    known: dict[str, tuple[int, int, str]]  # path -> (mtime_ns, size, hash)
+    total: int
+
+
+def _scan(ws: Workspace, conn: sqlite3.Connection, everything: bool) -> _Pending:
+    known = {p: (m, s, h) for p, m, s, h in conn.execute("SELECT path, mtime_ns, size, hash FROM files")}
+    candidates = []
+    seen = set()
+    for mf in ws.markdown_files():
+        if mf.key in seen:
+            continue
+        seen.add(mf.key)
+        try:
+            st = os.stat(mf.path, follow_symlinks=False)
+        except OSError:
+            continue
+        old = known.get(mf.key)
+        if everything or old is None or old[0] != st.st_mtime_ns or old[1] != st.st_size:
+            candidates.append((mf, st.st_mtime_ns, st.st_size))
+    removed = sorted(set(known) - seen)
+    return _Pending(candidates, removed, known, len(seen))
+
+
+def needs_sync(ws: Workspace, conn: sqlite3.Connection) -> bool:
+    """True when some file was added, changed or removed since the last sync (stat only)."""
+    pending = _scan(ws, conn, everything=False)
+    return bool(pending.candidates or pending.removed)
+
+
+def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,
+         wait: float | None = 60.0, progress=None) -> SyncReport:  # noqa: ANN001 - progress is any callable
+    """Bring the index up to date with the workspace; see the module docstring for the steps.
+
+    `wait=0` returns at once with `busy=True` when another process is writing.
+    `progress(done, total)` is called while parsing, for progress bars.
+    """
+    started = time.perf_counter()
+    report = SyncReport()
+    if not rebuild:
+        pending = _scan(ws, conn, everything=False)
+        if not pending.candidates and not pending.removed:
+            report.unchanged = pending.total
+            report.seconds = time.perf_counter() - started
+            return report
+    with writer_lock(ws.state_dir, wait=wait) as held:
+        if not held:
+            report.busy = True
+            return report
+        if rebuild:
+            _clear(conn)
+        pending = _scan(ws, conn, everything=rebuild)
+        report.unchanged = pending.total - len(pending.candidates)
+        _apply(ws, conn, pending, report, progress)
+        if report.dirty or rebuild:
+            rebuild_entities(conn)
+        conn.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('last_sync', ?)",
+            (datetime.now(UTC).isoformat(timespec="seconds"),),
+        )
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _apply(ws: Workspace, conn: sqlite3.Connection, pending: _Pending, report: SyncReport, progress) -> None:  # noqa: ANN001
+    if pending.removed:
+        with conn:
+            report.removed_chunk_ids += _delete_paths(conn, pending.removed)
+        report.removed += len(pending.removed)
+    total = len(pending.candidates)
+    for start in range(0, total, _BATCH):
+        batch = pending.candidates[start : start + _BATCH]
+        with conn:
+            for mf, mtime_ns, size in batch:
+                _sync_file(ws, conn, mf, mtime_ns, size, pending.known.get(mf.key), report)
+        if progress:
+            progress(min(start + _BATCH, total), total)
+
+
+def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_ns: int, size: int,
+               old: tuple[int, int, str] | None, report: SyncReport) -> None:
+    del ws
+    try:
+        with open(mf.path, "rb") as fh:  # read only: indexing never writes Markdown
+            data = fh.read()
+    except OSError:
+        return
+    digest = sha256_bytes(data)
+    if old is not None and old[2] == digest and _has_rows(conn, mf.key):
+        conn.execute("UPDATE files SET mtime_ns = ?, size = ? WHERE path = ?", (mtime_ns, size, mf.key))
+        report.touched += 1
+        return
+    if old is not None:
+        report.removed_chunk_ids += _delete_paths(conn, [mf.key])
+        report.changed += 1
+    else:
+        report.added += 1
+    decoded = decode_markdown(data)
+    rows = document_rows(mf.key, mf.role, mf.day, decoded)
+    file_row = rows.file | {"hash": digest, "mtime_ns": mtime_ns, "size": size,
+                            "indexed_at": datetime.now(UTC).isoformat(timespec="seconds")}
+    _insert(conn, "files", [file_row])
+    for chunk, fact, mentions in rows.chunks:
+        cur = conn.execute(
+            "INSERT INTO chunks(path, start_line, end_line, kind, heading, text, role, day, t_start, t_end,"
+            " text_hash) VALUES (:path, :start_line, :end_line, :kind, :heading, :text, :role, :day,"
+            " :t_start, :t_end, :text_hash)",
+            chunk,
+        )
+        chunk_id = cur.lastrowid
+        report.new_chunk_ids.append(chunk_id)
+        conn.execute("INSERT INTO chunks_fts(rowid, search_text, path_text) VALUES (?, ?, ?)",
+                     (chunk_id, chunk["search_text"], chunk["path_text"]))
+        if chunk["cjk"]:
+            conn.execute("INSERT INTO chunks_trigram(rowid, text) VALUES (?, ?)", (chunk_id, chunk["text"]))
+        if fact is not None:
+            _insert(conn, "facts", [fact | {"id": chunk_id}])
+        if mentions:
+            conn.executemany(
+                "INSERT OR IGNORE INTO mentions(chunk_id, entity_key, slug) VALUES (?, ?, ?)",
+                [(chunk_id, slug.lower(), slug) for slug in mentions],
+            )
+    if rows.warnings:
+        conn.executemany("INSERT INTO warnings(path, line, message) VALUES (?, ?, ?)",
+                         [(mf.key, line, msg) for line, msg in rows.warnings])
+
+
+def _insert(conn: sqlite3.Connection, table: str, rows: Iterable[dict]) -> None:
+    for row in rows:
+        cols = ", ".join(row)
+        marks = ", ".join(f":{c}" for c in row)
+        conn.execute(f"INSERT OR REPLACE INTO {table}({cols}) VALUES ({marks})", row)
+
+
+def _has_rows(conn: sqlite3.Connection, path: str) -> bool:
+    return conn.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone() is not None
+
+
+def _delete_paths(conn: sqlite3.Connection, paths: list[str]) -> list[int]:
+    removed: list[int] = []
+    for path in paths:
+        ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE path = ?", (path,))]
+        removed += ids
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for table, col in (("chunks_fts", "rowid"), ("chunks_trigram", "rowid"), ("facts", "id"),
+                               ("mentions", "chunk_id")):
+                conn.execute(f"DELETE FROM {table} WHERE {col} IN ({marks})", part)
+        conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
+        conn.execute("DELETE FROM warnings WHERE path = ?", (path,))
+        conn.execute("DELETE FROM files WHERE path = ?", (path,))
+    return removed
+
+
+def _clear(conn: sqlite3.Connection) -> None:
+    with conn:
+        for table in ("chunks_fts", "chunks_trigram", "facts", "mentions", "chunks", "warnings", "files",
+                      "entities"):
+            conn.execute(f"DELETE FROM {table}")
+
+
+def rebuild_entities(conn: sqlite3.Connection) -> None:
+    """Recompute `entities` from @mentions and bank/entities/*.md pages (names, aliases)."""
+    spellings: dict[str, dict[str, int]] = {}
+    for key, slug, count in conn.execute(
+        "SELECT entity_key, slug, COUNT(*) FROM mentions GROUP BY entity_key, slug"
+    ):
+        spellings.setdefault(key, {})[slug] = count
+    fact_counts = dict(conn.execute(
+        "SELECT m.entity_key, COUNT(*) FROM mentions m JOIN facts f ON f.id = m.chunk_id GROUP BY m.entity_key"
+    ))
+    pages: dict[str, tuple[str, str, dict]] = {}
+    for path, meta, title in conn.execute(
+        "SELECT path, meta, title FROM files WHERE path LIKE 'bank/entities/%'"
+    ):
+        slug = path.rsplit("/", 1)[-1][:-3]
+        pages[slug.lower()] = (path, slug, json.loads(meta or "{}") | {"_title": title})
+    from ..markdown.retain import display_name
+
+    rows = []
+    for key in sorted(set(spellings) | set(pages)):
+        forms = spellings.get(key, {})
+        slug = max(forms, key=lambda s: (forms[s], s)) if forms else pages[key][1]
+        page = pages.get(key)
+        meta = page[2] if page else {}
+        name = str(meta.get("name") or display_name(slug))
+        aliases = meta.get("aliases") or []
+        if isinstance(aliases, str):
+            aliases = [aliases]
+        rows.append((key, slug, name, page[0] if page else None, json.dumps([str(a) for a in aliases]),
+                     fact_counts.get(key, 0)))
+    with conn:
+        conn.execute("DELETE FROM entities")
+        conn.executemany(
+            "INSERT INTO entities(key, slug, name, page_path, aliases, fact_count) VALUES (?, ?, ?, ?, ?, ?)", rows
+        )

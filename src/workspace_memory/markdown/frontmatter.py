@@ -1,0 +1,45 @@
+"""Frontmatter: find the YAML block at the top of a file and parse it with python-frontmatter.
+
+We locate the block ourselves (so line numbers stay exact) and let python-frontmatter
+parse its YAML. Broken YAML is a warning at line 1; the block's lines are still kept out
+of chunk text, since the author clearly meant them as metadata.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+_MAX_FRONTMATTER_LINES = 500
+
+
+@dataclass
+class FrontMatter:
+    """The metadata, how many lines (fences included) it occupies, and any problems."""
+
+    meta: dict[str, Any] = field(default_factory=dict)
+    line_count: int = 0
+    warnings: list[tuple[int, str]] = field(default_factory=list)
+
+
+def split_frontmatter(lines: list[str]) -> FrontMatter:
+    """Find a `---` ... `---` (or `...`) block on the first lines and parse it."""
+    if not lines or lines[0].rstrip() != "---":
+        return FrontMatter()
+    for idx in range(1, min(len(lines), _MAX_FRONTMATTER_LINES)):
+        if lines[idx].rstrip() in ("---", "..."):
+            return _parse_block(lines[1:idx], idx + 1)
+    return FrontMatter()  # no closing fence: it was a thematic break, not frontmatter
+
+
+def _parse_block(body: list[str], line_count: int) -> FrontMatter:
+    import frontmatter  # lazy: pulls in PyYAML, only needed for files that have frontmatter
+
+    try:
+        meta = frontmatter.loads("---\n" + "\n".join(body) + "\n---\n").metadata
+    except Exception as exc:  # noqa: BLE001 - any YAML problem is the author's, report and go on
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return FrontMatter({}, line_count, [(1, f"broken frontmatter ignored: {reason}")])
+    if not isinstance(meta, dict):
+        return FrontMatter({}, line_count, [(1, "frontmatter is not a mapping; ignored")])
+    return FrontMatter(dict(meta), line_count, [])

@@ -1,0 +1,251 @@
+"""Markdown -> entries: heading-aware chunks with exact line ranges, and Retain facts.
+
+The unit of recall is an *entry* (DESIGN §3): a list item, a paragraph, a table, a
+code block. Each becomes one chunk with the 1-based, inclusive line range it has in
+the file on disk (frontmatter included), and the heading path above it as context.
+Inside a `## Retain` section every bullet is its own chunk, parsed as a fact; a
+chunk never straddles two bullets. Entries longer than CHUNK_TOKENS are split at line
+boundaries (and a single huge line into pieces) so the embedding model sees all of
+every chunk.
+
+Parsing is pure: text in, ParsedDocument out; it never raises on bad input.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from functools import lru_cache
+from typing import Any
+
+from ..tokens import CHUNK_TOKENS, estimate_tokens
+from .frontmatter import split_frontmatter
+from .retain import RetainFact, find_entities, parse_retain_bullet
+
+_RETAIN_HEADING_RE = re.compile(r"^\s*retain\s*:?\s*$", re.IGNORECASE)
+_COMMENT_ONLY_RE = re.compile(r"^\s*(<!--.*?-->\s*)+$", re.DOTALL)
+# Block tokens that open an entry at the top level of the document.
+_ENTRY_OPENERS = {"paragraph_open", "blockquote_open", "fence", "code_block", "table_open", "html_block"}
+_LIST_OPENERS = {"bullet_list_open", "ordered_list_open"}
+
+
+@dataclass
+class Chunk:
+    """One entry of a file (or a piece of a long one)."""
+
+    start_line: int  # 1-based, inclusive, as on disk
+    end_line: int
+    text: str  # the source lines (or piece) exactly as written
+    heading: str  # "Title > Section": context for search, not returned
+    kind: str = "note"  # note | world | experience | opinion | observation
+    fact: RetainFact | None = None
+    entities: tuple[str, ...] = ()
+
+
+@dataclass
+class ParsedDocument:
+    """Everything the indexer needs from one file."""
+
+    chunks: list[Chunk] = field(default_factory=list)
+    warnings: list[tuple[int, str]] = field(default_factory=list)  # (1-based line, message)
+    meta: dict[str, Any] = field(default_factory=dict)  # frontmatter
+    title: str | None = None
+
+
+@lru_cache(maxsize=1)
+def _markdown_parser():  # noqa: ANN202 - markdown_it is imported lazily on purpose
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
+def normalize_newlines(text: str) -> str:
+    """CRLF -> LF; a lone CR (not a line break for us) becomes a space so line numbers stay true."""
+    return text.replace("\r\n", "\n").replace("\r", " ")
+
+
+def parse_markdown(text: str, day: date | None = None) -> ParsedDocument:
+    """Split a Markdown document into chunks and Retain facts.
+
+    `day` is the day a daily log is about (from its file name); facts use it to resolve
+    relative time phrases such as "last Tuesday".
+    """
+    text = normalize_newlines(text)
+    lines = text.split("\n")
+    doc = ParsedDocument()
+    front = split_frontmatter(lines)
+    doc.meta = front.meta
+    doc.warnings.extend(front.warnings)
+    # Blank the frontmatter lines instead of cutting them, so token line maps are file lines.
+    body_lines = [""] * front.line_count + lines[front.line_count:]
+    tokens = _markdown_parser().parse("\n".join(body_lines))
+    walker = _Walker(body_lines, day, doc)
+    walker.walk(tokens)
+    doc.title = str(front.meta.get("title") or front.meta.get("name") or walker.first_h1 or "") or None
+    return doc
+
+
+class _Walker:
+    """Walks markdown-it's token stream, keeping the heading path, emitting chunks."""
+
+    def __init__(self, lines: list[str], day: date | None, doc: ParsedDocument) -> None:
+        self.lines = lines
+        self.day = day
+        self.doc = doc
+        self.headings: list[tuple[int, str, bool]] = []  # (level, text, is_retain)
+        self.first_h1: str | None = None
+
+    @property
+    def heading_path(self) -> str:
+        return " > ".join(text for _, text, _ in self.headings)
+
+    @property
+    def in_retain(self) -> bool:
+        return any(is_retain for _, _, is_retain in self.headings)
+
+    def walk(self, tokens: list) -> None:
+        i = 0
+        while i < len(tokens):
+            tok = tokens[i]
+            if tok.level != 0 or tok.map is None:
+                i += 1
+                continue
+            if tok.type == "heading_open":
+                self._heading(int(tok.tag[1:]), tokens[i + 1].content if i + 1 < len(tokens) else "")
+            elif tok.type in _LIST_OPENERS:
+                end = _matching_close(tokens, i)
+                self._list(tokens[i + 1 : end])
+                i = end
+            elif tok.type in _ENTRY_OPENERS:
+                self._entry(tok.map[0], tok.map[1])
+            i += 1
+
+    def _heading(self, level: int, text: str) -> None:
+        text = text.strip()
+        while self.headings and self.headings[-1][0] >= level:
+            self.headings.pop()
+        self.headings.append((level, text, bool(_RETAIN_HEADING_RE.match(text))))
+        if level == 1 and self.first_h1 is None:
+            self.first_h1 = text
+
+    def _list(self, inner: list) -> None:
+        if self.in_retain:
+            self._retain_list(inner)
+            return
+        for tok in inner:
+            if tok.type == "list_item_open" and tok.level == 1 and tok.map:
+                self._entry(tok.map[0], tok.map[1])
+
+    def _retain_list(self, inner: list) -> None:
+        """Every list item's first paragraph is a fact; nested items are facts of their own."""
+        for idx, tok in enumerate(inner):
+            if tok.type != "list_item_open":
+                continue
+            para = next((t for t in inner[idx + 1 :] if t.type != "list_item_open"), None)
+            if para is None or para.type != "paragraph_open" or not para.map:
+                continue  # an item that starts with a code block etc.: not a bullet fact
+            start, end = para.map
+            inline = inner[inner.index(para) + 1]
+            self._fact(start, end, " ".join(inline.content.split("\n")).strip())
+
+    def _fact(self, start: int, end: int, bullet: str) -> None:
+        line = start + 1
+        parsed = parse_retain_bullet(bullet, self.day)
+        for message in parsed.warnings:
+            self.doc.warnings.append((line, message))
+        raw = "\n".join(self.lines[start:end]).rstrip()
+        if parsed.fact is None:
+            self._add_pieces(start, raw)
+            return
+        fact = parsed.fact
+        self.doc.chunks.append(
+            Chunk(line, line + raw.count("\n"), raw, self.heading_path, fact.kind, fact, fact.entities)
+        )
+
+    def _entry(self, start: int, end: int) -> None:
+        block = self.lines[start:end]
+        while block and not block[-1].strip():
+            block.pop()
+        raw = "\n".join(block)
+        if not raw.strip() or _COMMENT_ONLY_RE.match(raw):
+            return  # blank, or only HTML comments (reflect's region markers)
+        self._add_pieces(start, raw)
+
+    def _add_pieces(self, start: int, raw: str) -> None:
+        for offset, first, last, piece in split_to_fit(raw, CHUNK_TOKENS):
+            del offset
+            self.doc.chunks.append(
+                Chunk(start + first + 1, start + last + 1, piece, self.heading_path, entities=find_entities(piece))
+            )
+
+
+def _matching_close(tokens: list, open_index: int) -> int:
+    """Index of the token that closes the block opened at `open_index` (same level, nesting 0)."""
+    depth = 0
+    level = tokens[open_index].level
+    for j in range(open_index, len(tokens)):
+        tok = tokens[j]
+        if tok.level != level:
+            continue
+        depth += tok.nesting
+        if depth == 0:
+            return j
+    return len(tokens) - 1
+
+
+def split_to_fit(raw: str, limit: int) -> list[tuple[int, int, int, str]]:
+    """Split text into pieces of at most `limit` estimated tokens.
+
+    Returns (piece index, first line, last line, text) with 0-based line offsets into
+    `raw`. Whole lines are kept together where possible; a single line that is too long
+    is cut into character windows that all carry that line's number.
+    """
+    if estimate_tokens(raw) <= limit:
+        return [(0, 0, raw.count("\n"), raw)]
+    pieces: list[tuple[int, int, int, str]] = []
+    buf: list[str] = []
+    buf_start = 0
+    buf_tokens = 0
+
+    def flush(last_line: int) -> None:
+        nonlocal buf, buf_tokens
+        if buf and "".join(buf).strip():
+            pieces.append((len(pieces), buf_start, last_line, "\n".join(buf)))
+        buf, buf_tokens = [], 0
+
+    for n, line in enumerate(raw.split("\n")):
+        cost = estimate_tokens(line) + 1
+        if cost > limit:
+            flush(n - 1)
+            for window in _char_windows(line, limit):
+                if window.strip():
+                    pieces.append((len(pieces), n, n, window))
+            buf_start = n + 1
+            continue
+        if buf and buf_tokens + cost > limit:
+            flush(n - 1)
+        if not buf:
+            buf_start = n
+        buf.append(line)
+        buf_tokens += cost
+    flush(raw.count("\n"))
+    return pieces
+
+
+def _char_windows(line: str, limit: int) -> list[str]:
+    """Cut one overlong line into pieces under the limit, preferring to cut at spaces."""
+    out = []
+    rest = line
+    while rest:
+        # Start from a window that is surely small enough for any script, then grow it.
+        size = max(1, limit)
+        while size < len(rest) and estimate_tokens(rest[: size * 2]) <= limit:
+            size *= 2
+        while size > 1 and estimate_tokens(rest[:size]) > limit:
+            size = size * 3 // 4
+        cut = rest.rfind(" ", size // 2, size) if size < len(rest) else -1
+        cut = cut if cut > 0 else size
+        out.append(rest[:cut])
+        rest = rest[cut:].lstrip(" ")
+    return out

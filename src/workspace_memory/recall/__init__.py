@@ -1,0 +1,1 @@
+"""Recall: understand the query, find candidates (lexical, semantic), rank, pack."""

@@ -1,0 +1,166 @@
+"""The recall pipeline: one path for every query (DESIGN §3).
+
+ 1. Understand the query: filters (--since/--until/--kind/--entity), a time phrase,
+    @mentions (recall.query).
+ 2. Find candidates: FTS5 BM25 (lexical), and vectors when a model is available
+    (semantic); each pool is k x CANDIDATE_MULTIPLIER.
+ 3. Relevance in 0..1: lexical coverage, cosine, or their fusion (recall.fuse).
+ 4. Boosts that keep scores in 0..1: entity mentioned in the query, inside an "around" window.
+ 5. final = relevance x recency x importance (recall.rank).
+ 6. Drop near-duplicates; drop results under MIN_SCORE unless nothing would be left.
+ 7. Pack into k results and the token budget (recall.pack).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from ..errors import UserError
+from . import lexical
+from .pack import pack, packet
+from .query import RecallRequest, Understood, understand
+from .rank import importance_factor, recency_factor
+
+CANDIDATE_MULTIPLIER = 4
+MIN_POOL = 40
+MIN_SCORE = 0.2
+ENTITY_BOOST = 0.3  # relevance' = relevance + (1 - relevance) * ENTITY_BOOST
+WINDOW_BOOST = 0.3
+MODES = ("auto", "lexical", "semantic", "hybrid")
+
+
+@dataclass
+class Candidate:
+    chunk_id: int
+    relevance: float
+    channels: dict[str, float] = field(default_factory=dict)
+    factors: dict[str, float] = field(default_factory=dict)
+    score: float = 0.0
+    row: dict[str, Any] = field(default_factory=dict)
+
+
+def boost(value: float, weight: float) -> float:
+    """Raise a 0..1 score towards 1 by `weight` of the remaining distance (stays in 0..1)."""
+    return value + (1.0 - value) * weight
+
+
+def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, semantic=None,  # noqa: ANN001
+           notices: list[str] | None = None) -> dict[str, Any]:
+    """Run the pipeline and return the JSON contract: {query, mode, notices, results}.
+
+    `semantic` is an optional callable (understood, pool, where, params) -> {chunk_id: cosine}
+    supplied when a vector channel is available; without it recall is lexical.
+    """
+    if req.k < 1:
+        raise UserError("--k must be at least 1")
+    if req.mode not in MODES:
+        raise UserError(f"--mode {req.mode!r}: expected one of {', '.join(MODES)}")
+    notices = list(notices or [])
+    # 1. understand
+    u = understand(req, now, conn)
+    notices += u.notices
+    where, params = u.where()
+    pool = max(req.k * CANDIDATE_MULTIPLIER, MIN_POOL)
+    terms = lexical.query_terms(u.text)
+    # 2-3. candidates and relevance
+    mode = "lexical" if semantic is None else ("semantic" if req.mode == "semantic" else "hybrid")
+    candidates: dict[int, Candidate] = {}
+    if mode != "semantic":
+        for hit in lexical.search(conn, terms, limit=pool, where=where, params=params):
+            candidates[hit.chunk_id] = Candidate(hit.chunk_id, hit.score, {"lexical": hit.score, "bm25": hit.bm25})
+    if semantic is not None:
+        candidates = semantic(u, terms, pool, where, params, candidates)
+    if not candidates and (not terms or u.time_phrase):
+        # "what happened yesterday": no words match, but the question is about a time.
+        candidates = _browse(conn, pool, where, params)
+    if not candidates:
+        return {"query": req.query, "mode": mode, "notices": notices, "results": []}
+    # 4-5. boosts and factors
+    rows = _fetch_rows(conn, list(candidates))
+    today = now.date()
+    for cand in candidates.values():
+        cand.row = rows[cand.chunk_id]
+        _apply_factors(cand, u, today)
+    ranked = sorted(candidates.values(), key=lambda c: (-c.score, c.row["path"], c.row["start_line"]))
+    # 6. near-duplicates and the minimum score
+    ranked = _dedupe(ranked)
+    kept = [c for c in ranked if c.score >= MIN_SCORE]
+    if not kept:
+        kept = [c for c in ranked if c.channels.get("lexical", 0) > 0]  # keyword hits survive a low score
+    # 7. pack
+    packets = []
+    for cand in kept[: req.k]:
+        item = packet(cand.row, cand.score, cand.row["entity_names"])
+        if req.explain:
+            item["explain"] = {"channels": {k: round(v, 4) for k, v in cand.channels.items()},
+                               "factors": {k: round(v, 4) for k, v in cand.factors.items()}}
+        packets.append(item)
+    return {"query": req.query, "mode": mode, "notices": notices, "results": pack(packets, req.k, req.budget)}
+
+
+def _apply_factors(cand: Candidate, u: Understood, today: date) -> None:
+    row = cand.row
+    relevance = cand.relevance
+    if u.entity_boost and set(u.entity_boost) & set(row["entity_keys"]):
+        relevance = boost(relevance, ENTITY_BOOST)
+        cand.factors["entity_boost"] = ENTITY_BOOST
+    if u.boost_window and _in_window(row, u.boost_window):
+        relevance = boost(relevance, WINDOW_BOOST)
+        cand.factors["window_boost"] = WINDOW_BOOST
+    recency = recency_factor(row["day"] if row["role"] == "daily" else None, today)
+    importance = importance_factor(row["kind"], row.get("confidence"))
+    cand.factors.update({"relevance": relevance, "recency": recency, "importance": importance})
+    cand.score = relevance * recency * importance
+
+
+def _in_window(row: dict[str, Any], window: tuple[date | None, date | None]) -> bool:
+    start, end = window
+    if row["t_start"] is None:
+        return False
+    return (end is None or row["t_start"] <= end.isoformat()) and (start is None or row["t_end"] >= start.isoformat())
+
+
+def _browse(conn: sqlite3.Connection, pool: int, where: str, params: tuple) -> dict[int, Candidate]:
+    """No words to search (e.g. "what happened yesterday"): the filtered entries, newest first."""
+    if not where:
+        return {}
+    sql = f"SELECT c.id FROM chunks c WHERE {where} ORDER BY c.day DESC, c.path, c.start_line LIMIT ?"
+    return {cid: Candidate(cid, 0.5, {"filter": 0.5}) for (cid,) in conn.execute(sql, (*params, pool))}
+
+
+def _fetch_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, dict[str, Any]]:
+    marks = ",".join("?" * len(ids))
+    cur = conn.execute(
+        "SELECT c.id, c.path, c.start_line, c.end_line, c.kind, c.text, c.role, c.day, c.t_start, c.t_end,"
+        " f.content AS fact_content, f.confidence FROM chunks c LEFT JOIN facts f ON f.id = c.id"
+        f" WHERE c.id IN ({marks})",
+        ids,
+    )
+    names = [d[0] for d in cur.description]
+    rows = {r[0]: dict(zip(names, r, strict=True)) for r in cur}
+    for row in rows.values():
+        row["entity_keys"], row["entity_names"] = [], []
+    for cid, key, name in conn.execute(
+        "SELECT m.chunk_id, m.entity_key, COALESCE(e.name, m.slug) FROM mentions m"
+        f" LEFT JOIN entities e ON e.key = m.entity_key WHERE m.chunk_id IN ({marks}) ORDER BY m.rowid",
+        ids,
+    ):
+        rows[cid]["entity_keys"].append(key)
+        rows[cid]["entity_names"].append(name)
+    return rows
+
+
+def _dedupe(ranked: list[Candidate]) -> list[Candidate]:
+    """Drop an entry whose text is (nearly) the same as a better-ranked one's."""
+    from rapidfuzz import fuzz
+
+    kept: list[Candidate] = []
+    for cand in ranked:
+        text = cand.row["text"]
+        if any(len(text) > 20 and fuzz.ratio(text, k.row["text"]) >= 95 for k in kept[:50]):
+            continue
+        kept.append(cand)
+    return kept

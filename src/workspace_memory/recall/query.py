@@ -1,0 +1,145 @@
+"""Query understanding: what to search for, and which filters and boosts apply.
+
+Explicit options (--since, --until, --kind, --entity) become filters. From the query
+text itself: a time phrase ("last week", "in November 2025", "around Nov 27") becomes
+a window (a filter, or a boost for "around"), and `@Name` mentions boost entries about
+that entity. The words left after removing the time phrase are what gets searched.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from ..errors import UserError
+from ..index.rows import OPEN_END, OPEN_START
+
+KINDS = ("world", "experience", "opinion", "observation", "note")
+_KIND_ALIASES = {"w": "world", "b": "experience", "o": "opinion", "s": "observation", "opinions": "opinion",
+                 "facts": "fact", "notes": "note"}
+_MENTION_RE = re.compile(r"(?<![\w@])@([^\W\d_][\w-]*)", re.UNICODE)
+
+
+@dataclass
+class RecallRequest:
+    """What the caller asked for (CLI options, MCP arguments, library call)."""
+
+    query: str
+    k: int = 10
+    since: str | None = None
+    until: str | None = None
+    kind: str | None = None
+    entity: str | None = None
+    mode: str = "auto"
+    budget: int | None = None
+    explain: bool = False
+
+
+@dataclass
+class Understood:
+    """The query after understanding: search text plus filters and boosts."""
+
+    text: str
+    since: date | None = None
+    until: date | None = None
+    boost_window: tuple[date | None, date | None] | None = None
+    kinds: tuple[str, ...] = ()
+    entity_filter: tuple[str, ...] = ()  # entity keys (lower-cased slugs)
+    entity_boost: tuple[str, ...] = ()
+    time_phrase: str | None = None
+    notices: list[str] = field(default_factory=list)
+
+    def where(self) -> tuple[str, tuple]:
+        """SQL over `c` (chunks) for the filters, with its parameters."""
+        clauses: list[str] = []
+        params: list = []
+        if self.since or self.until:
+            clauses.append("c.t_start IS NOT NULL AND c.t_start <= ? AND c.t_end >= ?")
+            params += [self.until.isoformat() if self.until else OPEN_END,
+                       self.since.isoformat() if self.since else OPEN_START]
+        if self.kinds:
+            if "fact" in self.kinds:
+                clauses.append("c.kind != 'note'")
+            else:
+                clauses.append(f"c.kind IN ({','.join('?' * len(self.kinds))})")
+                params += list(self.kinds)
+        if self.entity_filter:
+            marks = ",".join("?" * len(self.entity_filter))
+            clauses.append(
+                f"(c.id IN (SELECT chunk_id FROM mentions WHERE entity_key IN ({marks}))"
+                f" OR c.path IN (SELECT page_path FROM entities WHERE key IN ({marks})))"
+            )
+            params += list(self.entity_filter) * 2
+        return " AND ".join(clauses), tuple(params)
+
+
+def parse_kind(value: str | None) -> tuple[str, ...]:
+    """--kind world|experience|opinion|observation|note|fact (comma-separated allowed)."""
+    if not value:
+        return ()
+    kinds = []
+    for part in value.split(","):
+        name = _KIND_ALIASES.get(part.strip().lower(), part.strip().lower())
+        if name not in KINDS and name != "fact":
+            raise UserError(f"--kind {part!r}: expected one of {', '.join(KINDS)} (or fact)")
+        kinds.append(name)
+    return tuple(kinds)
+
+
+def resolve_entity(conn: sqlite3.Connection, name: str) -> str | None:
+    """The key of the entity called `name` (slug, display name or alias, any case), if known."""
+    wanted = name.strip().lstrip("@").lower()
+    for key, slug, display, aliases in conn.execute("SELECT key, slug, name, aliases FROM entities"):
+        names = {key, slug.lower(), display.lower(), display.lower().replace(" ", "-")}
+        names |= {str(a).lower() for a in _json_list(aliases)}
+        if wanted in names or wanted.replace(" ", "-") in names:
+            return key
+    return None
+
+
+def _json_list(raw: str | None) -> list:
+    import json
+
+    try:
+        value = json.loads(raw or "[]")
+    except ValueError:
+        return []
+    return value if isinstance(value, list) else []
+
+
+def understand(req: RecallRequest, now: datetime, conn: sqlite3.Connection) -> Understood:
+    """Apply the rules in the module docstring to a request."""
+    from ..timeparse import extract_time_window, parse_since
+
+    u = Understood(text=req.query.strip(), kinds=parse_kind(req.kind))
+    try:
+        u.since = parse_since(req.since, now) if req.since else None
+        u.until = parse_since(req.until, now) if req.until else None
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    if u.since and u.until and u.since > u.until:
+        raise UserError(f"--since {req.since} is after --until {req.until}")
+    if req.entity:
+        key = resolve_entity(conn, req.entity)
+        if key is None:
+            raise UserError(f"--entity {req.entity!r}: no such entity (see `memory status` for known entities)")
+        u.entity_filter = (key,)
+    window, rest = extract_time_window(u.text, now)
+    if window is not None:
+        u.time_phrase = window.phrase
+        u.text = rest
+        if window.mode == "boost":
+            u.boost_window = (window.start, window.end)
+        else:
+            # The query's window narrows an explicit --since/--until, never widens it.
+            u.since = max(filter(None, (u.since, window.start)), default=None)
+            u.until = min(filter(None, (u.until, window.end)), default=None)
+    mentioned = []
+    for slug in _MENTION_RE.findall(u.text):
+        key = resolve_entity(conn, slug)
+        if key and key not in mentioned:
+            mentioned.append(key)
+    u.entity_boost = tuple(mentioned)
+    return u

@@ -1,0 +1,44 @@
+"""Scoring factors applied after relevance: recency, importance; and near-duplicate removal.
+
+    final = relevance * recency * importance
+
+recency (dated daily notes only; MEMORY.md, bank pages and undated notes are
+evergreen and get 1.0):
+
+    recency = RECENCY_FLOOR + (1 - RECENCY_FLOOR) * 0.5 ** (age_days / HALF_LIFE_DAYS)
+
+The floor bounds the penalty, so an old but exact match still beats a vague new one.
+
+importance: opinions count by their confidence (a 0.9 opinion outranks a 0.3 one),
+facts slightly above free notes because they were deliberately retained:
+
+    importance = KIND_IMPORTANCE[kind] * (0.75 + 0.25 * confidence   for opinions)
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+HALF_LIFE_DAYS = 30.0
+RECENCY_FLOOR = 0.6
+KIND_IMPORTANCE = {"world": 1.0, "experience": 1.0, "opinion": 1.0, "observation": 0.95, "note": 0.92}
+
+
+def recency_factor(day: str | None, today: date) -> float:
+    """Bounded exponential decay by the age of a dated note; 1.0 for evergreen text."""
+    if not day:
+        return 1.0
+    try:
+        age = (today - date.fromisoformat(day)).days
+    except ValueError:
+        return 1.0
+    age = max(age, 0)
+    return RECENCY_FLOOR + (1 - RECENCY_FLOOR) * 0.5 ** (age / HALF_LIFE_DAYS)
+
+
+def importance_factor(kind: str, confidence: float | None) -> float:
+    """How much an entry matters regardless of the query (see module docstring)."""
+    base = KIND_IMPORTANCE.get(kind, 0.92)
+    if kind == "opinion" and confidence is not None:
+        return base * (0.75 + 0.25 * max(0.0, min(1.0, confidence)))
+    return base

@@ -1,0 +1,69 @@
+"""`memory init`: lay out a workspace from bank_templates/ without overwriting anything.
+
+The templates ship inside the package as `workspace_memory.bank_templates` (mapped
+from the repository's top-level bank_templates/ folder in pyproject.toml).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from importlib import resources
+
+from .files import atomic_write_text
+from .workspace import Workspace
+
+GITIGNORE_LINE = ".memory/"
+
+
+@dataclass
+class InitReport:
+    created: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+
+
+def _template_files() -> list[tuple[str, str]]:
+    """(relative path, text) of every template, daily.md excluded, in a stable order."""
+    root = resources.files("workspace_memory.bank_templates")
+    out: list[tuple[str, str]] = []
+
+    def walk(node, prefix: str) -> None:  # noqa: ANN001 - a Traversable
+        for child in sorted(node.iterdir(), key=lambda c: c.name):
+            rel = f"{prefix}{child.name}"
+            if child.is_dir():
+                walk(child, rel + "/")
+            elif child.name.endswith(".md") and rel != "daily.md":
+                out.append((rel, child.read_text(encoding="utf-8")))
+
+    walk(root, "")
+    return out
+
+
+def daily_template(day: date) -> str:
+    """Today's log skeleton from bank_templates/daily.md."""
+    text = resources.files("workspace_memory.bank_templates").joinpath("daily.md").read_text(encoding="utf-8")
+    return text.replace("{date}", day.isoformat())
+
+
+def init_workspace(ws: Workspace, today: date) -> InitReport:
+    """Create MEMORY.md, bank/ pages, bank/entities/, today's log and a .gitignore entry."""
+    report = InitReport()
+    ws.root.mkdir(parents=True, exist_ok=True)
+    planned = _template_files() + [(ws.key_for(ws.daily_path(today)), daily_template(today))]
+    for rel, text in planned:
+        target = ws.root / rel
+        if rel == "MEMORY.md" and ws.core_path.exists():
+            target = ws.core_path  # a legacy memory.md counts as the core file
+        if target.exists() or target.is_symlink():
+            report.kept.append(ws.key_for(target))
+            continue
+        atomic_write_text(target, text)
+        report.created.append(rel)
+    (ws.root / "bank" / "entities").mkdir(parents=True, exist_ok=True)
+    gitignore = ws.root / ".gitignore"
+    existing = gitignore.read_text(encoding="utf-8") if gitignore.exists() else ""
+    if GITIGNORE_LINE not in existing.splitlines():
+        sep = "" if not existing or existing.endswith("\n") else "\n"
+        atomic_write_text(gitignore, existing + sep + GITIGNORE_LINE + "\n")
+        report.created.append(".gitignore" if not existing else ".gitignore (+ .memory/)")
+    return report

@@ -1,0 +1,240 @@
+"""The workspace: where Markdown lives, which files count, and path safety.
+
+Layout (DESIGN §1): MEMORY.md (core; legacy memory.md read only when MEMORY.md is
+absent), memory/**/*.md (daily logs and notes), bank/**/*.md (curated pages), plus
+extra paths from the optional config file `memory.toml` at the workspace root.
+Symlinks are never followed; `.memory/` and hidden folders (repair archives live in
+`.memory-repair/`) are never indexed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from .errors import PathRefused, UserError
+
+DEFAULT_WORKSPACE = "~/.openclaw/workspace"
+CONFIG_NAME = "memory.toml"
+STATE_DIR = ".memory"
+REPAIR_DIR = ".memory-repair"
+CORE_NAME = "MEMORY.md"
+LEGACY_CORE_NAME = "memory.md"
+SCANNED_DIRS = ("memory", "bank")
+
+# A daily log is named by its day: memory/2025-11-27.md (a suffix such as
+# memory/2025-11-27-standup.md is still that day's note).
+_DAY_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\b|_|$)")
+
+
+@dataclass(frozen=True)
+class MarkdownFile:
+    """One indexable file: its key (workspace-relative, '/'-separated) and where it is."""
+
+    key: str
+    path: Path
+
+    @property
+    def day(self) -> date | None:
+        """The day a daily log is about, from its file name; None for evergreen files."""
+        return day_from_name(self.key)
+
+    @property
+    def role(self) -> str:
+        """core | daily | bank | note | extra."""
+        return file_role(self.key)
+
+
+def day_from_name(key: str) -> date | None:
+    """The date in a `memory/` file name (memory/2025-11-27.md -> 2025-11-27), else None."""
+    if not key.startswith("memory/"):
+        return None
+    match = _DAY_RE.match(key.rsplit("/", 1)[-1])
+    if not match:
+        return None
+    try:
+        return date(int(match[1]), int(match[2]), int(match[3]))
+    except ValueError:
+        return None
+
+
+def file_role(key: str) -> str:
+    """Classify a file key: core memory, daily log, bank page, other note, or extra path."""
+    if key in (CORE_NAME, LEGACY_CORE_NAME):
+        return "core"
+    if key.startswith("memory/"):
+        return "daily" if day_from_name(key) else "note"
+    if key.startswith("bank/"):
+        return "bank"
+    return "extra"
+
+
+@dataclass
+class Workspace:
+    """A memory workspace on disk plus its optional configuration."""
+
+    root: Path
+    config: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, root: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> Workspace:
+        """Open the workspace at `root`, else $MEMORY_WORKSPACE, else ~/.openclaw/workspace.
+
+        The folder need not exist yet (`memory init` creates it); its config is read when present.
+        """
+        env = os.environ if env is None else env
+        raw = root or env.get("MEMORY_WORKSPACE") or DEFAULT_WORKSPACE
+        resolved = Path(os.path.expanduser(str(raw))).resolve()
+        if resolved.exists() and not resolved.is_dir():
+            raise UserError(f"workspace {resolved} is not a directory")
+        config_path = Path(env["MEMORY_CONFIG"]) if env.get("MEMORY_CONFIG") else resolved / CONFIG_NAME
+        return cls(resolved, load_config(config_path))
+
+    # -- well-known places -------------------------------------------------------------
+    @property
+    def state_dir(self) -> Path:
+        """`.memory/`: derived state (index, vectors, locks); never committed, always rebuildable."""
+        return self.root / STATE_DIR
+
+    @property
+    def index_path(self) -> Path:
+        return self.state_dir / "index.sqlite"
+
+    @property
+    def core_path(self) -> Path:
+        """MEMORY.md, or the legacy memory.md when only that one exists."""
+        canonical = self.root / CORE_NAME
+        legacy = self.root / LEGACY_CORE_NAME
+        if not _exists_exact(canonical) and _exists_exact(legacy):
+            return legacy
+        return canonical
+
+    def daily_path(self, day: date) -> Path:
+        return self.root / "memory" / f"{day.isoformat()}.md"
+
+    def extra_roots(self) -> list[Path]:
+        """Configured extra Markdown files/folders, resolved; symlinked ones are skipped."""
+        roots = []
+        for raw in self.config.get("extra_paths", []) or []:
+            path = Path(os.path.expanduser(str(raw)))
+            path = path if path.is_absolute() else self.root / path
+            if path.is_symlink():
+                continue
+            roots.append(path.resolve())
+        return roots
+
+    # -- enumeration ---------------------------------------------------------------------
+    def markdown_files(self) -> Iterator[MarkdownFile]:
+        """Every indexable Markdown file, never following a symlink, in a stable order."""
+        core = self.core_path
+        if core.is_file() and not core.is_symlink():
+            yield MarkdownFile(core.name, core)
+        for folder in SCANNED_DIRS:
+            yield from self._walk(self.root / folder)
+        for extra in self.extra_roots():
+            if extra.is_file() and extra.suffix.lower() == ".md":
+                yield MarkdownFile(self.key_for(extra), extra)
+            elif extra.is_dir():
+                yield from self._walk(extra)
+
+    def _walk(self, top: Path) -> Iterator[MarkdownFile]:
+        if not top.is_dir() or top.is_symlink():
+            return
+        stack = [top]
+        while stack:
+            folder = stack.pop()
+            try:
+                entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            except OSError:
+                continue
+            subdirs = []
+            for entry in entries:
+                if entry.name.startswith(".") or entry.is_symlink():
+                    continue  # hidden folders hold state and repair archives; links are never followed
+                if entry.is_dir(follow_symlinks=False):
+                    subdirs.append(Path(entry.path))
+                elif entry.name.lower().endswith(".md") and entry.is_file(follow_symlinks=False):
+                    path = Path(entry.path)
+                    yield MarkdownFile(self.key_for(path), path)
+            stack.extend(reversed(subdirs))
+
+    def key_for(self, path: Path) -> str:
+        """Workspace-relative '/'-separated key; absolute for extra paths outside the workspace."""
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    # -- path safety ---------------------------------------------------------------------
+    def resolve_markdown(self, user_path: str) -> MarkdownFile:
+        """Confine a user-given path to the workspace's Markdown (for `get` and MCP reads).
+
+        Refuses: non-.md files, symlinks anywhere on the way, anything outside MEMORY.md,
+        memory/, bank/ and the extra paths (so `../` and absolute paths elsewhere fail).
+        """
+        if not user_path or "\x00" in user_path:
+            raise PathRefused("empty or invalid path")
+        candidate = Path(os.path.expanduser(user_path))
+        if not candidate.is_absolute():
+            candidate = self.root / candidate
+        if candidate.suffix.lower() != ".md":
+            raise PathRefused(f"{user_path}: only Markdown (.md) files can be read")
+        normal = Path(os.path.normpath(candidate))
+        allowed = [self.root / CORE_NAME, self.root / LEGACY_CORE_NAME]
+        allowed += [self.root / d for d in SCANNED_DIRS] + self.extra_roots()
+        if not any(normal == a or _is_within(normal, a) for a in allowed):
+            raise PathRefused(f"{user_path}: outside the workspace's memory files (MEMORY.md, memory/, bank/)")
+        _refuse_links(normal, self.root if _is_within(normal, self.root) else None)
+        if _is_within(normal, self.root) and any(p.startswith(".") for p in normal.relative_to(self.root).parts):
+            raise PathRefused(f"{user_path}: hidden folders are not memory files")
+        if not normal.is_file():
+            raise PathRefused(f"{user_path}: no such file")
+        return MarkdownFile(self.key_for(normal), normal)
+
+
+def _exists_exact(path: Path) -> bool:
+    """True when a file with exactly this name exists (case-insensitive filesystems lie)."""
+    try:
+        return path.name in os.listdir(path.parent)
+    except OSError:
+        return False
+
+
+def _is_within(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(folder)
+    except ValueError:
+        return False
+    return path != folder
+
+
+def _refuse_links(path: Path, stop: Path | None) -> None:
+    """Refuse the path if it, or any folder between it and the workspace root, is a symlink."""
+    current = path
+    while True:
+        if current.is_symlink():
+            raise PathRefused(f"{path}: symbolic links are not followed")
+        if stop is not None and current == stop:
+            return
+        if current.parent == current:
+            return
+        current = current.parent
+        if stop is None and current == Path(current.anchor):
+            return
+
+
+def load_config(path: Path) -> dict[str, Any]:
+    """Read the optional TOML config; a broken one is a clear user error, not a traceback."""
+    if not path.is_file():
+        return {}
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except (tomllib.TOMLDecodeError, OSError) as exc:
+        raise UserError(f"{path}: invalid config: {exc}") from None
