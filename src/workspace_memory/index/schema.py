@@ -79,9 +79,11 @@ def current_version(conn: sqlite3.Connection) -> int:
 
 def migrate(conn: sqlite3.Connection) -> int:
     """Apply every migration the database has not seen yet; return the new version."""
+    from .store import transaction  # store imports this module
+
     version = current_version(conn)
     for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
-        with conn:
+        with transaction(conn):
             migration(conn)
             conn.execute(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(number),)

@@ -70,3 +70,22 @@ def ensure_schema(conn: sqlite3.Connection, state_dir: Path) -> None:
         return
     with writer_lock(state_dir):
         migrate(conn)
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """BEGIN IMMEDIATE ... COMMIT (ROLLBACK on error).
+
+    Connections run in autocommit mode (isolation_level=None), where `with conn:` would
+    commit every statement on its own; this makes a file's rows appear all at once.
+    """
+    if conn.in_transaction:
+        yield conn
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")

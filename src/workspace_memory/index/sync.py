@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from ..files import decode_markdown, sha256_bytes
 from ..workspace import MarkdownFile, Workspace
 from .rows import document_rows
-from .store import writer_lock
+from .store import transaction, writer_lock
 
 _BATCH = 200  # files a transaction: keeps readers' view fresh and memory flat on big rebuilds
 
@@ -118,13 +118,13 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,
 
 def _apply(ws: Workspace, conn: sqlite3.Connection, pending: _Pending, report: SyncReport, progress) -> None:  # noqa: ANN001
     if pending.removed:
-        with conn:
+        with transaction(conn):
             report.removed_chunk_ids += _delete_paths(conn, pending.removed)
         report.removed += len(pending.removed)
     total = len(pending.candidates)
     for start in range(0, total, _BATCH):
         batch = pending.candidates[start : start + _BATCH]
-        with conn:
+        with transaction(conn):
             for mf, mtime_ns, size in batch:
                 _sync_file(ws, conn, mf, mtime_ns, size, pending.known.get(mf.key), report)
         if progress:
@@ -154,29 +154,37 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
     file_row = rows.file | {"hash": digest, "mtime_ns": mtime_ns, "size": size,
                             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds")}
     _insert(conn, "files", [file_row])
-    for chunk, fact, mentions in rows.chunks:
-        cur = conn.execute(
-            "INSERT INTO chunks(path, start_line, end_line, kind, heading, text, role, day, t_start, t_end,"
-            " text_hash) VALUES (:path, :start_line, :end_line, :kind, :heading, :text, :role, :day,"
-            " :t_start, :t_end, :text_hash)",
-            chunk,
-        )
-        chunk_id = cur.lastrowid
-        report.new_chunk_ids.append(chunk_id)
-        conn.execute("INSERT INTO chunks_fts(rowid, search_text, path_text) VALUES (?, ?, ?)",
-                     (chunk_id, chunk["search_text"], chunk["path_text"]))
-        if chunk["cjk"]:
-            conn.execute("INSERT INTO chunks_trigram(rowid, text) VALUES (?, ?)", (chunk_id, chunk["text"]))
-        if fact is not None:
-            _insert(conn, "facts", [fact | {"id": chunk_id}])
-        if mentions:
-            conn.executemany(
-                "INSERT OR IGNORE INTO mentions(chunk_id, entity_key, slug) VALUES (?, ?, ?)",
-                [(chunk_id, slug.lower(), slug) for slug in mentions],
-            )
+    if rows.chunks:
+        _insert_chunks(conn, rows.chunks, report)
     if rows.warnings:
         conn.executemany("INSERT INTO warnings(path, line, message) VALUES (?, ?, ?)",
                          [(mf.key, line, msg) for line, msg in rows.warnings])
+
+
+def _insert_chunks(conn: sqlite3.Connection, chunks: list, report: SyncReport) -> None:
+    """Insert a file's chunks and their FTS, fact and mention rows, a statement per table."""
+    first = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM chunks").fetchone()[0]
+    ids = list(range(first, first + len(chunks)))
+    report.new_chunk_ids += ids
+    conn.executemany(
+        "INSERT INTO chunks(id, path, start_line, end_line, kind, heading, text, role, day, t_start, t_end,"
+        " text_hash) VALUES (:id, :path, :start_line, :end_line, :kind, :heading, :text, :role, :day,"
+        " :t_start, :t_end, :text_hash)",
+        [chunk | {"id": cid} for cid, (chunk, _, _) in zip(ids, chunks, strict=True)],
+    )
+    conn.executemany("INSERT INTO chunks_fts(rowid, search_text, path_text) VALUES (?, ?, ?)",
+                     [(cid, c["search_text"], c["path_text"]) for cid, (c, _, _) in zip(ids, chunks, strict=True)])
+    conn.executemany("INSERT INTO chunks_trigram(rowid, text) VALUES (?, ?)",
+                     [(cid, c["text"]) for cid, (c, _, _) in zip(ids, chunks, strict=True) if c["cjk"]])
+    facts = [fact | {"id": cid} for cid, (_, fact, _) in zip(ids, chunks, strict=True) if fact is not None]
+    if facts:
+        cols = list(facts[0])
+        conn.executemany(f"INSERT OR REPLACE INTO facts({', '.join(cols)}) VALUES ({', '.join(':' + c for c in cols)})",
+                         facts)
+    conn.executemany(
+        "INSERT OR IGNORE INTO mentions(chunk_id, entity_key, slug) VALUES (?, ?, ?)",
+        [(cid, slug.lower(), slug) for cid, (_, _, mentions) in zip(ids, chunks, strict=True) for slug in mentions],
+    )
 
 
 def _insert(conn: sqlite3.Connection, table: str, rows: Iterable[dict]) -> None:
@@ -208,7 +216,7 @@ def _delete_paths(conn: sqlite3.Connection, paths: list[str]) -> list[int]:
 
 
 def _clear(conn: sqlite3.Connection) -> None:
-    with conn:
+    with transaction(conn):
         for table in ("chunks_fts", "chunks_trigram", "facts", "mentions", "chunks", "warnings", "files",
                       "entities"):
             conn.execute(f"DELETE FROM {table}")
@@ -244,7 +252,7 @@ def rebuild_entities(conn: sqlite3.Connection) -> None:
             aliases = [aliases]
         rows.append((key, slug, name, page[0] if page else None, json.dumps([str(a) for a in aliases]),
                      fact_counts.get(key, 0)))
-    with conn:
+    with transaction(conn):
         conn.execute("DELETE FROM entities")
         conn.executemany(
             "INSERT INTO entities(key, slug, name, page_path, aliases, fact_count) VALUES (?, ?, ?, ?, ?, ?)", rows

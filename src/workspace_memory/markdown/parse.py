@@ -57,7 +57,9 @@ class ParsedDocument:
 def _markdown_parser():  # noqa: ANN202 - markdown_it is imported lazily on purpose
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": True}).enable("table")
+    # Only the block structure is needed: inline tokens keep their source text in
+    # `.content`, so the (costly) inline rule chain is switched off.
+    return MarkdownIt("commonmark", {"html": True}).enable("table").disable("inline")
 
 
 def normalize_newlines(text: str) -> str:
@@ -140,13 +142,12 @@ class _Walker:
     def _retain_list(self, inner: list) -> None:
         """Every list item's first paragraph is a fact; nested items are facts of their own."""
         for idx, tok in enumerate(inner):
-            if tok.type != "list_item_open":
+            if tok.type != "list_item_open" or idx + 2 >= len(inner):
                 continue
-            para = next((t for t in inner[idx + 1 :] if t.type != "list_item_open"), None)
-            if para is None or para.type != "paragraph_open" or not para.map:
+            para, inline = inner[idx + 1], inner[idx + 2]
+            if para.type != "paragraph_open" or not para.map or inline.type != "inline":
                 continue  # an item that starts with a code block etc.: not a bullet fact
             start, end = para.map
-            inline = inner[inner.index(para) + 1]
             self._fact(start, end, " ".join(inline.content.split("\n")).strip())
 
     def _fact(self, start: int, end: int, bullet: str) -> None:

@@ -1,0 +1,1 @@
+"""Markdown: parsing, chunking, the Retain fact grammar and frontmatter."""

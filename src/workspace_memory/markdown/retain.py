@@ -1,0 +1,243 @@
+"""The Retain fact grammar (DESIGN §2): one bullet under ``## Retain`` is one fact.
+
+    W @Peter: Currently in Marrakech (Nov 27–Dec 1, 2025) for Andy's birthday.
+    O(c=0.95) @Peter: Prefers concise replies (<1500 chars) on WhatsApp.
+
+A prefix letter (``W`` world, ``B`` experience, ``O`` opinion, ``S`` observation), an optional
+confidence ``(c=0..1)`` or ``(c=0..100%)`` directly after it (opinions only), then whitespace or ``:`` and
+the text. ``@Slug`` mentions anywhere in the text are entities. Parsing never raises: a malformed bullet
+comes back without a fact and with a one-line warning, so the indexer can keep it as plain text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import date
+
+from ..timeparse import DateRange, resolve_stated_range
+
+__all__ = [
+    "DEFAULT_OPINION_CONFIDENCE",
+    "ENTITY_RE",
+    "FACT_KINDS",
+    "RetainFact",
+    "RetainParse",
+    "display_name",
+    "find_entities",
+    "parse_retain_bullet",
+    "slugify",
+    "validate_bullet",
+]
+
+FACT_KINDS = {"W": "world", "B": "experience", "O": "opinion", "S": "observation"}
+# An opinion written without c= is a belief held with moderate, not certain, confidence.
+DEFAULT_OPINION_CONFIDENCE = 0.7
+
+# "@" + a letter, then letters/digits/_/-, not ending in "-" (so "@Peter-" at a dash stays "Peter").
+# The look-behind keeps e-mail addresses (a@b.com), "@@x" and path/URL pieces ("/@user") out.
+ENTITY_RE = re.compile(r"(?<![\w@./+-])@(?P<slug>[^\W\d_](?:[\w-]*\w)?)")
+_CODE_SPAN_RE = re.compile(r"`[^`]*`")  # "`@dataclass`" is code, not a mention
+
+_GRAMMAR = '"W|B|O|S[(c=0..1)] text"'
+_CONFIDENCE_RE = re.compile(r"\s*c\s*=\s*(?P<num>[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*(?P<pct>%)?\s*", re.I)
+_PAREN_RE = re.compile(r"(?P<space>\s*)\((?P<body>[^()\n]*)\)")
+_SEP_RE = re.compile(r"\s*:\s*|\s+")
+
+
+@dataclass(frozen=True)
+class RetainFact:
+    """One parsed Retain bullet."""
+
+    kind: str  # world | experience | opinion | observation
+    content: str  # text after the prefix, mentions shown as display names ("@The-Castle" -> "The Castle")
+    entities: tuple[str, ...]  # slugs as written after "@", deduplicated in order of appearance
+    confidence: float | None  # opinions only: given (clamped to 0..1) or DEFAULT_OPINION_CONFIDENCE
+    occurred: DateRange | None  # the time the text states, if any
+
+
+@dataclass(frozen=True)
+class RetainParse:
+    """A parse result: ``fact`` None means malformed (index the line as plain text)."""
+
+    fact: RetainFact | None
+    warnings: tuple[str, ...]  # one-line messages without a path; the caller adds path:line
+
+
+@dataclass(frozen=True)
+class _Head:
+    letter: str
+    rest: str
+    confidence: float | None
+    warnings: tuple[str, ...]
+    refusal: str | None  # why `memory retain` would refuse this bullet although it parses
+
+
+# --------------------------------------------------------------------------------------- entities
+
+
+def _code_mask(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _CODE_SPAN_RE.finditer(text)]
+
+
+def _mentions(text: str) -> list[re.Match[str]]:
+    """@Slug matches outside inline code whose first character is a real letter."""
+    code = _code_mask(text)
+    found = []
+    for m in ENTITY_RE.finditer(text):
+        if not m["slug"][0].isalpha():  # [^\W\d_] also admits numerals such as "²"
+            continue
+        if any(start <= m.start() < end for start, end in code):
+            continue
+        found.append(m)
+    return found
+
+
+def find_entities(text: str) -> tuple[str, ...]:
+    """The ``@Slug`` mentions in ``text`` (not e-mail addresses, not inside `code`), deduplicated in order."""
+    if not isinstance(text, str):
+        return ()
+    return tuple(dict.fromkeys(m["slug"] for m in _mentions(text)))
+
+
+def display_name(slug: str) -> str:
+    """How a slug reads in prose: ``"The-Castle"`` -> ``"The Castle"``."""
+    return " ".join(slug.replace("-", " ").split())
+
+
+def slugify(name: str) -> str:
+    """A slug for a name: ``"The Castle"`` -> ``"The-Castle"``; the inverse of display_name for simple names.
+
+    Apostrophes are dropped ("Peter's" -> "Peters"), other runs of non-word characters become one "-",
+    and leading characters that are not letters are removed (a slug starts with a letter). Returns ""
+    when nothing usable is left.
+    """
+    cleaned = re.sub(r"['’]", "", name)
+    slug = "-".join(re.findall(r"[^\W_]+(?:_+[^\W_]+)*", cleaned))
+    while slug and not slug[0].isalpha():
+        slug = slug[1:]
+    return slug.strip("-")
+
+
+def _render(text: str) -> str:
+    """Mentions replaced by display names, whitespace collapsed."""
+    pieces: list[str] = []
+    last = 0
+    for m in _mentions(text):
+        pieces.append(text[last : m.start()])
+        pieces.append(display_name(m["slug"]))
+        last = m.end()
+    pieces.append(text[last:])
+    return " ".join("".join(pieces).split())
+
+
+def _without_mentions(text: str) -> str:
+    """The text with mentions blanked, so that "@May" or "@March-Group" never reads as a date."""
+    chars = list(text)
+    for m in _mentions(text):
+        chars[m.start() : m.end()] = " " * (m.end() - m.start())
+    return "".join(chars)
+
+
+# ------------------------------------------------------------------------------------------ grammar
+
+
+def _quote(text: str, limit: int = 40) -> str:
+    flat = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    if len(flat) > limit:
+        flat = flat[: limit - 1] + "…"
+    return f'"{flat}"'
+
+
+def _malformed(text: str) -> str:
+    message = f"not a Retain fact: expected {_GRAMMAR}, got {_quote(text)}"
+    head = text.strip()[:2]
+    if head[:1] in ("w", "b", "o", "s") and (len(head) == 1 or not head[1].isalnum()):
+        message += " (the prefix letter is uppercase)"
+    return message
+
+
+def _parse_head(text: str) -> _Head | str:
+    """Split a bullet into prefix, confidence and the rest; a str result is the malformed-warning."""
+    s = text.strip()
+    if not s or s[0] not in FACT_KINDS:
+        return _malformed(s)
+    letter, pos = s[0], 1
+    warnings: list[str] = []
+    refusal: str | None = None
+    confidence: float | None = None
+    paren = _PAREN_RE.match(s, pos)
+    # "O (c=0.8) text" is tolerated; "W (see notes) text" is content, so a spaced paren must be a c=.
+    if paren and (not paren["space"] or re.match(r"\s*c\s*=", paren["body"], re.I)):
+        body = paren["body"]
+        m = _CONFIDENCE_RE.fullmatch(body)
+        if letter != "O":
+            message = f"c= is only for opinions (O); ignored on {letter}"
+            warnings.append(message)
+            refusal = message
+        elif m is None:
+            shown = _quote("(" + body + ")")
+            return f"not a Retain fact: bad confidence {shown}, expected (c=0..1) or (c=0..100%)"
+        else:
+            number = m["num"].replace(",", ".")
+            value = float(number) / (100.0 if m["pct"] else 1.0)
+            confidence = min(1.0, max(0.0, value))
+            if confidence != value:
+                shown = number + ("%" if m["pct"] else "")
+                warnings.append(f"confidence {shown} clamped to {confidence:.1f}")
+                refusal = f"confidence {shown} is outside 0..1 (or 0..100%)"
+        pos = paren.end()
+    after = s[pos:]
+    if not after:
+        return f"not a Retain fact: empty content after {_quote(s)}"
+    sep = _SEP_RE.match(after)
+    if sep is None:
+        return _malformed(s)  # "Wfoo", "O(c=0.8)x": the prefix must be followed by a space or ":"
+    rest = after[sep.end() :]
+    if not _without_mentions(rest).strip().strip(":").strip():
+        return f"not a Retain fact: empty content after {_quote(s[:pos] + after[: sep.end()] + rest)}"
+    if letter == "O" and confidence is None:
+        confidence = DEFAULT_OPINION_CONFIDENCE
+    return _Head(letter, rest, confidence, tuple(warnings), refusal)
+
+
+def parse_retain_bullet(text: str, written: date | None) -> RetainParse:
+    """Parse one Retain list item's text (without the "- " marker) written on day ``written``.
+
+    Never raises. A malformed bullet gives ``RetainParse(None, (warning,))``; a fact may still carry
+    warnings (a clamped confidence, a c= on a non-opinion).
+    """
+    if not isinstance(text, str):
+        return RetainParse(None, (f"not a Retain fact: expected {_GRAMMAR}, got {type(text).__name__}",))
+    head = _parse_head(text)
+    if isinstance(head, str):
+        return RetainParse(None, (head,))
+    fact = RetainFact(
+        kind=FACT_KINDS[head.letter],
+        content=_render(head.rest),
+        entities=find_entities(head.rest),
+        confidence=head.confidence,
+        occurred=resolve_stated_range(_without_mentions(head.rest), written),
+    )
+    return RetainParse(fact, head.warnings)
+
+
+def validate_bullet(text: str) -> str | None:
+    """Check a bullet for ``memory retain``: None if it may be written, else why it is refused.
+
+    Stricter than parsing: what indexing would merely warn about (a confidence outside 0..1, a c= on a
+    non-opinion) is refused here, as are line breaks and control characters, which would corrupt the
+    Markdown list the bullet is appended to.
+    """
+    if not isinstance(text, str):
+        return f"a Retain fact must be text, got {type(text).__name__}"
+    stripped = text.strip()
+    if "\n" in stripped or "\r" in stripped:
+        return "a Retain fact must be a single line"
+    if any(unicodedata.category(ch) == "Cc" and ch != "\t" for ch in stripped):
+        return "a Retain fact must not contain control characters"
+    head = _parse_head(stripped)
+    if isinstance(head, str):
+        return head
+    return head.refusal
