@@ -38,7 +38,7 @@ class MarkdownFile:
     """One indexable file: its key (workspace-relative, '/'-separated) and where it is."""
 
     key: str
-    path: Path
+    path: str | Path  # a str from directory walks: building 10,000 Path objects costs more than the stats
 
     @property
     def day(self) -> date | None:
@@ -146,7 +146,8 @@ class Workspace:
     def _walk(self, top: Path) -> Iterator[MarkdownFile]:
         if not top.is_dir() or top.is_symlink():
             return
-        stack = [top]
+        root = str(self.root) + os.sep
+        stack = [str(top)]
         while stack:
             folder = stack.pop()
             try:
@@ -158,10 +159,11 @@ class Workspace:
                 if entry.name.startswith(".") or entry.is_symlink():
                     continue  # hidden folders hold state and repair archives; links are never followed
                 if entry.is_dir(follow_symlinks=False):
-                    subdirs.append(Path(entry.path))
+                    subdirs.append(entry.path)
                 elif entry.name.lower().endswith(".md") and entry.is_file(follow_symlinks=False):
-                    path = Path(entry.path)
-                    yield MarkdownFile(self.key_for(path), path)
+                    inside = entry.path.startswith(root)
+                    key = entry.path[len(root):].replace(os.sep, "/") if inside else entry.path
+                    yield MarkdownFile(key, entry.path)
             stack.extend(reversed(subdirs))
 
     def key_for(self, path: Path) -> str:

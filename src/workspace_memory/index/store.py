@@ -22,11 +22,15 @@ from .schema import SCHEMA_VERSION, current_version, migrate
 BUSY_TIMEOUT_MS = 30_000
 
 
+class IndexConnection(sqlite3.Connection):
+    """A sqlite3 connection that can carry per-connection caches (e.g. recall's term counts)."""
+
+
 def connect(path: Path) -> sqlite3.Connection:
     """Open (creating if needed) the index database with WAL and a generous busy timeout."""
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                           check_same_thread=False)
+                           check_same_thread=False, factory=IndexConnection)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         conn.execute("PRAGMA journal_mode = WAL")

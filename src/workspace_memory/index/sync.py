@@ -41,6 +41,7 @@ class SyncReport:
     unchanged: int = 0
     new_chunk_ids: list[int] = field(default_factory=list)
     removed_chunk_ids: list[int] = field(default_factory=list)
+    entity_keys: set[str] = field(default_factory=set)  # entities whose rows must be recomputed
     seconds: float = 0.0
     busy: bool = False
 
@@ -103,11 +104,15 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,
             return report
         if rebuild:
             _clear(conn)
-        pending = _scan(ws, conn, everything=rebuild)
+            pending = _scan(ws, conn, everything=True)
+        else:
+            pending = _recheck(conn, pending)  # another writer may have synced some meanwhile
         report.unchanged = pending.total - len(pending.candidates)
         _apply(ws, conn, pending, report, progress)
-        if report.dirty or rebuild:
+        if rebuild:
             rebuild_entities(conn)
+        elif report.entity_keys:
+            rebuild_entities(conn, report.entity_keys)
         conn.execute(
             "INSERT OR REPLACE INTO meta(key, value) VALUES ('last_sync', ?)",
             (datetime.now(UTC).isoformat(timespec="seconds"),),
@@ -116,10 +121,25 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,
     return report
 
 
+def _recheck(conn: sqlite3.Connection, pending: _Pending) -> _Pending:
+    """Drop the candidates that another process indexed between our scan and our lock."""
+    paths = [mf.key for mf, _, _ in pending.candidates] + pending.removed
+    known: dict[str, tuple[int, int, str]] = {}
+    for start in range(0, len(paths), 500):
+        part = paths[start : start + 500]
+        marks = ",".join("?" * len(part))
+        known.update({p: (m, s, h) for p, m, s, h in conn.execute(
+            f"SELECT path, mtime_ns, size, hash FROM files WHERE path IN ({marks})", part)})
+    candidates = [(mf, m, s) for mf, m, s in pending.candidates
+                  if known.get(mf.key) is None or known[mf.key][:2] != (m, s)]
+    removed = [p for p in pending.removed if p in known]
+    return _Pending(candidates, removed, known, pending.total)
+
+
 def _apply(ws: Workspace, conn: sqlite3.Connection, pending: _Pending, report: SyncReport, progress) -> None:  # noqa: ANN001
     if pending.removed:
         with transaction(conn):
-            report.removed_chunk_ids += _delete_paths(conn, pending.removed)
+            report.removed_chunk_ids += _delete_paths(conn, pending.removed, report.entity_keys)
         report.removed += len(pending.removed)
     total = len(pending.candidates)
     for start in range(0, total, _BATCH):
@@ -145,7 +165,7 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
         report.touched += 1
         return
     if old is not None:
-        report.removed_chunk_ids += _delete_paths(conn, [mf.key])
+        report.removed_chunk_ids += _delete_paths(conn, [mf.key], report.entity_keys)
         report.changed += 1
     else:
         report.added += 1
@@ -154,6 +174,7 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
     file_row = rows.file | {"hash": digest, "mtime_ns": mtime_ns, "size": size,
                             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds")}
     _insert(conn, "files", [file_row])
+    report.entity_keys.update(_page_key(mf.key))
     if rows.chunks:
         _insert_chunks(conn, rows.chunks, report)
     if rows.warnings:
@@ -166,6 +187,7 @@ def _insert_chunks(conn: sqlite3.Connection, chunks: list, report: SyncReport) -
     first = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM chunks").fetchone()[0]
     ids = list(range(first, first + len(chunks)))
     report.new_chunk_ids += ids
+    report.entity_keys.update(slug.lower() for _, _, mentions in chunks for slug in mentions)
     conn.executemany(
         "INSERT INTO chunks(id, path, start_line, end_line, kind, heading, text, role, day, t_start, t_end,"
         " text_hash) VALUES (:id, :path, :start_line, :end_line, :kind, :heading, :text, :role, :day,"
@@ -198,10 +220,23 @@ def _has_rows(conn: sqlite3.Connection, path: str) -> bool:
     return conn.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone() is not None
 
 
-def _delete_paths(conn: sqlite3.Connection, paths: list[str]) -> list[int]:
+def _page_key(path: str) -> set[str]:
+    """An entity page's entity key ({'peter'} for bank/entities/Peter.md), else empty."""
+    if path.startswith("bank/entities/") and path.count("/") == 2:
+        key = path.rsplit("/", 1)[-1][:-3].lower()
+        return set() if key in ("readme", "index") else {key}
+    return set()
+
+
+def _delete_paths(conn: sqlite3.Connection, paths: list[str], keys: set[str] | None = None) -> list[int]:
     removed: list[int] = []
     for path in paths:
         ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE path = ?", (path,))]
+        if keys is not None:
+            keys.update(r[0] for r in conn.execute(
+                "SELECT DISTINCT m.entity_key FROM mentions m JOIN chunks c ON c.id = m.chunk_id WHERE c.path = ?",
+                (path,)))
+            keys.update(_page_key(path))
         removed += ids
         for start in range(0, len(ids), 500):
             part = ids[start : start + 500]
@@ -222,22 +257,34 @@ def _clear(conn: sqlite3.Connection) -> None:
             conn.execute(f"DELETE FROM {table}")
 
 
-def rebuild_entities(conn: sqlite3.Connection) -> None:
-    """Recompute `entities` from @mentions and bank/entities/*.md pages (names, aliases)."""
+def rebuild_entities(conn: sqlite3.Connection, keys: set[str] | None = None) -> None:
+    """Recompute `entities` from @mentions and bank/entities/*.md pages (names, aliases).
+
+    With `keys`, only those entities are recomputed (a one-file sync stays cheap on a
+    10,000-file workspace); without, the whole table.
+    """
+    scope, params = "", ()
+    if keys is not None:
+        if not keys:
+            return
+        scope = f" AND entity_key IN ({','.join('?' * len(keys))})"
+        params = tuple(sorted(keys))
     spellings: dict[str, dict[str, int]] = {}
     for key, slug, count in conn.execute(
-        "SELECT entity_key, slug, COUNT(*) FROM mentions GROUP BY entity_key, slug"
+        f"SELECT entity_key, slug, COUNT(*) FROM mentions WHERE 1{scope} GROUP BY entity_key, slug", params
     ):
         spellings.setdefault(key, {})[slug] = count
     fact_counts = dict(conn.execute(
-        "SELECT m.entity_key, COUNT(*) FROM mentions m JOIN facts f ON f.id = m.chunk_id GROUP BY m.entity_key"
+        "SELECT m.entity_key, COUNT(*) FROM mentions m JOIN facts f ON f.id = m.chunk_id"
+        f" WHERE 1{scope.replace('entity_key', 'm.entity_key')} GROUP BY m.entity_key", params
     ))
     pages: dict[str, tuple[str, str, dict]] = {}
     for path, meta, title in conn.execute(
         "SELECT path, meta, title FROM files WHERE path LIKE 'bank/entities/%'"
     ):
-        slug = path.rsplit("/", 1)[-1][:-3]
-        pages[slug.lower()] = (path, slug, json.loads(meta or "{}") | {"_title": title})
+        key = next(iter(_page_key(path)), None)
+        if key and (keys is None or key in keys):
+            pages[key] = (path, path.rsplit("/", 1)[-1][:-3], json.loads(meta or "{}") | {"_title": title})
     from ..markdown.retain import display_name
 
     rows = []
@@ -253,7 +300,10 @@ def rebuild_entities(conn: sqlite3.Connection) -> None:
         rows.append((key, slug, name, page[0] if page else None, json.dumps([str(a) for a in aliases]),
                      fact_counts.get(key, 0)))
     with transaction(conn):
-        conn.execute("DELETE FROM entities")
+        if keys is None:
+            conn.execute("DELETE FROM entities")
+        else:
+            conn.execute(f"DELETE FROM entities WHERE key IN ({','.join('?' * len(keys))})", params)
         conn.executemany(
             "INSERT INTO entities(key, slug, name, page_path, aliases, fact_count) VALUES (?, ?, ?, ?, ?, ?)", rows
         )

@@ -26,7 +26,7 @@ from .rank import importance_factor, recency_factor
 
 CANDIDATE_MULTIPLIER = 4
 MIN_POOL = 40
-MIN_SCORE = 0.2
+MIN_SCORE = 0.0
 ENTITY_BOOST = 0.3  # relevance' = relevance + (1 - relevance) * ENTITY_BOOST
 WINDOW_BOOST = 0.3
 MODES = ("auto", "lexical", "semantic", "hybrid")

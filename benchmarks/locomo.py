@@ -1,0 +1,168 @@
+"""Evidence recall on LoCoMo (data no one here wrote), lexical and hybrid.
+
+    python benchmarks/locomo.py [--modes lexical,hybrid] [--conversations 10] [--out benchmarks/out/locomo.json]
+
+Reads ../shared/benchmarks/locomo/locomo10.json (see its README; the data is not copied
+into the project). Each conversation becomes one workspace: one daily log per session
+(memory/YYYY-MM-DD.md, as an agent would keep it), each turn one bullet line. Every
+scorable question is asked in its own conversation's workspace with "now" set to the day
+after the last session. A turn is found when its line lies inside a returned result's
+[start_line, end_line] in the same file. Per question, recall = found / evidence turns.
+
+Reported per category and overall: recall@5, @10, @25, and recall at a budget of
+2,000 characters of returned text (results taken in rank order while the text of the
+lines they cover stays within the budget).
+
+Nothing here is special-cased in the engine: the workspace is plain Markdown and the
+queries go through the public library API, exactly as `memory recall` runs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from workspace_memory.api import Memory
+from workspace_memory.recall.query import RecallRequest
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "benchmarks" / "locomo" / "locomo10.json"
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
+KS = (5, 10, 25)
+BUDGET_CHARS = 2000
+FETCH_K = 60
+
+
+def parse_session_time(raw: str) -> datetime:
+    """'1:56 pm on 8 May, 2023' -> datetime."""
+    return datetime.strptime(raw.replace(" ", " ").strip(), "%I:%M %p on %d %B, %Y")
+
+
+def normalize_evidence(raw: list[str]) -> list[str]:
+    """Fix the data set's quirks: 'D8:6; D9:17', 'D:11:26', 'D30:05'."""
+    out = []
+    for item in raw:
+        for part in re.split(r"[;\s]+", item):
+            match = re.fullmatch(r"D:?(\d+):(\d+)", part.strip())
+            if match:
+                out.append(f"D{int(match[1])}:{int(match[2])}")
+    return out
+
+
+def write_workspace(sample: dict, root: Path) -> tuple[dict[str, tuple[str, int]], dict[str, list[str]], datetime]:
+    """One daily log per session; returns dia_id -> (path, line), path -> lines, and the last session time."""
+    conv = sample["conversation"]
+    (root / "memory").mkdir(parents=True)
+    where: dict[str, tuple[str, int]] = {}
+    files: dict[str, list[str]] = {}
+    last = None
+    n = 1
+    while f"session_{n}_date_time" in conv:
+        turns = conv.get(f"session_{n}") or []
+        if turns:
+            when = parse_session_time(conv[f"session_{n}_date_time"])
+            last = max(last, when) if last else when
+            key = f"memory/{when.date().isoformat()}.md"
+            lines = [f"# {when.date().isoformat()}", "", f"## Conversation at {when:%H:%M}", ""]
+            for turn in turns:
+                text = " ".join(turn["text"].split())
+                if turn.get("blip_caption"):
+                    text += f" [shares an image: {turn['blip_caption']}]"
+                lines.append(f"- {turn['speaker']}: {text}")
+                where[turn["dia_id"]] = (key, len(lines))
+            (root / key).write_text("\n".join(lines) + "\n", encoding="utf-8")
+            files[key] = lines
+        n += 1
+    return where, files, last
+
+
+def score_question(results: list[dict], evidence: list[tuple[str, int]], files: dict[str, list[str]]) -> dict:
+    """Recall at each k and at the character budget for one question."""
+    def found(upto: list[dict]) -> float:
+        hit = sum(
+            any(r["path"] == path and r["start_line"] <= line <= r["end_line"] for r in upto)
+            for path, line in evidence
+        )
+        return hit / len(evidence)
+
+    out = {f"r@{k}": found(results[:k]) for k in KS}
+    used = 0
+    within = []
+    for r in results:
+        lines = files.get(r["path"], [])
+        cost = sum(len(lines[i - 1]) for i in range(r["start_line"], r["end_line"] + 1) if 0 < i <= len(lines))
+        if used + cost > BUDGET_CHARS:
+            break
+        used += cost
+        within.append(r)
+    out[f"r@{BUDGET_CHARS}c"] = found(within)
+    return out
+
+
+def run(samples: list[dict], mode: str, tmp: Path) -> tuple[dict, dict]:
+    per_cat: dict[str, list[dict]] = defaultdict(list)
+    timings = {"index_s": 0.0, "query_ms": []}
+    for sample in samples:
+        root = tmp / f"{sample['sample_id']}-{mode}"
+        where, files, last = write_workspace(sample, root)
+        now = (last + timedelta(days=1)).date().isoformat()
+        mem = Memory.open(str(root), now)
+        t0 = time.perf_counter()
+        mem.index()
+        timings["index_s"] += time.perf_counter() - t0
+        for qa in sample["qa"]:
+            evidence = [where[d] for d in normalize_evidence(qa.get("evidence", [])) if d in where]
+            if not evidence:
+                continue
+            t0 = time.perf_counter()
+            result = mem.recall(RecallRequest(qa["question"], k=FETCH_K, mode=mode))
+            timings["query_ms"].append((time.perf_counter() - t0) * 1000)
+            scores = score_question(result["results"], evidence, files)
+            per_cat[CATEGORIES[qa["category"]]].append(scores)
+            per_cat["all"].append(scores)
+        mem.close()
+    table = {cat: {m: round(statistics.mean(s[m] for s in rows), 3) for m in rows[0]} | {"n": len(rows)}
+             for cat, rows in per_cat.items()}
+    return table, timings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="LoCoMo evidence recall")
+    parser.add_argument("--modes", default="lexical,hybrid")
+    parser.add_argument("--conversations", type=int, default=10)
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    samples = json.loads(args.data.read_text())[: args.conversations]
+    tmp = Path(tempfile.mkdtemp(prefix="wm-locomo-"))
+    report = {}
+    try:
+        for mode in args.modes.split(","):
+            table, timings = run(samples, mode, tmp)
+            report[mode] = table
+            q = timings["query_ms"]
+            print(f"\n{mode}: index {timings['index_s']:.1f} s, query p50 {statistics.median(q):.1f} ms "
+                  f"({len(q)} questions)")
+            print(f"{'category':<12} {'n':>5} " + " ".join(f"{m:>8}" for m in table["all"] if m != "n"))
+            for cat in ["multi-hop", "temporal", "open-domain", "single-hop", "adversarial", "all"]:
+                if cat in table:
+                    row = table[cat]
+                    print(f"{cat:<12} {row['n']:>5} " + " ".join(f"{row[m]:>8.3f}" for m in row if m != "n"))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(report, indent=2))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
