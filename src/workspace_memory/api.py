@@ -10,14 +10,15 @@ Nothing here prints or exits; errors are the typed exceptions of `errors.py`.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from datetime import UTC, date, datetime
 from functools import cached_property
 from typing import Any
 
 from .clock import parse_now, workspace_tz
-from .errors import UserError
-from .index.store import connect, ensure_schema
+from .errors import ProviderUnavailable, UserError
+from .index.store import connect, ensure_schema, writer_lock
 from .index.sync import SyncReport, sync
 from .recall.query import RecallRequest
 from .workspace import Workspace
@@ -55,10 +56,65 @@ class Memory:
             self.conn.close()
             del self.__dict__["conn"]
 
+    # -- embeddings --------------------------------------------------------------------
+    @cached_property
+    def embedding_config(self):  # noqa: ANN201 - embed.EmbeddingConfig, imported lazily
+        from .embed.config import EmbeddingConfig
+
+        try:
+            return EmbeddingConfig.from_mapping(self.workspace.config.get("embedding"), os.environ)
+        except ValueError as exc:
+            raise UserError(f"memory.toml [embedding]: {exc}") from None
+
+    def embedder(self, required: bool = False):  # noqa: ANN201 - (Embedder | None, notices)
+        """The configured embedder, or None with a notice when `auto` finds no model.
+
+        `required` (an explicit --mode semantic/hybrid) turns "no model" into an error.
+        An explicitly configured provider that cannot load always raises ProviderUnavailable.
+        """
+        if "_embedder" not in self.__dict__:
+            from .embed import resolve_embedder
+
+            self._embedder = resolve_embedder(self.embedding_config, self.workspace.state_dir)
+        embedder, notices = self._embedder
+        if embedder is None and required:
+            reason = notices[0] if notices else "embedding provider is 'none'"
+            raise ProviderUnavailable(f"semantic recall unavailable: {reason}")
+        return embedder, list(notices)
+
+    def _vectors(self, embedder, *, encode=None, progress=None):  # noqa: ANN001, ANN202
+        """Embed chunks that have no vector yet and open the up-to-date vector store."""
+        from .index.vector_sync import embed_missing, open_store
+
+        embed_missing(self.conn, embedder, encode=encode, progress=progress)
+        # Only the holder of the writer lock saves the HNSW file; others keep theirs in memory.
+        with writer_lock(self.workspace.state_dir, wait=0) as held:
+            return open_store(self.conn, self.workspace.state_dir, embedder, persist=held)
+
     # -- index -------------------------------------------------------------------------
     def index(self, rebuild: bool = False, progress=None) -> SyncReport:  # noqa: ANN001
-        """Bring the index up to date (waiting for another writer if needed)."""
-        return sync(self.workspace, self.conn, rebuild=rebuild, progress=progress)
+        """Bring the index up to date (waiting for another writer if needed), vectors included."""
+        report = sync(self.workspace, self.conn, rebuild=rebuild, progress=progress)
+        embedder, notices = self.embedder()
+        report.notices = notices
+        if embedder is None:
+            return report
+        try:
+            store, more = self._vectors(embedder, progress=progress)
+        except ProviderUnavailable as exc:
+            if self.embedding_config.explicit:
+                raise
+            report.notices.append(f"{exc}; the index has no vectors yet")
+            return report
+        report.notices += more
+        from .embed import ensure_query_encoder
+
+        try:
+            ensure_query_encoder(embedder, self.workspace.state_dir)
+        except Exception as exc:  # noqa: BLE001 - the fast path is an optimisation, never a failure
+            report.notices.append(f"fast query encoder not built: {exc}")
+        self._store = store
+        return report
 
     def refresh(self) -> list[str]:
         """The cheap sync a read does first; never waits for another writer. Returns notices."""
@@ -73,9 +129,40 @@ class Memory:
         from .recall.engine import recall
 
         notices = self.refresh()
-        if request.mode in ("semantic", "hybrid"):
-            raise UserError(f"--mode {request.mode}: semantic recall is not available in this build; use lexical")
-        return recall(self.conn, request, now=self.now, notices=notices)
+        semantic = None
+        if request.mode != "lexical":
+            semantic, more = self._semantic_channel(request.mode)
+            notices += more
+        return recall(self.conn, request, now=self.now, semantic=semantic, notices=notices)
+
+    def _semantic_channel(self, mode: str):  # noqa: ANN202 - (channel | None, notices)
+        """The vector channel for this recall, or None (lexical) with the reason in notices."""
+        from .recall.semantic import semantic_channel
+
+        required = mode in ("semantic", "hybrid")
+        embedder, notices = self.embedder(required=required)
+        if embedder is None:
+            return None, notices
+        try:
+            store, more = self._store_for_recall(embedder)
+        except ProviderUnavailable as exc:
+            if required or self.embedding_config.explicit:
+                raise
+            return None, [*notices, f"{exc}; using lexical search"]
+        return semantic_channel(self.conn, store, embedder, semantic_only=mode == "semantic"), notices + more
+
+    def _store_for_recall(self, embedder):  # noqa: ANN001, ANN202
+        from .index.sync import generation
+
+        cached = self.__dict__.get("_store")
+        if cached is not None and self.__dict__.get("_store_generation") == generation(self.conn):
+            return cached, []
+        # New or changed chunks since the last `memory index`: embed them with the fast
+        # encoder when it exists, so a recall after an edit does not load torch.
+        fast = getattr(embedder, "query_encoder", lambda: None)()
+        store, notices = self._vectors(embedder, encode=fast.encode if fast is not None else None)
+        self._store, self._store_generation = store, generation(self.conn)
+        return store, notices
 
     # -- status ------------------------------------------------------------------------
     def status(self) -> dict[str, Any]:
@@ -102,9 +189,26 @@ class Memory:
             "warnings": warnings,
             "last_sync": last_sync[0] if last_sync else None,
             "index_age_seconds": age,
-            "modes": ["lexical"],
+            "modes": self._modes(),
             "notices": notices,
         }
+
+    def _modes(self) -> list[str]:
+        try:
+            embedder, _ = self.embedder()
+        except ProviderUnavailable:
+            return ["lexical"]
+        return ["lexical", "semantic", "hybrid"] if embedder is not None else ["lexical"]
+
+    def entity(self, name: str) -> dict[str, Any]:
+        """Everything memory holds about one entity: its page, facts and opinions."""
+        from .recall.entity_view import entity_report
+
+        self.refresh()
+        report = entity_report(self.conn, name)
+        if report["page"]:
+            report["page"] = self.get(report["page"], 1, 200).to_dict()
+        return report
 
     def entities(self) -> list[dict[str, Any]]:
         """Known entities, most facts first."""
@@ -127,6 +231,20 @@ class Memory:
         from .journal import retain
 
         return retain(self.workspace, bullet, day or self.today)
+
+    # -- reflect -------------------------------------------------------------------------
+    def reflect(self, since: str = "7d", *, dry_run: bool = False, apply_core: bool = False,
+                use_model: bool = True):  # noqa: ANN201 - reflect.ReflectReport
+        """Rewrite entity pages, opinions, curated lists and core proposals (see reflect.run)."""
+        from .reflect import reflect
+
+        return reflect(self, since, dry_run=dry_run, apply_core=apply_core, use_model=use_model)
+
+    def opinions(self, entity: str | None = None) -> list[dict[str, Any]]:
+        """The opinions in bank/opinions.md (statement, confidence, history, evidence)."""
+        from .reflect import list_opinions
+
+        return list_opinions(self, entity)
 
     def init(self):  # noqa: ANN201
         """Lay out a new workspace from the bank templates (never overwrites)."""

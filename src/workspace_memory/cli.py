@@ -97,7 +97,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
               show_default=True, help="Search channels to use.")
 @click.option("--budget", type=click.IntRange(1), metavar="TOKENS", help="Pack results into this many tokens.")
 @click.option("--explain", is_flag=True, help="Show which channels found each result and every score factor.")
-@click.option("--batch", type=click.File("r"), metavar="FILE.jsonl",
+@click.option("--batch", type=click.File("rb"), metavar="FILE.jsonl",
               help="One query object per line in, one result object per line out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")
 @click.pass_context
@@ -123,14 +123,17 @@ def recall(ctx: click.Context, query: str, batch, as_json: bool, **options: Any)
 
 
 def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:  # noqa: ANN001
+    """One result object (or {"query", "error"}) per input line; returns how many lines failed."""
     from .recall.query import RecallRequest
 
     allowed = set(RecallRequest.__dataclass_fields__)
     failed = 0
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
+    for number, raw in enumerate(lines, 1):
+        spec: Any = None
         try:
+            line = raw.decode("utf-8")
+            if not line.strip():
+                continue
             spec = json.loads(line)
             if not isinstance(spec, dict) or not isinstance(spec.get("query"), str):
                 raise UserError(f"line {number}: expected an object with a \"query\" string")
@@ -138,10 +141,13 @@ def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:  # noqa: ANN001
             if unknown:
                 raise UserError(f"line {number}: unknown field(s) {', '.join(sorted(unknown))}")
             out = mem.recall(RecallRequest(**(defaults | spec)))
+        except UnicodeDecodeError:
+            failed += 1
+            out = {"query": None, "error": f"line {number}: not valid UTF-8"}
         except (MemoryError_, ValueError, TypeError) as exc:
             failed += 1
-            out = {"query": spec.get("query") if isinstance(locals().get("spec"), dict) else None,
-                   "error": str(exc)}
+            query = spec.get("query") if isinstance(spec, dict) else None
+            out = {"query": query, "error": str(exc) if str(exc).startswith("line") else f"line {number}: {exc}"}
         click.echo(json.dumps(out, ensure_ascii=False))
     return failed
 
@@ -183,6 +189,30 @@ def retain(ctx: click.Context, bullet: str, day: str | None, as_json: bool) -> N
         click.echo(f"retained at {written.path}#L{written.line}")
 
 
+@cli.command()
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def entity(ctx: click.Context, name: str, as_json: bool) -> None:
+    """Tell me about NAME: its page, its facts newest first, its opinions with confidence."""
+    report = _memory(ctx).entity(name)
+    if as_json:
+        _echo_json(report)
+        return
+    from .render import render_entity
+
+    render_entity(report)
+
+
+def _register_more() -> None:
+    from .cli_reflect import opinions, reflect
+
+    cli.add_command(reflect)
+    cli.add_command(opinions)
+
+
+_register_more()
+
 EXIT_CODES = ((ProviderUnavailable, 3), (IndexBusy, 4), (MemoryError_, 1))
 
 
@@ -193,6 +223,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         click.echo("memory: aborted", err=True)
         sys.exit(130)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        click.echo(exc.ctx.get_help() if exc.ctx else "Usage: memory [OPTIONS] COMMAND [ARGS]...")
+        sys.exit(0)
     except click.ClickException as exc:
         hint = " (see --help)" if isinstance(exc, click.UsageError) else ""
         click.echo(f"memory: error: {exc.format_message()}{hint}", err=True)
@@ -205,3 +238,7 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         sys.exit(130)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

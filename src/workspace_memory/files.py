@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import tempfile
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,7 +66,7 @@ def atomic_write_text(path: Path, text: str) -> None:
     mode = None
     if path.exists():
         mode = path.stat().st_mode & 0o7777
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = _create_temp(path)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
@@ -80,3 +80,18 @@ def atomic_write_text(path: Path, text: str) -> None:
             os.unlink(tmp)
         raise
 
+
+def _create_temp(path: Path) -> tuple[int, str]:
+    """A new temporary file beside `path`, created like any new file (0666 minus the umask).
+
+    tempfile.mkstemp would create it 0600, and a new file written by init or retain would keep
+    that mode, unlike every other file the user creates.
+    """
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(100):
+        tmp = os.path.join(path.parent, f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"could not create a temporary file beside {path}")

@@ -14,12 +14,14 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from .errors import InvalidFact
+from .errors import InvalidFact, UserError
 from .files import atomic_write_text, decode_markdown, detect_newline
 from .markdown.retain import validate_bullet
 from .workspace import Workspace
 
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_BOM = "\ufeff"
 _BULLET_PREFIX_RE = re.compile(r"^\s*[-*+]\s+")
 
 
@@ -44,20 +46,28 @@ def retain(ws: Workspace, bullet: str, day: date) -> RetainWrite:
     problem = validate_bullet(body)
     if problem:
         raise InvalidFact(f"not retained: {problem}")
+    if not ws.root.is_dir():
+        raise UserError(f"no workspace at {ws.root} (run `memory init` or pass --workspace)")
     path = ws.daily_path(day)
     key = ws.key_for(path)
-    if path.is_symlink():
+    if path.is_symlink() or path.parent.is_symlink():  # never write through a link (DESIGN §1)
         raise InvalidFact(f"not retained: {key} is a symbolic link")
     if not path.exists():
         text = f"# {day.isoformat()}\n\n## Retain\n- {body}\n"
         atomic_write_text(path, text)
         return RetainWrite(key, 4, True, True, False)
-    original = decode_markdown(path.read_bytes()).text
+    data = path.read_bytes()
+    decoded = decode_markdown(data)
+    if decoded.problems:  # rewriting would replace or drop bytes the user has: refuse, change nothing
+        line, problem = decoded.problems[0]
+        raise UserError(f"not retained: {key}:{line}: {problem.split(';')[0]}; fix the file first")
+    original = decoded.text
+    bom = _BOM if data.startswith(_BOM.encode("utf-8")) else ""
     newline = detect_newline(original)
     lines = original.replace("\r\n", "\n").split("\n")
     new_lines, line_no, created_section, duplicate = insert_retain_line(lines, f"- {body}")
     if not duplicate:
-        atomic_write_text(path, newline.join(new_lines))
+        atomic_write_text(path, bom + newline.join(new_lines))
     return RetainWrite(key, line_no, False, created_section, duplicate)
 
 
@@ -68,10 +78,10 @@ def insert_retain_line(lines: list[str], item: str) -> tuple[list[str], int, boo
     """
     start = None
     level = 0
-    for idx, line in enumerate(lines):
-        match = _HEADING_RE.match(line)
-        if match and match[2].strip().rstrip(":").lower() == "retain":
-            start, level = idx, len(match[1])
+    headings = _headings(lines)
+    for idx, depth, title in headings:
+        if title.strip().rstrip(":").strip().lower() == "retain":
+            start, level = idx, depth
             break
     if start is None:
         out = list(lines)
@@ -83,12 +93,7 @@ def insert_retain_line(lines: list[str], item: str) -> tuple[list[str], int, boo
         prefix = [""] if out else []
         out += prefix + ["## Retain", item, ""]
         return out, len(out) - 1, True, False
-    end = len(lines)
-    for idx in range(start + 1, len(lines)):
-        match = _HEADING_RE.match(lines[idx])
-        if match and len(match[1]) <= level:
-            end = idx
-            break
+    end = next((idx for idx, depth, _ in headings if idx > start and depth <= level), len(lines))
     section = lines[start + 1 : end]
     if any(normalize_bullet(s) == normalize_bullet(item) for s in section if _BULLET_PREFIX_RE.match(s)):
         line_no = start + 2 + next(i for i, s in enumerate(section) if normalize_bullet(s) == normalize_bullet(item))
@@ -100,3 +105,22 @@ def insert_retain_line(lines: list[str], item: str) -> tuple[list[str], int, boo
     if last + 1 == len(lines):
         out.append("")  # the item became the file's last line: end it with a newline
     return out, last + 2, False, False
+
+
+def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
+    """(index, level, title) of the ATX headings outside fenced code blocks ("## Retain" in a fence is code)."""
+    out = []
+    fence = None
+    for idx, line in enumerate(lines):
+        match = _FENCE_RE.match(line)
+        if fence is not None:
+            if match and match[1][0] == fence[0] and len(match[1]) >= len(fence) and not line[match.end():].strip():
+                fence = None
+            continue
+        if match and not (match[1][0] == "`" and "`" in line[match.end():]):
+            fence = match[1]
+            continue
+        heading = _HEADING_RE.match(line)
+        if heading:
+            out.append((idx, len(heading[1]), heading[2]))
+    return out

@@ -53,3 +53,22 @@ def render_status(data: dict[str, Any]) -> None:
         console.print(f"  {w['path']}:{w['line']}: {w['message']}", markup=False, highlight=False)
     for notice in data.get("notices", []):
         console.print(f"note: {notice}", markup=False)
+
+
+def render_entity(report: dict[str, Any]) -> None:
+    """The entity's name and aliases, its page, then facts and opinions with sources."""
+    aliases = f" (also: {', '.join(report['aliases'])})" if report["aliases"] else ""
+    click.echo(click.style(report["entity"], bold=True) + aliases)
+    if report["page"]:
+        click.echo(f"\n{report['page']['path']}:")
+        for line in report["page"]["text"].splitlines():
+            click.echo(f"    {line}")
+    for title, items in (("facts", report["facts"]), ("opinions", report["opinions"])):
+        if not items:
+            continue
+        click.echo(f"\n{title}:")
+        for item in items:
+            conf = f" c={item['confidence']:.2f}" if item["confidence"] is not None else ""
+            old = f"  [superseded by {item['superseded_by']}]" if item.get("superseded_by") else ""
+            click.echo(f"  {item['timestamp'] or 'evergreen'} {item['kind']}{conf}: {item['content']}"
+                       f"  ({item['source']}){old}")

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from importlib import resources
 
+from .errors import UserError
 from .files import atomic_write_text
 from .workspace import Workspace
 
@@ -61,7 +62,10 @@ def init_workspace(ws: Workspace, today: date) -> InitReport:
         report.created.append(rel)
     (ws.root / "bank" / "entities").mkdir(parents=True, exist_ok=True)
     gitignore = ws.root / ".gitignore"
-    existing = gitignore.read_text(encoding="utf-8") if gitignore.exists() else ""
+    try:
+        existing = gitignore.read_text(encoding="utf-8") if gitignore.exists() else ""
+    except UnicodeDecodeError:  # rewriting would damage it: leave it as it is
+        raise UserError(f"{gitignore} is not UTF-8 text; add the line {GITIGNORE_LINE} to it yourself") from None
     if GITIGNORE_LINE not in existing.splitlines():
         sep = "" if not existing or existing.endswith("\n") else "\n"
         atomic_write_text(gitignore, existing + sep + GITIGNORE_LINE + "\n")

@@ -14,6 +14,7 @@ Indexing never writes Markdown: files are only opened for reading.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -42,6 +43,7 @@ class SyncReport:
     new_chunk_ids: list[int] = field(default_factory=list)
     removed_chunk_ids: list[int] = field(default_factory=list)
     entity_keys: set[str] = field(default_factory=set)  # entities whose rows must be recomputed
+    notices: list[str] = field(default_factory=list)
     seconds: float = 0.0
     busy: bool = False
 
@@ -102,23 +104,40 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,
         if not held:
             report.busy = True
             return report
-        if rebuild:
-            _clear(conn)
-            pending = _scan(ws, conn, everything=True)
-        else:
-            pending = _recheck(conn, pending)  # another writer may have synced some meanwhile
-        report.unchanged = pending.total - len(pending.candidates)
-        _apply(ws, conn, pending, report, progress)
-        if rebuild:
-            rebuild_entities(conn)
-        elif report.entity_keys:
-            rebuild_entities(conn, report.entity_keys)
+        # A rebuild is one transaction: readers keep seeing the old index until the new one is
+        # whole, instead of an empty or half-filled one (WAL lets them read meanwhile).
+        with transaction(conn) if rebuild else contextlib.nullcontext():
+            if rebuild:
+                _clear(conn)
+                pending = _scan(ws, conn, everything=True)
+            else:
+                pending = _recheck(conn, pending)  # another writer may have synced some meanwhile
+            report.unchanged = pending.total - len(pending.candidates)
+            _apply(ws, conn, pending, report, progress)
+            if rebuild:
+                rebuild_entities(conn)
+            elif report.entity_keys:
+                rebuild_entities(conn, report.entity_keys)
         conn.execute(
             "INSERT OR REPLACE INTO meta(key, value) VALUES ('last_sync', ?)",
             (datetime.now(UTC).isoformat(timespec="seconds"),),
         )
+        if report.dirty or rebuild:
+            # Readers of derived state (the vector index) compare this to what they last saw.
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('generation', ?)",
+                         (str(_meta_int(conn, "generation") + 1),))
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _meta_int(conn: sqlite3.Connection, key: str) -> int:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return int(row[0]) if row and str(row[0]).isdigit() else 0
+
+
+def generation(conn: sqlite3.Connection) -> int:
+    """A counter bumped by every sync that changed chunks (0 for a new index)."""
+    return _meta_int(conn, "generation")
 
 
 def _recheck(conn: sqlite3.Connection, pending: _Pending) -> _Pending:
@@ -184,8 +203,11 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
 
 def _insert_chunks(conn: sqlite3.Connection, chunks: list, report: SyncReport) -> None:
     """Insert a file's chunks and their FTS, fact and mention rows, a statement per table."""
-    first = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM chunks").fetchone()[0]
+    # Ids are never reused (a counter in meta, not MAX(id) + 1): the vector index keys its
+    # vectors by chunk id, and a reused id would silently keep the old text's vector.
+    first = max(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM chunks").fetchone()[0], _meta_int(conn, "next_chunk_id"))
     ids = list(range(first, first + len(chunks)))
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('next_chunk_id', ?)", (str(first + len(chunks)),))
     report.new_chunk_ids += ids
     report.entity_keys.update(slug.lower() for _, _, mentions in chunks for slug in mentions)
     conn.executemany(

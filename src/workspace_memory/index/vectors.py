@@ -9,11 +9,15 @@ renames leaves a checksum mismatch, which is just another rebuild.
 Search is exact (one matrix-vector product) below `EXACT_THRESHOLD` vectors, or when a filter
 leaves fewer candidates than that: below that size exact search is both faster and perfect.
 Vectors are stored L2-normalised with the inner-product metric, so scores are cosine similarities.
+The HNSW graph is built only when something needs it (a search above the threshold, or `save`):
+building costs seconds, and a recall that rebuilt a small store from SQLite never needs it.
 
 hnswlib details this module relies on (0.8): a deleted label cannot be re-added while
 `allow_replace_deleted` is on unless it is first unmarked; `add_items(..., replace_deleted=True)`
 reuses deleted slots for new labels; `get_ids_list()` lists deleted labels too, so the sidecar
 records which labels are deleted.
+
+Not thread-safe; one writer process (the indexer) saves, readers only load.
 """
 
 from __future__ import annotations
@@ -39,12 +43,14 @@ from ..embed.base import l2_normalize
 # Exact search wins, with perfect recall, up to about 20k vectors; beyond that it falls off a cliff.
 EXACT_THRESHOLD = 20_000
 
-# HNSW parameters. Measured recall@10/@25 against exact search on 5k random unit vectors of dim 384
-# (the hardest case: real embeddings have far lower intrinsic dimension): M=16 reaches only 0.90 at
-# ef=200, M=32 reaches 0.98. M=32 costs ~250 bytes per vector on top of the 1.5 KB vector itself.
+# HNSW parameters. Measured recall@10 against exact search on 5k random unit vectors of dim 384
+# (the hardest case: real embeddings have far lower intrinsic dimension), at ef=200:
+#   M=16: 0.88   M=24: 0.97   M=32, ef_construction=100: 0.98   M=32, ef_construction=200: 0.99
+# ef_construction=200 builds ~50% slower for +0.01; M=32 costs 256 bytes per vector in the graph,
+# next to the 1.5 KB vector itself. ef=100 would halve query time but drops recall to 0.90.
 HNSW_M = 32
-HNSW_EF_CONSTRUCTION = 200  # build quality; 5k vectors build in ~1 s on 2 cores
-HNSW_EF_SEARCH = 200  # never below k (hnswlib needs ef >= k to return k results)
+HNSW_EF_CONSTRUCTION = 100
+HNSW_EF_SEARCH = 200  # raised to k when k is larger: hnswlib needs ef >= k to return k results
 _INITIAL_CAPACITY = 1024
 SIDECAR_FORMAT = 1
 
@@ -66,7 +72,7 @@ class VectorStore:
         self.dim = int(dim)
         self.identity = identity
         self.exact_threshold = exact_threshold
-        self._index: Any = None  # hnswlib.Index, created on first use
+        self._index: Any = None  # hnswlib.Index, built from the exact copy when first needed
         # The exact-search copy: rows [0, _n) of _vecs are live, _labels[i] is row i's label.
         self._vecs = np.zeros((0, self.dim), dtype=np.float32)
         self._labels = np.zeros(0, dtype=np.int64)
@@ -89,14 +95,18 @@ class VectorStore:
     # -- loading and saving ------------------------------------------------------------------
 
     def load(
-        self, fetch_all: FetchAll, *, expected_count: int | None = None, persist: bool = True
+        self, fetch_all: FetchAll, *, expected_count: int | None = None, persist: bool = False
     ) -> list[str]:
         """Load the file, or rebuild it from `fetch_all()` = (int64 labels, float32 vectors) from SQLite.
 
         Rebuilds when the file or its sidecar is missing, corrupt, for another dimension or
         identity, or (with `expected_count`, e.g. SQLite's row count) stale. Returns notices such as
         "vector index rebuilt from SQLite (file missing)"; a first build of an empty store says nothing.
-        With `persist`, a rebuilt index is saved so that the next process loads it instead.
+
+        `persist` saves a rebuilt index at once. Off by default because readers must not write: a
+        recall's snapshot of SQLite could overwrite a newer file the indexer just saved, and saving
+        means building the HNSW graph, seconds a recall does not have. The indexer, the one writer,
+        passes True (or calls `save` after its upserts).
         """
         reason = self._load_file()
         if reason is None and expected_count is not None and expected_count != self._n:
@@ -131,7 +141,7 @@ class VectorStore:
 
         No fsync: a torn write after a power cut shows up as a checksum mismatch and is rebuilt.
         """
-        index = self._ensure_index(0)
+        index = self._graph()
         # Labels whose slot was reused no longer need recording; keep the sidecar small.
         self._deleted &= set(index.get_ids_list())
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -178,23 +188,20 @@ class VectorStore:
         if identity != self.identity:
             return "embedding model changed"
         try:
+            data = self.path.read_bytes()
             # Checked before hnswlib parses the file: its own checks catch truncation, not bit rot.
-            if _file_digest(self.path) != (size, digest):
+            if (len(data), hashlib.sha256(data).hexdigest()) != (size, digest):
                 return "file corrupt"
             index = hnswlib.Index(space="ip", dim=self.dim)
             index.load_index(str(self.path), allow_replace_deleted=True)
         except (OSError, RuntimeError, ValueError):
             return "file corrupt"
         index.set_ef(HNSW_EF_SEARCH)
-        ids = np.asarray(index.get_ids_list(), dtype=np.int64)
-        live = ids[~np.isin(ids, np.fromiter(deleted, dtype=np.int64, count=len(deleted)))]
-        if len(live) != count:
-            return "file corrupt"
         try:
-            vecs = (
-                np.asarray(index.get_items(live), dtype=np.float32) if len(live) else np.zeros((0, self.dim))
-            )
-        except RuntimeError:  # a label the sidecar says is live is deleted in the file
+            live, vecs = _live_vectors(index, data, self.dim, deleted)
+        except (RuntimeError, ValueError):  # a label the sidecar says is live is deleted in the file
+            return "file corrupt"
+        if len(live) != count:
             return "file corrupt"
         self._index = index
         self._vecs = np.ascontiguousarray(vecs, dtype=np.float32).reshape(-1, self.dim)
@@ -224,12 +231,22 @@ class VectorStore:
         keep = np.sort(len(labels_arr) - 1 - last)
         labels_arr, vecs = labels_arr[keep], l2_normalize(vecs[keep])
 
-        is_live = np.fromiter((int(x) in self._pos for x in labels_arr), dtype=bool, count=len(labels_arr))
-        index = self._ensure_index(self._n + int((~is_live).sum()))
+        if self._index is not None:
+            self._upsert_graph(labels_arr, vecs)
+        for label, vec in zip(labels_arr.tolist(), vecs, strict=True):
+            row = self._pos.get(label)
+            if row is None:
+                row = self._append_row(label)
+            self._vecs[row] = vec
+
+    def _upsert_graph(self, labels: np.ndarray, vecs: np.ndarray) -> None:
+        """Apply an upsert to the built HNSW graph (before the exact copy changes)."""
+        is_live = np.fromiter((int(x) in self._pos for x in labels), dtype=bool, count=len(labels))
+        index = self._grow(self._index, self._n + int((~is_live).sum()))
         in_place = is_live.copy()
         if self._deleted:
             for i in np.flatnonzero(~is_live):
-                label = int(labels_arr[i])
+                label = int(labels[i])
                 if label in self._deleted:
                     self._deleted.discard(label)
                     try:
@@ -239,15 +256,9 @@ class VectorStore:
                     except RuntimeError:
                         pass  # its slot was reused by another label: add it as new
         if in_place.any():
-            index.add_items(vecs[in_place], labels_arr[in_place])
+            index.add_items(vecs[in_place], labels[in_place])
         if (~in_place).any():
-            index.add_items(vecs[~in_place], labels_arr[~in_place], replace_deleted=True)
-
-        for label, vec in zip(labels_arr.tolist(), vecs, strict=True):
-            row = self._pos.get(label)
-            if row is None:
-                row = self._append_row(label)
-            self._vecs[row] = vec
+            index.add_items(vecs[~in_place], labels[~in_place], replace_deleted=True)
 
     def delete(self, labels: Iterable[int] | np.ndarray) -> int:
         """Remove labels (unknown ones are ignored); returns how many were live."""
@@ -257,8 +268,9 @@ class VectorStore:
             row = self._pos.pop(label, None)
             if row is None:
                 continue
-            self._index.mark_deleted(label)
-            self._deleted.add(label)
+            if self._index is not None:
+                self._index.mark_deleted(label)
+                self._deleted.add(label)
             last = self._n - 1
             if row != last:  # keep rows [0, n) dense: move the last row into the hole
                 moved = int(self._labels[last])
@@ -282,22 +294,30 @@ class VectorStore:
         self._n += 1
         return row
 
-    def _ensure_index(self, live_after: int) -> Any:
-        """The hnswlib index, created or grown so that `live_after` live vectors fit."""
+    def _graph(self) -> Any:
+        """The HNSW graph, built from the exact copy on first use."""
         if self._index is None:
-            self._index = hnswlib.Index(space="ip", dim=self.dim)
-            self._index.init_index(
-                max_elements=max(_INITIAL_CAPACITY, live_after),
+            index = hnswlib.Index(space="ip", dim=self.dim)
+            index.init_index(
+                max_elements=max(_INITIAL_CAPACITY, self._n),
                 M=HNSW_M,
                 ef_construction=HNSW_EF_CONSTRUCTION,
                 allow_replace_deleted=True,
             )
-            self._index.set_ef(HNSW_EF_SEARCH)
-        # New labels fill deleted slots first, so slots in use never exceed max(used, live).
-        need = max(self._index.element_count, live_after)
-        if need > self._index.get_max_elements():
-            self._index.resize_index(max(need, 2 * self._index.get_max_elements()))
+            index.set_ef(HNSW_EF_SEARCH)
+            if self._n:
+                index.add_items(self._vecs[: self._n], self._labels[: self._n])
+            self._index, self._deleted = index, set()
         return self._index
+
+    @staticmethod
+    def _grow(index: Any, live_after: int) -> Any:
+        """Resize `index` so that `live_after` live vectors fit (doubling, to amortise resizes)."""
+        # New labels fill deleted slots first, so slots in use never exceed max(used, live).
+        need = max(index.element_count, live_after)
+        if need > index.get_max_elements():
+            index.resize_index(max(need, 2 * index.get_max_elements()))
+        return index
 
     # -- searching ----------------------------------------------------------------------------
 
@@ -335,7 +355,7 @@ class VectorStore:
 
     def _hnsw(self, q: np.ndarray, k: int, keep: Callable[[int], bool] | None) -> list[tuple[int, float]]:
         """Approximate search; [] when hnswlib cannot find k results (the caller then goes exact)."""
-        index = self._index
+        index = self._graph()
         index.set_ef(max(HNSW_EF_SEARCH, k))
         try:
             # One thread: a filter is a Python callback, and a single query gains nothing from more.
@@ -343,6 +363,81 @@ class VectorStore:
         except RuntimeError:  # "contiguous 2D array": a tight filter or many deletions starved the walk
             return []
         return [(int(label), _cosine(1.0 - d)) for label, d in zip(found[0], dists[0], strict=True)]
+
+
+# hnswlib's file header (hnswalg.h saveIndex): offsetLevel0, max_elements, cur_element_count,
+# size_data_per_element, label_offset, offsetData (size_t each), maxlevel (int), enterpoint (uint),
+# maxM, maxM0, M (size_t), mult (double), ef_construction (size_t); then the level-0 records.
+_HEADER = np.dtype(
+    [
+        ("offset_level0", "<u8"),
+        ("max_elements", "<u8"),
+        ("count", "<u8"),
+        ("record_size", "<u8"),
+        ("label_offset", "<u8"),
+        ("data_offset", "<u8"),
+        ("max_level", "<i4"),
+        ("enter_point", "<u4"),
+        ("max_m", "<u8"),
+        ("max_m0", "<u8"),
+        ("m", "<u8"),
+        ("mult", "<f8"),
+        ("ef_construction", "<u8"),
+    ]
+)
+_DELETE_MARK_BYTE = 2  # hnswlib flags a deleted element in byte 2 of its level-0 link header
+_SPOT_CHECKS = 8
+
+
+def _live_vectors(index: Any, data: bytes, dim: int, deleted: set[int]) -> tuple[np.ndarray, np.ndarray]:
+    """(labels, vectors) of the live elements of a loaded index whose file content is `data`.
+
+    Why not `index.get_items(all ids)`: in hnswlib 0.8 it copies through Python lists and takes ~1 s
+    for 20k vectors, most of a cold recall's budget. The level-0 records hold each vector and label
+    at fixed offsets, so numpy reads them in milliseconds. The layout is hnswlib's, not a public
+    API: a few vectors are compared with `get_items`, and on any disagreement (another hnswlib
+    version) the slow, documented path is used instead.
+    """
+    try:
+        labels, vecs = _parse_level0(data, dim)
+        sample = np.linspace(0, len(labels) - 1, num=min(_SPOT_CHECKS, len(labels))).astype(np.int64)
+        if len(sample) and not np.array_equal(np.asarray(index.get_items(labels[sample])), vecs[sample]):
+            raise ValueError("layout mismatch")
+        return labels, vecs
+    except (ValueError, RuntimeError):
+        ids = np.asarray(index.get_ids_list(), dtype=np.int64)
+        live = ids[~np.isin(ids, np.fromiter(deleted, dtype=np.int64, count=len(deleted)))]
+        if not len(live):
+            return live, np.zeros((0, dim), dtype=np.float32)
+        return live, np.asarray(index.get_items(live), dtype=np.float32)
+
+
+def _parse_level0(data: bytes, dim: int) -> tuple[np.ndarray, np.ndarray]:
+    """Labels and vectors of the non-deleted level-0 records of an hnswlib file."""
+    if len(data) < _HEADER.itemsize:
+        raise ValueError("short header")
+    head = np.frombuffer(data, dtype=_HEADER, count=1)[0]
+    count, record = int(head["count"]), int(head["record_size"])
+    flag_at = int(head["offset_level0"]) + _DELETE_MARK_BYTE
+    data_at, label_at = int(head["data_offset"]), int(head["label_offset"])
+    if (
+        data_at + 4 * dim > record
+        or label_at + 8 > record
+        or flag_at >= record
+        or _HEADER.itemsize + count * record > len(data)
+    ):
+        raise ValueError("unexpected record layout")
+    records = np.dtype(
+        {
+            "names": ["flags", "vector", "label"],
+            "formats": ["u1", ("<f4", dim), "<u8"],
+            "offsets": [flag_at, data_at, label_at],
+            "itemsize": record,
+        }
+    )
+    rows = np.frombuffer(data, dtype=records, count=count, offset=_HEADER.itemsize)
+    live = (rows["flags"] & 1) == 0
+    return rows["label"][live].astype(np.int64), np.array(rows["vector"][live], dtype=np.float32)
 
 
 def _cosine(value: float) -> float:

@@ -33,13 +33,17 @@ def split_frontmatter(lines: list[str]) -> FrontMatter:
 
 
 def _parse_block(body: list[str], line_count: int) -> FrontMatter:
-    import frontmatter  # lazy: pulls in PyYAML, only needed for files that have frontmatter
+    # lazy: pulls in PyYAML, only needed for files that have frontmatter. The handler is called
+    # directly because frontmatter.loads() silently drops YAML that is not a mapping.
+    from frontmatter.default_handlers import YAMLHandler
 
     try:
-        meta = frontmatter.loads("---\n" + "\n".join(body) + "\n---\n").metadata
+        meta = YAMLHandler().load("\n".join(body))
     except Exception as exc:  # noqa: BLE001 - any YAML problem is the author's, report and go on
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         return FrontMatter({}, line_count, [(1, f"broken frontmatter ignored: {reason}")])
+    if meta is None:  # an empty (or comment-only) block
+        meta = {}
     if not isinstance(meta, dict):
         return FrontMatter({}, line_count, [(1, "frontmatter is not a mapping; ignored")])
     return FrontMatter(dict(meta), line_count, [])

@@ -140,15 +140,26 @@ class _Walker:
                 self._entry(tok.map[0], tok.map[1])
 
     def _retain_list(self, inner: list) -> None:
-        """Every list item's first paragraph is a fact; nested items are facts of their own."""
+        """Every list item's first paragraph is a fact; nested items are facts of their own.
+
+        Other blocks of an item (a second paragraph, a code block, an item that starts with
+        one) are indexed as notes, so nothing written under ## Retain is left unsearchable.
+        """
         for idx, tok in enumerate(inner):
-            if tok.type != "list_item_open" or idx + 2 >= len(inner):
+            if tok.type != "list_item_open":
                 continue
-            para, inline = inner[idx + 1], inner[idx + 2]
-            if para.type != "paragraph_open" or not para.map or inline.type != "inline":
-                continue  # an item that starts with a code block etc.: not a bullet fact
-            start, end = para.map
-            self._fact(start, end, " ".join(inline.content.split("\n")).strip())
+            first = True
+            for j in range(idx + 1, _matching_close(inner, idx)):
+                child = inner[j]
+                if child.level != tok.level + 1 or child.nesting == -1 or not child.map:
+                    continue  # only the item's own blocks; nested items come round as items
+                if (first and child.type == "paragraph_open" and j + 1 < len(inner)
+                        and inner[j + 1].type == "inline"):
+                    start, end = child.map
+                    self._fact(start, end, " ".join(inner[j + 1].content.split("\n")).strip())
+                elif child.type in _ENTRY_OPENERS:
+                    self._entry(child.map[0], child.map[1])
+                first = False
 
     def _fact(self, start: int, end: int, bullet: str) -> None:
         line = start + 1
@@ -160,9 +171,11 @@ class _Walker:
             self._add_pieces(start, raw)
             return
         fact = parsed.fact
-        self.doc.chunks.append(
-            Chunk(line, line + raw.count("\n"), raw, self.heading_path, fact.kind, fact, fact.entities)
-        )
+        # A long bullet is split like any entry so every chunk fits the model; the first piece
+        # carries the fact (one facts row), the others keep its kind and entities.
+        for n, (_, first, last, piece) in enumerate(split_to_fit(raw, CHUNK_TOKENS)):
+            self.doc.chunks.append(Chunk(line + first, line + last, piece, self.heading_path, fact.kind,
+                                         fact if n == 0 else None, fact.entities))
 
     def _entry(self, start: int, end: int) -> None:
         block = self.lines[start:end]

@@ -6,7 +6,8 @@
     (semantic); each pool is k x CANDIDATE_MULTIPLIER.
  3. Relevance in 0..1: lexical coverage, cosine, or their fusion (recall.fuse).
  4. Boosts that keep scores in 0..1: entity mentioned in the query, inside an "around" window.
- 5. final = relevance x recency x importance (recall.rank).
+ 5. final = relevance x recency x importance (recall.rank); a world fact that a newer
+    one replaced is demoted for present-tense questions (recall.supersession).
  6. Drop near-duplicates; drop results under MIN_SCORE unless nothing would be left.
  7. Pack into k results and the token budget (recall.pack).
 """
@@ -23,12 +24,14 @@ from . import lexical
 from .pack import pack, packet
 from .query import RecallRequest, Understood, understand
 from .rank import importance_factor, recency_factor
+from .supersession import SUPERSEDED_FACTOR, superseded_among
 
 CANDIDATE_MULTIPLIER = 4
 MIN_POOL = 40
 MIN_SCORE = 0.0
 ENTITY_BOOST = 0.3  # relevance' = relevance + (1 - relevance) * ENTITY_BOOST
 WINDOW_BOOST = 0.3
+OPINION_BOOST = 0.6  # an opinion by the entity an opinion question names
 MODES = ("auto", "lexical", "semantic", "hybrid")
 
 
@@ -73,6 +76,11 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
             candidates[hit.chunk_id] = Candidate(hit.chunk_id, hit.score, {"lexical": hit.score, "bm25": hit.bm25})
     if semantic is not None:
         candidates = semantic(u, terms, pool, where, params, candidates)
+    if u.entity_boost:
+        # "tell me about Peter", "what does Peter prefer": entries about the entity compete
+        # even when no word matched (a typo, an alias); an opinion question takes opinions.
+        for cid in _entity_ids(conn, u.entity_boost, where, params, pool, opinions_only=u.opinion):
+            candidates.setdefault(cid, Candidate(cid, 0.0, {})).channels["entity"] = 1.0
     if not candidates and (not terms or u.time_phrase):
         # "what happened yesterday": no words match, but the question is about a time.
         candidates = _browse(conn, pool, where, params)
@@ -80,9 +88,15 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
         return {"query": req.query, "mode": mode, "notices": notices, "results": []}
     # 4-5. boosts and factors
     rows = _fetch_rows(conn, list(candidates))
+    candidates = {cid: c for cid, c in candidates.items() if cid in rows}  # a vector for a deleted chunk
+    # A present-tense question prefers the newest fact; one that names a time does not.
+    replaced = {} if (u.since or u.until or u.boost_window) else superseded_among(conn, rows)
     today = now.date()
     for cand in candidates.values():
         cand.row = rows[cand.chunk_id]
+        if cand.chunk_id in replaced:
+            cand.relevance *= SUPERSEDED_FACTOR
+            cand.factors["superseded"] = SUPERSEDED_FACTOR
         _apply_factors(cand, u, today)
     ranked = sorted(candidates.values(), key=lambda c: (-c.score, c.row["path"], c.row["start_line"]))
     # 6. near-duplicates and the minimum score
@@ -104,9 +118,13 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
 def _apply_factors(cand: Candidate, u: Understood, today: date) -> None:
     row = cand.row
     relevance = cand.relevance
-    if u.entity_boost and set(u.entity_boost) & set(row["entity_keys"]):
+    about = bool(u.entity_boost and set(u.entity_boost) & set(row["entity_keys"]))
+    if about:
         relevance = boost(relevance, ENTITY_BOOST)
         cand.factors["entity_boost"] = ENTITY_BOOST
+    if u.opinion and row["kind"] == "opinion" and (about or not u.entity_boost):
+        relevance = boost(relevance, OPINION_BOOST)
+        cand.factors["opinion_boost"] = OPINION_BOOST
     if u.boost_window and _in_window(row, u.boost_window):
         relevance = boost(relevance, WINDOW_BOOST)
         cand.factors["window_boost"] = WINDOW_BOOST
@@ -131,6 +149,20 @@ def _browse(conn: sqlite3.Connection, pool: int, where: str, params: tuple) -> d
     return {cid: Candidate(cid, 0.5, {"filter": 0.5}) for (cid,) in conn.execute(sql, (*params, pool))}
 
 
+def _entity_ids(conn: sqlite3.Connection, keys: tuple[str, ...], where: str, params: tuple,
+               limit: int, opinions_only: bool) -> list[int]:
+    """The newest entries about these entities: their facts and mentions, and their pages."""
+    marks = ",".join("?" * len(keys))
+    kind = " AND c.kind = 'opinion'" if opinions_only else ""
+    extra = f" AND {where}" if where else ""
+    sql = (
+        f"SELECT c.id FROM chunks c WHERE (c.id IN (SELECT chunk_id FROM mentions WHERE entity_key IN ({marks}))"
+        f" OR c.path IN (SELECT page_path FROM entities WHERE key IN ({marks}))){kind}{extra}"
+        " ORDER BY c.day IS NULL, c.day DESC, c.id LIMIT ?"
+    )
+    return [r[0] for r in conn.execute(sql, (*keys, *keys, *params, limit))]
+
+
 def _fetch_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, dict[str, Any]]:
     marks = ",".join("?" * len(ids))
     cur = conn.execute(
@@ -143,6 +175,8 @@ def _fetch_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, dict[str,
     rows = {r[0]: dict(zip(names, r, strict=True)) for r in cur}
     for row in rows.values():
         row["entity_keys"], row["entity_names"] = [], []
+        if row["path"].startswith("bank/entities/"):
+            row["entity_keys"].append(row["path"].rsplit("/", 1)[-1][:-3].lower())  # on the entity's page
     for cid, key, name in conn.execute(
         "SELECT m.chunk_id, m.entity_key, COALESCE(e.name, m.slug) FROM mentions m"
         f" LEFT JOIN entities e ON e.key = m.entity_key WHERE m.chunk_id IN ({marks}) ORDER BY m.rowid",

@@ -246,7 +246,7 @@ def _score(conn: sqlite3.Connection, terms: list[Term], bm25: dict[int, float],
         for cid in matches[term.label]:
             gained[cid] += idf
             matched[cid].append(term.label)
-    top = max(bm25.values())
+    top = max(bm25.values()) or 1.0
     out = []
     for cid in ids:
         coverage = gained[cid] / idf_sum if idf_sum > 0 else 0.0
@@ -254,6 +254,15 @@ def _score(conn: sqlite3.Connection, terms: list[Term], bm25: dict[int, float],
         out.append(LexicalHit(cid, score, bm25[cid], coverage, matched[cid]))
     out.sort(key=lambda h: (-h.score, -h.bm25, h.chunk_id))
     return out
+
+
+def coverage(conn: sqlite3.Connection, terms: list[Term], ids: list[int]) -> dict[int, float]:
+    """The lexical score of chunks that BM25 did not put in its pool (no BM25 share)."""
+    if not terms or not ids:
+        return dict.fromkeys(ids, 0.0)
+    dfs = {t.label: _document_frequency(conn, t) for t in terms}
+    hits = _score(conn, terms, dict.fromkeys(ids, 0.0), dfs)
+    return {h.chunk_id: h.coverage * (1 - BM25_SHARE) for h in hits}
 
 
 def has_cjk_terms(terms: list[Term]) -> bool:

@@ -1,9 +1,13 @@
 """Query understanding: what to search for, and which filters and boosts apply.
 
 Explicit options (--since, --until, --kind, --entity) become filters. From the query
-text itself: a time phrase ("last week", "in November 2025", "around Nov 27") becomes
-a window (a filter, or a boost for "around"), and `@Name` mentions boost entries about
-that entity. The words left after removing the time phrase are what gets searched.
+text itself:
+- a time phrase ("last week", "in November 2025", "around Nov 27") becomes a window:
+  a filter (entries whose date, or stated time range, overlaps it), or for "around X"
+  a boost (X +- 3 days); the words left after removing the phrase are searched;
+- entity names (`@Peter`, a bare name or alias, fuzzy for typos) boost entries about them;
+- "what does Peter prefer / think of / like" marks an opinion question: Peter's
+  opinions join the candidates and rank first.
 """
 
 from __future__ import annotations
@@ -15,11 +19,17 @@ from datetime import date, datetime
 
 from ..errors import UserError
 from ..index.rows import OPEN_END, OPEN_START
+from .entities import entities_in_text, resolve_entity
 
 KINDS = ("world", "experience", "opinion", "observation", "note")
 _KIND_ALIASES = {"w": "world", "b": "experience", "o": "opinion", "s": "observation", "opinions": "opinion",
                  "facts": "fact", "notes": "note"}
-_MENTION_RE = re.compile(r"(?<![\w@])@([^\W\d_][\w-]*)", re.UNICODE)
+# "what does Peter prefer / think of / like ...": the question asks for an opinion.
+_OPINION_RE = re.compile(
+    r"\b(prefers?|preferences?|think|thinks|thought|opinions?|likes?|dislikes?|loves?|hates?|favou?rite|feel|feels|"
+    r"believes?|view|views|stance|enjoys?|wants?|rather)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -47,7 +57,8 @@ class Understood:
     boost_window: tuple[date | None, date | None] | None = None
     kinds: tuple[str, ...] = ()
     entity_filter: tuple[str, ...] = ()  # entity keys (lower-cased slugs)
-    entity_boost: tuple[str, ...] = ()
+    entity_boost: tuple[str, ...] = ()  # entities the query names (@Peter, Peter, an alias)
+    opinion: bool = False  # the question asks what someone prefers / thinks / likes
     time_phrase: str | None = None
     notices: list[str] = field(default_factory=list)
 
@@ -88,27 +99,6 @@ def parse_kind(value: str | None) -> tuple[str, ...]:
     return tuple(kinds)
 
 
-def resolve_entity(conn: sqlite3.Connection, name: str) -> str | None:
-    """The key of the entity called `name` (slug, display name or alias, any case), if known."""
-    wanted = name.strip().lstrip("@").lower()
-    for key, slug, display, aliases in conn.execute("SELECT key, slug, name, aliases FROM entities"):
-        names = {key, slug.lower(), display.lower(), display.lower().replace(" ", "-")}
-        names |= {str(a).lower() for a in _json_list(aliases)}
-        if wanted in names or wanted.replace(" ", "-") in names:
-            return key
-    return None
-
-
-def _json_list(raw: str | None) -> list:
-    import json
-
-    try:
-        value = json.loads(raw or "[]")
-    except ValueError:
-        return []
-    return value if isinstance(value, list) else []
-
-
 def understand(req: RecallRequest, now: datetime, conn: sqlite3.Connection) -> Understood:
     """Apply the rules in the module docstring to a request."""
     from ..timeparse import extract_time_window, parse_since
@@ -136,10 +126,6 @@ def understand(req: RecallRequest, now: datetime, conn: sqlite3.Connection) -> U
             # The query's window narrows an explicit --since/--until, never widens it.
             u.since = max(filter(None, (u.since, window.start)), default=None)
             u.until = min(filter(None, (u.until, window.end)), default=None)
-    mentioned = []
-    for slug in _MENTION_RE.findall(u.text):
-        key = resolve_entity(conn, slug)
-        if key and key not in mentioned:
-            mentioned.append(key)
-    u.entity_boost = tuple(mentioned)
+    u.entity_boost = tuple(entities_in_text(conn, u.text))
+    u.opinion = bool(_OPINION_RE.search(u.text))
     return u

@@ -1,0 +1,56 @@
+"""The `Embedder` protocol every provider implements, and the normalisation helper they share.
+
+Vectors are always float32 and L2-normalised, so that a dot product is a cosine similarity: the
+vector index stores them with an inner-product metric and recall can threshold the scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns text into unit vectors. Implemented by the local, remote and fake providers."""
+
+    provider: str
+    model: str
+
+    @property
+    def dim(self) -> int:
+        """Length of every vector this embedder returns."""
+        ...
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed passages for the index: float32 array of shape (len(texts), dim), rows L2-normalised."""
+        ...
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Embed one search query: float32 array of shape (dim,), L2-normalised."""
+        ...
+
+    def identity(self) -> str:
+        """A string that changes whenever the vectors would change (provider, model, dim, ...).
+
+        Stored with the index (the settings fingerprint): a different identity means every stored
+        vector is stale and must be recomputed.
+        """
+        ...
+
+
+def l2_normalize(vectors: np.ndarray) -> np.ndarray:
+    """Return `vectors` (1-D or 2-D) as float32 with every row scaled to unit length.
+
+    A zero row stays zero instead of becoming NaN: an empty text may legitimately embed to nothing,
+    and a NaN would poison every similarity computed against it.
+    """
+    arr = np.asarray(vectors, dtype=np.float32)
+    if arr.ndim == 1:
+        norm = float(np.linalg.norm(arr))
+        return arr / norm if norm > 0 else arr.copy()
+    norms = np.linalg.norm(arr, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (arr / norms).astype(np.float32, copy=False)

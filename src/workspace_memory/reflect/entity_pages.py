@@ -1,0 +1,91 @@
+"""bank/entities/<Slug>.md: one page per entity, its generated region rebuilt from the facts (pure).
+
+The region (`reflect:begin entity`) holds:
+- Summary: up to SUMMARY_ITEMS current statements, newest first and, on the same day, most
+  confident first (opinions carry their confidence; other facts count as 0.5). Superseded
+  facts never lead; a fact that replaced an older one says what it replaced.
+  (With a model configured, a model-written summary may stand here instead; see `model`.)
+- Facts: every fact that mentions the entity, grouped by kind, newest first, near-duplicates
+  merged, superseded facts struck through, each with its source link.
+- Opinions: the opinions about the entity from bank/opinions.md with their confidence.
+
+Frontmatter gets `name`, `aliases` (when missing) and `updated` (the --now day), and `updated`
+changes only when the region's content changed, so a run with nothing new writes nothing.
+"""
+
+from __future__ import annotations
+
+from .curated import fact_bullets
+from .facts import EntityInfo, Fact, strip_entity_prefix
+from .opinions import Opinion
+from .regions import one_line, relative_link, replace_region, upsert_frontmatter, yaml_scalar
+
+REGION = "entity"
+SUMMARY_ITEMS = 5
+MODEL_SUMMARY_MARK = "<!-- reflect:summary"
+_KIND_TITLES = (("world", "World"), ("experience", "Experience"), ("opinion", "Opinions as stated"),
+                ("observation", "Observations"))
+
+
+def summary_lines(entity: EntityInfo, facts: list[Fact], opinions: list[Opinion], page: str,
+                  superseded: dict[int, int], by_id: dict[int, Fact]) -> list[str]:
+    """The deterministic summary bullets (see the module docstring)."""
+    names = entity.names()
+    items: list[tuple[str, float, str, str]] = []  # (day, confidence, tie-break, line)
+    for op in opinions:
+        text = one_line(strip_entity_prefix(op.statement, names), 160)
+        items.append((op.last_updated, op.confidence, f"0{op.key}",
+                      f"- {text} — opinion, confidence {op.confidence:.2f} ({op.last_updated})"))
+    replaced: dict[int, list[Fact]] = {}
+    for old, new in superseded.items():
+        if old in by_id:
+            replaced.setdefault(new, []).append(by_id[old])
+    for fact in facts:
+        if fact.kind == "opinion" or fact.id in superseded:
+            continue
+        text = one_line(strip_entity_prefix(fact.content, names), 160)
+        line = f"- {text} — {fact.kind}, {fact.day_s or 'undated'} · {relative_link(page, fact.path, fact.line)}"
+        olds = sorted(replaced.get(fact.id, []), key=lambda f: f.order)
+        if olds:
+            gone = "; ".join(one_line(strip_entity_prefix(o.content, names), 80) for o in olds)
+            line += f" (replaces: ~~{gone}~~)"
+        items.append((fact.day_s, 0.5, f"1{fact.path}:{fact.line:08d}", line))
+    items.sort(key=lambda it: it[2])  # tie-break first; the stable sort below keeps it within equals
+    items.sort(key=lambda it: (it[0], it[1]), reverse=True)
+    return [it[3] for it in items[:SUMMARY_ITEMS]] or ["_No facts yet._"]
+
+
+def region_body(entity: EntityInfo, facts: list[Fact], opinions: list[Opinion], page: str,
+                superseded: dict[int, int], by_id: dict[int, Fact], summary: list[str] | None = None) -> list[str]:
+    """The generated region of an entity page. `summary` replaces the deterministic one (model assist)."""
+    lines = ["## Summary", ""]
+    lines += summary if summary is not None else summary_lines(entity, facts, opinions, page, superseded, by_id)
+    lines += ["", "## Facts"]
+    names = entity.names()
+    for kind, title in _KIND_TITLES:
+        group = [f for f in facts if f.kind == kind]
+        if group:
+            lines += ["", f"### {title}", ""]
+            lines += fact_bullets(group, page, superseded, by_id, names)
+    if not facts:
+        lines += ["", "_No facts yet._"]
+    lines += ["", "## Opinions", ""]
+    link = relative_link(page, "bank/opinions.md")
+    for op in opinions:
+        text = one_line(strip_entity_prefix(op.statement, names))
+        lines.append(f"- {text} — confidence {op.confidence:.2f}, last updated {op.last_updated} · {link}")
+    if not opinions:
+        lines.append("_No opinions yet._")
+    return lines
+
+
+def page_text(old: str | None, entity: EntityInfo, body: list[str], today: str) -> str:
+    """The page with its region set to `body`; `old` unchanged when the region already says that."""
+    if old is None:
+        aliases = "[" + ", ".join(yaml_scalar(a) for a in entity.aliases) + "]"
+        head = f"---\nname: {yaml_scalar(entity.name)}\naliases: {aliases}\nupdated: {today}\n---\n# {entity.name}\n"
+        return replace_region(head, REGION, body)
+    new = replace_region(old, REGION, body)
+    if new == old:
+        return old
+    return upsert_frontmatter(new, {"name": yaml_scalar(entity.name), "aliases": "[]"}, {"updated": today})

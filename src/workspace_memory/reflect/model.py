@@ -1,0 +1,124 @@
+"""Optional model assist: an OpenAI-compatible chat endpoint (llama.cpp server, Ollama, ...). Off by default.
+
+Configured in the workspace's memory.toml; without this table reflect never opens a socket:
+
+    [reflect.model]
+    base_url = "http://127.0.0.1:8080/v1"   # POST {base_url}/chat/completions
+    model = "qwen2.5-3b-instruct"
+    api_key_env = "LLAMA_API_KEY"            # optional: name of the env var holding a bearer token
+    timeout = 30                             # seconds per request
+    summaries = true                         # write entity-page summaries
+    retain = true                            # suggest Retain bullets for daily logs without any
+
+What a model writes is never a fact: summaries sit in an entity page's generated region
+(marked as model-written, and reused while the page's facts are unchanged, so runs stay
+idempotent), and suggested Retain bullets go to bank/proposals.md for a human, never into a
+daily log. Every failure (refused connection, timeout, bad JSON) becomes a notice and reflect
+falls back to its deterministic output. Only the standard library is used (urllib).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from typing import Any
+
+from ..journal import normalize_bullet
+from ..markdown.retain import validate_bullet
+from .regions import one_line
+
+MAX_SUMMARY_CHARS = 800
+MAX_RETAIN_BULLETS = 8
+MAX_DAY_CHARS = 6000
+
+
+class ModelError(Exception):
+    """The endpoint could not be used; the message is one line for a notice."""
+
+
+@dataclass(frozen=True)
+class ChatModel:
+    """A chat-completions endpoint."""
+
+    base_url: str
+    model: str
+    api_key: str | None = None
+    timeout: float = 30.0
+    summaries: bool = True
+    retain: bool = True
+
+    @property
+    def label(self) -> str:
+        return self.model
+
+    def complete(self, system: str, user: str) -> str:
+        """One chat completion at temperature 0; raises ModelError."""
+        body = json.dumps({
+            "model": self.model, "temperature": 0, "stream": False,
+            "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+        }).encode("utf-8")
+        headers = {"Content-Type": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        url = self.base_url.rstrip("/") + "/chat/completions"
+        request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310 - configured URL
+                data = json.loads(response.read().decode("utf-8"))
+            content = data["choices"][0]["message"]["content"]
+        except (urllib.error.URLError, OSError, ValueError, KeyError, IndexError, TypeError) as exc:
+            raise ModelError(f"model {self.model} at {url}: {one_line(str(exc), 120) or type(exc).__name__}") from None
+        if not isinstance(content, str):
+            raise ModelError(f"model {self.model} at {url}: the reply has no text")
+        return content
+
+
+def model_from_config(config: dict[str, Any]) -> ChatModel | None:
+    """The configured model, or None when `[reflect.model]` is absent or has no base_url/model."""
+    section = (config.get("reflect") or {}).get("model") if isinstance(config.get("reflect"), dict) else None
+    if not isinstance(section, dict) or not section.get("base_url") or not section.get("model"):
+        return None
+    key_env = section.get("api_key_env")
+    return ChatModel(
+        base_url=str(section["base_url"]), model=str(section["model"]),
+        api_key=os.environ.get(str(key_env)) if key_env else None,
+        timeout=float(section.get("timeout", 30)),
+        summaries=bool(section.get("summaries", True)), retain=bool(section.get("retain", True)),
+    )
+
+
+_SUMMARY_SYSTEM = (
+    "You summarise what an assistant's memory says about one entity. Use only the facts given. "
+    "Write 2 to 4 plain sentences, newest information first. No lists, no headings, no speculation."
+)
+_RETAIN_SYSTEM = (
+    "You extract durable facts from an assistant's daily log. Reply with up to 8 lines, one fact per line, "
+    "each in the form `W @Entity: text` (world fact), `B @Entity: text` (something the assistant did, first "
+    "person), or `O(c=0.0..1.0) @Entity: text` (an opinion with a confidence). Entities are @Slugs such as "
+    "@Peter or @The-Castle. Reply with the lines only."
+)
+
+
+def summarize(model: ChatModel, name: str, fact_lines: list[str]) -> list[str]:
+    """A model-written summary paragraph (one line) for an entity page; raises ModelError."""
+    reply = model.complete(_SUMMARY_SYSTEM, f"Entity: {name}\nFacts (newest first):\n" + "\n".join(fact_lines))
+    text = one_line(reply, MAX_SUMMARY_CHARS)
+    if not text:
+        raise ModelError(f"model {model.model}: empty summary for {name}")
+    return [text]
+
+
+def suggest_retain(model: ChatModel, day: str, log_text: str) -> list[str]:
+    """Retain bullets the model suggests for one day's log, only those the grammar accepts."""
+    reply = model.complete(_RETAIN_SYSTEM, f"Daily log of {day}:\n\n{log_text[:MAX_DAY_CHARS]}")
+    out: list[str] = []
+    for raw in reply.splitlines():
+        line = normalize_bullet(raw.strip().strip("`"))
+        if line and validate_bullet(line) is None and line not in out:
+            out.append(one_line(line))
+        if len(out) >= MAX_RETAIN_BULLETS:
+            break
+    return out

@@ -1,0 +1,321 @@
+"""Opinions whose confidence moves with evidence: the update rule and the pure engine that applies it.
+
+Update rule (README)
+--------------------
+Every ``O`` fact creates or updates an opinion. A new fact is matched to an existing opinion
+when they share an entity (or both name none) and their claims are similar
+(``textmatch.similarity`` >= MATCH_THRESHOLD = 60; world/experience facts need
+EVIDENCE_MATCH_THRESHOLD = 75). With `[reflect] embeddings = true` in memory.toml the score is
+0.5 * lexical + 50 * cosine of the workspace's embeddings. The best match wins; ties go to the
+opinion listed first.
+A matched fact *contradicts* when its polarity differs (negation, "no longer", "stopped",
+antonyms such as prefers/avoids, likes/dislikes) or when it restates the opinion with a
+confidence at least LOW_RESTATEMENT_GAP = 0.3 below the current one; otherwise it *reinforces*.
+
+With ``c`` the current confidence and ``s`` in [0, 1] the strength of the evidence
+(an O fact: its stated confidence, default 0.7; a low-confidence restatement: the gap
+``c - c_fact``; a W or B fact: WEAK_STRENGTH = 0.5):
+
+    reinforce:  c' = min(1, c + min(MAX_UP,   UP_RATE   * s * (1 - c)))     MAX_UP   = 0.10, UP_RATE   = 0.25
+    contradict: c' = max(0, c - min(MAX_DOWN, DOWN_RATE * s * c))           MAX_DOWN = 0.20, DOWN_RATE = 0.50
+
+so one reinforcing fact raises confidence by at most 0.1, one contradicting fact lowers it by
+at most 0.2, and confidence stays in [0, 1] (stored to 4 decimals, shown to 2). A new opinion
+starts at its fact's confidence.
+
+The statement is replaced only when O facts of opposite polarity have contradicted it on at
+least REPLACE_DAYS = 2 different days since it was set *and* confidence has fallen to
+REPLACE_BELOW = 0.5 or less. The newest contradicting fact becomes the statement, the old one
+goes into the opinion's history, the confidence is re-expressed for the new statement as
+``1 - c`` (the same belief seen from the other side, not new evidence), and the evidence lists
+swap sides (what supported the old statement contradicts the new one). World and experience
+facts move confidence but never replace a statement.
+
+Hand edits (handled by ``opinions_md``): a statement or confidence changed by a human is the
+new baseline (recorded in history); a deleted opinion leaves a tombstone, and only O facts
+written after the day the deletion was noticed may create it again.
+
+Every fact is applied at most once: its evidence hash (path + text) is kept in the opinion's
+ledger in bank/opinions.md, so re-indexing or re-running never counts it twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..markdown.retain import DEFAULT_OPINION_CONFIDENCE, slugify
+from .facts import Fact
+from .textmatch import Claim, analyze, similarity
+
+MAX_UP = 0.10
+MAX_DOWN = 0.20
+UP_RATE = 0.25
+DOWN_RATE = 0.50
+WEAK_STRENGTH = 0.5
+LOW_RESTATEMENT_GAP = 0.3
+REPLACE_DAYS = 2
+REPLACE_BELOW = 0.5
+MATCH_THRESHOLD = 60.0
+EVIDENCE_MATCH_THRESHOLD = 75.0
+
+_KIND_LETTER = {"opinion": "O", "world": "W", "experience": "B", "observation": "S"}
+
+
+def clamp(value: float) -> float:
+    """Round to 4 decimals and keep within [0, 1]."""
+    return round(min(1.0, max(0.0, value)), 4)
+
+
+def reinforce(c: float, s: float) -> float:
+    """Confidence after one reinforcing fact of strength `s` (raises by at most MAX_UP)."""
+    s = min(1.0, max(0.0, s))
+    return clamp(c + min(MAX_UP, UP_RATE * s * (1.0 - c)))
+
+
+def contradict(c: float, s: float) -> float:
+    """Confidence after one contradicting fact of strength `s` (lowers by at most MAX_DOWN)."""
+    s = min(1.0, max(0.0, s))
+    return clamp(c - min(MAX_DOWN, DOWN_RATE * s * c))
+
+
+@dataclass
+class Evidence:
+    """One applied fact: its identity (hash), where it was last seen, and which side it is on."""
+
+    hash: str
+    path: str
+    line: int
+    day: str  # written day, "" for undated
+    role: str  # "+" supports the current statement, "-" contradicts it
+    kind: str = "O"  # O | W | B
+
+
+@dataclass
+class HistoryEntry:
+    """A change to an opinion's statement or baseline: formed, replaced, edited (by hand), set (by hand)."""
+
+    day: str
+    event: str
+    statement: str  # the statement before the event ("formed": the statement formed)
+    confidence: float  # the confidence before the event
+    value: float | None = None  # "set": the confidence a human gave it
+
+
+@dataclass
+class Opinion:
+    """A belief: statement, entities (keys), confidence and its evidence ledger."""
+
+    key: str
+    statement: str
+    entities: list[str]
+    confidence: float
+    last_updated: str
+    since: str  # day the current statement was set (creation, replacement or hand edit)
+    pending: list[str] = field(default_factory=list)  # days of contradictions since `since`
+    evidence: list[Evidence] = field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)
+
+
+@dataclass
+class Tombstone:
+    """An opinion a human deleted: recreated only by O facts written after `day`."""
+
+    key: str
+    day: str
+    entities: list[str]
+    statement: str
+    hashes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class UpdateStats:
+    """Which opinions a run created or moved, and how many facts it left out on purpose."""
+
+    new: set[str] = field(default_factory=set)
+    reinforced: set[str] = field(default_factory=set)
+    contradicted: set[str] = field(default_factory=set)
+    replaced: set[str] = field(default_factory=set)
+    suppressed: int = 0  # facts that matched a deleted opinion and were older than its deletion
+    relinked: int = 0  # ledger entries whose fact was edited in place and found again by its line
+    applied: int = 0  # facts applied as evidence
+
+    @property
+    def changed(self) -> set[str]:
+        return self.new | self.reinforced | self.contradicted | self.replaced
+
+
+NamesOf = Callable[[tuple[str, ...]], tuple[str, ...]]
+EmbedSimilarity = Callable[[str, str], float]  # 0..1 cosine, when embeddings are available
+
+
+def _no_names(keys: tuple[str, ...]) -> tuple[str, ...]:
+    return ()
+
+
+@dataclass
+class Engine:
+    """Applies facts to opinions with the rule above; no I/O (the caller reads and writes the file)."""
+
+    opinions: list[Opinion]
+    tombstones: list[Tombstone]
+    today: str
+    names_of: NamesOf = _no_names
+    embed_similarity: EmbedSimilarity | None = None
+    stats: UpdateStats = field(default_factory=UpdateStats)
+
+    def claim(self, text: str, entities: tuple[str, ...] | list[str]) -> Claim:
+        return analyze(text, self.names_of(tuple(entities)))
+
+    def score(self, a: str, a_entities: list[str] | tuple[str, ...], b: str,
+              b_entities: list[str] | tuple[str, ...]) -> float:
+        """Similarity 0..100 of two claims (blended 50/50 with embeddings when present)."""
+        lexical = similarity(self.claim(a, a_entities), self.claim(b, b_entities))
+        if self.embed_similarity is None:
+            return lexical
+        return 0.5 * lexical + 50.0 * self.embed_similarity(a, b)
+
+    # -- ledger ------------------------------------------------------------------------------
+    def applied_hashes(self) -> set[str]:
+        out = {e.hash for op in self.opinions for e in op.evidence}
+        for tomb in self.tombstones:
+            out.update(tomb.hashes)
+        return out
+
+    def refresh_ledger(self, facts: list[Fact]) -> None:
+        """Follow moved facts (same hash, new line) and facts edited in place (same line, new hash)."""
+        by_hash: dict[str, Fact] = {}
+        for f in sorted(facts, key=lambda f: f.order):
+            by_hash.setdefault(f.hash, f)  # the same bullet twice in one file is one fact: its first line
+        by_line = {(f.path, f.line): f for f in facts}
+        applied = self.applied_hashes()
+        for op in self.opinions:
+            for ev in op.evidence:
+                fact = by_hash.get(ev.hash)
+                if fact is not None:
+                    ev.line = fact.line
+                    continue
+                # Trigger: the ledger's fact is gone, yet a fact sits on its old line. Why: a human
+                # fixed a typo in it. Outcome: the ledger adopts it, so it is not counted again.
+                edited = by_line.get((ev.path, ev.line))
+                if edited is not None and edited.hash not in applied and _KIND_LETTER[edited.kind] == ev.kind:
+                    ev.hash = edited.hash
+                    applied.add(edited.hash)
+                    self.stats.relinked += 1
+
+    # -- applying facts ------------------------------------------------------------------------
+    def apply(self, facts: list[Fact]) -> UpdateStats:
+        """Apply every not-yet-applied O, W and B fact, oldest first."""
+        applied = self.applied_hashes()
+        for fact in sorted(facts, key=lambda f: f.order):
+            if fact.kind not in ("opinion", "world", "experience") or fact.hash in applied:
+                continue
+            applied.add(fact.hash)
+            self._apply_one(fact)
+        return self.stats
+
+    def _best(self, fact: Fact, candidates: list[Opinion] | list[Tombstone]):  # noqa: ANN202
+        best, best_score = None, -1.0
+        for cand in candidates:
+            if not _entities_overlap(fact.entities, cand.entities):
+                continue
+            value = self.score(fact.content, fact.entities, cand.statement, cand.entities)
+            if value > best_score:
+                best, best_score = cand, value
+        return best, best_score
+
+    def _apply_one(self, fact: Fact) -> None:
+        op, value = self._best(fact, self.opinions)
+        threshold = MATCH_THRESHOLD if fact.kind == "opinion" else EVIDENCE_MATCH_THRESHOLD
+        if op is not None and value >= threshold:
+            self._update(op, fact)
+            return
+        if fact.kind != "opinion":
+            return  # world and experience facts are evidence only; they never form an opinion
+        tomb, tomb_value = self._best(fact, self.tombstones)
+        if tomb is not None and tomb_value >= MATCH_THRESHOLD and (fact.day_s or "") <= tomb.day:
+            self.stats.suppressed += 1
+            return
+        self._create(fact)
+
+    def _create(self, fact: Fact) -> None:
+        taken = {op.key for op in self.opinions} | {t.key for t in self.tombstones}
+        day = fact.day_s or self.today
+        c = clamp(fact.confidence if fact.confidence is not None else DEFAULT_OPINION_CONFIDENCE)
+        op = Opinion(
+            key=unique_key(opinion_key(fact.content, fact.entities), taken), statement=_one_line(fact.content),
+            entities=list(fact.entities), confidence=c, last_updated=day, since=day,
+            evidence=[Evidence(fact.hash, fact.path, fact.line, fact.day_s, "+", "O")],
+            history=[HistoryEntry(day, "formed", _one_line(fact.content), c)],
+        )
+        self.opinions.append(op)
+        self.stats.new.add(op.key)
+        self.stats.applied += 1
+
+    def _update(self, op: Opinion, fact: Fact) -> None:
+        role, strength, counts = classify(self.claim(op.statement, op.entities), op.confidence,
+                                          self.claim(fact.content, fact.entities), fact)
+        day = fact.day_s or self.today
+        op.evidence.append(Evidence(fact.hash, fact.path, fact.line, fact.day_s, role, _KIND_LETTER[fact.kind]))
+        op.last_updated = max(op.last_updated, day)
+        self.stats.applied += 1
+        if role == "+":
+            op.confidence = reinforce(op.confidence, strength)
+            self.stats.reinforced.add(op.key)
+            return
+        op.confidence = contradict(op.confidence, strength)
+        self.stats.contradicted.add(op.key)
+        if counts and day not in op.pending:
+            op.pending.append(day)
+        if len(op.pending) >= REPLACE_DAYS and op.confidence <= REPLACE_BELOW:
+            replace_statement(op, _one_line(fact.content), day)
+            self.stats.replaced.add(op.key)
+
+
+def classify(opinion: Claim, c: float, evidence: Claim, fact: Fact) -> tuple[str, float, bool]:
+    """(role, strength, counts toward replacement) of a matched fact; see the module's rule."""
+    strength = fact.confidence if fact.kind == "opinion" and fact.confidence is not None else (
+        DEFAULT_OPINION_CONFIDENCE if fact.kind == "opinion" else WEAK_STRENGTH)
+    if evidence.polarity != opinion.polarity:
+        return "-", strength, fact.kind == "opinion"
+    if fact.kind == "opinion" and fact.confidence is not None and fact.confidence <= c - LOW_RESTATEMENT_GAP:
+        return "-", c - fact.confidence, False
+    return "+", strength, False
+
+
+def replace_statement(op: Opinion, statement: str, day: str) -> None:
+    """Swap in a new statement after repeated contradiction, keeping the old one in history."""
+    op.history.append(HistoryEntry(day, "replaced", op.statement, op.confidence))
+    op.statement = statement
+    op.confidence = clamp(1.0 - op.confidence)
+    for ev in op.evidence:
+        ev.role = "-" if ev.role == "+" else "+"
+    op.pending = []
+    op.since = day
+
+
+def opinion_key(content: str, entities: tuple[str, ...]) -> str:
+    """A readable, stable key: the first entity and the first words of the claim."""
+    words = content.split()[:7]
+    base = slugify(" ".join(words)).lower()
+    if entities and not base.startswith(entities[0]):
+        base = f"{entities[0]}-{base}"
+    return (base[:60].rstrip("-") or "opinion").lower()
+
+
+def unique_key(base: str, taken: set[str]) -> str:
+    """`base`, or `base-2`, `base-3`... so keys never collide (tombstones included)."""
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+def _entities_overlap(a: tuple[str, ...] | list[str], b: list[str]) -> bool:
+    return bool(set(a) & set(b)) if (a or b) else True
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split()).replace("<!--", "<!-").replace("-->", "->")

@@ -1,0 +1,414 @@
+"""Shared fixtures for the foundation suite: a realistic multi-week workspace and a runner for the
+installed `memory` executable.
+
+Every run passes `--now` (NOW below), so no test depends on the wall clock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+NOW = "2025-11-30T18:00"
+TODAY = "2025-11-30"
+
+# ------------------------------------------------------------------------------------ the workspace
+
+WORKSPACE_FILES: dict[str, str] = {
+    "MEMORY.md": """\
+# Core memory
+
+## Persona
+I am a careful assistant for Peter and the warelay project.
+
+## Human
+- Name: Peter
+- Drinks espresso, never decaf.
+- Timezone: Europe/Vienna
+""",
+    "bank/world.md": """\
+# World
+
+- The Castle has an espresso machine in the kitchen.
+- Vienna is one hour ahead of UTC in winter.
+""",
+    "bank/experience.md": """\
+# Experience
+
+- I migrated the warelay bridge to Baileys 6.7.
+""",
+    "bank/opinions.md": """\
+# Opinions
+
+- Peter prefers concise replies (confidence 0.9).
+""",
+    "bank/entities/Peter.md": """\
+---
+name: Peter Steinberger
+aliases: [Pete, steipete]
+---
+# Peter
+
+Founder who runs the warelay project. Reachable on WhatsApp.
+""",
+    "bank/entities/warelay.md": """\
+---
+name: warelay
+aliases: [wa-relay, the WhatsApp relay]
+---
+# warelay
+
+The WhatsApp relay that connects the assistant to WhatsApp through Baileys.
+
+## Open issues
+- Messages sent while the socket reconnects can be lost.
+- Media uploads over 16 MB time out.
+""",
+    "bank/entities/The-Castle.md": """\
+---
+name: The Castle
+aliases:
+  - castle
+---
+# The Castle
+
+The family house outside Vienna. The east wing roof needs work.
+""",
+    "memory/notes/coffee.md": """\
+# Coffee
+
+Espresso ratio notes: 18 g in, 36 g out, 28 seconds.
+""",
+    "memory/notes/roadmap.md": """\
+# Roadmap
+
+## Q1
+
+### Bridge
+- Ship media uploads over 16 MB for the relay.
+- Add a health endpoint.
+""",
+    "memory/2025-03-14.md": """\
+# 2025-03-14
+
+## Notes
+- The quokka migration finished on the alpha shard after two retries.
+- Filed ticket OPS-4471 about the flaky nightly backup of the media bucket.
+""",
+    "memory/2025-11-10.md": """\
+# 2025-11-10
+
+## Notes
+- Kickoff call with Peter about the warelay rollout plan.
+- Set up the staging box for the WhatsApp bridge.
+
+## Retain
+- W @Peter: Lives in Vienna and works remotely for @Acme.
+- O(c=0.8) @Peter: Prefers concise replies (<1500 chars) on WhatsApp.
+- B @warelay: I provisioned the staging box for the bridge.
+""",
+    "memory/2025-11-12.md": """\
+# 2025-11-12
+
+## Notes
+Long debugging session on the WebSocket crash. The stack trace pointed at
+`connection.update` throwing inside the event emitter.
+
+```text
+TypeError: Cannot read properties of undefined (reading 'sendMessage')
+    at Bridge.forward (src/bridge.ts:88:17)
+```
+
+## Retain
+- B @warelay: I fixed the Baileys WS crash by wrapping connection.update handlers in try/catch (commit a828e60).
+- S @Peter: Travels often; mostly reachable on WhatsApp.
+""",
+    "memory/2025-11-14.md": """\
+# 2025-11-14
+
+## Notes
+| Setting | Staging | Production |
+|---------|---------|------------|
+| `memorySearch.query.hybrid` | false | true |
+| `memorySearch.query.k` | 25 | 25 |
+
+- Reviewed the gateway config with Peter.
+
+## Retain
+- W @warelay: The gateway reads memorySearch.query.hybrid from config.json5.
+- O @warelay: Hybrid search should stay off on staging until the index is rebuilt.
+""",
+    "memory/2025-11-16.md": """\
+# 2025-11-16
+
+## Notes
+- Quiet day. Cleaned up the castle inventory spreadsheet.
+
+## Retain
+- W @The-Castle: The roof over the east wing leaks when it rains.
+- w @Peter: lowercase prefix makes this bullet malformed
+- B @The-Castle: I booked a roofer for the east wing.
+""",
+    "memory/2025-11-18.md": """\
+# 2025-11-18
+
+## Notes
+- Peter booked flights for the trip.
+
+## Retain
+- W @Peter: In Marrakech (Nov 27–Dec 1, 2025) for @Andy's birthday.
+- O(c=0.6) @Andy: Likes surprise parties more than dinners.
+""",
+    "memory/2025-11-20.md": """\
+# 2025-11-20
+
+## Notes
+- Bought espresso beans for Peter on the way back.
+- 数据库迁移已经完成，明天检查备份。
+
+## Retain
+- B @Peter: I ordered the espresso beans Peter likes.
+""",
+    "memory/2025-11-22.md": """\
+# 2025-11-22
+
+## Notes
+- 来週は東京でミーティングがあります。
+- Prepared the Tokyo meeting agenda.
+
+## Retain
+- W @Peter: Flies to Tokyo on Dec 8, 2025.
+""",
+    "memory/2025-11-24.md": """\
+# 2025-11-24
+
+## Notes
+- Tried the new Baileys release; reconnects still drop messages when the socket closes mid-send.
+
+## Retain
+- B @warelay: I bumped Baileys to 6.7 on staging; reconnects still lose messages.
+""",
+    "memory/2025-11-26.md": """\
+# 2025-11-26
+
+## Notes
+- Drafted the release notes for warelay 0.9.
+
+## Retain
+- B @warelay: I released warelay 0.9 with the reconnect fix.
+- W @Andy: Celebrates a 40th birthday in Marrakech on Nov 29, 2025.
+""",
+    "memory/2025-11-28.md": """\
+# 2025-11-28
+
+## Notes
+- The quokka migration finished on the omega shard after one rollback.
+- Peter messaged from Marrakech: the bridge survived two network drops.
+
+## Retain
+- O(c=0.9) @Peter: Prefers concise replies; asked again for short WhatsApp answers.
+""",
+    "memory/2025-11-30.md": """\
+# 2025-11-30
+
+## Notes
+- Peter is back in Vienna and wants a list of open warelay issues.
+
+## Retain
+- W @Peter: Back in Vienna since Dec 1, 2025.
+""",
+}
+
+_FACT_RE = re.compile(r"^- (?P<letter>[WBOS])(?:\([^)]*\))?[ :]")
+_KIND = {"W": "world", "B": "experience", "O": "opinion", "S": "observation"}
+
+
+def expected_facts(files: dict[str, str] = WORKSPACE_FILES) -> dict[str, int]:
+    """Facts by kind, counted independently of the parser (well-formed bullets under ## Retain)."""
+    counts: dict[str, int] = {}
+    for text in files.values():
+        in_retain = False
+        for line in text.splitlines():
+            if line.startswith("#"):
+                in_retain = line.strip("# ").lower() == "retain"
+                continue
+            m = _FACT_RE.match(line)
+            if in_retain and m:
+                kind = _KIND[m["letter"]]
+                counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
+def write_files(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(text.encode("utf-8"))
+
+
+def build_workspace(root: Path) -> Path:
+    """Write the realistic workspace under `root` (not indexed)."""
+    root.mkdir(parents=True, exist_ok=True)
+    write_files(root, WORKSPACE_FILES)
+    return root
+
+
+def line_of(root: Path, rel: str, needle: str) -> int:
+    """1-based number of the first line of `rel` containing `needle` (as on disk)."""
+    lines = (root / rel).read_text(encoding="utf-8").splitlines()
+    for n, line in enumerate(lines, 1):
+        if needle in line:
+            return n
+    raise AssertionError(f"{needle!r} not in {rel}")
+
+
+def disk_lines(root: Path, rel: str) -> list[str]:
+    """The file's lines as on disk (split on LF, CR of CRLF removed)."""
+    return (root / rel).read_bytes().decode("utf-8", "replace").replace("\r\n", "\n").split("\n")
+
+
+def tree_hashes(root: Path) -> dict[str, str]:
+    """sha256 of every file under root except the derived state in .memory/."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if rel.startswith(".memory/") or path.is_symlink() or not path.is_file():
+            continue
+        out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+# ------------------------------------------------------------------------------------ the executable
+
+
+def memory_executable() -> str:
+    """The installed `memory` console script of this interpreter's environment."""
+    beside = Path(sys.executable).parent / "memory"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return str(beside)
+    found = shutil.which("memory")
+    if not found:
+        pytest.fail("the `memory` executable is not installed (pip install -e .)")
+    return found
+
+
+def clean_env(extra: dict[str, str | None] | None = None) -> dict[str, str]:
+    """os.environ without MEMORY_* settings, UTF-8 output, plus `extra` (None values unset a variable)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_")}
+    env.update({"PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1", "NO_COLOR": "1", "COLUMNS": "200"})
+    # The foundation suite is about the lexical engine: keep every run deterministic and model-free
+    # (a test that wants the default provider passes env={"MEMORY_EMBED_PROVIDER": None}).
+    env["MEMORY_EMBED_PROVIDER"] = "none"
+    # Subprocesses start faster with cached bytecode; keep the cache out of the source tree.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "workspace-memory-tests-pycache")
+    for key, value in (extra or {}).items():
+        if value is None:
+            env.pop(key, None)
+        else:
+            env[key] = value
+    return env
+
+
+def run_memory(workspace: Path | str | None, *args: Any, now: str | None = NOW, timeout: float = 120,
+               env: dict[str, str | None] | None = None, stdin: str | None = None) -> tuple[int, str, str]:
+    """Run `memory [--workspace W] [--now N] ARGS...`; return (exit code, stdout, stderr)."""
+    cmd = [memory_executable()]
+    if workspace is not None:
+        cmd += ["--workspace", str(workspace)]
+    if now is not None:
+        cmd += ["--now", now]
+    cmd += [str(a) for a in args]
+    proc = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8", errors="replace",
+                          timeout=timeout, env=clean_env(env), input=stdin)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def run_ok(workspace: Path | str | None, *args: Any, **kwargs: Any) -> str:
+    code, out, err = run_memory(workspace, *args, **kwargs)
+    assert code == 0, f"memory {' '.join(map(str, args))} exited {code}\nstdout: {out}\nstderr: {err}"
+    assert "Traceback" not in err, err
+    return out
+
+
+def recall_json(workspace: Path, query: str, *args: Any, now: str = NOW) -> dict[str, Any]:
+    """`memory recall QUERY --json ARGS` (lexical unless ARGS say --mode) as a dict."""
+    mode = () if "--mode" in args else ("--mode", "lexical")
+    out = run_ok(workspace, "recall", query, "--json", *mode, *args, now=now)
+    return json.loads(out)
+
+
+def recall_batch(workspace: Path, specs: list[dict[str, Any]], now: str = NOW) -> list[dict[str, Any]]:
+    """Several lexical recalls in one process (`recall --batch`); one answer per spec, in order."""
+    fd, name = tempfile.mkstemp(suffix=".jsonl")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(spec, ensure_ascii=False) + "\n" for spec in specs)
+        out = run_ok(workspace, "recall", "--batch", name, "--json", "--mode", "lexical", now=now)
+    finally:
+        os.unlink(name)
+    answers = [json.loads(line) for line in out.strip("\n").split("\n")]
+    assert len(answers) == len(specs)
+    return answers
+
+
+def assert_one_line_error(code: int, out: str, err: str) -> str:
+    """A user mistake: non-zero exit, exactly one line on stderr, no traceback. Returns the line."""
+    assert code != 0, f"expected failure, got 0\nstdout: {out}\nstderr: {err}"
+    assert "Traceback" not in err and "Traceback" not in out, err
+    lines = err.strip("\n").split("\n")
+    assert len(lines) == 1 and lines[0].strip(), f"expected one stderr line, got {len(lines)}:\n{err}"
+    return lines[0]
+
+
+@contextlib.contextmanager
+def index_db(root: Path) -> Iterator[sqlite3.Connection]:
+    """Read-only connection to a workspace's derived index."""
+    conn = sqlite3.connect(f"file:{root / '.memory' / 'index.sqlite'}?mode=ro", uri=True, timeout=30)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+# ------------------------------------------------------------------------------------ fixtures
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """A fresh, realistic, not yet indexed workspace (safe to modify)."""
+    return build_workspace(tmp_path / "ws")
+
+
+@pytest.fixture
+def indexed_workspace(workspace: Path) -> Path:
+    """The fresh workspace after `memory index` (safe to modify)."""
+    run_ok(workspace, "index")
+    return workspace
+
+
+@pytest.fixture(scope="module")
+def shared_ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One indexed workspace per test module, for read-only tests (do not modify it)."""
+    root = build_workspace(tmp_path_factory.mktemp("shared") / "ws")
+    run_ok(root, "index")
+    return root
+
+
+@pytest.fixture
+def mem(workspace: Path) -> Callable[..., tuple[int, str, str]]:
+    """`mem(*args)` runs the installed executable against the fresh workspace with --now NOW."""
+    return lambda *args, **kw: run_memory(workspace, *args, **kw)

@@ -1,0 +1,403 @@
+"""Lexical recall through the installed CLI: exact tokens, file names, CJK, recency, filters, the JSON
+contract, --batch, and no heavy imports."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import (
+    NOW,
+    clean_env,
+    disk_lines,
+    index_db,
+    line_of,
+    recall_json,
+    run_memory,
+    run_ok,
+)
+
+RESULT_KEYS = {"kind", "content", "entities", "timestamp", "confidence", "source", "path", "start_line",
+               "end_line", "score"}
+
+
+def results(ws: Path, query: str, *args: str, now: str = NOW) -> list[dict]:
+    return recall_json(ws, query, *args, now=now)["results"]
+
+
+def find(hits: list[dict], path: str, line: int | None = None) -> dict | None:
+    for hit in hits:
+        if hit["path"] == path and (line is None or hit["start_line"] <= line <= hit["end_line"]):
+            return hit
+    return None
+
+
+# ------------------------------------------------------------------------------------------ exact tokens
+
+
+@pytest.mark.parametrize(
+    ("query", "path", "needle"),
+    [
+        ("a828e60", "memory/2025-11-12.md", "a828e60"),
+        ("memorySearch.query.hybrid", "memory/2025-11-14.md", "memorySearch.query.hybrid"),
+        ("Cannot read properties of undefined (reading 'sendMessage')", "memory/2025-11-12.md", "sendMessage"),
+        ("TypeError sendMessage", "memory/2025-11-12.md", "sendMessage"),
+        ("OPS-4471", "memory/2025-03-14.md", "OPS-4471"),
+        ("config.json5", "memory/2025-11-14.md", "config.json5"),
+        # the same tokens inside a question
+        ("what was commit a828e60 about", "memory/2025-11-12.md", "a828e60"),
+        ("where is memorySearch.query.hybrid set", "memory/2025-11-14.md", "memorySearch.query.hybrid"),
+        ("status of OPS-4471", "memory/2025-03-14.md", "OPS-4471"),
+    ],
+)
+def test_exact_tokens_rank_first(shared_ws: Path, query: str, path: str, needle: str) -> None:
+    hits = results(shared_ws, query)
+    assert hits, query
+    top = hits[0]
+    assert top["path"] == path
+    assert needle in top["content"]
+    cited = "\n".join(disk_lines(shared_ws, path)[top["start_line"] - 1 : top["end_line"]])
+    assert needle in cited, "the cited lines contain the token"
+    for other in hits[1:]:
+        assert other["score"] <= top["score"]
+
+
+def test_file_name_finds_the_file(shared_ws: Path) -> None:
+    hits = results(shared_ws, "warelay")
+    assert any(h["path"] == "bank/entities/warelay.md" for h in hits), [h["path"] for h in hits]
+
+
+def test_file_name_alone_finds_a_file_whose_text_never_says_it(workspace: Path) -> None:
+    (workspace / "memory/notes/hovercraft.md").write_text("Full of eels, said the visitor.\n", encoding="utf-8")
+    hits = results(workspace, "hovercraft")
+    assert [h["path"] for h in hits] == ["memory/notes/hovercraft.md"]
+    assert hits[0]["start_line"] == 1
+
+
+@pytest.mark.parametrize(
+    ("query", "path", "needle"),
+    [
+        ("東京", "memory/2025-11-22.md", "東京"),  # Japanese, two characters (below a trigram)
+        ("ミーティング", "memory/2025-11-22.md", "ミーティング"),  # Japanese katakana
+        ("東京でミーティング", "memory/2025-11-22.md", "東京でミーティング"),
+        ("数据库迁移", "memory/2025-11-20.md", "数据库迁移"),  # Chinese
+        ("备份", "memory/2025-11-20.md", "备份"),  # Chinese, two characters
+        ("检查备份 数据库", "memory/2025-11-20.md", "检查备份"),
+    ],
+)
+def test_cjk_text_is_found(shared_ws: Path, query: str, path: str, needle: str) -> None:
+    hits = results(shared_ws, query)
+    assert hits, query
+    assert hits[0]["path"] == path
+    assert needle in hits[0]["content"]
+    assert hits[0]["start_line"] == line_of(shared_ws, path, needle)
+
+
+def test_cjk_absent_text_finds_nothing(shared_ws: Path) -> None:
+    assert results(shared_ws, "大阪城") == []
+
+
+# ------------------------------------------------------------------------------------------ ranking
+
+
+def explained(hit: dict) -> dict:
+    return hit["explain"]["factors"]
+
+
+def test_recency_is_a_bounded_boost(shared_ws: Path) -> None:
+    hits = results(shared_ws, "quokka migration", "--explain")
+    new = find(hits, "memory/2025-11-28.md")
+    old = find(hits, "memory/2025-03-14.md")
+    assert new is not None and old is not None, "both equally matching notes are found"
+    assert hits.index(new) < hits.index(old), "the recent note ranks above the old one"
+    assert explained(new)["relevance"] == pytest.approx(explained(old)["relevance"]), "equally matching"
+    assert 0.5 <= explained(old)["recency"] < explained(new)["recency"] <= 1.0
+    assert old["score"] >= 0.5 * new["score"], "an old match is penalised, not buried"
+
+
+def test_old_exact_match_still_found(shared_ws: Path) -> None:
+    hits = results(shared_ws, "OPS-4471 flaky backup")
+    assert hits and hits[0]["path"] == "memory/2025-03-14.md"
+    assert hits[0]["timestamp"] == "2025-03-14"
+
+
+EVERGREEN = {"MEMORY.md", "bank/world.md", "memory/notes/coffee.md"}
+
+
+def test_evergreen_files_never_decay(shared_ws: Path) -> None:
+    now_hits = results(shared_ws, "espresso", "--explain")
+    later_hits = results(shared_ws, "espresso", "--explain", now="2031-06-01T09:00")
+    now_scores = {(h["path"], h["start_line"]): h for h in now_hits}
+    later_scores = {(h["path"], h["start_line"]): h for h in later_hits}
+    assert {p for p, _ in now_scores} >= EVERGREEN | {"memory/2025-11-20.md"}
+    for key, hit in now_scores.items():
+        later = later_scores[key]
+        if hit["path"] in EVERGREEN:
+            assert explained(hit)["recency"] == 1.0 == explained(later)["recency"]
+            assert later["score"] == hit["score"], key
+            assert hit["timestamp"] is None
+        else:
+            assert explained(later)["recency"] < explained(hit)["recency"] < 1.0
+            assert later["score"] < hit["score"], key
+
+
+# ------------------------------------------------------------------------------------------ filters
+
+
+def chunk_range(ws: Path, hit: dict) -> tuple[str | None, str | None]:
+    with index_db(ws) as conn:
+        return conn.execute("SELECT t_start, t_end FROM chunks WHERE path = ? AND start_line = ?",
+                            (hit["path"], hit["start_line"])).fetchone()
+
+
+def test_since_keeps_recent_entries_and_stated_ranges(shared_ws: Path) -> None:
+    since = "2025-11-23"  # --since 7d at NOW
+    hits = results(shared_ws, "Peter Marrakech Vienna WhatsApp", "--since", "7d", "--k", "50")
+    assert hits
+    for hit in hits:
+        assert hit["timestamp"] is not None, "evergreen text has no time and is outside a window"
+        if hit["timestamp"] < since:
+            t_start, t_end = chunk_range(shared_ws, hit)
+            assert t_end >= since, hit
+    written_before = find(hits, "memory/2025-11-18.md",
+                          line_of(shared_ws, "memory/2025-11-18.md", "In Marrakech"))
+    assert written_before is not None, "Nov 27–Dec 1 overlaps the window although written on Nov 18"
+    assert find(hits, "memory/2025-11-10.md") is None
+    assert find(hits, "memory/2025-11-30.md") is not None
+
+
+def test_stated_range_decides_membership(shared_ws: Path) -> None:
+    line = line_of(shared_ws, "memory/2025-11-18.md", "In Marrakech")
+    assert find(results(shared_ws, "Marrakech", "--since", "2025-11-26"), "memory/2025-11-18.md", line)
+    assert find(results(shared_ws, "Marrakech", "--since", "2025-12-01"), "memory/2025-11-18.md", line)
+    assert not find(results(shared_ws, "Marrakech", "--since", "2025-12-02"), "memory/2025-11-18.md", line)
+    assert not find(results(shared_ws, "Marrakech", "--until", "2025-11-20"), "memory/2025-11-18.md", line)
+
+
+def test_until_filter(shared_ws: Path) -> None:
+    hits = results(shared_ws, "warelay Baileys Peter", "--until", "2025-11-15", "--k", "50")
+    assert hits
+    assert all(h["timestamp"] is not None and h["timestamp"] <= "2025-11-15" for h in hits)
+    assert find(hits, "memory/2025-11-12.md") is not None
+    assert find(hits, "memory/2025-03-14.md") is None or all(h["timestamp"] <= "2025-11-15" for h in hits)
+
+
+def test_since_and_until_together(shared_ws: Path) -> None:
+    hits = results(shared_ws, "warelay Peter Baileys", "--since", "2025-11-11", "--until", "2025-11-14", "--k", "50")
+    assert hits
+    assert {h["timestamp"] for h in hits} <= {"2025-11-12", "2025-11-14"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "allowed"),
+    [
+        ("opinion", {"opinion"}),
+        ("world", {"world"}),
+        ("experience,observation", {"experience", "observation"}),
+        ("note", {"note"}),
+        ("fact", {"world", "experience", "opinion", "observation"}),
+        ("O", {"opinion"}),
+    ],
+)
+def test_kind_filter(shared_ws: Path, kind: str, allowed: set[str]) -> None:
+    hits = results(shared_ws, "Peter warelay WhatsApp replies Baileys", "--kind", kind, "--k", "50")
+    assert hits
+    assert {h["kind"] for h in hits} <= allowed
+
+
+def test_opinions_carry_confidence(shared_ws: Path) -> None:
+    hits = results(shared_ws, "concise replies", "--kind", "opinion")
+    confidences = {h["path"]: h["confidence"] for h in hits}
+    assert confidences["memory/2025-11-28.md"] == pytest.approx(0.9)
+    assert confidences["memory/2025-11-10.md"] == pytest.approx(0.8)
+    default = results(shared_ws, "Hybrid search staging", "--kind", "opinion")
+    assert default[0]["path"] == "memory/2025-11-14.md" and 0 < default[0]["confidence"] < 1
+
+
+def test_entity_filter(shared_ws: Path) -> None:
+    hits = results(shared_ws, "Baileys release reconnect", "--entity", "warelay", "--k", "50")
+    assert hits
+    for hit in hits:
+        assert "warelay" in hit["entities"] or hit["path"] == "bank/entities/warelay.md", hit
+    by_alias = results(shared_ws, "Baileys release reconnect", "--entity", "wa-relay", "--k", "50")
+    assert [(h["path"], h["start_line"]) for h in by_alias] == [(h["path"], h["start_line"]) for h in hits]
+
+
+def test_filters_combine(shared_ws: Path) -> None:
+    hits = results(shared_ws, "Peter", "--entity", "Peter", "--kind", "world", "--since", "14d", "--k", "50")
+    assert hits
+    for hit in hits:
+        assert hit["kind"] == "world" and "Peter Steinberger" in hit["entities"]
+        assert hit["timestamp"] >= "2025-11-16" or chunk_range(shared_ws, hit)[1] >= "2025-11-16"
+
+
+def test_filter_only_recall_without_query(shared_ws: Path) -> None:
+    hits = results(shared_ws, "", "--since", "1d")
+    assert hits and {h["timestamp"] for h in hits} <= {"2025-11-29", "2025-11-30"} | {
+        h["timestamp"] for h in hits if chunk_range(shared_ws, h)[1] >= "2025-11-29"}
+
+
+# ------------------------------------------------------------------------------------------ the contract
+
+
+def test_json_contract(shared_ws: Path) -> None:
+    data = recall_json(shared_ws, "Peter Baileys espresso Marrakech", "--k", "25")
+    assert set(data) == {"query", "mode", "notices", "results"}
+    assert data["query"] == "Peter Baileys espresso Marrakech"
+    assert data["mode"] == "lexical"
+    assert isinstance(data["notices"], list)
+    hits = data["results"]
+    assert 5 <= len(hits) <= 25
+    scores = [h["score"] for h in hits]
+    assert scores == sorted(scores, reverse=True)
+    for hit in hits:
+        assert set(hit) == RESULT_KEYS
+        assert hit["kind"] in {"world", "experience", "opinion", "observation", "note"}
+        assert isinstance(hit["content"], str) and hit["content"].strip()
+        assert isinstance(hit["entities"], list) and all(isinstance(e, str) for e in hit["entities"])
+        assert isinstance(hit["score"], float | int) and 0.0 <= hit["score"] <= 1.0
+        assert isinstance(hit["start_line"], int) and 1 <= hit["start_line"] <= hit["end_line"]
+        lines = disk_lines(shared_ws, hit["path"])
+        assert hit["end_line"] <= len(lines)
+        cited = "\n".join(lines[hit["start_line"] - 1 : hit["end_line"]])
+        if hit["start_line"] == hit["end_line"]:
+            assert hit["source"] == f"{hit['path']}#L{hit['start_line']}"
+        else:
+            assert hit["source"] == f"{hit['path']}#L{hit['start_line']}-L{hit['end_line']}"
+        day = re.match(r"memory/(\d{4}-\d{2}-\d{2})\.md$", hit["path"])
+        assert hit["timestamp"] == (day[1] if day else None)
+        if hit["kind"] == "note":
+            assert hit["content"] == cited.strip()
+            assert hit["confidence"] is None
+        else:
+            letter = {"world": "W", "experience": "B", "opinion": "O", "observation": "S"}[hit["kind"]]
+            assert cited.startswith(f"- {letter}")
+            words = re.findall(r"\w{5,}", hit["content"])
+            assert words and all(w in cited or w in " ".join(hit["entities"]) for w in words)
+            if hit["kind"] == "opinion":
+                assert 0.0 <= hit["confidence"] <= 1.0
+            else:
+                assert hit["confidence"] is None
+
+
+def test_k_limits_results(shared_ws: Path) -> None:
+    assert len(results(shared_ws, "Peter", "--k", "3")) == 3
+    assert len(results(shared_ws, "Peter", "--k", "1")) == 1
+
+
+def test_budget_packs_within_tokens(shared_ws: Path) -> None:
+    from workspace_memory.tokens import estimate_tokens
+
+    hits = results(shared_ws, "Peter warelay", "--k", "20", "--budget", "120")
+    assert 1 <= len(hits) < 20
+    assert sum(estimate_tokens(h["content"]) for h in hits) <= 120
+
+
+def test_no_match_is_an_empty_list(shared_ws: Path) -> None:
+    data = recall_json(shared_ws, "zzyzx-never-written")
+    assert data["results"] == []
+
+
+def test_human_output_cites_sources(shared_ws: Path) -> None:
+    out = run_ok(shared_ws, "recall", "a828e60", "--mode", "lexical")
+    line = line_of(shared_ws, "memory/2025-11-12.md", "a828e60")
+    assert f"memory/2025-11-12.md#L{line}" in out
+    assert "a828e60" in out
+
+
+def test_batch_one_output_line_per_input_line(shared_ws: Path, tmp_path: Path) -> None:
+    queries = [
+        {"query": "a828e60"},
+        {"query": "東京"},
+        {"query": "Marrakech", "since": "2025-11-26", "k": 2},
+        {"query": "concise replies", "kind": "opinion"},
+        {"query": "zzyzx-never-written"},
+    ]
+    batch = tmp_path / "queries.jsonl"
+    batch.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in queries), encoding="utf-8")
+    out = run_ok(shared_ws, "recall", "--batch", batch, "--json", "--mode", "lexical")
+    lines = out.strip("\n").split("\n")
+    assert len(lines) == len(queries)
+    answers = [json.loads(line) for line in lines]
+    for query, answer in zip(queries, answers, strict=True):
+        assert answer["query"] == query["query"]
+        assert set(answer) == {"query", "mode", "notices", "results"}
+        for hit in answer["results"]:
+            assert set(hit) == RESULT_KEYS
+    assert answers[0]["results"][0]["path"] == "memory/2025-11-12.md"
+    assert answers[1]["results"][0]["path"] == "memory/2025-11-22.md"
+    assert len(answers[2]["results"]) <= 2
+    assert {h["kind"] for h in answers[3]["results"]} == {"opinion"}
+    assert answers[4]["results"] == []
+    single = recall_json(shared_ws, "a828e60")
+    assert answers[0]["results"] == single["results"]
+
+
+def test_batch_bad_line_reports_error_and_continues(shared_ws: Path, tmp_path: Path) -> None:
+    batch = tmp_path / "queries.jsonl"
+    batch.write_text('{"query": "a828e60"}\n{"query": "x", "since": "banana"}\n{"query": "東京"}\n',
+                     encoding="utf-8")
+    code, out, err = run_memory(shared_ws, "recall", "--batch", batch, "--json", "--mode", "lexical")
+    assert code != 0 and "Traceback" not in err
+    answers = [json.loads(line) for line in out.strip().split("\n")]
+    assert len(answers) == 3
+    assert "error" in answers[1] and "banana" in answers[1]["error"]
+    assert answers[2]["results"][0]["path"] == "memory/2025-11-22.md"
+
+
+def test_batch_invalid_json_line_does_not_reuse_previous_query(shared_ws: Path, tmp_path: Path) -> None:
+    batch = tmp_path / "queries.jsonl"
+    batch.write_text('{"query": "a828e60"}\nnot json\n', encoding="utf-8")
+    _code, out, _err = run_memory(shared_ws, "recall", "--batch", batch, "--json", "--mode", "lexical")
+    answers = [json.loads(line) for line in out.strip().split("\n")]
+    assert len(answers) == 2 and "error" in answers[1]
+    assert answers[1]["query"] is None
+
+
+# ------------------------------------------------------------------------------------------ imports
+
+
+HEAVY = ("torch", "sentence_transformers")
+
+
+def test_lexical_recall_imports_no_heavy_library(shared_ws: Path) -> None:
+    """Run the CLI in-process with the default embedding settings and inspect sys.modules after."""
+    script = textwrap.dedent(f"""
+        import json, sys
+        from workspace_memory.cli import main
+        for args in (["recall", "Baileys crash", "--json", "--mode", "lexical"],
+                     ["recall", "東京", "--json", "--mode", "lexical"]):
+            try:
+                main(["--workspace", {str(shared_ws)!r}, "--now", {NOW!r}, *args])
+            except SystemExit as exc:
+                assert exc.code in (0, None), (args, exc.code)
+        heavy = sorted(m for m in sys.modules if m.split(".")[0] in {HEAVY!r})
+        print("HEAVY=" + json.dumps(heavy))
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, encoding="utf-8",
+                          env=clean_env({"MEMORY_EMBED_PROVIDER": None}), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    marker = [line for line in proc.stdout.splitlines() if line.startswith("HEAVY=")]
+    assert marker, proc.stdout
+    assert json.loads(marker[0][len("HEAVY="):]) == []
+    assert "a828e60" in proc.stdout
+
+
+def test_lexical_recall_importtime_shows_no_heavy_library(shared_ws: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", "import sys; from workspace_memory.cli import main; main(sys.argv[1:])",
+         "--workspace", str(shared_ws), "--now", NOW, "recall", "a828e60", "--json", "--mode", "lexical"],
+        capture_output=True, text=True, encoding="utf-8", env=clean_env({"MEMORY_EMBED_PROVIDER": None}),
+        timeout=120,
+    )
+    imported = [line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")]
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "a828e60" in proc.stdout
+    assert "workspace_memory.recall.lexical" in imported or "workspace_memory.recall.engine" in imported
+    assert not [m for m in imported if m.split(".")[0] in HEAVY]
