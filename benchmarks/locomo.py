@@ -60,7 +60,7 @@ def normalize_evidence(raw: list[str]) -> list[str]:
 def write_workspace(sample: dict, root: Path) -> tuple[dict[str, tuple[str, int]], dict[str, list[str]], datetime]:
     """One daily log per session; returns dia_id -> (path, line), path -> lines, and the last session time."""
     conv = sample["conversation"]
-    (root / "memory").mkdir(parents=True)
+    (root / "memory").mkdir(parents=True, exist_ok=True)
     where: dict[str, tuple[str, int]] = {}
     files: dict[str, list[str]] = {}
     last = None
@@ -111,7 +111,7 @@ def run(samples: list[dict], mode: str, tmp: Path) -> tuple[dict, dict]:
     per_cat: dict[str, list[dict]] = defaultdict(list)
     timings = {"index_s": 0.0, "query_ms": []}
     for sample in samples:
-        root = tmp / f"{sample['sample_id']}-{mode}"
+        root = tmp / sample["sample_id"]
         where, files, last = write_workspace(sample, root)
         now = (last + timedelta(days=1)).date().isoformat()
         mem = Memory.open(str(root), now)
@@ -140,9 +140,11 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, default=10)
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--workdir", type=Path, default=None,
+                        help="keep the workspaces here and reuse their indexes (embeddings are cached)")
     args = parser.parse_args()
     samples = json.loads(args.data.read_text())[: args.conversations]
-    tmp = Path(tempfile.mkdtemp(prefix="wm-locomo-"))
+    tmp = args.workdir or Path(tempfile.mkdtemp(prefix="wm-locomo-"))
     report = {}
     try:
         for mode in args.modes.split(","):
@@ -157,7 +159,8 @@ def main() -> None:
                     row = table[cat]
                     print(f"{cat:<12} {row['n']:>5} " + " ".join(f"{row[m]:>8.3f}" for m in row if m != "n"))
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if args.workdir is None:
+            shutil.rmtree(tmp, ignore_errors=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(report, indent=2))

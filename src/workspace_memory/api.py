@@ -19,7 +19,7 @@ from typing import Any
 from .clock import parse_now, workspace_tz
 from .errors import ProviderUnavailable, UserError
 from .index.store import connect, ensure_schema, writer_lock
-from .index.sync import SyncReport, sync
+from .index.sync import SyncReport, generation, sync
 from .recall.query import RecallRequest
 from .workspace import Workspace
 
@@ -94,9 +94,12 @@ class Memory:
     # -- index -------------------------------------------------------------------------
     def index(self, rebuild: bool = False, progress=None) -> SyncReport:  # noqa: ANN001
         """Bring the index up to date (waiting for another writer if needed), vectors included."""
+        import time
+
+        started = time.perf_counter()
         report = sync(self.workspace, self.conn, rebuild=rebuild, progress=progress)
         embedder, notices = self.embedder()
-        report.notices = notices
+        report.notices += notices
         if embedder is None:
             return report
         try:
@@ -113,15 +116,16 @@ class Memory:
             ensure_query_encoder(embedder, self.workspace.state_dir)
         except Exception as exc:  # noqa: BLE001 - the fast path is an optimisation, never a failure
             report.notices.append(f"fast query encoder not built: {exc}")
-        self._store = store
+        self._store, self._store_generation = store, generation(self.conn)
+        report.seconds = time.perf_counter() - started
         return report
 
     def refresh(self) -> list[str]:
         """The cheap sync a read does first; never waits for another writer. Returns notices."""
-        report = sync(self.workspace, self.conn, wait=0)
+        report = sync(self.workspace, self.conn, wait=0, rebuild_if_stale=False)
         if report.busy:
             return ["the index is being updated by another process; results may be a moment behind"]
-        return []
+        return report.notices
 
     # -- recall ------------------------------------------------------------------------
     def recall(self, request: RecallRequest) -> dict[str, Any]:
@@ -152,8 +156,6 @@ class Memory:
         return semantic_channel(self.conn, store, embedder, semantic_only=mode == "semantic"), notices + more
 
     def _store_for_recall(self, embedder):  # noqa: ANN001, ANN202
-        from .index.sync import generation
-
         cached = self.__dict__.get("_store")
         if cached is not None and self.__dict__.get("_store_generation") == generation(self.conn):
             return cached, []

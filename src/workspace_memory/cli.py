@@ -67,9 +67,11 @@ def index(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
         report = mem.index(rebuild=rebuild, progress=progress)
     fields = {k: getattr(report, k) for k in ("added", "changed", "removed", "touched", "unchanged")}
     if as_json:
-        _echo_json(fields | {"seconds": round(report.seconds, 3)})
+        _echo_json(fields | {"seconds": round(report.seconds, 3), "notices": report.notices})
         return
     click.echo(", ".join(f"{v} {k}" for k, v in fields.items()) + f" in {report.seconds:.2f}s")
+    for notice in report.notices:
+        click.echo(f"note: {notice}", err=True)
 
 
 @cli.command()

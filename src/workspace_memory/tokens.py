@@ -27,3 +27,15 @@ def estimate_tokens(text: str) -> int:
     cjk = len(_CJK_RE.findall(text))
     other = len(text) - cjk
     return cjk + -(-other // 4)
+
+
+def fit_chars(text: str, tokens: int) -> int:
+    """The longest prefix length of `text` whose estimate is at most `tokens` (binary search)."""
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if estimate_tokens(text[:mid]) <= tokens:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo

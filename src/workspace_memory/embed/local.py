@@ -194,6 +194,9 @@ def _load_sentence_transformer(model_dir: Path) -> Any:
     """Import sentence-transformers and load `model_dir` on CPU with every network path closed."""
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    # Loading bars from transformers would land in the CLI's stderr on every index.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
     try:
         from sentence_transformers import SentenceTransformer
     except ImportError as exc:

@@ -39,9 +39,24 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def embed_text(chunk_text: str, heading: str) -> str:
-    """What the embedding model sees: the entry, with its section heading as context."""
-    return f"{heading}\n{chunk_text}" if heading else chunk_text
+# How entries become embedded texts; part of the settings fingerprint.
+# Each entry gets two vectors: the entry alone, and the entry after the previous entry of
+# the same section ("context"); recall takes the better of the two cosines. Headings are
+# not embedded: on LoCoMo (first 3 conversations, MiniLM alone, 2,000-char budget)
+# entry alone 0.519, with its date heading 0.483, with the previous entry 0.558, max of
+# alone and with-previous 0.597. A short reply ("Yes, twice!") means little without the
+# line before it, and a date heading makes every entry of a day look alike.
+EMBED_SCHEME = "entry+previous-entry/v1"
+
+
+def embed_text(chunk_text: str) -> str:
+    """What the embedding model sees for an entry on its own."""
+    return chunk_text
+
+
+def context_text(previous_text: str, chunk_text: str) -> str:
+    """The entry preceded by the entry before it in the same section."""
+    return f"{previous_text}\n{chunk_text}"
 
 
 def document_rows(key: str, role: str, day: date | None, decoded: DecodedText) -> DocumentRows:
@@ -54,8 +69,13 @@ def document_rows(key: str, role: str, day: date | None, decoded: DecodedText) -
         warnings=sorted(decoded.problems + parsed.warnings),
     )
     pwords = path_words(key)
+    previous: Chunk | None = None
     for chunk in parsed.chunks:
-        rows.chunks.append(_chunk_rows(key, role, day_s, pwords, chunk))
+        chunk_row, fact_row, mentions = _chunk_rows(key, role, day_s, pwords, chunk)
+        same_section = previous is not None and previous.heading == chunk.heading
+        chunk_row["ctx_hash"] = text_hash(context_text(previous.text, chunk.text)) if same_section else None
+        rows.chunks.append((chunk_row, fact_row, mentions))
+        previous = chunk
     return rows
 
 
@@ -78,7 +98,7 @@ def _chunk_rows(key: str, role: str, day_s: str | None, pwords: str, chunk: Chun
         "path": key, "start_line": chunk.start_line, "end_line": chunk.end_line, "kind": chunk.kind,
         "heading": chunk.heading, "text": chunk.text, "role": role, "day": day_s,
         "t_start": t_start, "t_end": t_end,
-        "text_hash": text_hash(embed_text(chunk.text, chunk.heading)),
+        "text_hash": text_hash(embed_text(chunk.text)),
         "search_text": f"{chunk.heading}\n{chunk.text}" if chunk.heading else chunk.text,
         "path_text": pwords, "cjk": has_cjk(chunk.text),
     }

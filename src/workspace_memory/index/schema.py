@@ -6,7 +6,8 @@ drops the rows and parses every file again. Migrations run under the writer lock
 Tables
   meta        key/value: schema version, settings fingerprint, last sync
   files       one row a Markdown file: hash, mtime_ns, size, role, day, title, frontmatter
-  chunks      one row an entry: path, 1-based inclusive lines, kind, heading, text, dates
+  chunks      one row an entry: path, 1-based inclusive lines, kind, heading, text, dates,
+              hashes of its embedded texts (alone, and after the previous entry)
   facts       one row a Retain fact; id = its chunk's id
   mentions    chunk -> entity key (lower-cased slug) and the slug as written: fact-entity
               links (a fact's id is its chunk's id) and @mentions in notes
@@ -64,7 +65,12 @@ def m001_core_tables(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE VIRTUAL TABLE chunks_trigram USING fts5(text, tokenize='trigram')")
 
 
-MIGRATIONS: list[Migration] = [m001_core_tables]
+def m002_context_vectors(conn: sqlite3.Connection) -> None:
+    """Entries get a second vector, embedded with the entry before them (see rows.EMBED_SCHEME)."""
+    conn.execute("ALTER TABLE chunks ADD COLUMN ctx_hash TEXT")
+
+
+MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -85,15 +85,47 @@ def needs_sync(ws: Workspace, conn: sqlite3.Connection) -> bool:
     return bool(pending.candidates or pending.removed)
 
 
+def settings_fingerprint() -> dict[str, object]:
+    """Everything that shapes the derived rows; when it changes the index must be rebuilt."""
+    from ..markdown.parse import PARSER_VERSION
+    from ..tokens import CHUNK_TOKENS
+    from .rows import EMBED_SCHEME
+    from .schema import FTS_TOKENIZER, SCHEMA_VERSION
+
+    return {"schema": SCHEMA_VERSION, "parser": PARSER_VERSION, "chunk_tokens": CHUNK_TOKENS,
+            "tokenizer": FTS_TOKENIZER, "embed_text": EMBED_SCHEME}
+
+
+def stale_settings(conn: sqlite3.Connection) -> str | None:
+    """What changed since the index was built ("chunk_tokens 200 -> 180"), or None."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+    if row is None:
+        has_rows = conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
+        return "the index predates settings fingerprints" if has_rows else None
+    stored = json.loads(row[0])
+    current = settings_fingerprint()
+    changed = [f"{k} {stored.get(k)} -> {v}" for k, v in current.items() if stored.get(k) != v]
+    return ", ".join(changed) or None
+
+
 def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,
-         wait: float | None = 60.0, progress=None) -> SyncReport:  # noqa: ANN001 - progress is any callable
+         wait: float | None = 60.0, progress=None, rebuild_if_stale: bool = True) -> SyncReport:  # noqa: ANN001
     """Bring the index up to date with the workspace; see the module docstring for the steps.
 
     `wait=0` returns at once with `busy=True` when another process is writing.
     `progress(done, total)` is called while parsing, for progress bars.
+    When the settings fingerprint changed, the whole index is rebuilt; with
+    `rebuild_if_stale=False` (a recall) it is left as it is and a notice says so.
     """
     started = time.perf_counter()
     report = SyncReport()
+    stale = None if rebuild else stale_settings(conn)
+    if stale:
+        if not rebuild_if_stale:
+            report.notices.append(f"index settings changed ({stale}); run `memory index` to rebuild")
+            return report
+        rebuild = True
+        report.notices.append(f"index settings changed ({stale}); rebuilt the index")
     if not rebuild:
         pending = _scan(ws, conn, everything=False)
         if not pending.candidates and not pending.removed:
@@ -122,6 +154,9 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,
             "INSERT OR REPLACE INTO meta(key, value) VALUES ('last_sync', ?)",
             (datetime.now(UTC).isoformat(timespec="seconds"),),
         )
+        if rebuild or conn.execute("SELECT 1 FROM meta WHERE key = 'fingerprint'").fetchone() is None:
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fingerprint', ?)",
+                         (json.dumps(settings_fingerprint(), sort_keys=True),))
         if report.dirty or rebuild:
             # Readers of derived state (the vector index) compare this to what they last saw.
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('generation', ?)",
@@ -212,8 +247,8 @@ def _insert_chunks(conn: sqlite3.Connection, chunks: list, report: SyncReport) -
     report.entity_keys.update(slug.lower() for _, _, mentions in chunks for slug in mentions)
     conn.executemany(
         "INSERT INTO chunks(id, path, start_line, end_line, kind, heading, text, role, day, t_start, t_end,"
-        " text_hash) VALUES (:id, :path, :start_line, :end_line, :kind, :heading, :text, :role, :day,"
-        " :t_start, :t_end, :text_hash)",
+        " text_hash, ctx_hash) VALUES (:id, :path, :start_line, :end_line, :kind, :heading, :text, :role, :day,"
+        " :t_start, :t_end, :text_hash, :ctx_hash)",
         [chunk | {"id": cid} for cid, (chunk, _, _) in zip(ids, chunks, strict=True)],
     )
     conn.executemany("INSERT INTO chunks_fts(rowid, search_text, path_text) VALUES (?, ?, ?)",

@@ -1,8 +1,10 @@
 """Chunk vectors: embed new text through the cache, keep the HNSW file in step with SQLite.
 
 SQLite holds every vector (embedding_cache, keyed by provider, model and the hash of
-the embedded text: a chunk's heading plus its text). The HNSW file under
-`.memory/vectors/` is a cache of (chunk id -> vector) that can always be rebuilt.
+the embedded text). Each chunk has up to two: its entry alone and the entry after the
+previous one of its section (rows.EMBED_SCHEME). The HNSW file under `.memory/vectors/`
+is a cache of (label -> vector), label = 2 x chunk id (+1 for the context vector), that
+can always be rebuilt.
 
 1. Embed the chunks whose text has no cached vector yet (a file edit embeds only the
    entries that changed; a rename or --rebuild embeds nothing).
@@ -22,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from ..embed.base import Embedder
-from .rows import embed_text
+from .rows import context_text, embed_text
 from .store import transaction
 from .sync import generation
 
@@ -35,39 +37,57 @@ def store_path(state_dir: Path, embedder: Embedder) -> Path:
     return state_dir / "vectors" / f"{slug}.hnsw"
 
 
-def _cache_join(alias: str = "c") -> str:
-    return (f"JOIN embedding_cache e ON e.provider = ? AND e.model = ? AND e.hash = {alias}.text_hash")
+def label_chunk(label: int) -> int:
+    """The chunk a vector label belongs to."""
+    return label // 2
 
 
-def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[int, str, str, str]]:
-    """(id, heading, text, hash) of chunks whose embedded text is not in the cache yet."""
+def chunk_labels(chunk_id: int) -> tuple[int, int]:
+    """The labels of a chunk's two vectors (alone, with context)."""
+    return chunk_id * 2, chunk_id * 2 + 1
+
+
+def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[str, str]]:
+    """(hash, text) of the embedded texts of chunks that are not in the cache yet."""
     import sqlite_utils
 
-    from ..embed.cache import EmbeddingCache  # creates the cache table if needed
+    from ..embed.cache import EmbeddingCache
 
-    EmbeddingCache(sqlite_utils.Database(conn))
-    return conn.execute(
-        "SELECT c.id, c.heading, c.text, c.text_hash FROM chunks c LEFT JOIN embedding_cache e"
-        " ON e.provider = ? AND e.model = ? AND e.hash = c.text_hash WHERE e.hash IS NULL ORDER BY c.id",
+    EmbeddingCache(sqlite_utils.Database(conn))  # creates the cache table if needed
+    rows = conn.execute(
+        "SELECT c.text, c.text_hash, c.ctx_hash, p.text FROM chunks c"
+        " LEFT JOIN chunks p ON p.id = c.id - 1 AND p.path = c.path"
+        " WHERE NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = ?1 AND e.model = ?2"
+        "                   AND e.hash = c.text_hash)"
+        " OR (c.ctx_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = ?1"
+        "                   AND e.model = ?2 AND e.hash = c.ctx_hash))"
+        " ORDER BY c.id",
         (embedder.provider, embedder.model),
     ).fetchall()
+    todo: dict[str, str] = {}
+    for text, digest, ctx_digest, previous in rows:
+        todo.setdefault(digest, embed_text(text))
+        if ctx_digest and previous is not None:
+            todo.setdefault(ctx_digest, context_text(previous, text))
+    if todo:
+        cached = EmbeddingCache(sqlite_utils.Database(conn)).get_many(embedder.provider, embedder.model, todo)
+        todo = {h: t for h, t in todo.items() if h not in cached}
+    return list(todo.items())
 
 
 def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
                   encode: Callable[[list[str]], np.ndarray] | None = None,
                   progress: Callable[[int, int], None] | None = None) -> int:
-    """Embed every chunk without a cached vector; returns how many texts were embedded."""
+    """Embed every text of a chunk that has no cached vector; returns how many were embedded."""
     import sqlite_utils
 
     from ..embed.cache import EmbeddingCache
 
-    todo = missing_vectors(conn, embedder)
-    unique: dict[str, str] = {}
-    for _, heading, text, digest in todo:
-        unique.setdefault(digest, embed_text(text, heading))
-    items = list(unique.items())
+    items = missing_vectors(conn, embedder)
     cache = EmbeddingCache(sqlite_utils.Database(conn))
     encode = encode or embedder.embed_documents
+    # Similar lengths batch together: padding to the longest text of a batch is wasted work.
+    items.sort(key=lambda item: len(item[1]))
     for start in range(0, len(items), EMBED_BATCH):
         batch = items[start : start + EMBED_BATCH]
         vectors = encode([text for _, text in batch])
@@ -78,13 +98,22 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
     return len(items)
 
 
+_LABELED = (
+    "SELECT c.id * 2 AS label, e.vector FROM chunks c JOIN embedding_cache e"
+    " ON e.provider = ?1 AND e.model = ?2 AND e.hash = c.text_hash{where}"
+    " UNION ALL SELECT c.id * 2 + 1, e.vector FROM chunks c JOIN embedding_cache e"
+    " ON e.provider = ?1 AND e.model = ?2 AND e.hash = c.ctx_hash{where}"
+)
+
+
 def _all_vectors(conn: sqlite3.Connection, embedder: Embedder, ids: list[int] | None = None):  # noqa: ANN202
-    sql = f"SELECT c.id, e.vector FROM chunks c {_cache_join()}"
+    """(labels, vectors) of every chunk, or of the chunks `ids`."""
+    where = ""
     params: list = [embedder.provider, embedder.model]
     if ids is not None:
-        sql += f" WHERE c.id IN ({','.join('?' * len(ids))})"
+        where = f" WHERE c.id IN ({','.join('?' + str(i + 3) for i in range(len(ids)))})"
         params += ids
-    rows = conn.execute(sql + " ORDER BY c.id", params).fetchall()
+    rows = conn.execute(_LABELED.format(where=where) + " ORDER BY 1", params).fetchall()
     labels = np.array([r[0] for r in rows], dtype=np.int64)
     if not rows:
         return labels, np.zeros((0, embedder.dim), dtype=np.float32)
@@ -93,12 +122,13 @@ def _all_vectors(conn: sqlite3.Connection, embedder: Embedder, ids: list[int] | 
 
 
 def vectors_for(conn: sqlite3.Connection, embedder: Embedder, ids: list[int]) -> dict[int, np.ndarray]:
-    """Stored vectors of some chunks (those that have one)."""
-    out: dict[int, np.ndarray] = {}
-    for start in range(0, len(ids), 500):
-        labels, vectors = _all_vectors(conn, embedder, ids[start : start + 500])
-        out.update(zip(labels.tolist(), vectors, strict=True))
-    return out
+    """The stored vectors of some chunks: chunk id -> (1 or 2, dim) array."""
+    out: dict[int, list[np.ndarray]] = {}
+    for start in range(0, len(ids), 400):
+        labels, vectors = _all_vectors(conn, embedder, ids[start : start + 400])
+        for label, vec in zip(labels.tolist(), vectors, strict=True):
+            out.setdefault(label_chunk(label), []).append(vec)
+    return {cid: np.vstack(vecs) for cid, vecs in out.items()}
 
 
 def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *, persist: bool = True):  # noqa: ANN201
@@ -109,12 +139,14 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
     notices = store.load(lambda: _all_vectors(conn, embedder), persist=persist)
     key = f"vectors:{embedder.identity()}"
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    if row is None:
+        notices = []  # the first build for this embedder: nothing was missing, nothing to report
     current = generation(conn)
     if notices or (row and int(row[0]) == current):
         if notices:
             _record(conn, key, current)
         return store, notices
-    ids = {r[0] for r in conn.execute(f"SELECT c.id FROM chunks c {_cache_join()}",
+    ids = {r[0] for r in conn.execute(_LABELED.format(where="").replace(", e.vector", ""),
                                       (embedder.provider, embedder.model))}
     have = set(store.labels().tolist())
     gone, new = have - ids, sorted(ids - have)
@@ -124,7 +156,7 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
         if gone:
             store.delete(sorted(gone))
         if new:
-            labels, vectors = _all_vectors(conn, embedder, new) if len(new) <= 500 else _subset(conn, embedder, new)
+            labels, vectors = _subset(conn, embedder, sorted({label_chunk(n) for n in new}))
             store.upsert(labels, vectors)
     if persist and (gone or new):
         try:
@@ -137,10 +169,13 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
     return store, notices
 
 
-def _subset(conn: sqlite3.Connection, embedder: Embedder, ids: list[int]):  # noqa: ANN202
-    found = vectors_for(conn, embedder, ids)
-    labels = np.array(sorted(found), dtype=np.int64)
-    return labels, np.vstack([found[i] for i in labels.tolist()])
+def _subset(conn: sqlite3.Connection, embedder: Embedder, chunk_ids: list[int]):  # noqa: ANN202
+    labels, vectors = [], []
+    for start in range(0, len(chunk_ids), 400):
+        part_labels, part_vectors = _all_vectors(conn, embedder, chunk_ids[start : start + 400])
+        labels.append(part_labels)
+        vectors.append(part_vectors)
+    return np.concatenate(labels), np.vstack(vectors)
 
 
 def _record(conn: sqlite3.Connection, key: str, value: int) -> None:

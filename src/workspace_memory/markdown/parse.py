@@ -23,6 +23,9 @@ from ..tokens import CHUNK_TOKENS, estimate_tokens
 from .frontmatter import split_frontmatter
 from .retain import RetainFact, find_entities, parse_retain_bullet
 
+# Bump when chunk boundaries or texts change: the index's settings fingerprint includes it.
+PARSER_VERSION = 2
+
 _RETAIN_HEADING_RE = re.compile(r"^\s*retain\s*:?\s*$", re.IGNORECASE)
 _COMMENT_ONLY_RE = re.compile(r"^\s*(<!--.*?-->\s*)+$", re.DOTALL)
 # Block tokens that open an entry at the top level of the document.

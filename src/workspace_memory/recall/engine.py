@@ -5,15 +5,17 @@
  2. Find candidates: FTS5 BM25 (lexical), and vectors when a model is available
     (semantic); each pool is k x CANDIDATE_MULTIPLIER.
  3. Relevance in 0..1: lexical coverage, cosine, or their fusion (recall.fuse).
- 4. Boosts that keep scores in 0..1: entity mentioned in the query, inside an "around" window.
- 5. final = relevance x recency x importance (recall.rank); a world fact that a newer
-    one replaced is demoted for present-tense questions (recall.supersession).
- 6. Drop near-duplicates; drop results under MIN_SCORE unless nothing would be left.
- 7. Pack into k results and the token budget (recall.pack).
+ 4. final = relevance x recency x importance (recall.rank) x what the question asks for:
+    entries that miss a named entity, an "around" window or an opinion question, and
+    world facts that a newer one replaced (present-tense questions only,
+    recall.supersession), are multiplied by a factor below 1. Everything stays in 0..1.
+ 5. Drop near-duplicates; drop results under MIN_SCORE unless nothing would be left.
+ 6. Pack into k results and the token budget (recall.pack).
 """
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -29,9 +31,12 @@ from .supersession import SUPERSEDED_FACTOR, superseded_among
 CANDIDATE_MULTIPLIER = 4
 MIN_POOL = 40
 MIN_SCORE = 0.0
-ENTITY_BOOST = 0.3  # relevance' = relevance + (1 - relevance) * ENTITY_BOOST
-WINDOW_BOOST = 0.3
-OPINION_BOOST = 0.6  # an opinion by the entity an opinion question names
+# What the question asks for, as factors (<= 1) on entries that miss it. A factor, not a
+# boost towards 1 before recency: recency and importance must not undo what the question said.
+ENTITY_MISS = 0.75  # the question names an entity; this entry is not about it
+WINDOW_MISS = 0.7  # "around Nov 27": this entry lies outside Nov 24-30
+OPINION_MISS = 0.6  # "what does Peter prefer": this entry is not one of (Peter's) opinions
+ENTITY_FLOOR = 0.3  # relevance of an entry found only because it is about the named entity
 MODES = ("auto", "lexical", "semantic", "hybrid")
 
 
@@ -43,11 +48,6 @@ class Candidate:
     factors: dict[str, float] = field(default_factory=dict)
     score: float = 0.0
     row: dict[str, Any] = field(default_factory=dict)
-
-
-def boost(value: float, weight: float) -> float:
-    """Raise a 0..1 score towards 1 by `weight` of the remaining distance (stays in 0..1)."""
-    return value + (1.0 - value) * weight
 
 
 def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, semantic=None,  # noqa: ANN001
@@ -86,25 +86,27 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
         candidates = _browse(conn, pool, where, params)
     if not candidates:
         return {"query": req.query, "mode": mode, "notices": notices, "results": []}
-    # 4-5. boosts and factors
+    # 4. factors
     rows = _fetch_rows(conn, list(candidates))
     candidates = {cid: c for cid, c in candidates.items() if cid in rows}  # a vector for a deleted chunk
     # A present-tense question prefers the newest fact; one that names a time does not.
     replaced = {} if (u.since or u.until or u.boost_window) else superseded_among(conn, rows)
+    if replaced:
+        _inherit_relevance(conn, candidates, rows, replaced)
     today = now.date()
     for cand in candidates.values():
         cand.row = rows[cand.chunk_id]
-        if cand.chunk_id in replaced:
-            cand.relevance *= SUPERSEDED_FACTOR
-            cand.factors["superseded"] = SUPERSEDED_FACTOR
-        _apply_factors(cand, u, today)
-    ranked = sorted(candidates.values(), key=lambda c: (-c.score, c.row["path"], c.row["start_line"]))
-    # 6. near-duplicates and the minimum score
+        _apply_factors(cand, u, today, cand.chunk_id in replaced)
+    # "What does Peter prefer": his opinions come first, whatever else scores higher.
+    tier = (lambda c: 0 if c.row["kind"] == "opinion" and "opinion" not in c.factors and "entity" not in c.factors
+            else 1) if u.opinion and u.entity_boost else (lambda c: 0)
+    ranked = sorted(candidates.values(), key=lambda c: (tier(c), -c.score, c.row["path"], c.row["start_line"]))
+    # 5. near-duplicates and the minimum score
     ranked = _dedupe(ranked)
     kept = [c for c in ranked if c.score >= MIN_SCORE]
     if not kept:
         kept = [c for c in ranked if c.channels.get("lexical", 0) > 0]  # keyword hits survive a low score
-    # 7. pack
+    # 6. pack
     packets = []
     for cand in kept[: req.k]:
         item = packet(cand.row, cand.score, cand.row["entity_names"])
@@ -115,23 +117,46 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
     return {"query": req.query, "mode": mode, "notices": notices, "results": pack(packets, req.k, req.budget)}
 
 
-def _apply_factors(cand: Candidate, u: Understood, today: date) -> None:
+def _apply_factors(cand: Candidate, u: Understood, today: date, superseded: bool) -> None:
+    """final = relevance x recency x importance x the question's factors (all in 0..1)."""
     row = cand.row
     relevance = cand.relevance
     about = bool(u.entity_boost and set(u.entity_boost) & set(row["entity_keys"]))
-    if about:
-        relevance = boost(relevance, ENTITY_BOOST)
-        cand.factors["entity_boost"] = ENTITY_BOOST
-    if u.opinion and row["kind"] == "opinion" and (about or not u.entity_boost):
-        relevance = boost(relevance, OPINION_BOOST)
-        cand.factors["opinion_boost"] = OPINION_BOOST
-    if u.boost_window and _in_window(row, u.boost_window):
-        relevance = boost(relevance, WINDOW_BOOST)
-        cand.factors["window_boost"] = WINDOW_BOOST
-    recency = recency_factor(row["day"] if row["role"] == "daily" else None, today)
-    importance = importance_factor(row["kind"], row.get("confidence"))
-    cand.factors.update({"relevance": relevance, "recency": recency, "importance": importance})
-    cand.score = relevance * recency * importance
+    if about and "entity" in cand.channels:
+        relevance = max(relevance, ENTITY_FLOOR)
+    factors = {
+        "relevance": relevance,
+        "recency": recency_factor(row["day"] if row["role"] == "daily" else None, today),
+        "importance": importance_factor(row["kind"], row.get("confidence")),
+    }
+    if u.entity_boost and not about:
+        factors["entity"] = ENTITY_MISS
+    if u.opinion and not (row["kind"] == "opinion" and (about or not u.entity_boost)):
+        factors["opinion"] = OPINION_MISS
+    if u.boost_window and not _in_window(row, u.boost_window):
+        factors["window"] = WINDOW_MISS
+    if superseded:
+        factors["superseded"] = SUPERSEDED_FACTOR
+    cand.factors.update(factors)
+    cand.score = math.prod(factors.values())
+
+
+def _inherit_relevance(conn: sqlite3.Connection, candidates: dict[int, Candidate], rows: dict[int, dict],
+                       replaced: dict[int, int]) -> None:
+    """The fact that replaced a matching one answers the same question: it joins with that relevance.
+
+    "where does Peter live?" matches "Lives in Vienna" by its words; "Moved to London"
+    replaced it and must outrank it, though it shares fewer words with the question.
+    """
+    newer_ids = [new for new in replaced.values() if new not in rows]
+    if newer_ids:
+        rows.update(_fetch_rows(conn, newer_ids))
+    for old, new in replaced.items():
+        old_cand = candidates[old]
+        cand = candidates.setdefault(new, Candidate(new, 0.0, {}))
+        if old_cand.relevance > cand.relevance:
+            cand.relevance = old_cand.relevance
+            cand.channels["replaces"] = old_cand.relevance
 
 
 def _in_window(row: dict[str, Any], window: tuple[date | None, date | None]) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tokens import estimate_tokens
+from ..tokens import estimate_tokens, fit_chars
 
 SNIPPET_CHARS = 700
 RESULT_OVERHEAD_TOKENS = 20  # path, lines, kind, date: what a packet costs beyond its content
@@ -26,8 +26,8 @@ def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
     text = text.strip()
     if len(text) <= limit:
         return text
-    cut = text.rfind(" ", limit // 2, limit - 1)
-    return text[: cut if cut > 0 else limit - 1].rstrip() + "…"
+    cut = text.rfind(" ", limit // 2, limit - 1) if limit > 2 else -1
+    return text[: cut if cut > 0 else max(0, limit - 1)].rstrip() + "…"
 
 
 def packet(row: dict[str, Any], score: float, entities: list[str]) -> dict[str, Any]:
@@ -55,8 +55,10 @@ def pack(packets: list[dict[str, Any]], k: int, budget: int | None) -> list[dict
         cost = estimate_tokens(item["content"]) + RESULT_OVERHEAD_TOKENS
         if budget is not None and used + cost > budget:
             if not out:
-                room = max(1, (budget - RESULT_OVERHEAD_TOKENS) * 4)
-                out.append(item | {"content": snippet(item["content"], min(SNIPPET_CHARS, room))})
+                # The first result always comes back, cut to what the budget leaves for content
+                # (one token kept for the ellipsis).
+                room = fit_chars(item["content"], max(0, budget - RESULT_OVERHEAD_TOKENS - 1))
+                out.append(item | {"content": snippet(item["content"], min(SNIPPET_CHARS, room + 1))})
             break
         out.append(item)
         used += cost

@@ -21,7 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..embed.base import Embedder
-from ..index.vector_sync import vectors_for
+from ..index.vector_sync import chunk_labels, label_chunk, vectors_for
 from .lexical import coverage
 
 W_VECTOR = 0.7
@@ -53,17 +53,19 @@ def semantic_channel(conn: sqlite3.Connection, store, embedder: Embedder,  # noq
         qvec = embedder.embed_query(query)
         allowed = None
         if where:
-            allowed = {r[0] for r in conn.execute(f"SELECT c.id FROM chunks c WHERE {where}", params)}
-        for cid, cosine in store.search(qvec, pool, allowed):
-            cand = candidates.setdefault(cid, Candidate(cid, 0.0, {}))
-            cand.channels["cosine"] = float(cosine)
+            allowed = {label for (cid,) in conn.execute(f"SELECT c.id FROM chunks c WHERE {where}", params)
+                       for label in chunk_labels(cid)}
+        # Each chunk has two vectors (alone, after the previous entry): the better cosine counts.
+        for label, cosine in store.search(qvec, pool * 2, allowed):
+            cand = candidates.setdefault(label_chunk(label), Candidate(label_chunk(label), 0.0, {}))
+            cand.channels["cosine"] = max(float(cosine), cand.channels.get("cosine", -1.0))
         # Lexical-only candidates: their exact cosine from the stored vectors.
         missing = [cid for cid, c in candidates.items() if "cosine" not in c.channels]
         if missing:
             stored = vectors_for(conn, embedder, missing)
             for cid in missing:
-                vec = stored.get(cid)
-                candidates[cid].channels["cosine"] = float(np.dot(vec, qvec)) if vec is not None else 0.0
+                vecs = stored.get(cid)
+                candidates[cid].channels["cosine"] = float(np.max(vecs @ qvec)) if vecs is not None else 0.0
         if not semantic_only:
             # Vector-only candidates: how much of the query's wording they contain.
             unscored = [cid for cid, c in candidates.items() if "lexical" not in c.channels]

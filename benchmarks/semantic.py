@@ -1,0 +1,142 @@
+"""Speed of semantic indexing and hybrid recall (issue: recall that understands the question).
+
+    python benchmarks/semantic.py [--days 60] [--big-days 4000] [--runs 15]
+
+1. Indexing with embeddings vs the model's own encode time for the same texts, both
+   measured in this run with the model already loaded (the one-time ONNX export is
+   made beforehand and reported on its own). Target: index <= 1.2 x encode.
+2. Hybrid recall latency with the model loaded, in-process, on a workspace of about
+   100,000 chunks (--big-days 4000), p50/p95. Target: p50 <= 30 ms.
+3. A cold `memory recall --mode hybrid` process on the 365-day workspace (wall). Target <= 1.5 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from workspace_gen import generate  # noqa: E402
+from workspace_memory.api import Memory  # noqa: E402
+from workspace_memory.index.rows import embed_text  # noqa: E402
+from workspace_memory.recall.query import RecallRequest  # noqa: E402
+
+NOW = "2025-11-30T18:00"
+QUERIES = ["who prefers concise replies", "problems with the reconnect logic", "trip to Marrakech",
+           "what is the risk in the deploy pipeline", "follow up on invoices", "backup strategy",
+           "which drink does Diego like", "meeting in Tokyo", "rate limits of the API", "design review outcome"]
+MEMORY_BIN = str(Path(sys.executable).parent / "memory")
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def index_vs_encode(tmp: Path, days: int) -> None:
+    warm = tmp / "warm"
+    generate(warm, 3, 10)
+    mem = Memory.open(str(warm), NOW)
+    t0 = time.perf_counter()
+    mem.index()  # loads the model and makes the one-time ONNX export
+    print(f"[index vs encode] model load + ONNX export (one time): {time.perf_counter() - t0:.1f} s")
+    embedder, _ = mem.embedder()
+    model = embedder.sentence_transformer()
+    root = tmp / "encode"
+    generate(root, days, 50)
+    shutil.copytree(warm / ".memory" / "models", root / ".memory" / "models")
+    from workspace_memory.index.sync import sync
+
+    probe = Memory.open(str(root), NOW)
+    sync(probe.workspace, probe.conn)  # parse only, to list the exact texts the index embeds
+    texts = sorted({embed_text(t, h) for h, t in probe.conn.execute("SELECT heading, text FROM chunks")})
+    probe.close()
+    shutil.rmtree(root / ".memory" / "index.sqlite", ignore_errors=True)
+    for leftover in (root / ".memory").glob("index.sqlite*"):
+        leftover.unlink()
+    t0 = time.perf_counter()
+    model.encode(texts, batch_size=embedder.batch_size, normalize_embeddings=True, convert_to_numpy=True)
+    encode = time.perf_counter() - t0
+    mem2 = Memory.open(str(root), NOW)
+    mem2._embedder = (embedder, [])  # the same loaded model, as one indexing process would have
+    t0 = time.perf_counter()
+    mem2.index()
+    full = time.perf_counter() - t0
+    print(f"[index vs encode] {len(texts)} texts: model.encode {encode:.1f} s, memory index {full:.1f} s, "
+          f"ratio {full / encode:.2f}")
+
+
+def hybrid_latency(tmp: Path, days: int, runs: int) -> None:
+    root = tmp / "big"
+    generate(root, days, 50)
+    mem = Memory.open(str(root), NOW)
+    t0 = time.perf_counter()
+    mem.index()
+    chunks = mem.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+    print(f"[hybrid latency] indexed {chunks} chunks in {time.perf_counter() - t0:.0f} s")
+    for q in QUERIES:  # warm-up: model, store and caches
+        mem.recall(RecallRequest(q, k=10, mode="hybrid"))
+    lat = []
+    for _ in range(max(1, runs // len(QUERIES) + 1)):
+        for q in QUERIES:
+            t0 = time.perf_counter()
+            mem.recall(RecallRequest(q, k=10, mode="hybrid"))
+            lat.append(time.perf_counter() - t0)
+    from workspace_memory.recall.engine import recall
+
+    semantic, _ = mem._semantic_channel("hybrid")
+    bare = []
+    for q in QUERIES * 2:
+        t0 = time.perf_counter()
+        recall(mem.conn, RecallRequest(q, k=10, mode="hybrid"), now=mem.now, semantic=semantic)
+        bare.append(time.perf_counter() - t0)
+    print(f"[hybrid latency] {chunks} chunks, in-process with the model loaded: p50 "
+          f"{statistics.median(lat) * 1000:.1f} ms, p95 {pct(lat, 0.95) * 1000:.1f} ms including the stat sync of "
+          f"{mem.conn.execute('SELECT COUNT(*) FROM files').fetchone()[0]} files; query only p50 "
+          f"{statistics.median(bare) * 1000:.1f} ms, p95 {pct(bare, 0.95) * 1000:.1f} ms")
+
+
+def cold_hybrid(tmp: Path, runs: int) -> None:
+    root = tmp / "year"
+    generate(root, 365, 50)
+    env = os.environ | {"MEMORY_NOW": NOW}
+    subprocess.run([MEMORY_BIN, "--workspace", str(root), "index"], check=True, capture_output=True, env=env)
+    cold = []
+    for i in range(runs):
+        t0 = time.perf_counter()
+        out = subprocess.run([MEMORY_BIN, "--workspace", str(root), "recall", QUERIES[i % len(QUERIES)],
+                              "--mode", "hybrid", "--json"], check=True, capture_output=True, env=env)
+        cold.append(time.perf_counter() - t0)
+        assert b'"mode": "hybrid"' in out.stdout
+    print(f"[cold hybrid] `memory recall --mode hybrid` on 365 days: p50 {statistics.median(cold):.2f} s, "
+          f"p95 {pct(cold, 0.95):.2f} s (wall, {runs} runs)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Semantic indexing and hybrid recall speed")
+    parser.add_argument("--days", type=int, default=60, help="workspace size for index vs encode")
+    parser.add_argument("--big-days", type=int, default=4000, help="about 26 chunks a day")
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--only", choices=["encode", "latency", "cold"], default=None)
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="wm-sem-"))
+    try:
+        if args.only in (None, "encode"):
+            index_vs_encode(tmp, args.days)
+        if args.only in (None, "cold"):
+            cold_hybrid(tmp, args.runs)
+        if args.only in (None, "latency"):
+            hybrid_latency(tmp, args.big_days, args.runs)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
