@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import socket
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import numpy as np
 import pytest
 
+from http_fixtures import RecordingServer, closed_port, send_json
 from workspace_memory.embed import EmbeddingConfig, resolve_embedder
 from workspace_memory.embed.remote import RemoteEmbedder
 from workspace_memory.errors import ProviderUnavailable
@@ -25,54 +24,26 @@ def server_vector(text: str, dim: int = DIM) -> list[float]:
     return [float(b) - 100.0 for b in digest[:dim]]
 
 
-class EmbeddingServer:
-    """An http.server in a thread; `mode` picks a behaviour, `requests` records what arrived."""
+class EmbeddingServer(RecordingServer):
+    """POST /v1/embeddings; `mode` picks a behaviour, `requests` records what arrived."""
 
-    def __init__(self) -> None:
-        self.mode = "ok"
-        self.requests: list[dict] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                outer.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
-                if outer.mode == "500":
-                    return self._send(500, {"error": {"message": "model crashed\nwhile loading"}})
-                if outer.mode == "badjson":
-                    return self._send(200, b"{not json")
-                inputs = body["input"]
-                dim = body.get("dimensions", DIM)
-                data = [
-                    {"object": "embedding", "index": i, "embedding": server_vector(t, dim)}
-                    for i, t in enumerate(inputs)
-                ]
-                data.reverse()  # the protocol allows any order; clients must use `index`
-                if outer.mode == "short":
-                    data = data[:-1]
-                if outer.mode == "ragged":
-                    data[0]["embedding"] = data[0]["embedding"][:-1]
-                self._send(200, {"object": "list", "data": data, "model": body["model"]})
-
-            def _send(self, code: int, payload: object) -> None:
-                raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-                self.send_response(code)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    def answer(self, handler: BaseHTTPRequestHandler, path: str, body: dict) -> None:
+        if self.mode == "500":
+            return send_json(handler, 500, {"error": {"message": "model crashed\nwhile loading"}})
+        if self.mode == "badjson":
+            return send_json(handler, 200, b"{not json")
+        inputs = body["input"]
+        dim = body.get("dimensions", DIM)
+        data = [
+            {"object": "embedding", "index": i, "embedding": server_vector(t, dim)}
+            for i, t in enumerate(inputs)
+        ]
+        data.reverse()  # the protocol allows any order; clients must use `index`
+        if self.mode == "short":
+            data = data[:-1]
+        if self.mode == "ragged":
+            data[0]["embedding"] = data[0]["embedding"][:-1]
+        send_json(handler, 200, {"object": "list", "data": data, "model": body["model"]})
 
 
 @pytest.fixture
@@ -80,12 +51,6 @@ def server() -> Iterator[EmbeddingServer]:
     srv = EmbeddingServer()
     yield srv
     srv.close()
-
-
-def closed_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def test_embeds_in_batches_restores_order_and_normalises(server):

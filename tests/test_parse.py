@@ -158,9 +158,15 @@ def test_heading_path() -> None:
     assert doc.title == "A"
 
 
-def test_html_comment_markers_are_not_chunks() -> None:
-    doc = parse_markdown("# P\n\n<!-- reflect:begin -->\n\nreal text\n\n<!-- reflect:end -->\n")
+def test_html_comments_are_not_chunks() -> None:
+    doc = parse_markdown("# P\n\n<!-- a note to self -->\n\nreal text\n")
     assert [c.text for c in doc.chunks] == ["real text"]
+
+
+def test_reflect_generated_regions_are_not_indexed_but_hand_text_is() -> None:
+    text = "# P\n\nmine\n\n<!-- reflect:begin entity -->\n- copy of a fact\n<!-- reflect:end entity -->\n\nafter\n"
+    doc = parse_markdown(text)
+    assert [(c.text, c.start_line) for c in doc.chunks] == [("mine", 3), ("after", 9)]
 
 
 # ------------------------------------------------------------------------------------------ Retain facts

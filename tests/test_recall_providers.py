@@ -6,16 +6,15 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import socket
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
 import recall_ws as R
 from conftest import assert_one_line_error, disk_lines, run_memory, run_ok
+from http_fixtures import RecordingServer, closed_port, send_json
 
 DIM = 64
 API_KEY = "sk-recall-test-3f9a1c"
@@ -32,43 +31,15 @@ def bag_of_words(text: str, dim: int = DIM) -> list[float]:
     return vec
 
 
-class EmbeddingServer:
+class EmbeddingServer(RecordingServer):
     """POST /v1/embeddings in a thread; `mode` "ok" or "500"; `requests` records what arrived."""
 
-    def __init__(self) -> None:
-        self.mode = "ok"
-        self.requests: list[dict] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                outer.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
-                if outer.mode == "500" or self.path != "/v1/embeddings":
-                    return self._send(500, {"error": {"message": "embedding model crashed"}})
-                data = [{"object": "embedding", "index": i, "embedding": bag_of_words(t)}
-                        for i, t in enumerate(body["input"])]
-                self._send(200, {"object": "list", "data": data[::-1], "model": body["model"]})
-
-            def _send(self, code: int, payload: object) -> None:
-                raw = json.dumps(payload).encode()
-                self.send_response(code)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(raw)))
-                self.end_headers()
-                self.wfile.write(raw)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.02,), daemon=True)
-        self.thread.start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+    def answer(self, handler: BaseHTTPRequestHandler, path: str, body: dict) -> None:
+        if self.mode == "500" or path != "/v1/embeddings":
+            return send_json(handler, 500, {"error": {"message": "embedding model crashed"}})
+        data = [{"object": "embedding", "index": i, "embedding": bag_of_words(t)}
+                for i, t in enumerate(body["input"])]
+        send_json(handler, 200, {"object": "list", "data": data[::-1], "model": body["model"]})
 
 
 @pytest.fixture
@@ -79,9 +50,7 @@ def server() -> Iterator[EmbeddingServer]:
 
 
 def closed_port_url() -> str:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{s.getsockname()[1]}/v1"
+    return f"http://127.0.0.1:{closed_port()}/v1"
 
 
 def remote_toml(base_url: str) -> str:

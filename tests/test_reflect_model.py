@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 import pytest
 
+from http_fixtures import JsonServer, send_json
 from workspace_memory.api import Memory
 from workspace_memory.reflect import reflect
 from workspace_memory.reflect.model import ChatModel, ModelError, model_from_config
@@ -18,43 +18,32 @@ SUMMARY = "Peter lives in Vienna and prefers short replies. -->He travels often.
 RETAIN = "W @Peter: Flew to Tokyo for a meeting.\nnot a bullet at all\n- B @warelay: I restarted the bridge.\nW:"
 
 
-class FakeChat(BaseHTTPRequestHandler):
+class FakeChat(JsonServer):
     """Answers /v1/chat/completions like llama.cpp's server; records every request."""
 
     requests: list[dict] = []
     fail = False
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
-        if type(self).fail or self.path != "/v1/chat/completions":
-            self.send_response(500)
-            self.end_headers()
+    def handle(self, handler: BaseHTTPRequestHandler, method: str, path: str, raw: bytes) -> None:
+        body = json.loads(raw)
+        type(self).requests.append({"path": path, "body": body, "auth": handler.headers.get("Authorization")})
+        if type(self).fail or path != "/v1/chat/completions":
+            handler.send_response(500)
+            handler.end_headers()
             return
         system = body["messages"][0]["content"]
         content = SUMMARY if "summarise" in system else RETAIN
-        data = json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: object) -> None:
-        pass
+        send_json(handler, 200, {"choices": [{"message": {"role": "assistant", "content": content}}]})
 
 
 @pytest.fixture
 def server() -> Iterator[str]:
     FakeChat.requests, FakeChat.fail = [], False
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), FakeChat)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
+    srv = FakeChat()
     try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+        yield srv.base_url
     finally:
-        httpd.shutdown()
-        httpd.server_close()
+        srv.close()
 
 
 def make_workspace(root: Path, base_url: str) -> Path:

@@ -74,6 +74,7 @@ def document_rows(key: str, role: str, day: date | None, decoded: DecodedText) -
         chunk_row, fact_row, mentions = _chunk_rows(key, role, day_s, pwords, chunk)
         same_section = previous is not None and previous.heading == chunk.heading
         chunk_row["ctx_hash"] = text_hash(context_text(previous.text, chunk.text)) if same_section else None
+        chunk_row["context_text"] = previous.text if same_section else ""
         rows.chunks.append((chunk_row, fact_row, mentions))
         previous = chunk
     return rows

@@ -13,7 +13,8 @@ Tables
               links (a fact's id is its chunk's id) and @mentions in notes
   entities    one row an entity: slug, display name, page path, aliases
   warnings    path, line, message: what status and doctor report
-  chunks_fts      FTS5 (porter + unicode61) over search text and path words; rowid = chunk id
+  chunks_fts      FTS5 (porter + unicode61) over search text, path words and the previous
+                  entry of the section (context, weighted low); rowid = chunk id
   chunks_trigram  FTS5 trigram over the text of chunks that contain CJK characters
 """
 
@@ -70,7 +71,20 @@ def m002_context_vectors(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE chunks ADD COLUMN ctx_hash TEXT")
 
 
-MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors]
+def m003_fts_context(conn: sqlite3.Connection) -> None:
+    """chunks_fts gains the previous entry of the section as a low-weight `context_text` column.
+
+    The rows are refilled by the rebuild that the new schema version in the settings
+    fingerprint triggers.
+    """
+    conn.execute("DROP TABLE IF EXISTS chunks_fts")
+    conn.execute(
+        "CREATE VIRTUAL TABLE chunks_fts USING "
+        f"fts5(search_text, path_text, context_text, tokenize='{FTS_TOKENIZER}')"
+    )
+
+
+MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors, m003_fts_context]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

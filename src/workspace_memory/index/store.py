@@ -9,14 +9,12 @@ locked"; a recall that cannot get the lock at once reads the index as it is.
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import os
 import sqlite3
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import IndexBusy
+from ..locks import file_lock
 from .schema import SCHEMA_VERSION, current_version, migrate
 
 BUSY_TIMEOUT_MS = 30_000
@@ -45,27 +43,10 @@ def writer_lock(state_dir: Path, *, wait: float | None = 60.0) -> Iterator[bool]
 
     `wait=None` waits forever; otherwise IndexBusy is raised after `wait` seconds.
     """
-    state_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(state_dir / "index.lock", os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        deadline = None if wait is None else time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if wait == 0:
-                    yield False
-                    return
-                if deadline is not None and time.monotonic() > deadline:
-                    raise IndexBusy(f"another process has been writing the index for over {wait:.0f}s") from None
-                time.sleep(0.05)
-        try:
-            yield True
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
+    with file_lock(state_dir / "index.lock", wait) as held:
+        if not held and wait != 0:
+            raise IndexBusy(f"another process has been writing the index for over {wait:.0f}s")
+        yield held
 
 
 def ensure_schema(conn: sqlite3.Connection, state_dir: Path) -> None:

@@ -251,8 +251,9 @@ def _insert_chunks(conn: sqlite3.Connection, chunks: list, report: SyncReport) -
         " :t_start, :t_end, :text_hash, :ctx_hash)",
         [chunk | {"id": cid} for cid, (chunk, _, _) in zip(ids, chunks, strict=True)],
     )
-    conn.executemany("INSERT INTO chunks_fts(rowid, search_text, path_text) VALUES (?, ?, ?)",
-                     [(cid, c["search_text"], c["path_text"]) for cid, (c, _, _) in zip(ids, chunks, strict=True)])
+    conn.executemany("INSERT INTO chunks_fts(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
+                     [(cid, c["search_text"], c["path_text"], c["context_text"])
+                      for cid, (c, _, _) in zip(ids, chunks, strict=True)])
     conn.executemany("INSERT INTO chunks_trigram(rowid, text) VALUES (?, ?)",
                      [(cid, c["text"]) for cid, (c, _, _) in zip(ids, chunks, strict=True) if c["cjk"]])
     facts = [fact | {"id": cid} for cid, (_, fact, _) in zip(ids, chunks, strict=True) if fact is not None]

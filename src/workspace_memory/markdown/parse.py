@@ -24,9 +24,14 @@ from .frontmatter import split_frontmatter
 from .retain import RetainFact, find_entities, parse_retain_bullet
 
 # Bump when chunk boundaries or texts change: the index's settings fingerprint includes it.
-PARSER_VERSION = 2
+PARSER_VERSION = 3
 
 _RETAIN_HEADING_RE = re.compile(r"^\s*retain\s*:?\s*$", re.IGNORECASE)
+# Regions that `memory reflect` generates (entity pages, bank/world.md, evidence lists)
+# repeat facts that are indexed where they were written; indexing the copies would
+# return every fact twice. Text a person wrote outside the regions is indexed as usual.
+_REGION_BEGIN_RE = re.compile(r"^\s*<!--\s*reflect:begin\b.*-->\s*$")
+_REGION_END_RE = re.compile(r"^\s*<!--\s*reflect:end\b.*-->\s*$")
 _COMMENT_ONLY_RE = re.compile(r"^\s*(<!--.*?-->\s*)+$", re.DOTALL)
 # Block tokens that open an entry at the top level of the document.
 _ENTRY_OPENERS = {"paragraph_open", "blockquote_open", "fence", "code_block", "table_open", "html_block"}
@@ -84,11 +89,24 @@ def parse_markdown(text: str, day: date | None = None) -> ParsedDocument:
     doc.warnings.extend(front.warnings)
     # Blank the frontmatter lines instead of cutting them, so token line maps are file lines.
     body_lines = [""] * front.line_count + lines[front.line_count:]
+    blank_generated_regions(body_lines)
     tokens = _markdown_parser().parse("\n".join(body_lines))
     walker = _Walker(body_lines, day, doc)
     walker.walk(tokens)
     doc.title = str(front.meta.get("title") or front.meta.get("name") or walker.first_h1 or "") or None
     return doc
+
+
+def blank_generated_regions(lines: list[str]) -> None:
+    """Blank, in place, the lines of reflect's generated regions (markers included)."""
+    inside = False
+    for idx, line in enumerate(lines):
+        if not inside and _REGION_BEGIN_RE.match(line):
+            inside = True
+        if inside:
+            lines[idx] = ""
+            if _REGION_END_RE.match(line):
+                inside = False
 
 
 class _Walker:

@@ -213,13 +213,32 @@ def _fetch_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, dict[str,
 
 
 def _dedupe(ranked: list[Candidate]) -> list[Candidate]:
-    """Drop an entry whose text is (nearly) the same as a better-ranked one's."""
+    """Drop an entry that repeats a better-ranked one.
+
+    Repeats are (nearly) the same text, or one text contained in the other: a fact
+    copied into bank/world.md or an entity page by reflect says nothing new next to
+    the fact itself. Texts under 40 characters only count when (nearly) identical.
+    """
     from rapidfuzz import fuzz
 
     kept: list[Candidate] = []
     for cand in ranked:
-        text = cand.row["text"]
-        if any(len(text) > 20 and fuzz.ratio(text, k.row["text"]) >= 95 for k in kept[:50]):
+        text = _comparable(cand.row)
+        if any(_repeats(text, _comparable(k.row), fuzz) for k in kept[:50]):
             continue
         kept.append(cand)
     return kept
+
+
+def _comparable(row: dict[str, Any]) -> str:
+    text = row.get("fact_content") or row["text"]
+    _, sep, rest = text.partition(": ")
+    # "Peter: Prefers tea" (a fact) and "- Prefers tea — 2025-11-28 · [link]" (its copy)
+    return rest if sep and row.get("fact_content") else text
+
+
+def _repeats(a: str, b: str, fuzz) -> bool:  # noqa: ANN001 - the rapidfuzz.fuzz module
+    if len(a) > 20 and fuzz.ratio(a, b) >= 95:
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 40 and fuzz.partial_ratio(short, long) >= 95

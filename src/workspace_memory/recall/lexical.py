@@ -27,8 +27,12 @@ from ..tokens import has_cjk
 
 BM25_SHARE = 0.15
 COMMON_DF = 5000  # see _fts_plan
-# Column weights for bm25(): the entry text, then the words of its file path.
-BM25_WEIGHTS = (1.0, 0.6)
+# Column weights for bm25(): the entry text, the words of its file path, the previous entry.
+BM25_WEIGHTS = (1.0, 0.6, 0.3)
+# A word found only in the previous entry of the section counts this much towards coverage:
+# "Yesterday I took the kids there" answers a question about the museum named the line before.
+CONTEXT_SHARE = 0.5
+_MAIN = "{search_text path_text}"
 
 _STOPWORDS = frozenset(
     """a an and are as at be been but by can could did do does doing done for from had has have having he her
@@ -98,7 +102,7 @@ def search(conn: sqlite3.Connection, terms: list[Term], *, limit: int, where: st
     for expr, by_rank in _fts_plan([t for t in terms if t.fts], dfs):
         order = "b DESC" if by_rank else "chunks_fts.rowid DESC"
         sql = (
-            f"SELECT c.id, -bm25(chunks_fts, {BM25_WEIGHTS[0]}, {BM25_WEIGHTS[1]}) AS b FROM chunks_fts "
+            f"SELECT c.id, -bm25(chunks_fts, {', '.join(map(str, BM25_WEIGHTS))}) AS b FROM chunks_fts "
             f"JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?{_filter_sql(where)} "
             f"ORDER BY {order} LIMIT ?"
         )
@@ -169,7 +173,8 @@ def _document_frequency(conn: sqlite3.Connection, term: Term) -> int:
 
 def _count_matches(conn: sqlite3.Connection, term: Term) -> int:
     if term.fts:
-        return conn.execute("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ?", (term.fts,)).fetchone()[0]
+        return conn.execute("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ?",
+                            (f"{_MAIN} : {term.fts}",)).fetchone()[0]
     run = term.cjk or ""
     if len(run) >= 3:
         phrase = '"' + run.replace('"', "") + '"'
@@ -204,28 +209,39 @@ def _scratch(conn: sqlite3.Connection) -> str:
     """
     conn.execute(
         "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_scratch USING "
-        f"fts5(search_text, path_text, tokenize='{FTS_TOKENIZER}')"
+        f"fts5(search_text, path_text, context_text, tokenize='{FTS_TOKENIZER}')"
     )
     return "recall_scratch"
 
 
-def _matches_by_term(conn: sqlite3.Connection, terms: list[Term], ids: list[int]) -> dict[str, set[int]]:
-    """For each term, which of the candidate chunks contain it (with FTS5's own tokenizer)."""
+def _matches_by_term(conn: sqlite3.Connection, terms: list[Term], ids: list[int]) -> dict[str, dict[int, float]]:
+    """For each term, the candidates that contain it (1.0) or whose context does (CONTEXT_SHARE).
+
+    Uses FTS5's own tokenizer, so "replies" matches "reply" exactly as the index does.
+    """
     marks = ",".join("?" * len(ids))
-    rows = conn.execute(f"SELECT id, heading, text, path FROM chunks WHERE id IN ({marks})", ids).fetchall()
+    rows = conn.execute(
+        "SELECT c.id, c.heading, c.text, c.path, COALESCE(p.text, '') FROM chunks c LEFT JOIN chunks p"
+        f" ON p.id = c.id - 1 AND p.path = c.path AND p.heading = c.heading WHERE c.id IN ({marks})",
+        ids,
+    ).fetchall()
     table = _scratch(conn)
-    out: dict[str, set[int]] = {}
+    out: dict[str, dict[int, float]] = {}
     try:
         conn.executemany(
-            f"INSERT INTO temp.{table}(rowid, search_text, path_text) VALUES (?, ?, ?)",
-            [(cid, f"{heading}\n{text}" if heading else text, path_words(path)) for cid, heading, text, path in rows],
+            f"INSERT INTO temp.{table}(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
+            [(cid, f"{heading}\n{text}" if heading else text, path_words(path), previous)
+             for cid, heading, text, path, previous in rows],
         )
         for term in terms:
-            if term.fts:
-                found = conn.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (term.fts,)).fetchall()
-                out[term.label] = {r[0] for r in found}
-            else:
-                out[term.label] = {cid for cid, _, text, _ in rows if term.cjk and term.cjk in text}
+            if not term.fts:
+                out[term.label] = {cid: 1.0 for cid, _, text, _, _ in rows if term.cjk and term.cjk in text}
+                continue
+            weights: dict[int, float] = {}
+            for column, share in ((f"context_text : {term.fts}", CONTEXT_SHARE), (f"{_MAIN} : {term.fts}", 1.0)):
+                for (cid,) in conn.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (column,)):
+                    weights[cid] = share
+            out[term.label] = weights
     finally:
         conn.execute(f"DELETE FROM temp.{table}")
     return out
@@ -243,8 +259,8 @@ def _score(conn: sqlite3.Connection, terms: list[Term], bm25: dict[int, float],
         df = min(dfs[term.label], total)
         idf = math.log(1 + (total - df + 0.5) / (df + 0.5))
         idf_sum += idf
-        for cid in matches[term.label]:
-            gained[cid] += idf
+        for cid, share in matches[term.label].items():
+            gained[cid] += idf * share
             matched[cid].append(term.label)
     top = max(bm25.values()) or 1.0
     out = []

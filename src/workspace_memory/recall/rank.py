@@ -1,4 +1,4 @@
-"""Scoring factors applied after relevance: recency, importance; and near-duplicate removal.
+"""Scoring factors applied after relevance: recency and importance.
 
     final = relevance * recency * importance
 
@@ -7,7 +7,10 @@ evergreen and get 1.0):
 
     recency = RECENCY_FLOOR + (1 - RECENCY_FLOOR) * 0.5 ** (age_days / HALF_LIFE_DAYS)
 
-The floor bounds the penalty, so an old but exact match still beats a vague new one.
+The floor bounds the penalty: a note from today gets at most 1 / 0.85 = 1.18x the score
+of an equally relevant one from last year, so an old but clearly better match still wins.
+(A floor of 0.6 let recency decide most rankings: on LoCoMo, whose conversations span
+months, evidence recall at 2,000 characters was 0.62 with 0.6 and 0.69 with 0.85.)
 
 importance: opinions count by their confidence (a 0.9 opinion outranks a 0.3 one),
 facts slightly above free notes because they were deliberately retained:
@@ -20,7 +23,7 @@ from __future__ import annotations
 from datetime import date
 
 HALF_LIFE_DAYS = 30.0
-RECENCY_FLOOR = 0.6
+RECENCY_FLOOR = 0.85
 KIND_IMPORTANCE = {"world": 1.0, "experience": 1.0, "opinion": 1.0, "observation": 0.95, "note": 0.92}
 
 

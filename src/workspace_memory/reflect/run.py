@@ -20,7 +20,6 @@ new reproduces every page byte for byte (and writes none).
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import time
 from collections.abc import Iterator
@@ -34,6 +33,7 @@ from ..errors import MemoryError_, UserError
 from ..files import atomic_write_text
 from ..index.store import writer_lock
 from ..index.sync import sync
+from ..locks import file_lock
 from ..timeparse import parse_since
 from . import assist, curated, entity_pages, opinions_md, opinions_render, proposals
 from .facts import Fact, entity_info, load_entities, load_facts
@@ -101,25 +101,8 @@ class ReflectReport:
 @contextlib.contextmanager
 def reflect_lock(state_dir: Path, wait: float = LOCK_WAIT) -> Iterator[bool]:
     """Hold `.memory/reflect.lock`; yields False when another reflect keeps it for `wait` seconds."""
-    state_dir.mkdir(parents=True, exist_ok=True)
-    fd = os.open(state_dir / "reflect.lock", os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    yield False
-                    return
-                time.sleep(0.05)
-        try:
-            yield True
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
+    with file_lock(state_dir / "reflect.lock", wait) as held:
+        yield held
 
 
 def reflect(mem, since: str = "7d", *, dry_run: bool = False, apply_core: bool = False,  # noqa: ANN001
