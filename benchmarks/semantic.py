@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from stats import pct  # noqa: E402
 from workspace_gen import generate  # noqa: E402
 from workspace_memory.api import Memory  # noqa: E402
 from workspace_memory.index.rows import embed_text  # noqa: E402
@@ -33,11 +34,6 @@ QUERIES = ["who prefers concise replies", "problems with the reconnect logic", "
            "what is the risk in the deploy pipeline", "follow up on invoices", "backup strategy",
            "which drink does Diego like", "meeting in Tokyo", "rate limits of the API", "design review outcome"]
 MEMORY_BIN = str(Path(sys.executable).parent / "memory")
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def index_vs_encode(tmp: Path, days: int) -> None:

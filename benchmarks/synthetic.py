@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from stats import pct  # noqa: E402
 from workspace_gen import generate  # noqa: E402
 from workspace_memory.api import Memory  # noqa: E402
 from workspace_memory.recall.query import RecallRequest  # noqa: E402
@@ -29,11 +30,6 @@ NOW = "2025-11-30T18:00"
 QUERIES = ["Peter concise replies", "reconnect logic", "Marrakech", "deploy pipeline risk", "ticket 0a1b2c3",
            "warelay.retrySize", "Anna follow up invoices", "backups", "who prefers green tea", "Tokyo"]
 MEMORY_BIN = str(Path(sys.executable).parent / "memory")
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def bench_workspace(root: Path, runs: int, label: str) -> None:
