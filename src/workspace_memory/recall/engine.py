@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -102,10 +103,10 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
             else 1) if u.opinion and u.entity_boost else (lambda c: 0)
     ranked = sorted(candidates.values(), key=lambda c: (tier(c), -c.score, c.row["path"], c.row["start_line"]))
     # 5. near-duplicates and the minimum score
-    ranked = _dedupe(ranked)
     kept = [c for c in ranked if c.score >= MIN_SCORE]
     if not kept:
         kept = [c for c in ranked if c.channels.get("lexical", 0) > 0]  # keyword hits survive a low score
+    kept = _dedupe(kept, req.k)
     # 6. pack
     packets = []
     for cand in kept[: req.k]:
@@ -212,32 +213,41 @@ def _fetch_rows(conn: sqlite3.Connection, ids: list[int]) -> dict[int, dict[str,
     return rows
 
 
-def _dedupe(ranked: list[Candidate]) -> list[Candidate]:
-    """Drop an entry that repeats a better-ranked one.
+def _dedupe(ranked: list[Candidate], limit: int) -> list[Candidate]:
+    """The first `limit` entries that do not repeat a better-ranked one.
 
     Repeats are (nearly) the same text, or one text contained in the other: a fact
-    copied into bank/world.md or an entity page by reflect says nothing new next to
-    the fact itself. Texts under 40 characters only count when (nearly) identical.
+    copied by hand into a bank page says nothing new next to the fact itself. Texts
+    under 40 characters only count when (nearly) identical. Word sets prefilter the
+    pairs, so only likely repeats pay for a fuzzy comparison.
     """
     from rapidfuzz import fuzz
 
-    kept: list[Candidate] = []
+    kept: list[tuple[Candidate, str, set[str]]] = []
     for cand in ranked:
         text = _comparable(cand.row)
-        if any(_repeats(text, _comparable(k.row), fuzz) for k in kept[:50]):
-            continue
-        kept.append(cand)
-    return kept
+        words = set(_WORD_RE.findall(text.lower()))
+        if not any(_repeats(text, words, other, other_words, fuzz) for _, other, other_words in kept):
+            kept.append((cand, text, words))
+            if len(kept) == limit:
+                break
+    return [cand for cand, _, _ in kept]
+
+
+_WORD_RE = re.compile(r"\w+")
 
 
 def _comparable(row: dict[str, Any]) -> str:
     text = row.get("fact_content") or row["text"]
     _, sep, rest = text.partition(": ")
-    # "Peter: Prefers tea" (a fact) and "- Prefers tea — 2025-11-28 · [link]" (its copy)
+    # "Peter: Prefers tea" (a fact) and "- Prefers tea (2025-11-28)" (a copy of it)
     return rest if sep and row.get("fact_content") else text
 
 
-def _repeats(a: str, b: str, fuzz) -> bool:  # noqa: ANN001 - the rapidfuzz.fuzz module
+def _repeats(a: str, a_words: set[str], b: str, b_words: set[str], fuzz) -> bool:  # noqa: ANN001
+    small, large = (a_words, b_words) if len(a_words) <= len(b_words) else (b_words, a_words)
+    if not small or len(small & large) < 0.8 * len(small):
+        return False
     if len(a) > 20 and fuzz.ratio(a, b) >= 95:
         return True
     short, long = sorted((a, b), key=len)
