@@ -414,3 +414,13 @@ def test_blocks_inside_retain_items_stay_searchable() -> None:
     summary = [(c.start_line, c.end_line, c.kind) for c in doc.chunks]
     assert summary == [(2, 4, "note"), (5, 5, "world"), (7, 7, "note"), (8, 8, "experience")]
     assert_chunks_match_file(text, doc)
+
+
+def test_a_short_section_under_a_statement_heading_is_one_entry() -> None:
+    text = ("# Opinions\n\n## Peter: Likes green tea\n<!-- reflect:opinion x -->\n- entities: @Peter\n"
+            "- confidence: 0.85\n\n## Notes\n- one\n- two\n")
+    doc = parse_markdown(text)
+    assert [(c.start_line, c.end_line) for c in doc.chunks] == [(3, 6), (9, 9), (10, 10)]
+    merged = doc.chunks[0]
+    assert merged.text == "## Peter: Likes green tea\n- entities: @Peter\n- confidence: 0.85"
+    assert merged.entities == ("Peter",)

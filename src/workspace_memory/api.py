@@ -82,13 +82,16 @@ class Memory:
             raise ProviderUnavailable(f"semantic recall unavailable: {reason}")
         return embedder, list(notices)
 
-    def _vectors(self, embedder, *, encode=None, progress=None):  # noqa: ANN001, ANN202
-        """Embed chunks that have no vector yet and open the up-to-date vector store."""
+    def _vectors(self, embedder, *, encode=None, progress=None, wait: float = 0):  # noqa: ANN001, ANN202
+        """Embed chunks that have no vector yet and open the up-to-date vector store.
+
+        Only the holder of the writer lock saves the HNSW file (`memory index` waits for
+        it; a recall does not, and keeps its up-to-date copy in memory).
+        """
         from .index.vector_sync import embed_missing, open_store
 
         embed_missing(self.conn, embedder, encode=encode, progress=progress)
-        # Only the holder of the writer lock saves the HNSW file; others keep theirs in memory.
-        with writer_lock(self.workspace.state_dir, wait=0) as held:
+        with writer_lock(self.workspace.state_dir, wait=wait) as held:
             return open_store(self.conn, self.workspace.state_dir, embedder, persist=held)
 
     # -- index -------------------------------------------------------------------------
@@ -103,7 +106,7 @@ class Memory:
         if embedder is None:
             return report
         try:
-            store, more = self._vectors(embedder, progress=progress)
+            store, more = self._vectors(embedder, progress=progress, wait=60)
         except ProviderUnavailable as exc:
             if self.embedding_config.explicit:
                 raise

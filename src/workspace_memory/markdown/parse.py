@@ -24,7 +24,11 @@ from .frontmatter import split_frontmatter
 from .retain import RetainFact, find_entities, parse_retain_bullet
 
 # Bump when chunk boundaries or texts change: the index's settings fingerprint includes it.
-PARSER_VERSION = 3
+PARSER_VERSION = 4
+# A heading of this many words or more is a statement ("## Peter: Prefers concise replies"),
+# not a label ("## Notes"); a short section under it is one chunk (see _Walker._close_section).
+STATEMENT_WORDS = 4
+SHORT_SECTION_TOKENS = 100
 
 _RETAIN_HEADING_RE = re.compile(r"^\s*retain\s*:?\s*$", re.IGNORECASE)
 # Regions that `memory reflect` generates (entity pages, bank/world.md, evidence lists)
@@ -118,6 +122,8 @@ class _Walker:
         self.doc = doc
         self.headings: list[tuple[int, str, bool]] = []  # (level, text, is_retain)
         self.first_h1: str | None = None
+        # A heading that is a statement and the chunks emitted under it: (heading line, first chunk).
+        self.statement: tuple[int, int] | None = None
 
     @property
     def heading_path(self) -> str:
@@ -135,7 +141,10 @@ class _Walker:
                 i += 1
                 continue
             if tok.type == "heading_open":
+                self._close_section()
                 self._heading(int(tok.tag[1:]), tokens[i + 1].content if i + 1 < len(tokens) else "")
+                if self._is_statement(self.headings[-1]):
+                    self.statement = (tok.map[0], len(self.doc.chunks))
             elif tok.type in _LIST_OPENERS:
                 end = _matching_close(tokens, i)
                 self._list(tokens[i + 1 : end])
@@ -143,6 +152,33 @@ class _Walker:
             elif tok.type in _ENTRY_OPENERS:
                 self._entry(tok.map[0], tok.map[1])
             i += 1
+        self._close_section()
+
+    @staticmethod
+    def _is_statement(heading: tuple[int, str, bool]) -> bool:
+        return not heading[2] and len(heading[1].split()) >= STATEMENT_WORDS
+
+    def _close_section(self) -> None:
+        """Merge a short section under a statement heading into one chunk, heading included.
+
+        "## Peter: Prefers concise replies" followed by `- confidence: 0.84` is one entry:
+        the fields mean nothing without the statement above them.
+        """
+        if self.statement is None:
+            return
+        heading_line, first = self.statement
+        self.statement = None
+        under = self.doc.chunks[first:]
+        if any(c.kind != "note" for c in under):
+            return
+        end = max((c.end_line for c in under), default=heading_line + 1)
+        lines = [ln for ln in self.lines[heading_line:end] if ln.strip() and not _COMMENT_ONLY_RE.match(ln)]
+        text = "\n".join(lines)
+        if estimate_tokens(text) > SHORT_SECTION_TOKENS:
+            return
+        entities = tuple(dict.fromkeys(e for c in under for e in c.entities)) or find_entities(text)
+        heading = " > ".join(t for _, t, _ in self.headings[:-1]) if self.headings else ""
+        self.doc.chunks[first:] = [Chunk(heading_line + 1, end, text, heading, entities=entities)]
 
     def _heading(self, level: int, text: str) -> None:
         text = text.strip()

@@ -9,7 +9,8 @@
     entries that miss a named entity, an "around" window or an opinion question, and
     world facts that a newer one replaced (present-tense questions only,
     recall.supersession), are multiplied by a factor below 1. Everything stays in 0..1.
- 5. Drop near-duplicates; drop results under MIN_SCORE unless nothing would be left.
+ 5. With vectors, MMR (recall.semantic) reorders the best results so that near-copies
+    of a better one give way; then drop near-duplicates; drop results under MIN_SCORE unless nothing would be left.
  6. Pack into k results and the token budget (recall.pack).
 """
 
@@ -39,6 +40,7 @@ WINDOW_MISS = 0.7  # "around Nov 27": this entry lies outside Nov 24-30
 OPINION_MISS = 0.6  # "what does Peter prefer": this entry is not one of (Peter's) opinions
 ENTITY_FLOOR = 0.3  # relevance of an entry found only because it is about the named entity
 MODES = ("auto", "lexical", "semantic", "hybrid")
+MMR_POOL = 3  # MMR reorders the best k x MMR_POOL results
 
 
 @dataclass
@@ -106,6 +108,10 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
     kept = [c for c in ranked if c.score >= MIN_SCORE]
     if not kept:
         kept = [c for c in ranked if c.channels.get("lexical", 0) > 0]  # keyword hits survive a low score
+    if semantic is not None and hasattr(semantic, "diversify"):
+        # MMR over the best few k: a near-copy of a better result gives way to new information.
+        head = kept[: req.k * MMR_POOL]
+        kept = semantic.diversify(head, req.k * MMR_POOL) + kept[len(head):]
     kept = _dedupe(kept, req.k)
     # 6. pack
     packets = []

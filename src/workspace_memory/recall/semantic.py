@@ -16,7 +16,6 @@ never treats "not in the other top list" as zero similarity.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
 
 import numpy as np
 
@@ -26,6 +25,8 @@ from .lexical import coverage
 
 W_VECTOR = 0.7
 W_TEXT = 0.3
+# MMR: next = argmax  MMR_LAMBDA * score - (1 - MMR_LAMBDA) * max cosine to those already chosen.
+MMR_LAMBDA = 0.7
 COS_FLOOR = 0.1
 COS_CEIL = 0.7
 
@@ -40,42 +41,77 @@ def fuse(vector: float, lexical: float) -> float:
     return W_VECTOR * vector + W_TEXT * lexical
 
 
-def semantic_channel(conn: sqlite3.Connection, store, embedder: Embedder,  # noqa: ANN001 - VectorStore
-                     semantic_only: bool = False) -> Callable:
-    """The callable the recall pipeline uses to add vector candidates and fuse scores."""
+class SemanticChannel:
+    """What the recall pipeline uses when vectors exist: candidates + fusion, and MMR."""
 
-    def channel(u, terms, pool, where, params, candidates):  # noqa: ANN001, ANN202 - see engine.recall
+    def __init__(self, conn: sqlite3.Connection, store, embedder: Embedder,  # noqa: ANN001 - VectorStore
+                 semantic_only: bool = False) -> None:
+        self.conn = conn
+        self.store = store
+        self.embedder = embedder
+        self.semantic_only = semantic_only
+
+    def __call__(self, u, terms, pool, where, params, candidates):  # noqa: ANN001, ANN204 - see engine.recall
+        """Add the vector pool to `candidates` and set every candidate's fused relevance."""
         from .engine import Candidate
 
         query = u.text or u.time_phrase or ""
         if not query.strip():
             return candidates
-        qvec = embedder.embed_query(query)
+        qvec = self.embedder.embed_query(query)
         allowed = None
         if where:
-            allowed = {label for (cid,) in conn.execute(f"SELECT c.id FROM chunks c WHERE {where}", params)
+            allowed = {label for (cid,) in self.conn.execute(f"SELECT c.id FROM chunks c WHERE {where}", params)
                        for label in chunk_labels(cid)}
         # Each chunk has two vectors (alone, after the previous entry): the better cosine counts.
-        for label, cosine in store.search(qvec, pool * 2, allowed):
+        for label, cosine in self.store.search(qvec, pool * 2, allowed):
             cand = candidates.setdefault(label_chunk(label), Candidate(label_chunk(label), 0.0, {}))
             cand.channels["cosine"] = max(float(cosine), cand.channels.get("cosine", -1.0))
         # Lexical-only candidates: their exact cosine from the stored vectors.
         missing = [cid for cid, c in candidates.items() if "cosine" not in c.channels]
         if missing:
-            stored = vectors_for(conn, embedder, missing)
+            stored = vectors_for(self.conn, self.embedder, missing)
             for cid in missing:
                 vecs = stored.get(cid)
                 candidates[cid].channels["cosine"] = float(np.max(vecs @ qvec)) if vecs is not None else 0.0
-        if not semantic_only:
+        if not self.semantic_only:
             # Vector-only candidates: how much of the query's wording they contain.
             unscored = [cid for cid, c in candidates.items() if "lexical" not in c.channels]
-            for cid, value in coverage(conn, terms, unscored).items():
+            for cid, value in coverage(self.conn, terms, unscored).items():
                 candidates[cid].channels["lexical"] = value
         for cand in candidates.values():
             vector = calibrate(cand.channels["cosine"])
-            lexical = 0.0 if semantic_only else cand.channels.get("lexical", 0.0)
+            lexical = 0.0 if self.semantic_only else cand.channels.get("lexical", 0.0)
             cand.channels["vector"] = vector
-            cand.relevance = vector if semantic_only else fuse(vector, lexical)
+            cand.relevance = vector if self.semantic_only else fuse(vector, lexical)
         return candidates
 
-    return channel
+    def diversify(self, ranked: list, limit: int) -> list:
+        """Maximal marginal relevance over `ranked` (best first), using each entry's own vector."""
+        if len(ranked) < 3 or MMR_LAMBDA >= 1.0:
+            return ranked
+        stored = vectors_for(self.conn, self.embedder, [c.chunk_id for c in ranked])
+        own = {cid: vecs[0] for cid, vecs in stored.items()}  # the entry alone, not its context
+        chosen: list = []
+        chosen_vecs: list[np.ndarray] = []
+        rest = list(ranked)
+        while rest and len(chosen) < limit:
+            best, best_value = 0, -2.0
+            matrix = np.vstack(chosen_vecs) if chosen_vecs else None
+            for idx, cand in enumerate(rest):
+                vec = own.get(cand.chunk_id)
+                similar = float(np.max(matrix @ vec)) if matrix is not None and vec is not None else 0.0
+                value = MMR_LAMBDA * cand.score - (1 - MMR_LAMBDA) * similar
+                if value > best_value:
+                    best, best_value = idx, value
+            cand = rest.pop(best)
+            chosen.append(cand)
+            if own.get(cand.chunk_id) is not None:
+                chosen_vecs.append(own[cand.chunk_id])
+        return chosen + rest
+
+
+def semantic_channel(conn: sqlite3.Connection, store, embedder: Embedder,  # noqa: ANN001 - VectorStore
+                     semantic_only: bool = False) -> SemanticChannel:
+    """The object the recall pipeline uses to add vector candidates, fuse scores and diversify."""
+    return SemanticChannel(conn, store, embedder, semantic_only)
