@@ -66,8 +66,14 @@ def daily_log(day: date, rng: random.Random, ents: list[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def generate(out: Path, days: int, n_entities: int, seed: int = 7, end: date = date(2025, 11, 30)) -> list[Path]:
-    """Write MEMORY.md, bank pages and `days` daily logs ending at `end`; return the log paths."""
+def generate(out: Path, days: int, n_entities: int, seed: int = 7, end: date = date(2025, 11, 30),
+             unique_days: int | None = None) -> list[Path]:
+    """Write MEMORY.md, bank pages and `days` daily logs ending at `end`; return the log paths.
+
+    With `unique_days`, only that many distinct logs are generated and the others repeat
+    them under other dates: a large workspace whose distinct texts can be embedded in
+    minutes (its chunks and vectors are as many as a real one's; its texts are not all new).
+    """
     rng = random.Random(seed)
     ents = entities(n_entities)
     (out / "memory").mkdir(parents=True, exist_ok=True)
@@ -84,7 +90,11 @@ def generate(out: Path, days: int, n_entities: int, seed: int = 7, end: date = d
         if days > 3000:  # 10,000-day workspaces: spread over folders like a real archive would
             path = out / "memory" / f"{day.year}" / f"{day.isoformat()}.md"
             path.parent.mkdir(exist_ok=True)
-        path.write_text(daily_log(day, rng, ents))
+        if unique_days and i >= unique_days:
+            source = paths[i % unique_days].read_text()
+            path.write_text(source.replace(source.split("\n", 1)[0], f"# {day.isoformat()}", 1))
+        else:
+            path.write_text(daily_log(day, rng, ents))
         paths.append(path)
     return paths
 

@@ -84,7 +84,12 @@ def m003_fts_context(conn: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors, m003_fts_context]
+def m004_superseded_by(conn: sqlite3.Connection) -> None:
+    """facts.superseded_by: the id of the newer world fact that replaced this one (index.supersession)."""
+    conn.execute("ALTER TABLE facts ADD COLUMN superseded_by INTEGER")
+
+
+MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors, m003_fts_context, m004_superseded_by]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

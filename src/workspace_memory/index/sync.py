@@ -27,6 +27,7 @@ from ..files import decode_markdown, sha256_bytes
 from ..workspace import MarkdownFile, Workspace
 from .rows import document_rows
 from .store import transaction, writer_lock
+from .supersession import update_superseded
 
 _BATCH = 200  # files a transaction: keeps readers' view fresh and memory flat on big rebuilds
 
@@ -148,8 +149,11 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,
             _apply(ws, conn, pending, report, progress)
             if rebuild:
                 rebuild_entities(conn)
+                update_superseded(conn)
             elif report.entity_keys:
                 rebuild_entities(conn, report.entity_keys)
+                with transaction(conn):
+                    update_superseded(conn, report.entity_keys)
         conn.execute(
             "INSERT OR REPLACE INTO meta(key, value) VALUES ('last_sync', ?)",
             (datetime.now(UTC).isoformat(timespec="seconds"),),

@@ -143,8 +143,9 @@ class _DfCache:
 
     Counting a word's matches walks its whole posting list (5 ms for a word in 100,000
     chunks); a long-lived process (MCP server, benchmark) asks for the same words again
-    and again. The key includes `PRAGMA data_version` (bumped by other connections'
-    commits) and `total_changes` (our own), so a stale count is never used.
+    and again. The key is `PRAGMA data_version` (bumped by other connections' commits)
+    and the index generation (bumped by every sync that changes chunks, ours included),
+    so a stale count is never used. (Not `total_changes`: the scratch table bumps it.)
     """
 
     def __init__(self) -> None:
@@ -152,7 +153,8 @@ class _DfCache:
         self.counts: dict[str, int] = {}
 
     def get(self, conn: sqlite3.Connection, term: Term) -> int:
-        state = (conn.execute("PRAGMA data_version").fetchone()[0], conn.total_changes)
+        state = (conn.execute("PRAGMA data_version").fetchone()[0],
+                 conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone())
         if state != self.state:
             self.state, self.counts = state, {}
         if term.label not in self.counts:
