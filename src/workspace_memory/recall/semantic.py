@@ -29,8 +29,12 @@ from .lexical import coverage
 
 W_VECTOR = 0.7
 W_TEXT = 0.3
-# MMR: next = argmax  MMR_LAMBDA * score - (1 - MMR_LAMBDA) * max cosine to those already chosen.
+# MMR: next = argmax  MMR_LAMBDA * score - (1 - MMR_LAMBDA) * redundancy, where redundancy is the
+# max cosine to the results already chosen when it reaches NEAR_DUPLICATE_COS, else 0. Penalising
+# every similarity (plain MMR) pushed related evidence out: on LoCoMo, consecutive turns about one
+# event are similar, and plain MMR at 0.7 cost 0.045 of evidence recall at 2,000 characters.
 MMR_LAMBDA = 0.7
+NEAR_DUPLICATE_COS = 0.9
 COS_FLOOR = 0.2
 COS_CEIL = 1.0
 
@@ -95,24 +99,23 @@ class SemanticChannel:
         if len(ranked) < 3 or MMR_LAMBDA >= 1.0:
             return ranked
         stored = vectors_for(self.conn, self.embedder, [c.chunk_id for c in ranked])
-        own = {cid: vecs[0] for cid, vecs in stored.items()}  # the entry alone, not its context
-        chosen: list = []
-        chosen_vecs: list[np.ndarray] = []
-        rest = list(ranked)
-        while rest and len(chosen) < limit:
-            best, best_value = 0, -2.0
-            matrix = np.vstack(chosen_vecs) if chosen_vecs else None
-            for idx, cand in enumerate(rest):
-                vec = own.get(cand.chunk_id)
-                similar = float(np.max(matrix @ vec)) if matrix is not None and vec is not None else 0.0
-                value = MMR_LAMBDA * cand.score - (1 - MMR_LAMBDA) * similar
-                if value > best_value:
-                    best, best_value = idx, value
-            cand = rest.pop(best)
-            chosen.append(cand)
-            if own.get(cand.chunk_id) is not None:
-                chosen_vecs.append(own[cand.chunk_id])
-        return chosen + rest
+        dim = self.embedder.dim
+        # The entry alone (first vector), not its context; zeros when it has none.
+        matrix = np.vstack([stored[c.chunk_id][0] if c.chunk_id in stored else np.zeros(dim, np.float32)
+                            for c in ranked])
+        scores = np.array([c.score for c in ranked], dtype=np.float32)
+        redundancy = np.zeros(len(ranked), dtype=np.float32)  # max cosine to what was chosen
+        open_ = np.ones(len(ranked), dtype=bool)
+        order: list[int] = []
+        while len(order) < min(limit, len(ranked)):
+            penalty = np.where(redundancy >= NEAR_DUPLICATE_COS, redundancy, 0.0)
+            value = np.where(open_, MMR_LAMBDA * scores - (1 - MMR_LAMBDA) * penalty, -np.inf)
+            best = int(np.argmax(value))
+            order.append(best)
+            open_[best] = False
+            redundancy = np.maximum(redundancy, matrix @ matrix[best])
+        chosen = set(order)
+        return [ranked[i] for i in order] + [c for i, c in enumerate(ranked) if i not in chosen]
 
 
 def semantic_channel(conn: sqlite3.Connection, store, embedder: Embedder,  # noqa: ANN001 - VectorStore
