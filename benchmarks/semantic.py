@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from stats import pct  # noqa: E402
 from workspace_gen import generate  # noqa: E402
 from workspace_memory.api import Memory  # noqa: E402
-from workspace_memory.index.rows import embed_text  # noqa: E402
+from workspace_memory.index.vector_sync import missing_vectors  # noqa: E402
 from workspace_memory.recall.query import RecallRequest  # noqa: E402
 
 NOW = "2025-11-30T18:00"
@@ -54,7 +54,8 @@ def index_vs_encode(tmp: Path, days: int) -> None:
 
     probe = Memory.open(str(root), NOW)
     sync(probe.workspace, probe.conn)  # parse only, to list the exact texts the index embeds
-    texts = sorted({embed_text(t, h) for h, t in probe.conn.execute("SELECT heading, text FROM chunks")})
+    # The exact texts the index embeds: each entry alone and after the previous entry.
+    texts = [text for _, text in missing_vectors(probe.conn, embedder)]
     probe.close()
     shutil.rmtree(root / ".memory" / "index.sqlite", ignore_errors=True)
     for leftover in (root / ".memory").glob("index.sqlite*"):

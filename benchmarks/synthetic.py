@@ -6,6 +6,8 @@ Prints, for a 365-day workspace (~40 lines a day, 50 entities) and a 10,000-file
 full index time and files/s, re-sync after touching one file, lexical recall latency
 p50/p95 in-process, and a cold `memory recall` process (wall time, median of runs).
 Targets: cold lexical recall <= 0.3 s on 365 days; re-sync after one change <= 0.3 s on 10,000 files.
+Embeddings are off here (MEMORY_EMBED_PROVIDER=none): this measures the lexical foundation;
+benchmarks/semantic.py measures indexing and recall with the model.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ def bench_workspace(root: Path, runs: int, label: str) -> None:
 
 
 def main() -> None:
+    os.environ["MEMORY_EMBED_PROVIDER"] = "none"
     parser = argparse.ArgumentParser(description="Index and lexical recall benchmarks")
     parser.add_argument("--days", type=int, default=365)
     parser.add_argument("--big-days", type=int, default=10_000)

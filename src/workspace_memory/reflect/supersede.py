@@ -97,21 +97,24 @@ def superseded_ids(facts: Iterable[FactLike], kinds: tuple[str, ...] = ("world",
 
 
 def _supersede_group(group: list[FactLike], names: tuple[str, ...]) -> dict[int, int]:
+    """Rules 3 and 4 for one entity's facts, oldest first; linear in the facts but for change cues."""
     texts = [_claim_text(f) for f in group]
     fact_slots = [slots(t) for t in texts]
-    cues = [bool(_CHANGE_CUE.search(t)) for t in texts]
+    cue_at = [j for j, t in enumerate(texts) if _CHANGE_CUE.search(t)]
     out: dict[int, int] = {}
-    for i, fact in enumerate(group):
-        later = range(i + 1, len(group))
-        if fact_slots[i]:
-            restated = {s for j in later for s in fact_slots[j]}
-            if set(fact_slots[i]) <= restated:
-                first = fact_slots[i][0]
-                out[fact.id] = next(group[j].id for j in later if first in fact_slots[j])
-                continue
-        old_claim = analyze(texts[i], names)
-        for j in later:
-            if cues[j] and similarity(old_claim, analyze(_CHANGE_CUE.sub(" ", texts[j]), names)) >= NEGATION_MATCH:
-                out[fact.id] = group[j].id
-                break
+    nearest: dict[str, int] = {}  # slot -> index of the earliest later fact that states it
+    for i in range(len(group) - 1, -1, -1):
+        mine = fact_slots[i]
+        if mine and all(s in nearest for s in mine):
+            out[group[i].id] = group[nearest[mine[0]]].id
+        else:
+            later_cues = [j for j in cue_at if j > i]
+            if later_cues:
+                old_claim = analyze(texts[i], names)
+                for j in later_cues:
+                    if similarity(old_claim, analyze(_CHANGE_CUE.sub(" ", texts[j]), names)) >= NEGATION_MATCH:
+                        out[group[i].id] = group[j].id
+                        break
+        for s in mine:
+            nearest[s] = i
     return out
