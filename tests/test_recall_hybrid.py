@@ -94,7 +94,7 @@ def test_hybrid_scores_and_factors_stay_in_0_1(fws: Path) -> None:
                 assert 0.0 <= factors[name] <= 1.0, (name, hit)
             assert 0.0 <= channels["vector"] <= 1.0 and -1.0 <= channels["cosine"] <= 1.0, hit
             assert 0.0 <= channels.get("lexical", 0.0) <= 1.0, hit
-    assert seen > 50
+    assert seen > 20  # enough results checked (the minimum score drops the unrelated ones)
 
 
 def test_semantic_mode_uses_only_vectors(fws: Path) -> None:

@@ -32,7 +32,7 @@ from .supersession import SUPERSEDED_FACTOR, superseded_among
 
 CANDIDATE_MULTIPLIER = 4
 MIN_POOL = 40
-MIN_SCORE = 0.0
+MIN_SCORE = 0.05  # below this a result shares neither wording nor meaning with the query
 # What the question asks for, as factors (<= 1) on entries that miss it. A factor, not a
 # boost towards 1 before recency: recency and importance must not undo what the question said.
 ENTITY_MISS = 0.75  # the question names an entity; this entry is not about it
