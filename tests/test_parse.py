@@ -422,5 +422,5 @@ def test_a_short_section_under_a_statement_heading_is_one_entry() -> None:
     doc = parse_markdown(text)
     assert [(c.start_line, c.end_line) for c in doc.chunks] == [(3, 6), (9, 9), (10, 10)]
     merged = doc.chunks[0]
-    assert merged.text == "## Peter: Likes green tea\n- entities: @Peter\n- confidence: 0.85"
+    assert merged.text == "## Peter: Likes green tea\n<!-- reflect:opinion x -->\n- entities: @Peter\n- confidence: 0.85"
     assert merged.entities == ("Peter",)

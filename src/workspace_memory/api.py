@@ -102,7 +102,9 @@ class Memory:
         started = time.perf_counter()
         report = sync(self.workspace, self.conn, rebuild=rebuild, progress=progress)
         embedder, notices = self.embedder()
-        report.notices += notices
+        from .embed import NOTICE_SLOW_QUERY
+
+        report.notices += [n for n in notices if n != NOTICE_SLOW_QUERY]  # indexing builds the fast encoder
         if embedder is None:
             return report
         try:

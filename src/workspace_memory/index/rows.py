@@ -46,7 +46,7 @@ def text_hash(text: str) -> str:
 # entry alone 0.519, with its date heading 0.483, with the previous entry 0.558, max of
 # alone and with-previous 0.597. A short reply ("Yes, twice!") means little without the
 # line before it, and a date heading makes every entry of a day look alike.
-EMBED_SCHEME = "entry+previous-entry/v1"
+EMBED_SCHEME = "entry+previous-entry/v2"  # v2: no context for Retain facts
 
 
 def embed_text(chunk_text: str) -> str:
@@ -72,7 +72,10 @@ def document_rows(key: str, role: str, day: date | None, decoded: DecodedText) -
     previous: Chunk | None = None
     for chunk in parsed.chunks:
         chunk_row, fact_row, mentions = _chunk_rows(key, role, day_s, pwords, chunk)
-        same_section = previous is not None and previous.heading == chunk.heading
+        # Retain facts are self-contained by design: the bullet before a fact is another fact,
+        # not its context. Narrative entries (conversation turns, log bullets) get context.
+        same_section = (previous is not None and previous.heading == chunk.heading
+                        and chunk.kind == "note" and previous.kind == "note")
         chunk_row["ctx_hash"] = text_hash(context_text(previous.text, chunk.text)) if same_section else None
         chunk_row["context_text"] = previous.text if same_section else ""
         rows.chunks.append((chunk_row, fact_row, mentions))

@@ -24,7 +24,7 @@ from .frontmatter import split_frontmatter
 from .retain import RetainFact, find_entities, parse_retain_bullet
 
 # Bump when chunk boundaries or texts change: the index's settings fingerprint includes it.
-PARSER_VERSION = 4
+PARSER_VERSION = 5
 # A heading of this many words or more is a statement ("## Peter: Prefers concise replies"),
 # not a label ("## Notes"); a short section under it is one chunk (see _Walker._close_section).
 STATEMENT_WORDS = 4
@@ -36,6 +36,7 @@ _RETAIN_HEADING_RE = re.compile(r"^\s*retain\s*:?\s*$", re.IGNORECASE)
 # return every fact twice. Text a person wrote outside the regions is indexed as usual.
 _REGION_BEGIN_RE = re.compile(r"^\s*<!--\s*reflect:begin\b.*-->\s*$")
 _REGION_END_RE = re.compile(r"^\s*<!--\s*reflect:end\b.*-->\s*$")
+_WORD_RE = re.compile(r"\w+")
 _COMMENT_ONLY_RE = re.compile(r"^\s*(<!--.*?-->\s*)+$", re.DOTALL)
 # Block tokens that open an entry at the top level of the document.
 _ENTRY_OPENERS = {"paragraph_open", "blockquote_open", "fence", "code_block", "table_open", "html_block"}
@@ -156,7 +157,7 @@ class _Walker:
 
     @staticmethod
     def _is_statement(heading: tuple[int, str, bool]) -> bool:
-        return not heading[2] and len(heading[1].split()) >= STATEMENT_WORDS
+        return not heading[2] and len(_WORD_RE.findall(heading[1])) >= STATEMENT_WORDS
 
     def _close_section(self) -> None:
         """Merge a short section under a statement heading into one chunk, heading included.
@@ -172,8 +173,7 @@ class _Walker:
         if any(c.kind != "note" for c in under):
             return
         end = max((c.end_line for c in under), default=heading_line + 1)
-        lines = [ln for ln in self.lines[heading_line:end] if ln.strip() and not _COMMENT_ONLY_RE.match(ln)]
-        text = "\n".join(lines)
+        text = "\n".join(self.lines[heading_line:end]).rstrip()  # exactly the lines it claims
         if estimate_tokens(text) > SHORT_SECTION_TOKENS:
             return
         entities = tuple(dict.fromkeys(e for c in under for e in c.entities)) or find_entities(text)
