@@ -115,3 +115,14 @@ def _jsonable(value: Any) -> bool:
     except (TypeError, ValueError):
         return False
     return True
+
+
+def key_scope(keys: set[str] | None, condition: str) -> tuple[str, tuple[str, ...]]:
+    """SQL to restrict a query to some entity keys: (" AND " + condition, params), or ("", ()) for all.
+
+    `condition` holds one `{}` where the placeholders go, e.g. "entity_key IN ({})".
+    """
+    if keys is None:
+        return "", ()
+    ordered = tuple(sorted(keys))
+    return " AND " + condition.format(",".join("?" * len(ordered))), ordered

@@ -11,18 +11,17 @@ from __future__ import annotations
 import sqlite3
 from datetime import date
 
+from .rows import key_scope
+
 
 def update_superseded(conn: sqlite3.Connection, keys: set[str] | None = None) -> None:
     """Recompute facts.superseded_by for world facts whose primary entity is in `keys` (None: all)."""
     from ..reflect.facts import Fact
     from ..reflect.supersede import superseded_ids
 
-    scope, params = "", ()
-    if keys is not None:
-        if not keys:
-            return
-        scope = f" AND f.id IN (SELECT chunk_id FROM mentions WHERE entity_key IN ({','.join('?' * len(keys))}))"
-        params = tuple(sorted(keys))
+    if keys is not None and not keys:
+        return
+    scope, params = key_scope(keys, "f.id IN (SELECT chunk_id FROM mentions WHERE entity_key IN ({}))")
     facts: dict[int, list] = {}
     for fid, path, line, content, confidence, day, key in conn.execute(
         "SELECT f.id, f.path, f.line, f.content, f.confidence, f.day, m.entity_key FROM facts f"

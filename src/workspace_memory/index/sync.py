@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 
 from ..files import decode_markdown, sha256_bytes
 from ..workspace import MarkdownFile, Workspace
-from .rows import document_rows
+from .rows import document_rows, key_scope
 from .store import transaction, writer_lock
 from .supersession import update_superseded
 
@@ -325,12 +325,9 @@ def rebuild_entities(conn: sqlite3.Connection, keys: set[str] | None = None) -> 
     With `keys`, only those entities are recomputed (a one-file sync stays cheap on a
     10,000-file workspace); without, the whole table.
     """
-    scope, params = "", ()
-    if keys is not None:
-        if not keys:
-            return
-        scope = f" AND entity_key IN ({','.join('?' * len(keys))})"
-        params = tuple(sorted(keys))
+    if keys is not None and not keys:
+        return
+    scope, params = key_scope(keys, "entity_key IN ({})")
     spellings: dict[str, dict[str, int]] = {}
     for key, slug, count in conn.execute(
         f"SELECT entity_key, slug, COUNT(*) FROM mentions WHERE 1{scope} GROUP BY entity_key, slug", params
