@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from stats import pct  # noqa: E402
+from stats import pct, time_recalls  # noqa: E402
 from workspace_gen import generate  # noqa: E402
 from workspace_memory.api import Memory  # noqa: E402
 from workspace_memory.index.vector_sync import missing_vectors  # noqa: E402
@@ -82,12 +82,7 @@ def hybrid_latency(tmp: Path, days: int, runs: int, unique_days: int) -> None:
     print(f"[hybrid latency] indexed {chunks} chunks in {time.perf_counter() - t0:.0f} s")
     for q in QUERIES:  # warm-up: model, store and caches
         mem.recall(RecallRequest(q, k=10, mode="hybrid"))
-    lat = []
-    for _ in range(max(1, runs // len(QUERIES) + 1)):
-        for q in QUERIES:
-            t0 = time.perf_counter()
-            mem.recall(RecallRequest(q, k=10, mode="hybrid"))
-            lat.append(time.perf_counter() - t0)
+    lat = time_recalls(mem, QUERIES, runs, "hybrid")
     from workspace_memory.recall.engine import recall
 
     semantic, _ = mem._semantic_channel("hybrid")

@@ -23,10 +23,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from stats import pct  # noqa: E402
+from stats import pct, time_recalls  # noqa: E402
 from workspace_gen import generate  # noqa: E402
 from workspace_memory.api import Memory  # noqa: E402
-from workspace_memory.recall.query import RecallRequest  # noqa: E402
 
 NOW = "2025-11-30T18:00"
 QUERIES = ["Peter concise replies", "reconnect logic", "Marrakech", "deploy pipeline risk", "ticket 0a1b2c3",
@@ -59,12 +58,7 @@ def bench_workspace(root: Path, runs: int, label: str) -> None:
         noop.append(time.perf_counter() - t0)
     print(f"[{label}] re-sync after one changed file: p50 {statistics.median(resync) * 1000:.0f} ms, "
           f"p95 {pct(resync, 0.95) * 1000:.0f} ms; no-change sync p50 {statistics.median(noop) * 1000:.0f} ms")
-    lat = []
-    for _ in range(max(1, runs // len(QUERIES) + 1)):
-        for q in QUERIES:
-            t0 = time.perf_counter()
-            mem.recall(RecallRequest(q, k=10, mode="lexical"))
-            lat.append(time.perf_counter() - t0)
+    lat = time_recalls(mem, QUERIES, runs, "lexical")
     print(f"[{label}] lexical recall in-process: p50 {statistics.median(lat) * 1000:.1f} ms, "
           f"p95 {pct(lat, 0.95) * 1000:.1f} ms ({len(lat)} queries)")
     mem.close()
