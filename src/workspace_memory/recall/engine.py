@@ -57,8 +57,8 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
            notices: list[str] | None = None) -> dict[str, Any]:
     """Run the pipeline and return the JSON contract: {query, mode, notices, results}.
 
-    `semantic` is an optional callable (understood, pool, where, params) -> {chunk_id: cosine}
-    supplied when a vector channel is available; without it recall is lexical.
+    `semantic` is a recall.semantic.SemanticChannel when vectors are available (it adds
+    vector candidates, fuses and diversifies); without it recall is lexical.
     """
     if req.k < 1:
         raise UserError("--k must be at least 1")
@@ -75,10 +75,17 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
     mode = "lexical" if semantic is None else ("semantic" if req.mode == "semantic" else "hybrid")
     candidates: dict[int, Candidate] = {}
     if mode != "semantic":
-        for hit in lexical.search(conn, terms, limit=pool, where=where, params=params):
-            candidates[hit.chunk_id] = Candidate(hit.chunk_id, hit.score, {"lexical": hit.score, "bm25": hit.bm25})
+        for cid, bm25 in lexical.candidates(conn, terms, limit=pool, where=where, params=params).items():
+            candidates[cid] = Candidate(cid, 0.0, {"bm25": bm25})
     if semantic is not None:
-        candidates = semantic(u, terms, pool, where, params, candidates)
+        semantic.add_candidates(u, pool, where, params, candidates)  # and every candidate's cosine
+    if mode != "semantic":
+        # One pass for both pools: vector-only candidates get their coverage, without BM25.
+        bm25s = {cid: c.channels.get("bm25", 0.0) for cid, c in candidates.items()}
+        for hit in lexical.score(conn, terms, bm25s):
+            candidates[hit.chunk_id].channels["lexical"] = hit.score
+    for cand in candidates.values():
+        cand.relevance = semantic.relevance(cand) if semantic is not None else cand.channels["lexical"]
     if u.entity_boost:
         # "tell me about Peter", "what does Peter prefer": entries about the entity compete
         # even when no word matched (a typo, an alias); an opinion question takes opinions.

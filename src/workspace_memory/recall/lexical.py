@@ -26,7 +26,7 @@ from ..index.schema import FTS_TOKENIZER
 from ..tokens import has_cjk
 
 BM25_SHARE = 0.15
-COMMON_DF = 5000  # see _fts_plan
+RANK_BUDGET = 4000  # chunks that BM25 may score per query, see _fts_plan
 # Column weights for bm25(): the entry text, the words of its file path, the previous entry.
 BM25_WEIGHTS = (1.0, 0.6, 0.3)
 # A word found only in the previous entry of the section counts this much towards coverage:
@@ -92,49 +92,68 @@ def _filter_sql(where: str) -> str:
     return f" AND {where}" if where else ""
 
 
-def search(conn: sqlite3.Connection, terms: list[Term], *, limit: int, where: str = "",
-           params: tuple = ()) -> list[LexicalHit]:
-    """Top `limit` chunks for `terms`, restricted by a WHERE clause over `c` (chunks)."""
+def candidates(conn: sqlite3.Connection, terms: list[Term], *, limit: int, where: str = "",
+               params: tuple = ()) -> dict[int, float]:
+    """The FTS5 pool for `terms`: chunk id -> BM25 (positive, larger is better).
+
+    At most `limit` chunks per FTS expression, restricted by a WHERE clause over `c`
+    (chunks). The pool is only ordered by BM25; `score` gives the comparable value.
+    """
     if not terms:
-        return []
-    dfs = {t.label: _document_frequency(conn, t) for t in terms}
+        return {}
+    dfs = _document_frequencies(conn, terms)
     bm25: dict[int, float] = {}
     for expr, by_rank in _fts_plan([t for t in terms if t.fts], dfs):
         order = "b DESC" if by_rank else "chunks_fts.rowid DESC"
-        sql = (
-            f"SELECT c.id, -bm25(chunks_fts, {', '.join(map(str, BM25_WEIGHTS))}) AS b FROM chunks_fts "
-            f"JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?{_filter_sql(where)} "
-            f"ORDER BY {order} LIMIT ?"
-        )
+        weights = ", ".join(map(str, BM25_WEIGHTS))
+        if where:
+            sql = (f"SELECT c.id, -bm25(chunks_fts, {weights}) AS b FROM chunks_fts "
+                   f"JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND {where} "
+                   f"ORDER BY {order} LIMIT ?")
+        else:  # no join: a third of the time when a word matches thousands of chunks
+            sql = (f"SELECT chunks_fts.rowid, -bm25(chunks_fts, {weights}) AS b FROM chunks_fts "
+                   f"WHERE chunks_fts MATCH ? ORDER BY {order} LIMIT ?")
         for cid, b in conn.execute(sql, (expr, *params, limit)):
             bm25[cid] = max(bm25.get(cid, 0.0), b, 1e-9)
     for term in (t for t in terms if t.cjk):
         for cid, b in _cjk_candidates(conn, term.cjk, where, params, limit):  # type: ignore[arg-type]
             bm25[cid] = bm25.get(cid, 0.0) + b
-    if not bm25:
-        return []
-    return _score(conn, terms, bm25, dfs)
+    return bm25
+
+
+def search(conn: sqlite3.Connection, terms: list[Term], *, limit: int, where: str = "",
+           params: tuple = ()) -> list[LexicalHit]:
+    """Top `limit` chunks for `terms` (per FTS expression), scored, best first."""
+    return score(conn, terms, candidates(conn, terms, limit=limit, where=where, params=params))
 
 
 def _fts_plan(terms: list[Term], dfs: dict[str, int]) -> list[tuple[str, bool]]:
     """FTS5 expressions to run, each with whether to order by BM25 (else newest first).
 
-    Ordering every match of a very common word by BM25 costs about 1.5 µs a match (150 ms
-    for 100,000), so words in more than COMMON_DF chunks only find candidates where they
-    occur together (AND); rarer words are OR-ed as usual. A query made of one such word
-    alone, or of words that each occur in over 4 x COMMON_DF chunks, takes the newest matches. The coverage score still counts every word.
+    BM25 costs about 2 µs for every chunk that matches (20 ms for 10,000), since FTS5
+    must score all matches before it can sort them. So BM25 only ranks the matches of
+    the rarest words, up to RANK_BUDGET matches in all; they carry most of the query's
+    information (the highest IDF). Chunks with the remaining, common words are taken
+    newest first: those that contain all of them, then those that contain any. That
+    walk stops after `limit` matches, so it costs little however common the words are.
+    The score (`score`) still counts every word of every candidate.
     """
-    rare = [t.fts for t in terms if dfs[t.label] <= COMMON_DF and dfs[t.label] > 0]
-    common = [t.fts for t in terms if dfs[t.label] > COMMON_DF]
+    ranked: list[str] = []
+    common: list[str] = []
+    budget = RANK_BUDGET
+    for term in sorted((t for t in terms if dfs[t.label] > 0), key=lambda t: (dfs[t.label], t.label)):
+        if dfs[term.label] <= budget:
+            ranked.append(term.fts)  # type: ignore[arg-type]
+            budget -= dfs[term.label]
+        else:
+            common.append(term.fts)  # type: ignore[arg-type]
     plan: list[tuple[str, bool]] = []
-    if rare:
-        plan.append((" OR ".join(rare), True))  # type: ignore[arg-type]
+    if ranked:
+        plan.append((" OR ".join(ranked), True))
     if len(common) > 1:
-        # Words this common nearly always occur together too: rank the overlap only when it is small.
-        smallest = min(dfs[t.label] for t in terms if dfs[t.label] > COMMON_DF)
-        plan.append((" AND ".join(common), smallest <= 4 * COMMON_DF))  # type: ignore[arg-type]
-    elif common and not rare:
-        plan.append((common[0], False))  # type: ignore[list-item]
+        plan.append((" AND ".join(common), False))
+    if common:
+        plan.append((" OR ".join(common), False))
     return plan
 
 
@@ -160,6 +179,10 @@ class _DfCache:
         if term.label not in self.counts:
             self.counts[term.label] = _count_matches(conn, term)
         return self.counts[term.label]
+
+
+def _document_frequencies(conn: sqlite3.Connection, terms: list[Term]) -> dict[str, int]:
+    return {t.label: _document_frequency(conn, t) for t in terms}
 
 
 def _document_frequency(conn: sqlite3.Connection, term: Term) -> int:
@@ -207,11 +230,12 @@ def _scratch(conn: sqlite3.Connection) -> str:
     """A private in-memory FTS5 table with the index's tokenizer, to test terms on candidates.
 
     Matching each term against just the candidates here takes microseconds, where the
-    same MATCH on the main table walks the term's whole posting list.
+    same MATCH on the main table walks the term's whole posting list. Contentless, so
+    that 'delete-all' empties it without tokenizing every row again (half the cost).
     """
     conn.execute(
         "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_scratch USING "
-        f"fts5(search_text, path_text, context_text, tokenize='{FTS_TOKENIZER}')"
+        f"fts5(search_text, path_text, context_text, content='', tokenize='{FTS_TOKENIZER}')"
     )
     return "recall_scratch"
 
@@ -245,14 +269,23 @@ def _matches_by_term(conn: sqlite3.Connection, terms: list[Term], ids: list[int]
                     weights[cid] = share
             out[term.label] = weights
     finally:
-        conn.execute(f"DELETE FROM temp.{table}")
+        conn.execute(f"INSERT INTO temp.{table}({table}) VALUES ('delete-all')")
     return out
 
 
-def _score(conn: sqlite3.Connection, terms: list[Term], bm25: dict[int, float],
-           dfs: dict[str, int]) -> list[LexicalHit]:
-    total = conn.execute("SELECT MAX(id) FROM chunks").fetchone()[0] or 1
+def score(conn: sqlite3.Connection, terms: list[Term], bm25: dict[int, float]) -> list[LexicalHit]:
+    """Score chunks by the formula of the module docstring, best first.
+
+    `bm25` maps every chunk to score to its BM25 from the FTS pool, or 0 for chunks that
+    another channel found (they get their coverage, without the BM25 share).
+    """
+    if not bm25:
+        return []
     ids = list(bm25)
+    if not terms:
+        return [LexicalHit(cid, 0.0, bm25[cid], 0.0) for cid in ids]
+    dfs = _document_frequencies(conn, terms)
+    total = conn.execute("SELECT MAX(id) FROM chunks").fetchone()[0] or 1
     matches = _matches_by_term(conn, terms, ids)
     idf_sum = 0.0
     gained: dict[int, float] = dict.fromkeys(ids, 0.0)
@@ -268,19 +301,10 @@ def _score(conn: sqlite3.Connection, terms: list[Term], bm25: dict[int, float],
     out = []
     for cid in ids:
         coverage = gained[cid] / idf_sum if idf_sum > 0 else 0.0
-        score = coverage * (1 - BM25_SHARE + BM25_SHARE * bm25[cid] / top)
-        out.append(LexicalHit(cid, score, bm25[cid], coverage, matched[cid]))
+        value = coverage * (1 - BM25_SHARE + BM25_SHARE * bm25[cid] / top)
+        out.append(LexicalHit(cid, value, bm25[cid], coverage, matched[cid]))
     out.sort(key=lambda h: (-h.score, -h.bm25, h.chunk_id))
     return out
-
-
-def coverage(conn: sqlite3.Connection, terms: list[Term], ids: list[int]) -> dict[int, float]:
-    """The lexical score of chunks that BM25 did not put in its pool (no BM25 share)."""
-    if not terms or not ids:
-        return dict.fromkeys(ids, 0.0)
-    dfs = {t.label: _document_frequency(conn, t) for t in terms}
-    hits = _score(conn, terms, dict.fromkeys(ids, 0.0), dfs)
-    return {h.chunk_id: h.coverage * (1 - BM25_SHARE) for h in hits}
 
 
 def has_cjk_terms(terms: list[Term]) -> bool:

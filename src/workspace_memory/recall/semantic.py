@@ -25,7 +25,6 @@ import numpy as np
 
 from ..embed.base import Embedder
 from ..index.vector_sync import chunk_labels, label_chunk, vectors_for
-from .lexical import coverage
 
 W_VECTOR = 0.7
 W_TEXT = 0.3
@@ -59,13 +58,15 @@ class SemanticChannel:
         self.embedder = embedder
         self.semantic_only = semantic_only
 
-    def __call__(self, u, terms, pool, where, params, candidates):  # noqa: ANN001, ANN204 - see engine.recall
-        """Add the vector pool to `candidates` and set every candidate's fused relevance."""
+    def add_candidates(self, u, pool, where, params, candidates) -> None:  # noqa: ANN001 - see engine.recall
+        """Add the vector pool to `candidates` and give every candidate its cosine."""
         from .engine import Candidate
 
         query = u.text or u.time_phrase or ""
         if not query.strip():
-            return candidates
+            for cand in candidates.values():
+                cand.channels["cosine"] = 0.0
+            return
         qvec = self.embedder.embed_query(query)
         allowed = None
         if where:
@@ -82,17 +83,12 @@ class SemanticChannel:
             for cid in missing:
                 vecs = stored.get(cid)
                 candidates[cid].channels["cosine"] = float(np.max(vecs @ qvec)) if vecs is not None else 0.0
-        if not self.semantic_only:
-            # Vector-only candidates: how much of the query's wording they contain.
-            unscored = [cid for cid, c in candidates.items() if "lexical" not in c.channels]
-            for cid, value in coverage(self.conn, terms, unscored).items():
-                candidates[cid].channels["lexical"] = value
-        for cand in candidates.values():
-            vector = calibrate(cand.channels["cosine"])
-            lexical = 0.0 if self.semantic_only else cand.channels.get("lexical", 0.0)
-            cand.channels["vector"] = vector
-            cand.relevance = vector if self.semantic_only else fuse(vector, lexical)
-        return candidates
+
+    def relevance(self, cand) -> float:  # noqa: ANN001 - engine.Candidate
+        """The candidate's relevance: its calibrated cosine, fused with its lexical score in hybrid mode."""
+        vector = calibrate(cand.channels.get("cosine", 0.0))
+        cand.channels["vector"] = vector
+        return vector if self.semantic_only else fuse(vector, cand.channels.get("lexical", 0.0))
 
     def diversify(self, ranked: list, limit: int) -> list:
         """Maximal marginal relevance over `ranked` (best first), using each entry's own vector."""
