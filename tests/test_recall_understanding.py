@@ -112,6 +112,29 @@ def test_a_stated_range_counts_whatever_day_the_fact_was_written(ws: Path) -> No
     assert all(inside(h, date(2025, 11, 20), date(2025, 11, 20)) for h in found), R.contents(found)
 
 
+def test_a_window_with_no_entry_ranks_the_days_around_it_first(ws: Path) -> None:
+    # Nothing was written on Sep 25 (Sep 15 and Sep 29 were): a filter would return nothing.
+    out = R.recall(ws, "what happened on Sep 25")
+    assert any("no entry is dated" in n and "Sep 25" in n for n in out["notices"]), out["notices"]
+    found = out["results"]
+    assert found, "the week around the day is browsed"
+    assert all(inside(h, date(2025, 9, 18), date(2025, 10, 2)) for h in found), R.contents(found)
+    assert R.rank_of(found, "Staging deploy of Orchard") is not None
+
+
+def test_a_window_with_no_entry_still_searches_the_words(ws: Path) -> None:
+    found = hits(ws, "Orchard deploy on Sep 25", "--explain")
+    assert "Staging deploy of Orchard" in found[0]["content"], R.contents(found)  # Sep 29: 4 days later
+    later = R.rank_of(found, "Portal deploy to production")
+    assert later is not None and found[later]["explain"]["factors"]["window"] < 1
+
+
+def test_a_window_that_holds_entries_filters_without_notice(ws: Path) -> None:
+    out = R.recall(ws, "what happened on Sep 29")
+    assert not any("no entry is dated" in n for n in out["notices"])
+    assert {h["timestamp"] for h in out["results"]} == {"2025-09-29"}
+
+
 def test_around_is_a_boost_not_a_filter(ws: Path) -> None:
     found = hits(ws, "portal deploy around Nov 27", "--explain")
     by_day = {h["timestamp"]: h for h in found if "deploy" in h["content"].lower()}

@@ -24,6 +24,7 @@ from datetime import date, datetime
 from typing import Any
 
 from ..errors import UserError
+from ..index.rows import OPEN_END, OPEN_START
 from . import lexical
 from .pack import pack, packet
 from .query import RecallRequest, Understood, understand
@@ -93,7 +94,7 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
             candidates.setdefault(cid, Candidate(cid, 0.0, {})).channels["entity"] = 1.0
     if not candidates and (not terms or u.time_phrase):
         # "what happened yesterday": no words match, but the question is about a time.
-        candidates = _browse(conn, pool, where, params)
+        candidates = _browse(conn, pool, *_with_window(where, params, u.boost_window))
     if not candidates:
         return {"query": req.query, "mode": mode, "notices": notices, "results": []}
     # 4. factors
@@ -178,6 +179,16 @@ def _in_window(row: dict[str, Any], window: tuple[date | None, date | None]) -> 
     if row["t_start"] is None:
         return False
     return (end is None or row["t_start"] <= end.isoformat()) and (start is None or row["t_end"] >= start.isoformat())
+
+
+def _with_window(where: str, params: tuple, window: tuple[date | None, date | None] | None) -> tuple[str, tuple]:
+    """The filters, narrowed to a boost window when there is one (to browse it)."""
+    if window is None:
+        return where, params
+    start, end = window
+    clause = "c.t_start IS NOT NULL AND c.t_start <= ? AND c.t_end >= ?"
+    bounds = (end.isoformat() if end else OPEN_END, start.isoformat() if start else OPEN_START)
+    return (f"{where} AND {clause}" if where else clause), (*params, *bounds)
 
 
 def _browse(conn: sqlite3.Connection, pool: int, where: str, params: tuple) -> dict[int, Candidate]:

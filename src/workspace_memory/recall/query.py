@@ -4,7 +4,10 @@ Explicit options (--since, --until, --kind, --entity) become filters. From the q
 text itself:
 - a time phrase ("last week", "in November 2025", "around Nov 27") becomes a window:
   a filter (entries whose date, or stated time range, overlaps it), or for "around X"
-  a boost (X +- 3 days); the words left after removing the phrase are searched;
+  a boost (X +- 3 days); the words left after removing the phrase are searched. A
+  window that no entry falls in ("on Oct 31" when nothing was written that day) would
+  filter out everything: it becomes a boost of the window widened by a week on each
+  side, with a notice;
 - entity names (`@Peter`, a bare name or alias, fuzzy for typos) boost entries about them;
 - "what does Peter prefer / think of / like" marks an opinion question: Peter's
   opinions join the candidates and rank first.
@@ -15,7 +18,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from ..errors import UserError
 from ..index.rows import OPEN_END, OPEN_START
@@ -24,6 +27,7 @@ from .entities import entities_in_text, resolve_entity
 KINDS = ("world", "experience", "opinion", "observation", "note")
 _KIND_ALIASES = {"w": "world", "b": "experience", "o": "opinion", "s": "observation", "opinions": "opinion",
                  "facts": "fact", "notes": "note"}
+EMPTY_WINDOW_WIDEN = timedelta(days=7)  # see understand(): a window that holds no entry
 # "what does Peter prefer / think of / like ...": the question asks for an opinion.
 _OPINION_RE = re.compile(
     r"\b(prefers?|preferences?|think|thinks|thought|opinions?|likes?|dislikes?|loves?|hates?|favou?rite|feel|feels|"
@@ -86,6 +90,13 @@ class Understood:
         return " AND ".join(clauses), tuple(params)
 
 
+def _holds_entries(conn: sqlite3.Connection, start: date | None, end: date | None) -> bool:
+    """Whether any entry's day or stated range overlaps start..end."""
+    row = conn.execute("SELECT 1 FROM chunks c WHERE c.t_start IS NOT NULL AND c.t_start <= ? AND c.t_end >= ? LIMIT 1",
+                       (end.isoformat() if end else OPEN_END, start.isoformat() if start else OPEN_START)).fetchone()
+    return row is not None
+
+
 def parse_kind(value: str | None) -> tuple[str, ...]:
     """--kind world|experience|opinion|observation|note|fact (comma-separated allowed)."""
     if not value:
@@ -122,6 +133,13 @@ def understand(req: RecallRequest, now: datetime, conn: sqlite3.Connection) -> U
         u.text = rest
         if window.mode == "boost":
             u.boost_window = (window.start, window.end)
+        elif not _holds_entries(conn, window.start, window.end):
+            # Nothing is dated inside: entries written in the days around it rank first
+            # (a note often tells of what happened a few days before), with a notice.
+            u.boost_window = (window.start and window.start - EMPTY_WINDOW_WIDEN,
+                              window.end and window.end + EMPTY_WINDOW_WIDEN)
+            u.notices.append(f"no entry is dated {window.phrase!r}; entries from the {EMPTY_WINDOW_WIDEN.days} "
+                             "days around it rank first")
         else:
             # The query's window narrows an explicit --since/--until, never widens it.
             u.since = max(filter(None, (u.since, window.start)), default=None)
