@@ -79,6 +79,7 @@ def test_hybrid_runs_and_cites(fws: Path) -> None:
     assert all(cites_its_lines(fws, h) for h in found), found
     channels = found[0]["explain"]["channels"]
     assert {"lexical", "cosine", "vector"} <= set(channels)
+    assert set(found[0]["explain"]["found_by"]) == {"lexical", "vector"}, "both pools found the best match"
 
 
 def test_hybrid_scores_and_factors_stay_in_0_1(fws: Path) -> None:
@@ -103,6 +104,7 @@ def test_semantic_mode_uses_only_vectors(fws: Path) -> None:
     found = answer["results"]
     assert found and "rollback drill" in found[0]["content"]
     assert all("lexical" not in h["explain"]["channels"] for h in found)
+    assert all(h["explain"]["found_by"] == ["vector"] for h in found)
     assert all(0.0 <= h["score"] <= 1.0 for h in found)
 
 

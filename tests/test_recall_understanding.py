@@ -311,6 +311,8 @@ def test_explain_shows_channels_and_every_factor(ws: Path) -> None:
             product *= value
         assert hit["score"] == pytest.approx(product, abs=2e-3)
     assert "lexical" in found[0]["explain"]["channels"]
+    assert "lexical" in found[0]["explain"]["found_by"], found[0]["explain"]
+    assert all(set(h["explain"]["found_by"]) <= {"lexical", "entity", "replaces"} for h in found)
     # The top result is about Peter and is an opinion: neither miss factor applies.
     assert "entity" not in found[0]["explain"]["factors"]
     assert "opinion" not in found[0]["explain"]["factors"]

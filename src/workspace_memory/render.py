@@ -23,7 +23,8 @@ def render_recall(result: dict[str, Any]) -> None:
             click.echo(f"    {line}")
         if "explain" in item:
             ex = item["explain"]
-            click.echo("    why: " + ", ".join(f"{k}={v}" for k, v in (ex["channels"] | ex["factors"]).items()))
+            found = f"found by {'+'.join(ex['found_by'])}; " if ex.get("found_by") else ""
+            click.echo("    why: " + found + ", ".join(f"{k}={v}" for k, v in (ex["channels"] | ex["factors"]).items()))
 
 
 def render_status(data: dict[str, Any]) -> None:

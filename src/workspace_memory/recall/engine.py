@@ -52,6 +52,7 @@ class Candidate:
     factors: dict[str, float] = field(default_factory=dict)
     score: float = 0.0
     row: dict[str, Any] = field(default_factory=dict)
+    found_by: list[str] = field(default_factory=list)  # the pools it came from, for --explain
 
 
 def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, semantic=None,  # noqa: ANN001
@@ -77,7 +78,7 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
     candidates: dict[int, Candidate] = {}
     if mode != "semantic":
         for cid, bm25 in lexical.candidates(conn, terms, limit=pool, where=where, params=params).items():
-            candidates[cid] = Candidate(cid, 0.0, {"bm25": bm25})
+            candidates[cid] = Candidate(cid, 0.0, {"bm25": bm25}, found_by=["lexical"])
     if semantic is not None:
         semantic.add_candidates(u, pool, where, params, candidates)  # and every candidate's cosine
     if mode != "semantic":
@@ -91,7 +92,9 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
         # "tell me about Peter", "what does Peter prefer": entries about the entity compete
         # even when no word matched (a typo, an alias); an opinion question takes opinions.
         for cid in _entity_ids(conn, u.entity_boost, where, params, pool, opinions_only=u.opinion):
-            candidates.setdefault(cid, Candidate(cid, 0.0, {})).channels["entity"] = 1.0
+            cand = candidates.setdefault(cid, Candidate(cid, 0.0, {}))
+            cand.channels["entity"] = 1.0
+            cand.found_by.append("entity")
     if not candidates and (not terms or u.time_phrase):
         # "what happened yesterday": no words match, but the question is about a time.
         candidates = _browse(conn, pool, *_with_window(where, params, u.boost_window))
@@ -126,7 +129,8 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
     for cand in kept[: req.k]:
         item = packet(cand.row, cand.score, cand.row["entity_names"])
         if req.explain:
-            item["explain"] = {"channels": {k: round(v, 4) for k, v in cand.channels.items()},
+            item["explain"] = {"found_by": cand.found_by,
+                               "channels": {k: round(v, 4) for k, v in cand.channels.items()},
                                "factors": {k: round(v, 4) for k, v in cand.factors.items()}}
         packets.append(item)
     return {"query": req.query, "mode": mode, "notices": notices, "results": pack(packets, req.k, req.budget)}
@@ -169,6 +173,7 @@ def _inherit_relevance(conn: sqlite3.Connection, candidates: dict[int, Candidate
     for old, new in replaced.items():
         old_cand = candidates[old]
         cand = candidates.setdefault(new, Candidate(new, 0.0, {}))
+        cand.found_by.append("replaces")
         if old_cand.relevance > cand.relevance:
             cand.relevance = old_cand.relevance
             cand.channels["replaces"] = old_cand.relevance
@@ -196,7 +201,8 @@ def _browse(conn: sqlite3.Connection, pool: int, where: str, params: tuple) -> d
     if not where:
         return {}
     sql = f"SELECT c.id FROM chunks c WHERE {where} ORDER BY c.day DESC, c.path, c.start_line LIMIT ?"
-    return {cid: Candidate(cid, 0.5, {"filter": 0.5}) for (cid,) in conn.execute(sql, (*params, pool))}
+    return {cid: Candidate(cid, 0.5, {"filter": 0.5}, found_by=["time window"])
+            for (cid,) in conn.execute(sql, (*params, pool))}
 
 
 def _entity_ids(conn: sqlite3.Connection, keys: tuple[str, ...], where: str, params: tuple,

@@ -75,6 +75,8 @@ class SemanticChannel:
         # Each chunk has two vectors (alone, after the previous entry): the better cosine counts.
         for label, cosine in self.store.search(qvec, pool * 2, allowed):
             cand = candidates.setdefault(label_chunk(label), Candidate(label_chunk(label), 0.0, {}))
+            if "vector" not in cand.found_by:
+                cand.found_by.append("vector")
             cand.channels["cosine"] = max(float(cosine), cand.channels.get("cosine", -1.0))
         # Lexical-only candidates: their exact cosine from the stored vectors.
         missing = [cid for cid, c in candidates.items() if "cosine" not in c.channels]
