@@ -74,3 +74,21 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+@contextlib.contextmanager
+def snapshot(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """BEGIN DEFERRED ... COMMIT: every read inside sees the index as of its first read.
+
+    In autocommit mode each statement sees the latest commit; a recall runs a dozen
+    statements, and a sync committing between two of them would hand it chunk ids that
+    the next statement no longer finds. (Writes to temp tables are allowed inside.)
+    """
+    if conn.in_transaction:
+        yield conn
+        return
+    conn.execute("BEGIN")
+    try:
+        yield conn
+    finally:
+        conn.execute("COMMIT")

@@ -58,15 +58,14 @@ class SemanticChannel:
         self.embedder = embedder
         self.semantic_only = semantic_only
 
-    def add_candidates(self, u, pool, where, params, candidates) -> None:  # noqa: ANN001 - see engine.recall
-        """Add the vector pool to `candidates` and give every candidate its cosine."""
-        from .engine import Candidate
+    def add_candidates(self, u, pool, where, params, candidates):  # noqa: ANN001, ANN201 - see engine
+        """Add the vector pool to `candidates`, give every candidate its cosine; return the query vector."""
+        from .candidates import Candidate
 
         query = u.text or u.time_phrase or ""
         if not query.strip():
-            for cand in candidates.values():
-                cand.channels["cosine"] = 0.0
-            return
+            self.fill_cosines(None, candidates)
+            return None
         qvec = self.embedder.embed_query(query)
         allowed = None
         if where:
@@ -78,13 +77,18 @@ class SemanticChannel:
             if "vector" not in cand.found_by:
                 cand.found_by.append("vector")
             cand.channels["cosine"] = max(float(cosine), cand.channels.get("cosine", -1.0))
-        # Lexical-only candidates: their exact cosine from the stored vectors.
+        self.fill_cosines(qvec, candidates)
+        return qvec
+
+    def fill_cosines(self, qvec, candidates) -> None:  # noqa: ANN001 - np.ndarray | None, {id: Candidate}
+        """The exact cosine, from the stored vectors, of candidates that the vector pool did not return."""
         missing = [cid for cid, c in candidates.items() if "cosine" not in c.channels]
-        if missing:
-            stored = vectors_for(self.conn, self.embedder, missing)
-            for cid in missing:
-                vecs = stored.get(cid)
-                candidates[cid].channels["cosine"] = float(np.max(vecs @ qvec)) if vecs is not None else 0.0
+        if not missing:
+            return
+        stored = vectors_for(self.conn, self.embedder, missing) if qvec is not None else {}
+        for cid in missing:
+            vecs = stored.get(cid)
+            candidates[cid].channels["cosine"] = float(np.max(vecs @ qvec)) if vecs is not None else 0.0
 
     def relevance(self, cand) -> float:  # noqa: ANN001 - engine.Candidate
         """The candidate's relevance: its calibrated cosine, fused with its lexical score in hybrid mode."""

@@ -1,0 +1,70 @@
+"""Neighbours: the entries next to a strong match share its context.
+
+In a log, consecutive entries of a section are often one story: a question and its
+answer, an event told over a few bullets ("We went there yesterday" after the line that
+names the museum). So the entry just before and just after each of the best
+NEIGHBOUR_DEPTH matches is at least NEIGHBOUR_SHARE as relevant as that match:
+
+    relevance(n) = max(own relevance of n, NEIGHBOUR_SHARE x relevance(best match next to n))
+
+and then gets its own factors (recency, importance, what the question asks for).
+
+Only plain entries (notes) in the same section count: Retain facts are self-contained by
+design, as for the context vector (index.rows). A neighbour must pass the query's filters.
+On LoCoMo (hybrid, evidence recall at 2,000 characters) this took 0.746 to 0.759;
+r@25 went from 0.797 to 0.819.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from .candidates import Candidate, fetch_rows
+
+NEIGHBOUR_SHARE = 0.85
+NEIGHBOUR_DEPTH = 10
+
+
+def _same_section(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return (a["path"] == b["path"] and a["heading"] == b["heading"]
+            and a["kind"] == "note" and b["kind"] == "note")
+
+
+def neighbour_ids(conn: sqlite3.Connection, best: list[Candidate], candidates: dict[int, Candidate],
+                  where: str, params: tuple) -> dict[int, dict[str, Any]]:
+    """Rows of the neighbours of the best matches that are not candidates yet (and pass the filters)."""
+    sources = [c for c in best[:NEIGHBOUR_DEPTH] if c.row["kind"] == "note"]
+    wanted = sorted({n for c in sources for n in (c.chunk_id - 1, c.chunk_id + 1)} - set(candidates))
+    if not wanted:
+        return {}
+    marks = ",".join("?" * len(wanted))
+    extra = f" AND {where}" if where else ""
+    ids = [r[0] for r in conn.execute(f"SELECT c.id FROM chunks c WHERE c.id IN ({marks}){extra}",
+                                      (*wanted, *params))]
+    rows = fetch_rows(conn, ids) if ids else {}
+    by_id = {c.chunk_id: c for c in sources}
+    # Only those that are really next to a source in its section.
+    return {cid: row for cid, row in rows.items()
+            if any(s in by_id and _same_section(row, by_id[s].row) for s in (cid - 1, cid + 1))}
+
+
+def propagate(best: list[Candidate], candidates: dict[int, Candidate]) -> list[Candidate]:
+    """Raise the relevance of each neighbour of the best matches (module docstring); return those raised.
+
+    The shares come from the relevances before any was raised, so they never chain.
+    """
+    sources = [(c, c.relevance) for c in best[:NEIGHBOUR_DEPTH] if c.row["kind"] == "note"]
+    raised: dict[int, Candidate] = {}
+    for source, relevance in sources:
+        for cid in (source.chunk_id - 1, source.chunk_id + 1):
+            near = candidates.get(cid)
+            share = NEIGHBOUR_SHARE * relevance
+            if near is None or not _same_section(near.row, source.row) or near.relevance >= share:
+                continue
+            near.relevance = share
+            near.channels["neighbour"] = share
+            if "neighbour" not in near.found_by:
+                near.found_by.append("neighbour")
+            raised[cid] = near
+    return list(raised.values())
