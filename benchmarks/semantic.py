@@ -1,6 +1,6 @@
 """Speed of semantic indexing and hybrid recall (issue: recall that understands the question).
 
-    python benchmarks/semantic.py [--days 60] [--big-days 4000] [--runs 15]
+    python benchmarks/semantic.py [--days 60] [--big-days 4000] [--runs 15] [--only latency] [--workdir DIR]
 
 1. Indexing with embeddings vs the model's own encode time for the same texts, both
    measured in this run with the model already loaded (the one-time ONNX export is
@@ -74,7 +74,8 @@ def index_vs_encode(tmp: Path, days: int) -> None:
 
 def hybrid_latency(tmp: Path, days: int, runs: int, unique_days: int) -> None:
     root = tmp / "big"
-    generate(root, days, 50, unique_days=unique_days)
+    if not (root / "memory").exists():  # --workdir: reuse the workspace and its index
+        generate(root, days, 50, unique_days=unique_days)
     mem = Memory.open(str(root), NOW)
     t0 = time.perf_counter()
     mem.index()
@@ -121,6 +122,8 @@ def main() -> None:
                         help="distinct logs in the big workspace (the rest repeat them under other dates)")
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--only", choices=["encode", "latency", "cold"], default=None)
+    parser.add_argument("--workdir", type=Path, default=None,
+                        help="keep the big latency workspace here and reuse its index (it takes minutes to build)")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="wm-sem-"))
     try:
@@ -129,7 +132,7 @@ def main() -> None:
         if args.only in (None, "cold"):
             cold_hybrid(tmp, args.runs)
         if args.only in (None, "latency"):
-            hybrid_latency(tmp, args.big_days, args.runs, args.unique_days)
+            hybrid_latency(args.workdir or tmp, args.big_days, args.runs, args.unique_days)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

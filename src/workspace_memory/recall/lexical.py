@@ -31,7 +31,8 @@ RANK_BUDGET = 4000  # chunks that BM25 may score per query, see _fts_plan
 BM25_WEIGHTS = (1.0, 0.6, 0.3)
 # A word found only in the previous entry of the section counts this much towards coverage:
 # "Yesterday I took the kids there" answers a question about the museum named the line before.
-CONTEXT_SHARE = 0.5
+# (LoCoMo, hybrid, evidence recall at 2,000 characters: 0.5 gave 0.747, 0.7 gave 0.755.)
+CONTEXT_SHARE = 0.7
 _MAIN = "{search_text path_text}"
 
 _STOPWORDS = frozenset(
