@@ -66,6 +66,16 @@ class Memory:
         except ValueError as exc:
             raise UserError(f"memory.toml [embedding]: {exc}") from None
 
+    @cached_property
+    def recall_settings(self):  # noqa: ANN201 - recall.settings.RecallSettings, imported lazily
+        """The `[recall]` table of memory.toml, checked."""
+        from .recall.settings import RecallSettings
+
+        try:
+            return RecallSettings.from_mapping(self.workspace.config.get("recall"))
+        except ValueError as exc:
+            raise UserError(f"memory.toml [recall]: {exc}") from None
+
     def embedder(self, required: bool = False):  # noqa: ANN201 - (Embedder | None, notices)
         """The configured embedder, or None with a notice when `auto` finds no model.
 
@@ -142,7 +152,8 @@ class Memory:
         if request.mode != "lexical":
             semantic, more = self._semantic_channel(request.mode)
             notices += more
-        return recall(self.conn, request, now=self.now, semantic=semantic, notices=notices)
+        return recall(self.conn, request, now=self.now, semantic=semantic, notices=notices,
+                      settings=self.recall_settings)
 
     def _semantic_channel(self, mode: str):  # noqa: ANN202 - (channel | None, notices)
         """The vector channel for this recall, or None (lexical) with the reason in notices."""
@@ -158,7 +169,9 @@ class Memory:
             if required or self.embedding_config.explicit:
                 raise
             return None, [*notices, f"{exc}; using lexical search"]
-        return semantic_channel(self.conn, store, embedder, semantic_only=mode == "semantic"), notices + more
+        channel = semantic_channel(self.conn, store, embedder, semantic_only=mode == "semantic",
+                                   settings=self.recall_settings)
+        return channel, notices + more
 
     def _store_for_recall(self, embedder):  # noqa: ANN001, ANN202
         cached = self.__dict__.get("_store")

@@ -3,7 +3,8 @@
  1. Understand the query: filters (--since/--until/--kind/--entity), a time phrase,
     @mentions (recall.query).
  2. Find candidates: FTS5 BM25 (lexical), and vectors when a model is available
-    (semantic); each pool is k x CANDIDATE_MULTIPLIER. Entries about a named entity join.
+    (semantic); each pool is k x candidate_multiplier (recall.settings). Entries about a
+    named entity join.
  3. Relevance in 0..1: lexical coverage, cosine, or their fusion (recall.semantic).
  4. score = relevance x recency x importance (recall.rank) x what the question asks for:
     entries that miss a named entity, an "around" window or an opinion question, and
@@ -13,7 +14,7 @@
     section of a log, are at least NEIGHBOUR_SHARE as relevant as they are.
  6. With vectors, MMR (recall.semantic) reorders the best results so that near-copies
     of a better one give way; then drop repeats (recall.dedupe) and results under
-    MIN_SCORE, unless nothing would be left.
+    min_score, unless nothing would be left.
  7. Pack into k results and the token budget (recall.pack).
 """
 
@@ -37,11 +38,10 @@ from .neighbours import neighbour_ids, propagate
 from .pack import pack, packet
 from .query import RecallRequest, Understood, understand
 from .rank import importance_factor, recency_factor
+from .settings import RecallSettings
 from .supersession import SUPERSEDED_FACTOR, superseded_among
 
-CANDIDATE_MULTIPLIER = 4
 MIN_POOL = 40
-MIN_SCORE = 0.05  # below this a result shares neither wording nor meaning with the query
 # What the question asks for, as factors (<= 1) on entries that miss it. A factor, not a
 # boost towards 1 before recency: recency and importance must not undo what the question said.
 ENTITY_MISS = 0.75  # the question names an entity; this entry is not about it
@@ -65,11 +65,12 @@ class _Query:
     mode: str
     semantic: Any  # recall.semantic.SemanticChannel | None
     today: date
+    settings: RecallSettings
     qvec: np.ndarray | None = None
 
 
 def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, semantic=None,  # noqa: ANN001
-           notices: list[str] | None = None) -> dict[str, Any]:
+           notices: list[str] | None = None, settings: RecallSettings | None = None) -> dict[str, Any]:
     """Run the pipeline and return the JSON contract: {query, mode, notices, results}.
 
     `semantic` is a recall.semantic.SemanticChannel when vectors are available (it adds
@@ -80,18 +81,18 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
     if req.mode not in MODES:
         raise UserError(f"--mode {req.mode!r}: expected one of {', '.join(MODES)}")
     with snapshot(conn):  # one consistent view of the index, whatever a sync commits meanwhile
-        return _recall(conn, req, now, semantic, list(notices or []))
+        return _recall(conn, req, now, semantic, list(notices or []), settings or RecallSettings())
 
 
 def _recall(conn: sqlite3.Connection, req: RecallRequest, now: datetime, semantic: Any,
-            notices: list[str]) -> dict[str, Any]:
+            notices: list[str], settings: RecallSettings) -> dict[str, Any]:
     # 1. understand
     u = understand(req, now, conn)
     notices += u.notices
     where, params = u.where()
     mode = "lexical" if semantic is None else ("semantic" if req.mode == "semantic" else "hybrid")
-    q = _Query(conn, u, lexical.query_terms(u.text), where, params, max(req.k * CANDIDATE_MULTIPLIER, MIN_POOL),
-               mode, semantic, now.date())
+    pool = max(req.k * settings.candidate_multiplier, MIN_POOL)
+    q = _Query(conn, u, lexical.query_terms(u.text), where, params, pool, mode, semantic, now.date(), settings)
     # 2-3. candidates and their relevance
     candidates = _candidates(q)
     if not candidates:
@@ -105,20 +106,20 @@ def _recall(conn: sqlite3.Connection, req: RecallRequest, now: datetime, semanti
         _inherit_relevance(conn, candidates, rows, replaced)
     for cand in candidates.values():
         cand.row = rows[cand.chunk_id]
-        _apply_factors(cand, u, q.today, cand.chunk_id in replaced)
+        _apply_factors(cand, q, cand.chunk_id in replaced)
     # 5. neighbours of the best matches
     best = sorted(candidates.values(), key=_order)
     new = neighbour_ids(conn, best, candidates, where, params)
     if new:
         candidates.update(_scored(q, new))
     for cand in propagate(best, candidates):
-        _apply_factors(cand, u, q.today, cand.chunk_id in replaced)
+        _apply_factors(cand, q, cand.chunk_id in replaced)
     # "What does Peter prefer": his opinions come first, whatever else scores higher.
     tier = (lambda c: 0 if c.row["kind"] == "opinion" and "opinion" not in c.factors and "entity" not in c.factors
             else 1) if u.opinion and u.entity_boost else (lambda c: 0)
     ranked = sorted(candidates.values(), key=lambda c: (tier(c), *_order(c)))
     # 6. near-duplicates and the minimum score
-    kept = [c for c in ranked if c.score >= MIN_SCORE]
+    kept = [c for c in ranked if c.score >= settings.min_score]
     if not kept:
         kept = [c for c in ranked if c.channels.get("lexical", 0) > 0]  # keyword hits survive a low score
     if semantic is not None:
@@ -182,20 +183,20 @@ def _scored(q: _Query, rows: dict[int, dict[str, Any]]) -> dict[int, Candidate]:
         q.semantic.fill_cosines(q.qvec, joined)
     _relevance(q, joined)
     for cand in joined.values():
-        _apply_factors(cand, q.u, q.today, superseded=False)
+        _apply_factors(cand, q, superseded=False)
     return joined
 
 
-def _apply_factors(cand: Candidate, u: Understood, today: date, superseded: bool) -> None:
+def _apply_factors(cand: Candidate, q: _Query, superseded: bool) -> None:
     """final = relevance x recency x importance x the question's factors (all in 0..1)."""
-    row = cand.row
+    row, u = cand.row, q.u
     relevance = cand.relevance
     about = bool(u.entity_boost and set(u.entity_boost) & set(row["entity_keys"]))
     if about and "entity" in cand.channels:
         relevance = max(relevance, ENTITY_FLOOR)
     factors = {
         "relevance": relevance,
-        "recency": recency_factor(row["day"] if row["role"] == "daily" else None, today),
+        "recency": recency_factor(row["day"] if row["role"] == "daily" else None, q.today, q.settings.half_life_days),
         "importance": importance_factor(row["kind"], row.get("confidence")),
     }
     if u.entity_boost and not about:

@@ -27,7 +27,7 @@ RECENCY_FLOOR = 0.85
 KIND_IMPORTANCE = {"world": 1.0, "experience": 1.0, "opinion": 1.0, "observation": 0.95, "note": 0.92}
 
 
-def recency_factor(day: str | None, today: date) -> float:
+def recency_factor(day: str | None, today: date, half_life_days: float = HALF_LIFE_DAYS) -> float:
     """Bounded exponential decay by the age of a dated note; 1.0 for evergreen text."""
     if not day:
         return 1.0
@@ -36,7 +36,7 @@ def recency_factor(day: str | None, today: date) -> float:
     except ValueError:
         return 1.0
     age = max(age, 0)
-    return RECENCY_FLOOR + (1 - RECENCY_FLOOR) * 0.5 ** (age / HALF_LIFE_DAYS)
+    return RECENCY_FLOOR + (1 - RECENCY_FLOOR) * 0.5 ** (age / half_life_days)
 
 
 def importance_factor(kind: str, confidence: float | None) -> float:

@@ -4,12 +4,22 @@ Cosine similarity from all-MiniLM-L6-v2 is mapped to 0..1 by a fixed calibration
 that a score means the same thing from query to query:
 
     vector(c)    = clamp((cosine - COS_FLOOR) / (COS_CEIL - COS_FLOOR), 0, 1)
-    relevance(c) = W_VECTOR * vector(c) + W_TEXT * lexical(c)
+    relevance(c) = (vector_weight * vector(c) + text_weight * lexical(c)) / (vector_weight + text_weight)
+
+with the weights of recall.settings (0.7 and 0.3 by default, so the divisor is 1).
 
 COS_FLOOR = 0.2: below it MiniLM cosines are noise (text about the same people, not the
-question). COS_CEIL = 1.0: a steeper map (0.1..0.7) let the vector channel outvote exact
-wording; on LoCoMo (evidence recall at 2,000 characters, hybrid) 0.1..0.7 gave 0.705,
-0.2..0.8 0.711, 0.2..1.0 0.727, 0.0..1.0 0.678.
+question). COS_CEIL = 1.6, above any cosine: it sets how much a cosine difference counts
+against the lexical score, and MiniLM's question-to-answer cosines are modest (0.4-0.7),
+so a steep map let the vector channel outvote exact wording. On LoCoMo (evidence recall
+at 2,000 characters, hybrid; lexical alone gets 0.751):
+
+    COS_CEIL   1.0    1.15   1.3    1.6    2.0    3.0
+    recall     0.755  0.766  0.775  0.782  0.784  0.784
+
+1.6 is where the curve flattens; at 1.0 hybrid was below lexical at 5 and 10 results (an
+earlier, steeper 0.1..0.7 was worse still). A paraphrase that shares no word with the
+query still counts: cosine 0.7 gives vector 0.36, relevance 0.25.
 
 lexical(c) is the IDF-weighted term coverage of recall.lexical (0 when no query word
 occurs in the chunk). Both pools (k x candidate multiplier each) are fused; a
@@ -25,17 +35,15 @@ import numpy as np
 
 from ..embed.base import Embedder
 from ..index.vector_sync import chunk_labels, label_chunk, vectors_for
+from .settings import RecallSettings
 
-W_VECTOR = 0.7
-W_TEXT = 0.3
-# MMR: next = argmax  MMR_LAMBDA * score - (1 - MMR_LAMBDA) * redundancy, where redundancy is the
+# MMR: next = argmax  lambda * score - (1 - lambda) * redundancy (lambda: settings.mmr_lambda), where redundancy is the
 # max cosine to the results already chosen when it reaches NEAR_DUPLICATE_COS, else 0. Penalising
 # every similarity (plain MMR) pushed related evidence out: on LoCoMo, consecutive turns about one
 # event are similar, and plain MMR at 0.7 cost 0.045 of evidence recall at 2,000 characters.
-MMR_LAMBDA = 0.7
 NEAR_DUPLICATE_COS = 0.9
 COS_FLOOR = 0.2
-COS_CEIL = 1.0
+COS_CEIL = 1.6
 
 
 def calibrate(cosine: float) -> float:
@@ -43,17 +51,19 @@ def calibrate(cosine: float) -> float:
     return min(1.0, max(0.0, (cosine - COS_FLOOR) / (COS_CEIL - COS_FLOOR)))
 
 
-def fuse(vector: float, lexical: float) -> float:
+def fuse(vector: float, lexical: float, settings: RecallSettings) -> float:
     """The hybrid relevance of one candidate (see module docstring)."""
-    return W_VECTOR * vector + W_TEXT * lexical
+    total = settings.vector_weight + settings.text_weight
+    return (settings.vector_weight * vector + settings.text_weight * lexical) / total
 
 
 class SemanticChannel:
     """What the recall pipeline uses when vectors exist: candidates + fusion, and MMR."""
 
     def __init__(self, conn: sqlite3.Connection, store, embedder: Embedder,  # noqa: ANN001 - VectorStore
-                 semantic_only: bool = False) -> None:
+                 semantic_only: bool = False, settings: RecallSettings | None = None) -> None:
         self.conn = conn
+        self.settings = settings or RecallSettings()
         self.store = store
         self.embedder = embedder
         self.semantic_only = semantic_only
@@ -94,11 +104,12 @@ class SemanticChannel:
         """The candidate's relevance: its calibrated cosine, fused with its lexical score in hybrid mode."""
         vector = calibrate(cand.channels.get("cosine", 0.0))
         cand.channels["vector"] = vector
-        return vector if self.semantic_only else fuse(vector, cand.channels.get("lexical", 0.0))
+        return vector if self.semantic_only else fuse(vector, cand.channels.get("lexical", 0.0), self.settings)
 
     def diversify(self, ranked: list, limit: int) -> list:
         """Maximal marginal relevance over `ranked` (best first), using each entry's own vector."""
-        if len(ranked) < 3 or MMR_LAMBDA >= 1.0:
+        lam = self.settings.mmr_lambda
+        if len(ranked) < 3 or lam >= 1.0:
             return ranked
         stored = vectors_for(self.conn, self.embedder, [c.chunk_id for c in ranked])
         dim = self.embedder.dim
@@ -111,7 +122,7 @@ class SemanticChannel:
         order: list[int] = []
         while len(order) < min(limit, len(ranked)):
             penalty = np.where(redundancy >= NEAR_DUPLICATE_COS, redundancy, 0.0)
-            value = np.where(open_, MMR_LAMBDA * scores - (1 - MMR_LAMBDA) * penalty, -np.inf)
+            value = np.where(open_, lam * scores - (1 - lam) * penalty, -np.inf)
             best = int(np.argmax(value))
             order.append(best)
             open_[best] = False
@@ -121,6 +132,6 @@ class SemanticChannel:
 
 
 def semantic_channel(conn: sqlite3.Connection, store, embedder: Embedder,  # noqa: ANN001 - VectorStore
-                     semantic_only: bool = False) -> SemanticChannel:
+                     semantic_only: bool = False, settings: RecallSettings | None = None) -> SemanticChannel:
     """The object the recall pipeline uses to add vector candidates, fuse scores and diversify."""
-    return SemanticChannel(conn, store, embedder, semantic_only)
+    return SemanticChannel(conn, store, embedder, semantic_only, settings)

@@ -1,0 +1,61 @@
+"""Recall settings: the `[recall]` table of `memory.toml`.
+
+```toml
+[recall]
+vector_weight = 0.7         # hybrid relevance = vector_weight x vector + text_weight x lexical
+text_weight = 0.3
+candidate_multiplier = 4    # each channel's pool is k x this (at least 40)
+half_life_days = 30         # recency of dated daily notes (bounded, see recall.rank)
+mmr_lambda = 0.7            # 1.0 turns the near-duplicate penalty off
+min_score = 0.05            # results below are dropped, unless only keyword hits would be left
+```
+
+Every key is optional; the defaults above are what the README's figures were measured with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from .rank import HALF_LIFE_DAYS
+
+
+@dataclass(frozen=True)
+class RecallSettings:
+    """The tunable parts of the recall pipeline (module docstring)."""
+
+    vector_weight: float = 0.7
+    text_weight: float = 0.3
+    candidate_multiplier: int = 4
+    half_life_days: float = HALF_LIFE_DAYS
+    mmr_lambda: float = 0.7
+    min_score: float = 0.05
+
+    @classmethod
+    def from_mapping(cls, d: Mapping[str, Any] | None) -> RecallSettings:
+        """Build from the `[recall]` table; ValueError names the key that is unknown or out of range."""
+        d = dict(d or {})
+        known = {f.name: f for f in fields(cls)}
+        values: dict[str, Any] = {}
+        for key, raw in d.items():
+            if key not in known:
+                raise ValueError(f"unknown key {key!r}; expected one of: {', '.join(known)}")
+            if isinstance(raw, bool) or not isinstance(raw, int | float):
+                raise ValueError(f"{key} must be a number, not {raw!r}")
+            values[key] = int(raw) if key == "candidate_multiplier" else float(raw)
+        settings = cls(**values)
+        settings._check()
+        return settings
+
+    def _check(self) -> None:
+        for key in ("vector_weight", "text_weight", "mmr_lambda", "min_score"):
+            if not 0.0 <= getattr(self, key) <= 1.0:
+                raise ValueError(f"{key} must be between 0 and 1, not {getattr(self, key)}")
+        if self.vector_weight + self.text_weight <= 0:
+            raise ValueError("vector_weight and text_weight cannot both be 0")
+        if self.candidate_multiplier < 1:
+            raise ValueError(f"candidate_multiplier must be at least 1, not {self.candidate_multiplier}")
+        if self.half_life_days <= 0:
+            raise ValueError(f"half_life_days must be positive, not {self.half_life_days}")
