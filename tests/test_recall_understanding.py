@@ -129,6 +129,16 @@ def test_a_window_with_no_entry_still_searches_the_words(ws: Path) -> None:
     assert later is not None and found[later]["explain"]["factors"]["window"] < 1
 
 
+def test_a_window_counts_as_empty_when_nothing_in_it_passes_the_other_filters(ws: Path) -> None:
+    # Sep 29 has a note and an observation, but no world fact.
+    out = R.recall(ws, "Orchard on Sep 29", "--kind", "world")
+    assert any("no entry is dated" in n for n in out["notices"]), out["notices"]
+    assert out["results"] and all(h["kind"] == "world" for h in out["results"])
+    kept = R.recall(ws, "Orchard on Sep 29", "--kind", "observation")
+    assert not any("no entry is dated" in n for n in kept["notices"])
+    assert {h["timestamp"] for h in kept["results"]} == {"2025-09-29"}
+
+
 def test_a_window_that_holds_entries_filters_without_notice(ws: Path) -> None:
     out = R.recall(ws, "what happened on Sep 29")
     assert not any("no entry is dated" in n for n in out["notices"])

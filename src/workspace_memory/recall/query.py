@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
 from ..errors import UserError
@@ -90,11 +90,10 @@ class Understood:
         return " AND ".join(clauses), tuple(params)
 
 
-def _holds_entries(conn: sqlite3.Connection, start: date | None, end: date | None) -> bool:
-    """Whether any entry's day or stated range overlaps start..end."""
-    row = conn.execute("SELECT 1 FROM chunks c WHERE c.t_start IS NOT NULL AND c.t_start <= ? AND c.t_end >= ? LIMIT 1",
-                       (end.isoformat() if end else OPEN_END, start.isoformat() if start else OPEN_START)).fetchone()
-    return row is not None
+def _holds_entries(conn: sqlite3.Connection, u: Understood) -> bool:
+    """Whether any entry passes the filters of `u`."""
+    where, params = u.where()
+    return conn.execute(f"SELECT 1 FROM chunks c WHERE {where or '1'} LIMIT 1", params).fetchone() is not None
 
 
 def parse_kind(value: str | None) -> tuple[str, ...]:
@@ -133,17 +132,20 @@ def understand(req: RecallRequest, now: datetime, conn: sqlite3.Connection) -> U
         u.text = rest
         if window.mode == "boost":
             u.boost_window = (window.start, window.end)
-        elif not _holds_entries(conn, window.start, window.end):
-            # Nothing is dated inside: entries written in the days around it rank first
-            # (a note often tells of what happened a few days before), with a notice.
-            u.boost_window = (window.start and window.start - EMPTY_WINDOW_WIDEN,
-                              window.end and window.end + EMPTY_WINDOW_WIDEN)
-            u.notices.append(f"no entry is dated {window.phrase!r}; entries from the {EMPTY_WINDOW_WIDEN.days} "
-                             "days around it rank first")
         else:
             # The query's window narrows an explicit --since/--until, never widens it.
-            u.since = max(filter(None, (u.since, window.start)), default=None)
-            u.until = min(filter(None, (u.until, window.end)), default=None)
+            narrowed = replace(u, since=max(filter(None, (u.since, window.start)), default=None),
+                               until=min(filter(None, (u.until, window.end)), default=None))
+            if _holds_entries(conn, narrowed) or not _holds_entries(conn, u):
+                u.since, u.until = narrowed.since, narrowed.until
+            else:
+                # Nothing that the other filters let through is dated inside: entries written in
+                # the days around it rank first (a note often tells of what happened a few days
+                # before), with a notice.
+                u.boost_window = (window.start and window.start - EMPTY_WINDOW_WIDEN,
+                                  window.end and window.end + EMPTY_WINDOW_WIDEN)
+                u.notices.append(f"no entry is dated {window.phrase!r}; entries from the "
+                                 f"{EMPTY_WINDOW_WIDEN.days} days around it rank first")
     u.entity_boost = tuple(entities_in_text(conn, u.text))
     u.opinion = bool(_OPINION_RE.search(u.text))
     return u
