@@ -363,23 +363,22 @@ def test_init_never_overwrites(tmp_path: Path) -> None:
     assert (root / ".gitignore").read_text(encoding="utf-8") == "node_modules/\n.memory/\n*.log"
 
 
-def test_init_appends_to_an_existing_gitignore(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("name", "before", "expected", "absent"),
+    [
+        (".gitignore", "*.log", "*.log\n.memory/\n", None),  # appended to, once
+        ("memory.md", "# legacy core\n", "# legacy core\n", "MEMORY.md"),  # counts as the core file
+    ],
+)
+def test_init_keeps_what_a_new_workspace_already_has(tmp_path: Path, name: str, before: str, expected: str,
+                                                     absent: str | None) -> None:
     root = tmp_path / "new"
     root.mkdir()
-    (root / ".gitignore").write_text("*.log", encoding="utf-8")
-    run_ok(root, "init")
-    assert (root / ".gitignore").read_text(encoding="utf-8") == "*.log\n.memory/\n"
-    run_ok(root, "init")
-    assert (root / ".gitignore").read_text(encoding="utf-8") == "*.log\n.memory/\n"
-
-
-def test_init_keeps_a_legacy_core_file(tmp_path: Path) -> None:
-    root = tmp_path / "new"
-    root.mkdir()
-    (root / "memory.md").write_text("# legacy core\n", encoding="utf-8")
-    run_ok(root, "init")
-    assert not (root / "MEMORY.md").exists(), "memory.md counts as the core file"
-    assert (root / "memory.md").read_text(encoding="utf-8") == "# legacy core\n"
+    (root / name).write_text(before, encoding="utf-8")
+    for _ in range(2):  # a second init changes nothing more
+        run_ok(root, "init")
+        assert (root / name).read_text(encoding="utf-8") == expected
+    assert absent is None or not (root / absent).exists()
 
 
 def test_init_in_existing_workspace_changes_nothing(workspace: Path) -> None:
