@@ -8,6 +8,7 @@ Exit codes: 0 ok, 1 user error, 2 usage, 3 provider unavailable, 4 index busy.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from datetime import date
 from typing import Any
@@ -15,15 +16,28 @@ from typing import Any
 import click
 
 from .errors import IndexBusy, MemoryError_, ProviderUnavailable, UserError
+from .render import echo
 
 
-def _memory(ctx: click.Context):  # noqa: ANN202
+def _memory(ctx: click.Context, create: bool = False):  # noqa: ANN202
     from .api import Memory
 
     obj = ctx.find_root().obj
     if "memory" not in obj:
-        obj["memory"] = Memory.open(obj["workspace"], obj["now"])
+        obj["memory"] = Memory.open(obj["workspace"], obj["now"], create=create)
     return obj["memory"]
+
+
+def parse_day(value: str, option: str = "--date") -> date:
+    """A calendar day given as YYYY-MM-DD; "no such date" for 2026-02-30, the format otherwise."""
+    import re
+
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
+        raise UserError(f"{option} {value!r}: expected YYYY-MM-DD")
+    try:
+        return date.fromisoformat(value.strip())
+    except ValueError:
+        raise UserError(f"{option} {value}: no such date") from None
 
 
 def _echo_json(data: Any) -> None:
@@ -47,11 +61,13 @@ def cli(ctx: click.Context, workspace: str | None, now: str | None) -> None:
 @click.pass_context
 def init(ctx: click.Context) -> None:
     """Lay out a workspace from the bank templates (never overwrites a file)."""
-    report = _memory(ctx).init()
+    report = _memory(ctx, create=True).init()
     for path in report.created:
-        click.echo(f"created {path}")
+        echo(f"created {path}")
     for path in report.kept:
-        click.echo(f"kept    {path} (exists)")
+        echo(f"kept    {path} (exists)")
+    for path in report.skipped:
+        echo(f"skipped {path}", err=True)
 
 
 @cli.command()
@@ -69,9 +85,9 @@ def index(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
     if as_json:
         _echo_json(fields | {"seconds": round(report.seconds, 3), "notices": report.notices})
         return
-    click.echo(", ".join(f"{v} {k}" for k, v in fields.items()) + f" in {report.seconds:.2f}s")
+    echo(", ".join(f"{v} {k}" for k, v in fields.items()) + f" in {report.seconds:.2f}s")
     for notice in report.notices:
-        click.echo(f"note: {notice}", err=True)
+        echo(f"note: {notice}", err=True)
 
 
 @cli.command()
@@ -167,8 +183,8 @@ def get(ctx: click.Context, path: str, start: int, lines: int | None, as_json: b
         _echo_json(page.to_dict())
         return
     if page.text:
-        click.echo(page.text)
-    click.echo(page.hint())
+        echo(page.text)
+    echo(page.hint())
 
 
 @cli.command()
@@ -178,17 +194,14 @@ def get(ctx: click.Context, path: str, start: int, lines: int | None, as_json: b
 @click.pass_context
 def retain(ctx: click.Context, bullet: str, day: str | None, as_json: bool) -> None:
     """Validate a fact ("O(c=0.8) @Peter: ...") and append it to the day's ## Retain."""
-    try:
-        when = date.fromisoformat(day) if day else None
-    except ValueError:
-        raise UserError(f"--date {day!r}: expected YYYY-MM-DD") from None
+    when = parse_day(day) if day else None
     written = _memory(ctx).retain(bullet, when)
     if as_json:
         _echo_json(written.__dict__)
     elif written.duplicate:
-        click.echo(f"already retained at {written.path}#L{written.line}")
+        echo(f"already retained at {written.path}#L{written.line}")
     else:
-        click.echo(f"retained at {written.path}#L{written.line}")
+        echo(f"retained at {written.path}#L{written.line}")
 
 
 @cli.command()
@@ -223,22 +236,28 @@ def main(argv: list[str] | None = None) -> None:
     try:
         code = cli.main(args=argv, prog_name="memory", standalone_mode=False)
     except click.exceptions.Abort:
-        click.echo("memory: aborted", err=True)
+        echo("memory: aborted", err=True)
         sys.exit(130)
     except click.exceptions.NoArgsIsHelpError as exc:
-        click.echo(exc.ctx.get_help() if exc.ctx else "Usage: memory [OPTIONS] COMMAND [ARGS]...")
+        echo(exc.ctx.get_help() if exc.ctx else "Usage: memory [OPTIONS] COMMAND [ARGS]...")
         sys.exit(0)
     except click.ClickException as exc:
         hint = " (see --help)" if isinstance(exc, click.UsageError) else ""
-        click.echo(f"memory: error: {exc.format_message()}{hint}", err=True)
+        echo(f"memory: error: {exc.format_message()}{hint}", err=True)
         sys.exit(exc.exit_code)
     except MemoryError_ as exc:
-        click.echo(f"memory: error: {exc}", err=True)
+        echo(f"memory: error: {exc}", err=True)
         sys.exit(next(code for cls, code in EXIT_CODES if isinstance(exc, cls)))
     except BrokenPipeError:
         sys.exit(0)
     except KeyboardInterrupt:
         sys.exit(130)
+    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
+        if os.environ.get("MEMORY_DEBUG"):
+            raise
+        detail = " ".join(str(exc).split())[:300] or type(exc).__name__
+        echo(f"memory: error: {detail} ({type(exc).__name__}; MEMORY_DEBUG=1 shows the traceback)", err=True)
+        sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -10,6 +10,8 @@ import json
 
 import click
 
+from .render import echo
+
 
 def _memory():  # noqa: ANN202 - api.Memory, imported lazily like cli.py does
     from .cli import _memory as memory_of
@@ -30,13 +32,13 @@ def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json
     if as_json:
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
         return
-    click.echo(report.summary_line())
+    echo(report.summary_line())
     for prop in report.new_proposals:
-        click.echo(f"  propose for MEMORY.md: {prop.text} ({prop.reason})")
+        echo(f"  propose for MEMORY.md: {prop.text} ({prop.reason})")
     for text in report.applied_core:
-        click.echo(f"  added to MEMORY.md: {text}")
+        echo(f"  added to MEMORY.md: {text}")
     for notice in report.notices:
-        click.echo(f"note: {notice}", err=True)
+        echo(f"note: {notice}", err=True)
 
 
 @click.command()
@@ -49,9 +51,9 @@ def opinions(entity: str | None, as_json: bool) -> None:
         click.echo(json.dumps(found, ensure_ascii=False, indent=2))
         return
     if not found:
-        click.echo("no opinions")
+        echo("no opinions")
         return
     for op in found:
         conf = "?" if op["confidence"] is None else f"{op['confidence']:.2f}"
-        click.echo(f"{conf}  {op['statement']}  ({', '.join(op['entities']) or 'no entity'}; "
+        echo(f"{conf}  {op['statement']}  ({', '.join(op['entities']) or 'no entity'}; "
                    f"updated {op['last_updated']}; {len(op['evidence'])} evidence)")

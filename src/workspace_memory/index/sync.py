@@ -23,9 +23,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ..files import decode_markdown, sha256_bytes
+from ..files import decode_markdown, looks_binary, sha256_bytes
 from ..workspace import MarkdownFile, Workspace
-from .rows import document_rows, key_scope
+from .rows import DocumentRows, document_rows, key_scope
 from .store import transaction, writer_lock
 from .supersession import update_superseded
 
@@ -227,8 +227,14 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
         report.changed += 1
     else:
         report.added += 1
-    decoded = decode_markdown(data)
-    rows = document_rows(mf.key, mf.role, mf.day, decoded)
+    if looks_binary(data):
+        # Recorded (so the next sync does not read it again) but not indexed, with a warning
+        # that status and doctor show.
+        rows = DocumentRows(file={"path": mf.key, "role": mf.role, "day": mf.day.isoformat() if mf.day else None,
+                                  "title": None, "meta": "{}"},
+                            warnings=[(1, "not a text file (binary data); skipped")])
+    else:
+        rows = document_rows(mf.key, mf.role, mf.day, decode_markdown(data))
     file_row = rows.file | {"hash": digest, "mtime_ns": mtime_ns, "size": size,
                             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds")}
     _insert(conn, "files", [file_row])

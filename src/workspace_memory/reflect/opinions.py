@@ -265,7 +265,11 @@ class Engine:
             return
         op.confidence = contradict(op.confidence, strength)
         self.stats.contradicted.add(op.key)
-        if counts and day not in op.pending:
+        if not counts:
+            # A low-confidence restatement lowers confidence but never replaces the statement:
+            # it says the same thing, and replacing would swap in the statement itself with 1 - c.
+            return
+        if day not in op.pending:
             op.pending.append(day)
         if len(op.pending) >= REPLACE_DAYS and op.confidence <= REPLACE_BELOW:
             replace_statement(op, _one_line(fact.content), day)

@@ -205,16 +205,17 @@ class _Run:
                 continue
             path = self.root / key
             bom = "\ufeff" if key in self.boms else ""
-            try:
-                current = _decode(path.read_bytes(), key) if path.exists() else None
-            except RegionError:
-                current = ""
-            if current != (None if self.reads.get(key) is None else bom + self.reads[key]):
-                # Trigger: someone saved the page while we were reflecting. Outcome: keep their version.
-                self.report.changed.remove(key)
-                self.report.notices.append(f"{key} changed while reflecting; left as is (run reflect again)")
-                continue
-            atomic_write_text(path, bom + self.planned[key])
+            with self.mem.workspace.write_lock(key):  # the same lock as retain and core edits
+                try:
+                    current = _decode(path.read_bytes(), key) if path.exists() else None
+                except RegionError:
+                    current = ""
+                if current != (None if self.reads.get(key) is None else bom + self.reads[key]):
+                    # Trigger: someone saved the page while we were reflecting. Outcome: keep their version.
+                    self.report.changed.remove(key)
+                    self.report.notices.append(f"{key} changed while reflecting; left as is (run reflect again)")
+                    continue
+                atomic_write_text(path, bom + self.planned[key])
 
     # -- steps ---------------------------------------------------------------------------------
     def run(self, apply_core: bool) -> None:
