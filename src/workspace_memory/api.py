@@ -20,10 +20,10 @@ from typing import Any, TypeVar
 
 from .clock import parse_now, workspace_tz
 from .errors import ProviderUnavailable, UserError
-from .index.store import file_id, is_corruption, open_index, recreate_index, writer_lock
-from .index.sync import SyncReport, generation, sync
+from .index.sqlite.connection import file_id, is_corruption, open_index, recreate_index, writer_lock
+from .index.sqlite.sync import SyncReport, generation, sync
 from .recall.query import RecallRequest
-from .workspace import Workspace
+from .workspace.layout import Workspace
 
 _T = TypeVar("_T", bound=Callable[..., Any])
 # Seconds a recall may spend embedding new entries before it answers (the rest: `memory index`).
@@ -149,7 +149,7 @@ class Memory:
         memory). With `budget` (a recall), embedding stops after that many seconds, and with
         `embed=False` nothing is embedded; the rest waits for `memory index`.
         """
-        from .index.vector_sync import embed_missing, missing_vectors, open_store
+        from .index.sqlite.vector_sync import embed_missing, missing_vectors, open_store
 
         if embed:
             done, left = embed_missing(self.conn, embedder, encode=encode, progress=progress, budget=budget)
@@ -313,13 +313,13 @@ class Memory:
     # -- Markdown reads and writes -------------------------------------------------------
     def get(self, path: str, start: int = 1, lines: int | None = None, max_chars: int | None = None):  # noqa: ANN201
         """A paged read of one workspace Markdown file (see `pages.read_page`)."""
-        from .pages import read_page
+        from .workspace.paging import read_page
 
         return read_page(self.workspace, path, start, lines, max_chars)
 
     def retain(self, bullet: str, day: date | None = None):  # noqa: ANN201
         """Append a validated Retain bullet to a day's log (see `journal.retain`)."""
-        from .journal import retain
+        from .workspace.retain_writer import retain
 
         return retain(self.workspace, bullet, day or self.today)
 
@@ -344,6 +344,6 @@ class Memory:
 
     def init(self):  # noqa: ANN201
         """Lay out a new workspace from the bank templates (never overwrites)."""
-        from .templates import init_workspace
+        from .workspace.init_templates import init_workspace
 
         return init_workspace(self.workspace, self.today)

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import UserError
-from ..journal import normalize_bullet
 from ..markdown.retain import validate_bullet
+from ..workspace.retain_writer import normalize_bullet
 from .regions import one_line
 
 MAX_SUMMARY_CHARS = 800

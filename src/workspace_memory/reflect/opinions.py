@@ -44,9 +44,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..facts.model import Fact
+from ..facts.textmatch import Claim, analyze, similarity
 from ..markdown.retain import DEFAULT_OPINION_CONFIDENCE, slugify
-from .facts import Fact
-from .textmatch import Claim, analyze, similarity
 
 MAX_UP = 0.10
 MAX_DOWN = 0.20

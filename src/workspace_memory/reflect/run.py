@@ -30,17 +30,17 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MemoryError_, UserError
+from ..facts.model import Fact, entity_info, load_entities, load_facts
+from ..facts.supersession import superseded_ids
 from ..files import atomic_write_text
-from ..index.store import writer_lock
-from ..index.sync import sync
+from ..index.sqlite.connection import writer_lock
+from ..index.sqlite.sync import sync
 from ..locks import file_lock
 from ..timeparse import parse_since
 from . import assist, curated, entity_pages, opinions_md, opinions_render, proposals
-from .facts import Fact, entity_info, load_entities, load_facts
 from .model import ChatModel, model_from_config
 from .opinions import EmbedSimilarity, Engine, UpdateStats
 from .regions import RegionError, region_body, replace_region
-from .supersede import superseded_ids
 
 LOCK_WAIT = 5.0
 INDEX_WAIT = 60.0  # how long to wait for a concurrent `memory index` before giving up (IndexBusy)

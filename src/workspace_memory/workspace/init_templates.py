@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from datetime import date
 from importlib import resources
 
-from .errors import UserError
-from .files import atomic_write_text
-from .workspace import Workspace
+from ..errors import UserError
+from ..files import atomic_write_text
+from .layout import Workspace
 
 GITIGNORE_LINE = ".memory/"
 

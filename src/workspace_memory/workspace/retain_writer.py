@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from .errors import InvalidFact, UserError
-from .files import atomic_write_text, decode_markdown, detect_newline
-from .markdown.retain import validate_bullet
-from .workspace import Workspace
+from ..errors import InvalidFact, UserError
+from ..files import atomic_write_text, decode_markdown, detect_newline
+from ..markdown.retain import validate_bullet
+from .layout import Workspace
 
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")

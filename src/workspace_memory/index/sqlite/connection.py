@@ -15,8 +15,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import IndexBusy
-from ..locks import file_lock
+from ...errors import IndexBusy
+from ...locks import file_lock
 from .schema import SCHEMA_VERSION, current_version, migrate
 
 BUSY_TIMEOUT_MS = 30_000

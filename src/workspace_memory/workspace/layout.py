@@ -20,8 +20,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .errors import IndexBusy, PathRefused, UserError
-from .locks import file_lock
+from ..errors import IndexBusy, PathRefused, UserError
+from ..locks import file_lock
 
 DEFAULT_WORKSPACE = "~/.openclaw/workspace"
 CONFIG_NAME = "memory.toml"

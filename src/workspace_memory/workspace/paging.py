@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from .errors import UserError
-from .files import decode_markdown
-from .markdown.parse import normalize_newlines
-from .workspace import Workspace
+from ..errors import UserError
+from ..files import decode_markdown
+from ..markdown.parse import normalize_newlines
+from .layout import Workspace
 
 DEFAULT_LINES = 120
 DEFAULT_MAX_CHARS = 12_000

@@ -1,6 +1,6 @@
 """`memory reflect` and `memory opinions`: thin click commands over workspace_memory.reflect.
 
-Registered in cli.py with `cli.add_command(reflect)` and `cli.add_command(opinions)`.
+Registered in cli/app.py with the other COMMANDS.
 Exit codes: 0 ok (also when another reflect is running: cron should not alarm), 1 error.
 """
 
@@ -10,12 +10,11 @@ import json
 
 import click
 
+from .context import memory_of
 from .render import echo
 
 
-def _memory():  # noqa: ANN202 - api.Memory, imported lazily like cli.py does
-    from .cli import _memory as memory_of
-
+def _memory():  # noqa: ANN202 - api.Memory, imported lazily
     return memory_of(click.get_current_context())
 
 
@@ -57,3 +56,6 @@ def opinions(entity: str | None, as_json: bool) -> None:
         conf = "?" if op["confidence"] is None else f"{op['confidence']:.2f}"
         echo(f"{conf}  {op['statement']}  ({', '.join(op['entities']) or 'no entity'}; "
                    f"updated {op['last_updated']}; {len(op['evidence'])} evidence)")
+
+
+COMMANDS = (reflect, opinions)

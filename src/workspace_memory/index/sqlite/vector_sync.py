@@ -24,9 +24,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..embed.base import Embedder
-from .rows import context_text, embed_text
-from .store import transaction
+from ...embed.base import Embedder
+from ..rows import context_text, embed_text
+from .connection import transaction
 from .sync import generation
 
 EMBED_BATCH = 256  # chunks embedded (and committed to the cache) at a time
@@ -53,7 +53,7 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[
     """(hash, text) of the embedded texts of chunks that are not in the cache yet."""
     import sqlite_utils
 
-    from ..embed.cache import EmbeddingCache
+    from .embedding_cache import EmbeddingCache
 
     EmbeddingCache(sqlite_utils.Database(conn))  # creates the cache table if needed
     rows = conn.execute(
@@ -89,7 +89,7 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
     """
     import sqlite_utils
 
-    from ..embed.cache import EmbeddingCache
+    from .embedding_cache import EmbeddingCache
 
     started = time.perf_counter()
     items = missing_vectors(conn, embedder)
@@ -153,7 +153,7 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
     `complete=False` (some chunks still have no vector) leaves the generation unrecorded, so
     the next open adds the vectors embedded meanwhile.
     """
-    from .vectors import VectorStore
+    from .hnsw import VectorStore
 
     store = VectorStore(store_path(state_dir, embedder), embedder.dim, embedder.identity())
     notices = store.load(lambda: _all_vectors(conn, embedder), persist=persist)
