@@ -33,7 +33,7 @@ def write(root: Path, rel: str, text: str) -> None:
 def run(root: Path, now: str, since: str = "7d", **kw: object) -> ReflectReport:
     mem = Memory.open(str(root), now=now)
     try:
-        return reflect(mem, since, **kw)
+        return reflect(mem.workspace, mem.store, mem.now, since, **kw)
     finally:
         mem.close()
 
@@ -41,7 +41,8 @@ def run(root: Path, now: str, since: str = "7d", **kw: object) -> ReflectReport:
 def opinions(root: Path, entity: str | None = None) -> list[dict]:
     mem = Memory.open(str(root), now="2025-12-31")
     try:
-        return list_opinions(mem, entity)
+        mem.refresh()
+        return list_opinions(mem.workspace, mem.store, entity)
     finally:
         mem.close()
 

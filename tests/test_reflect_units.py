@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from workspace_memory.facts.model import Fact, evidence_hash, strip_entity_prefix
 from workspace_memory.facts.supersession import slots, superseded_ids
-from workspace_memory.facts.textmatch import analyze, cluster, near_duplicate
+from workspace_memory.facts.textmatch import analyze, cluster
 from workspace_memory.reflect.proposals import Proposal, apply_core, core_proposals
 from workspace_memory.reflect.regions import (
     RegionError,
@@ -89,8 +89,6 @@ def test_polarity(a: str, b: str, opposite: bool) -> None:
 
 
 def test_near_duplicates_merge_but_negations_do_not() -> None:
-    assert near_duplicate("Peter lives in Vienna.", "Peter lives in Vienna")
-    assert not near_duplicate("Peter likes tea", "Peter doesn't like tea")
     assert cluster(["Lives in Vienna.", "Moved to London.", "lives in vienna"]) == [[0, 2], [1]]
 
 

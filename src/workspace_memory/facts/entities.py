@@ -1,73 +1,60 @@
-"""Entity names in queries: `@Peter`, a bare name or alias ("peter", "the WhatsApp relay").
+"""The one entity resolver: `@Peter`, a bare name or alias ("peter", "the WhatsApp relay"), a typo.
 
-Names come from the `entities` table (slugs, display names, page frontmatter aliases).
-A query mentions an entity when one of its 1-3 word spans equals a name (any case),
-or, for capitalised words of 4+ letters, when rapidfuzz's ratio to a name is at least
-FUZZY_MIN (a typo such as "Petr" or "Marakech").
+Used by recall (names in a query, `--entity`), `memory entity`, `memory opinions --entity` and
+reflect, over the entities a store knows (slugs, display names, page frontmatter aliases):
+
+- `resolve(entities, name)`: the entity a name given on purpose means: exact (any case, spaces
+  or dashes) on any of its forms, else a close fuzzy match (rapidfuzz ratio >= FUZZY_MIN);
+- `mentioned(entities, text)`: the entities a question names: @mentions; 1-3 word spans equal
+  to a name (possessives stripped: "Maria's" is Maria); and, for capitalised words of 4+
+  letters, a close fuzzy match ("Petr", "Marakech").
 """
 
 from __future__ import annotations
 
-import json
 import re
-import sqlite3
-from dataclasses import dataclass
+from collections.abc import Sequence
+
+from .model import EntityInfo
 
 FUZZY_MIN = 88
-_WORD_RE = re.compile(r"[^\W_][\w'-]*", re.UNICODE)
+_WORD_RE = re.compile(r"[^\W_][\w'’-]*", re.UNICODE)
 _MENTION_RE = re.compile(r"(?<![\w@])@([^\W\d_][\w-]*)", re.UNICODE)
+_POSSESSIVE_RE = re.compile(r"['’]s$")
 # Words that are names of entities surprisingly often but never mean them in a question.
 _NOT_NAMES = frozenset({"i", "me", "my", "we", "you", "the", "a", "an", "what", "who", "when", "where", "how",
                         "does", "did", "do", "is", "are", "was", "think", "about", "tell", "of", "in", "on"})
 
 
-@dataclass(frozen=True)
-class EntityNames:
-    key: str
-    name: str
-    forms: frozenset[str]  # lower-case names: slug, display name, aliases, slug with spaces
+def _normal(name: str) -> str:
+    return " ".join(name.strip().lstrip("@").split()).lower()
 
 
-def load_entities(conn: sqlite3.Connection) -> list[EntityNames]:
-    """Every known entity with all the names it may be called by."""
-    out = []
-    for key, slug, name, aliases in conn.execute("SELECT key, slug, name, aliases FROM entities ORDER BY key"):
-        forms = {key, slug.lower(), name.lower(), slug.replace("-", " ").lower()}
-        try:
-            extra = json.loads(aliases or "[]")
-        except ValueError:
-            extra = []
-        forms |= {str(a).lower() for a in extra if str(a).strip()} if isinstance(extra, list) else set()
-        out.append(EntityNames(key, name, frozenset(forms)))
-    return out
-
-
-def resolve_entity(conn: sqlite3.Connection, name: str) -> str | None:
-    """The key of the entity called `name` (exact, any case; else a close fuzzy match)."""
-    wanted = " ".join(name.strip().lstrip("@").split()).lower()
+def resolve(entities: Sequence[EntityInfo], name: str) -> str | None:
+    """The key of the entity called `name` (exact on any form, any case; else a close fuzzy match)."""
+    wanted = _POSSESSIVE_RE.sub("", _normal(name))
     if not wanted:
         return None
-    entities = load_entities(conn)
     for ent in entities:
-        if wanted in ent.forms or wanted.replace(" ", "-") in ent.forms:
+        forms = ent.forms()
+        if wanted in forms or wanted.replace(" ", "-") in forms:
             return ent.key
     return _fuzzy(wanted, entities)
 
 
-def _fuzzy(word: str, entities: list[EntityNames]) -> str | None:
+def _fuzzy(word: str, entities: Sequence[EntityInfo]) -> str | None:
     if len(word) < 4 or not entities:
         return None
     from rapidfuzz import fuzz, process
 
-    choices = {(ent.key, form): form for ent in entities for form in ent.forms if len(form) >= 4}
+    choices = {(ent.key, form): form for ent in entities for form in ent.forms() if len(form) >= 4}
     best = process.extractOne(word, choices, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN)
     return best[2][0] if best else None
 
 
-def entities_in_text(conn: sqlite3.Connection, text: str) -> list[str]:
-    """Keys of the entities a query mentions, in order of first mention, without repeats."""
+def mentioned(entities: Sequence[EntityInfo], text: str) -> list[str]:
+    """Keys of the entities a text mentions, in order of first mention, without repeats."""
     found: list[str] = []
-    entities = load_entities(conn)
     if not entities:
         return found
 
@@ -76,13 +63,13 @@ def entities_in_text(conn: sqlite3.Connection, text: str) -> list[str]:
             found.append(key)
 
     for slug in _MENTION_RE.findall(text):
-        add(resolve_entity(conn, slug))
+        add(resolve(entities, slug))
     by_form: dict[str, str] = {}
     for ent in entities:
-        for form in ent.forms:
+        for form in ent.forms():
             by_form.setdefault(form, ent.key)
     words = _WORD_RE.findall(_MENTION_RE.sub(" ", text))
-    lowered = [w.lower().removesuffix("'s") for w in words]
+    lowered = [_POSSESSIVE_RE.sub("", w.lower()) for w in words]
     used = [False] * len(words)
     for size in (3, 2, 1):
         for i in range(len(words) - size + 1):
@@ -96,6 +83,6 @@ def entities_in_text(conn: sqlite3.Connection, text: str) -> list[str]:
                 add(key)
                 used[i : i + size] = [True] * size
     for i, word in enumerate(words):
-        if not used[i] and word[:1].isupper() and len(word) >= 4 and lowered[i] not in _NOT_NAMES:
+        if not used[i] and word[:1].isupper() and len(lowered[i]) >= 4 and lowered[i] not in _NOT_NAMES:
             add(_fuzzy(lowered[i], entities))
     return found

@@ -1,16 +1,13 @@
-"""Reading what reflect works on from the index: facts with their entities, and entity names.
+"""The domain's nouns: a Retain fact and an entity, as every store returns them.
 
-Reflect reads the derived index (never the Markdown directly) after `index.sync` has
-brought it up to date. A fact is identified across runs by its *evidence hash*: the hash of
-its path and normalised content. Line numbers shift whenever someone edits a daily log, so
-a line is only a way to show the fact, never its identity.
+A fact is identified across runs by its *evidence hash*: the hash of its path and normalised
+content. Line numbers shift whenever someone edits a daily log, so a line is only a way to
+show the fact, never its identity.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import sqlite3
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
@@ -72,39 +69,26 @@ class EntityInfo:
     name: str
     page_path: str | None
     aliases: tuple[str, ...] = ()
+    fact_count: int = 0
 
     def names(self) -> tuple[str, ...]:
         """Every way the entity may appear at the start of a fact's text."""
         return tuple(dict.fromkeys((self.name, display_name(self.slug), *self.aliases)))
 
+    def forms(self) -> frozenset[str]:
+        """Every lower-case name it may be called by: key, slug, display name, aliases."""
+        forms = {self.key, self.slug.lower(), self.name.lower(), self.slug.replace("-", " ").lower()}
+        return frozenset(forms | {a.lower() for a in self.aliases if a.strip()})
 
-def load_facts(conn: sqlite3.Connection, until: date | None = None) -> list[Fact]:
-    """Every fact written up to `until` (inclusive; undated facts always), oldest first.
 
-    Facts dated after `until` are left out: reflecting "as of --now" must not see the future.
+def order_mentions(content: str, mentions: list[tuple[str, str]]) -> tuple[str, ...]:
+    """Entity keys of a fact's (key, slug) mentions in the order they appear in its text.
+
+    Stores keep mentions unordered; the position of each display name in the text gives the
+    order back (the first is the fact's primary entity).
     """
-    mentions: dict[int, list[tuple[str, str]]] = {}
-    for chunk_id, key, slug in conn.execute(
-        "SELECT m.chunk_id, m.entity_key, m.slug FROM mentions m JOIN facts f ON f.id = m.chunk_id"
-    ):
-        mentions.setdefault(chunk_id, []).append((key, slug))
-    out: list[Fact] = []
-    rows = conn.execute(
-        "SELECT id, path, line, kind, content, confidence, day, occurred_start, occurred_end FROM facts"
-    )
-    for fid, path, line, kind, content, confidence, day_s, o_start, o_end in rows:
-        if path == PROPOSALS_PATH:
-            continue
-        day = date.fromisoformat(day_s) if day_s else None
-        if until is not None and day is not None and day > until:
-            continue
-        found = mentions.get(fid, [])
-        # The mentions table has no order; the position of each name in the text gives it back.
-        ordered = sorted(found, key=lambda ks: (_position(content, display_name(ks[1])), ks[0]))
-        out.append(Fact(fid, path, line, kind, content, confidence, day, tuple(k for k, _ in ordered),
-                        o_start, o_end))
-    out.sort(key=lambda f: f.order)
-    return out
+    ordered = sorted(mentions, key=lambda ks: (_position(content, display_name(ks[1])), ks[0]))
+    return tuple(dict.fromkeys(k for k, _ in ordered))
 
 
 def _position(text: str, name: str) -> int:
@@ -112,18 +96,9 @@ def _position(text: str, name: str) -> int:
     return pos if pos >= 0 else len(text)
 
 
-def load_entities(conn: sqlite3.Connection) -> dict[str, EntityInfo]:
-    """Entity key -> EntityInfo, from the index's `entities` table."""
-    out = {}
-    for key, slug, name, page, aliases in conn.execute(
-        "SELECT key, slug, name, page_path, aliases FROM entities ORDER BY key"
-    ):
-        try:
-            alias_list = tuple(str(a) for a in json.loads(aliases or "[]"))
-        except ValueError:
-            alias_list = ()
-        out[key] = EntityInfo(key, slug, name or display_name(slug), page, alias_list)
-    return out
+def by_key(entities: list[EntityInfo]) -> dict[str, EntityInfo]:
+    """Entity key -> EntityInfo."""
+    return {e.key: e for e in entities}
 
 
 def entity_info(entities: dict[str, EntityInfo], key: str) -> EntityInfo:

@@ -106,14 +106,6 @@ def similarity(a: Claim, b: Claim) -> float:
     return 0.6 * fuzz.token_set_ratio(a.canon, b.canon) + 0.4 * fuzz.token_sort_ratio(a.canon, b.canon)
 
 
-def near_duplicate(a: str, b: str, threshold: float = 90.0) -> bool:
-    """True when two fact texts say the same thing (same polarity, near-identical words)."""
-    ca, cb = analyze(a), analyze(b)
-    if ca.polarity != cb.polarity:
-        return False
-    return fuzz.token_sort_ratio(ca.canon, cb.canon) >= threshold
-
-
 def cluster(texts: list[str], threshold: float = 90.0) -> list[list[int]]:
     """Group indexes of near-duplicate texts; each group lists indexes in input order.
 

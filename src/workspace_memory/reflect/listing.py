@@ -9,35 +9,32 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import UserError
-from ..facts.model import EntityInfo, entity_info, load_entities
+from ..facts.entities import resolve
+from ..facts.model import by_key, entity_info
+from ..index.base import Store
 from ..markdown.retain import slugify
+from ..workspace.layout import Workspace
 from .opinions_md import PAGE, parse_page, visible
 from .regions import RegionError
 
 
-def _entity_keys(name: str, entities: dict[str, EntityInfo]) -> set[str]:
-    """Keys an --entity argument may mean: its slug, or an entity whose name or alias it is."""
-    wanted = name.strip().lstrip("@")
-    keys = {slugify(wanted).lower(), wanted.lower()}
-    folded = wanted.casefold()
-    for key, info in entities.items():
-        if any(n.casefold() == folded for n in info.names()):
-            keys.add(key)
-    return keys
+def list_opinions(ws: Workspace, store: Store, entity: str | None = None) -> list[dict[str, Any]]:
+    """Every opinion (statement, entities, confidence, last_updated, history, evidence), page order.
 
-
-def list_opinions(mem, entity: str | None = None) -> list[dict[str, Any]]:  # noqa: ANN001 - api.Memory
-    """Every opinion (statement, entities, confidence, last_updated, history, evidence), page order."""
-    path = mem.workspace.root / PAGE
+    `--entity` is resolved like everywhere else (facts.entities: names, aliases, typos).
+    """
+    path = ws.root / PAGE
     if not path.is_file() or path.is_symlink():
         return []
     try:
         page = parse_page(path.read_bytes().decode("utf-8", errors="replace").lstrip("\ufeff"))
     except RegionError as exc:
         raise UserError(f"{PAGE}: {exc}") from None
-    mem.refresh()
-    entities = load_entities(mem.conn)
-    wanted = _entity_keys(entity, entities) if entity else None
+    known = store.entities()
+    entities = by_key(known)
+    wanted = None
+    if entity:
+        wanted = {resolve(known, entity) or slugify(entity.strip().lstrip("@")).lower()}
     out = []
     for sec in page.sections:
         if sec.duplicate:

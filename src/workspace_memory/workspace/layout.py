@@ -179,6 +179,29 @@ class Workspace:
             elif extra.is_dir():
                 yield from self._walk(extra)
 
+    def files_for_keys(self, keys: set[str]) -> Iterator[MarkdownFile]:
+        """The indexable Markdown files among these workspace keys (the rest: gone or not ours).
+
+        The same rules as `markdown_files`, checked for a few paths a watcher saw change, so a
+        long-lived process re-syncs them without walking the whole workspace.
+        """
+        roots = [self.root / d for d in SCANNED_DIRS] + self.extra_roots()
+        for key in sorted(keys):
+            path = Path(key) if os.path.isabs(key) else self.root / key
+            if not key.lower().endswith(".md") or not path.is_file():
+                continue
+            if key in (CORE_NAME, LEGACY_CORE_NAME):
+                if path == self.core_path and not path.is_symlink():
+                    yield MarkdownFile(key, path)
+                continue
+            top = next((r for r in roots if path == r or _is_within(path, r)), None)
+            if top is None:
+                continue
+            inside = path.relative_to(top).parts
+            links = any((top / Path(*inside[:i])).is_symlink() for i in range(1, len(inside) + 1))
+            if not links and not any(p.startswith(".") for p in inside) and not top.is_symlink():
+                yield MarkdownFile(key, path)
+
     def _walk(self, top: Path) -> Iterator[MarkdownFile]:
         if not top.is_dir() or top.is_symlink():
             return

@@ -16,13 +16,12 @@ from datetime import date
 
 from ..errors import InvalidFact, UserError
 from ..files import atomic_write_text, decode_markdown, detect_newline
-from ..markdown.retain import validate_bullet
+from ..markdown.retain import BULLET_PREFIX_RE, normalize_bullet, validate_bullet
 from .layout import Workspace
 
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _BOM = "\ufeff"
-_BULLET_PREFIX_RE = re.compile(r"^\s*[-*+]\s+")
 
 
 @dataclass
@@ -32,12 +31,6 @@ class RetainWrite:
     created_file: bool
     created_section: bool
     duplicate: bool
-
-
-def normalize_bullet(text: str) -> str:
-    """'- W @Peter: x' or 'W @Peter: x' -> 'W @Peter: x' (one line, outer spaces trimmed)."""
-    text = " ".join(text.strip().split())
-    return _BULLET_PREFIX_RE.sub("", text, count=1)
 
 
 def retain(ws: Workspace, bullet: str, day: date) -> RetainWrite:
@@ -95,7 +88,7 @@ def insert_retain_line(lines: list[str], item: str) -> tuple[list[str], int, boo
         return out, len(out) - 1, True, False
     end = next((idx for idx, depth, _ in headings if idx > start and depth <= level), len(lines))
     section = lines[start + 1 : end]
-    if any(normalize_bullet(s) == normalize_bullet(item) for s in section if _BULLET_PREFIX_RE.match(s)):
+    if any(normalize_bullet(s) == normalize_bullet(item) for s in section if BULLET_PREFIX_RE.match(s)):
         line_no = start + 2 + next(i for i, s in enumerate(section) if normalize_bullet(s) == normalize_bullet(item))
         return lines, line_no, False, True
     last = end - 1

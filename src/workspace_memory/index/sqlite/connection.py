@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ...errors import IndexBusy
 from ...locks import file_lock
-from .schema import SCHEMA_VERSION, current_version, migrate
+from .schema import MIGRATIONS, SCHEMA_VERSION, current_version
 
 BUSY_TIMEOUT_MS = 30_000
 # What SQLite says when the file itself is damaged (as opposed to busy, full or read-only).
@@ -173,3 +173,15 @@ def file_id(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return st.st_dev, st.st_ino
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Apply every migration the database has not seen yet; return the new version."""
+    version = current_version(conn)
+    for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
+        with transaction(conn):
+            migration(conn)
+            conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(number),)
+            )
+    return SCHEMA_VERSION

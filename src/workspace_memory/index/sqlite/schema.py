@@ -13,6 +13,7 @@ Tables
               links (a fact's id is its chunk's id) and @mentions in notes
   entities    one row an entity: slug, display name, page path, aliases
   warnings    path, line, message: what status and doctor report
+  embedding_cache  provider, model, text hash -> dim, float32 vector (see embedding_cache.py)
   chunks_fts      FTS5 (porter + unicode61) over search text, path words and the previous
                   entry of the section (context, weighted low); rowid = chunk id
   chunks_trigram  FTS5 trigram over the text of chunks that contain CJK characters
@@ -89,7 +90,18 @@ def m004_superseded_by(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE facts ADD COLUMN superseded_by INTEGER")
 
 
-MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors, m003_fts_context, m004_superseded_by]
+def m005_embedding_cache(conn: sqlite3.Connection) -> None:
+    """The embedding cache joins the migrations (it was created on first use before; hence IF NOT EXISTS)."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS embedding_cache ("
+        " provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,"
+        " dim INTEGER NOT NULL, vector BLOB NOT NULL,"
+        " PRIMARY KEY (provider, model, hash))"
+    )
+
+
+MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors, m003_fts_context, m004_superseded_by,
+                               m005_embedding_cache]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -100,17 +112,3 @@ def current_version(conn: sqlite3.Connection) -> int:
     except sqlite3.OperationalError:
         return 0
     return int(row[0]) if row else 0
-
-
-def migrate(conn: sqlite3.Connection) -> int:
-    """Apply every migration the database has not seen yet; return the new version."""
-    from .connection import transaction  # store imports this module
-
-    version = current_version(conn)
-    for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):
-        with transaction(conn):
-            migration(conn)
-            conn.execute(
-                "INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', ?)", (str(number),)
-            )
-    return SCHEMA_VERSION

@@ -20,37 +20,17 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ...files import decode_markdown, looks_binary, sha256_bytes
 from ...workspace.layout import MarkdownFile, Workspace
+from ..base import SyncReport, in_batches
 from ..rows import DocumentRows, document_rows, key_scope
 from .connection import transaction, writer_lock
 from .supersession import update_superseded
 
 _BATCH = 200  # files a transaction: keeps readers' view fresh and memory flat on big rebuilds
-
-
-@dataclass
-class SyncReport:
-    """What a sync did. `busy` means another writer held the lock and we did not wait."""
-
-    added: int = 0
-    changed: int = 0
-    removed: int = 0
-    touched: int = 0
-    unchanged: int = 0
-    new_chunk_ids: list[int] = field(default_factory=list)
-    removed_chunk_ids: list[int] = field(default_factory=list)
-    entity_keys: set[str] = field(default_factory=set)  # entities whose rows must be recomputed
-    notices: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    busy: bool = False
-
-    @property
-    def dirty(self) -> bool:
-        return bool(self.added or self.changed or self.removed)
 
 
 @dataclass
@@ -61,11 +41,20 @@ class _Pending:
     total: int
 
 
-def _scan(ws: Workspace, conn: sqlite3.Connection, everything: bool) -> _Pending:
-    known = {p: (m, s, h) for p, m, s, h in conn.execute("SELECT path, mtime_ns, size, hash FROM files")}
+def _scan(ws: Workspace, conn: sqlite3.Connection, everything: bool, only: set[str] | None = None) -> _Pending:
+    """Stat every Markdown file (or, with `only`, just those workspace keys) against the files table."""
+    if only is None:
+        known = {p: (m, s, h) for p, m, s, h in conn.execute("SELECT path, mtime_ns, size, hash FROM files")}
+        files = ws.markdown_files()
+    else:
+        known = {}
+        for part in in_batches(sorted(only)):
+            known.update({p: (m, s, h) for p, m, s, h in conn.execute(
+                f"SELECT path, mtime_ns, size, hash FROM files WHERE path IN ({','.join('?' * len(part))})", part)})
+        files = ws.files_for_keys(only)
     candidates = []
     seen = set()
-    for mf in ws.markdown_files():
+    for mf in files:
         if mf.key in seen:
             continue
         seen.add(mf.key)
@@ -78,12 +67,6 @@ def _scan(ws: Workspace, conn: sqlite3.Connection, everything: bool) -> _Pending
             candidates.append((mf, st.st_mtime_ns, st.st_size))
     removed = sorted(set(known) - seen)
     return _Pending(candidates, removed, known, len(seen))
-
-
-def needs_sync(ws: Workspace, conn: sqlite3.Connection) -> bool:
-    """True when some file was added, changed or removed since the last sync (stat only)."""
-    pending = _scan(ws, conn, everything=False)
-    return bool(pending.candidates or pending.removed)
 
 
 def settings_fingerprint() -> dict[str, object]:
@@ -109,12 +92,14 @@ def stale_settings(conn: sqlite3.Connection) -> str | None:
     return ", ".join(changed) or None
 
 
-def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,
-         wait: float | None = 60.0, progress=None, rebuild_if_stale: bool = True) -> SyncReport:  # noqa: ANN001
+def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,  # noqa: ANN001
+         wait: float | None = 60.0, progress=None, rebuild_if_stale: bool = True,
+         only: set[str] | None = None) -> SyncReport:
     """Bring the index up to date with the workspace; see the module docstring for the steps.
 
     `wait=0` returns at once with `busy=True` when another process is writing.
     `progress(done, total)` is called while parsing, for progress bars.
+    `only` limits the scan to these workspace keys (a watcher that saw them change).
     When the settings fingerprint changed, the whole index is rebuilt; with
     `rebuild_if_stale=False` (a recall) it is left as it is and a notice says so.
     """
@@ -127,8 +112,10 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,
             return report
         rebuild = True
         report.notices.append(f"index settings changed ({stale}); rebuilt the index")
+    if rebuild:
+        only = None
     if not rebuild:
-        pending = _scan(ws, conn, everything=False)
+        pending = _scan(ws, conn, everything=False, only=only)
         if not pending.candidates and not pending.removed:
             report.unchanged = pending.total
             report.seconds = time.perf_counter() - started
@@ -183,11 +170,9 @@ def _recheck(conn: sqlite3.Connection, pending: _Pending) -> _Pending:
     """Drop the candidates that another process indexed between our scan and our lock."""
     paths = [mf.key for mf, _, _ in pending.candidates] + pending.removed
     known: dict[str, tuple[int, int, str]] = {}
-    for start in range(0, len(paths), 500):
-        part = paths[start : start + 500]
-        marks = ",".join("?" * len(part))
+    for part in in_batches(paths):
         known.update({p: (m, s, h) for p, m, s, h in conn.execute(
-            f"SELECT path, mtime_ns, size, hash FROM files WHERE path IN ({marks})", part)})
+            f"SELECT path, mtime_ns, size, hash FROM files WHERE path IN ({','.join('?' * len(part))})", part)})
     candidates = [(mf, m, s) for mf, m, s in pending.candidates
                   if known.get(mf.key) is None or known[mf.key][:2] != (m, s)]
     removed = [p for p in pending.removed if p in known]
@@ -306,8 +291,7 @@ def _delete_paths(conn: sqlite3.Connection, paths: list[str], keys: set[str] | N
                 (path,)))
             keys.update(_page_key(path))
         removed += ids
-        for start in range(0, len(ids), 500):
-            part = ids[start : start + 500]
+        for part in in_batches(ids):
             marks = ",".join("?" * len(part))
             for table, col in (("chunks_fts", "rowid"), ("chunks_trigram", "rowid"), ("facts", "id"),
                                ("mentions", "chunk_id")):

@@ -25,8 +25,11 @@ from pathlib import Path
 import numpy as np
 
 from ...embed.base import Embedder
+from ..base import Filters, VectorUpdate, in_batches
 from ..rows import context_text, embed_text
-from .connection import transaction
+from .connection import transaction, writer_lock
+from .embedding_cache import EmbeddingCache
+from .reads import filter_sql
 from .sync import generation
 
 EMBED_BATCH = 256  # chunks embedded (and committed to the cache) at a time
@@ -51,20 +54,15 @@ def chunk_labels(chunk_id: int) -> tuple[int, int]:
 
 def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[str, str]]:
     """(hash, text) of the embedded texts of chunks that are not in the cache yet."""
-    import sqlite_utils
-
-    from .embedding_cache import EmbeddingCache
-
-    EmbeddingCache(sqlite_utils.Database(conn))  # creates the cache table if needed
     rows = conn.execute(
         "SELECT c.text, c.text_hash, c.ctx_hash, p.text FROM chunks c"
         " LEFT JOIN chunks p ON p.id = c.id - 1 AND p.path = c.path"
         " WHERE NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = ?1 AND e.model = ?2"
-        "                   AND e.hash = c.text_hash)"
+        "                   AND e.hash = c.text_hash AND e.dim = ?3)"
         " OR (c.ctx_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = ?1"
-        "                   AND e.model = ?2 AND e.hash = c.ctx_hash))"
+        "                   AND e.model = ?2 AND e.hash = c.ctx_hash AND e.dim = ?3))"
         " ORDER BY c.id",
-        (embedder.provider, embedder.model),
+        (embedder.provider, embedder.model, embedder.dim),
     ).fetchall()
     todo: dict[str, str] = {}
     for text, digest, ctx_digest, previous in rows:
@@ -72,7 +70,7 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[
         if ctx_digest and previous is not None:
             todo.setdefault(ctx_digest, context_text(previous, text))
     if todo:
-        cached = EmbeddingCache(sqlite_utils.Database(conn)).get_many(embedder.provider, embedder.model, todo)
+        cached = EmbeddingCache(conn).get_many(embedder.provider, embedder.model, todo, dim=embedder.dim)
         todo = {h: t for h, t in todo.items() if h not in cached}
     return list(todo.items())
 
@@ -87,13 +85,9 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
     from what is embedded and leaves the backlog to `memory index`. Small batches then, so
     the bound holds within about one batch.
     """
-    import sqlite_utils
-
-    from .embedding_cache import EmbeddingCache
-
     started = time.perf_counter()
     items = missing_vectors(conn, embedder)
-    cache = EmbeddingCache(sqlite_utils.Database(conn))
+    cache = EmbeddingCache(conn)
     encode = encode or embedder.embed_documents
     # Similar lengths batch together: padding to the longest text of a batch is wasted work.
     # Shortest first, so a bounded run embeds as many entries as it can.
@@ -115,18 +109,18 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
 
 _LABELED = (
     "SELECT c.id * 2 AS label, e.vector FROM chunks c JOIN embedding_cache e"
-    " ON e.provider = ?1 AND e.model = ?2 AND e.hash = c.text_hash{where}"
+    " ON e.provider = ?1 AND e.model = ?2 AND e.hash = c.text_hash AND e.dim = ?3{where}"
     " UNION ALL SELECT c.id * 2 + 1, e.vector FROM chunks c JOIN embedding_cache e"
-    " ON e.provider = ?1 AND e.model = ?2 AND e.hash = c.ctx_hash{where}"
+    " ON e.provider = ?1 AND e.model = ?2 AND e.hash = c.ctx_hash AND e.dim = ?3{where}"
 )
 
 
 def _all_vectors(conn: sqlite3.Connection, embedder: Embedder, ids: list[int] | None = None):  # noqa: ANN202
     """(labels, vectors) of every chunk, or of the chunks `ids`."""
     where = ""
-    params: list = [embedder.provider, embedder.model]
+    params: list = [embedder.provider, embedder.model, embedder.dim]
     if ids is not None:
-        where = f" WHERE c.id IN ({','.join('?' + str(i + 3) for i in range(len(ids)))})"
+        where = f" WHERE c.id IN ({','.join('?' + str(i + 4) for i in range(len(ids)))})"
         params += ids
     rows = conn.execute(_LABELED.format(where=where) + " ORDER BY 1", params).fetchall()
     labels = np.array([r[0] for r in rows], dtype=np.int64)
@@ -139,8 +133,8 @@ def _all_vectors(conn: sqlite3.Connection, embedder: Embedder, ids: list[int] | 
 def vectors_for(conn: sqlite3.Connection, embedder: Embedder, ids: list[int]) -> dict[int, np.ndarray]:
     """The stored vectors of some chunks: chunk id -> (1 or 2, dim) array."""
     out: dict[int, list[np.ndarray]] = {}
-    for start in range(0, len(ids), 400):
-        labels, vectors = _all_vectors(conn, embedder, ids[start : start + 400])
+    for part in in_batches(ids, 400):
+        labels, vectors = _all_vectors(conn, embedder, list(part))
         for label, vec in zip(labels.tolist(), vectors, strict=True):
             out.setdefault(label_chunk(label), []).append(vec)
     return {cid: np.vstack(vecs) for cid, vecs in out.items()}
@@ -167,7 +161,7 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
             _record(conn, key, current)
         return store, notices
     ids = {r[0] for r in conn.execute(_LABELED.format(where="").replace(", e.vector", ""),
-                                      (embedder.provider, embedder.model))}
+                                      (embedder.provider, embedder.model, embedder.dim))}
     have = set(store.labels().tolist())
     gone, new = have - ids, sorted(ids - have)
     if len(gone) + len(new) > max(1000, len(ids) // 2):
@@ -191,8 +185,8 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
 
 def _subset(conn: sqlite3.Connection, embedder: Embedder, chunk_ids: list[int]):  # noqa: ANN202
     labels, vectors = [], []
-    for start in range(0, len(chunk_ids), 400):
-        part_labels, part_vectors = _all_vectors(conn, embedder, chunk_ids[start : start + 400])
+    for part in in_batches(chunk_ids, 400):
+        part_labels, part_vectors = _all_vectors(conn, embedder, list(part))
         labels.append(part_labels)
         vectors.append(part_vectors)
     return np.concatenate(labels), np.vstack(vectors)
@@ -200,3 +194,59 @@ def _subset(conn: sqlite3.Connection, embedder: Embedder, chunk_ids: list[int]):
 
 def _record(conn: sqlite3.Connection, key: str, value: int) -> None:
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, str(value)))
+
+
+class SqliteVectors:
+    """One embedder's vectors in a SQLite index: the embedding cache plus the HNSW file (index.base.VectorIndex).
+
+    Keeps the loaded HNSW store between calls and knows the index generation it matches, so a
+    long-lived process (MCP server) pays for an update only when the chunks changed.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, state_dir: Path, embedder: Embedder) -> None:
+        self.conn = conn
+        self.state_dir = state_dir
+        self.embedder = embedder
+        self._store = None  # hnsw.VectorStore, opened by update()
+        self._generation: int | None = None  # the generation the store is complete for
+
+    def update(self, *, encode: Callable[[list[str]], np.ndarray] | None = None, embed: bool = True,
+               budget: float | None = None, progress: Callable[[int, int], None] | None = None,
+               wait: float = 0) -> VectorUpdate:
+        """Embed what is missing (within `budget` seconds), then bring the HNSW store up to date.
+
+        Only the holder of the writer lock saves the HNSW file (`memory index` waits `wait`
+        seconds for it; a recall does not, and keeps its up-to-date copy in memory).
+        """
+        if self._store is not None and self._generation == generation(self.conn):
+            return VectorUpdate()
+        if embed:
+            done, left = embed_missing(self.conn, self.embedder, encode=encode, progress=progress, budget=budget)
+        else:
+            done, left = 0, len(missing_vectors(self.conn, self.embedder))
+        with writer_lock(self.state_dir, wait=wait) as held:
+            self._store, notices = open_store(self.conn, self.state_dir, self.embedder, persist=held,
+                                              complete=not left)
+        self._generation = generation(self.conn) if not left else None
+        return VectorUpdate(done, left, notices)
+
+    def _opened(self):  # noqa: ANN202 - hnsw.VectorStore
+        if self._store is None:
+            self.update(embed=False)
+        return self._store
+
+    def search(self, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
+        """The `k` nearest entries: (chunk id, the better cosine of its two vectors)."""
+        allowed = None
+        where, params = filter_sql(filters)
+        if where:
+            allowed = {label for (cid,) in self.conn.execute(f"SELECT c.id FROM chunks c WHERE {where}", params)
+                       for label in chunk_labels(cid)}
+        best: dict[int, float] = {}
+        for label, cosine in self._opened().search(query, k * 2, allowed):
+            cid = label_chunk(label)
+            best[cid] = max(float(cosine), best.get(cid, -1.0))
+        return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
+
+    def vectors_of(self, ids) -> dict[int, np.ndarray]:  # noqa: ANN001 - Sequence[int]
+        return vectors_for(self.conn, self.embedder, list(ids))
