@@ -239,6 +239,13 @@ class Memory:
             )
         ]
 
+    def timeline(self) -> list[dict[str, Any]]:
+        """Days with a daily log, oldest first: files, note entries and facts (by kind) of each."""
+        from .index.timeline import day_counts
+
+        self.refresh()
+        return day_counts(self.conn)
+
     # -- Markdown reads and writes -------------------------------------------------------
     def get(self, path: str, start: int = 1, lines: int | None = None, max_chars: int | None = None):  # noqa: ANN201
         """A paged read of one workspace Markdown file (see `pages.read_page`)."""

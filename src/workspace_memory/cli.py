@@ -208,9 +208,11 @@ def entity(ctx: click.Context, name: str, as_json: bool) -> None:
 
 def _register_more() -> None:
     from .cli_reflect import opinions, reflect
+    from .cli_ui import ui
 
     cli.add_command(reflect)
     cli.add_command(opinions)
+    cli.add_command(ui)
 
 
 _register_more()

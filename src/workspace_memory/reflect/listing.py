@@ -10,7 +10,8 @@ from typing import Any
 
 from ..errors import UserError
 from ..markdown.retain import slugify
-from .facts import EntityInfo, entity_info, load_entities
+from .facts import EntityInfo, entity_info, load_entities, load_facts
+from .opinions import Opinion, confidence_trail
 from .opinions_md import PAGE, parse_page, visible
 from .regions import RegionError
 
@@ -61,10 +62,20 @@ def list_opinions(mem, entity: str | None = None) -> list[dict[str, Any]]:  # no
             "last_updated": shown.last_updated or (op.last_updated if op else None),
             "history": [{"day": h.day, "event": h.event, "statement": h.statement, "confidence": h.confidence}
                         | ({"value": h.value} if h.value is not None else {}) for h in (op.history if op else [])],
-            "evidence": [{"role": "supporting" if ev.role == "+" else "contradicting", "path": ev.path,
-                          "line": ev.line, "day": ev.day or None, "source": f"{ev.path}#L{ev.line}",
-                          "kind": {"O": "opinion", "W": "world", "B": "experience"}.get(ev.kind, ev.kind)}
-                         for ev in (op.evidence if op else [])],
+            "evidence": _evidence(mem, op) if op else [],
             "source": f"{PAGE}#L{sec.start + 1}",
         })
     return out
+
+
+def _evidence(mem, op: Opinion) -> list[dict[str, Any]]:  # noqa: ANN001 - api.Memory
+    """The opinion's evidence in the order applied, each with the confidence it left."""
+    confidence_of: dict[str, float | None] = {}
+    if any(ev.after is None for ev in op.evidence[1:]):  # only old ledgers need the facts (an estimate)
+        confidence_of = {f.hash: f.confidence for f in load_facts(mem.conn)}
+    trail = confidence_trail(op, confidence_of.get)
+    return [{"role": "supporting" if ev.role == "+" else "contradicting", "path": ev.path,
+             "line": ev.line, "day": ev.day or None, "source": f"{ev.path}#L{ev.line}",
+             "kind": {"O": "opinion", "W": "world", "B": "experience"}.get(ev.kind, ev.kind),
+             "confidence_after": after, "estimated": estimated}
+            for ev, (after, estimated) in zip(op.evidence, trail, strict=True)]
