@@ -4,7 +4,8 @@ The server is the real command (`memory ui --port 0`) over a real, indexed and r
 workspace. The tests load every page at 1280 and 390 px, search and follow a result to its
 day, count the opinion chart's points against `memory opinions --json`, use the keyboard,
 retain a fact through the form, and save a screenshot of every page (under the test's tmp
-folder, and under $MEMORY_TEST_ARTIFACTS when it is set).
+folder, and under $MEMORY_TEST_ARTIFACTS when it is set; $MEMORY_UI_DOCS=docs/screenshots
+refreshes the README's screenshots).
 
 They run whenever a chromium is found (`.ci/run` installs Debian's when it is missing); in CI
 (`$CI` set) a missing chromium or Playwright is a failure, never a skip. Playwright is pointed
@@ -103,9 +104,13 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
 
 def screenshot(page, folders: list[Path], name: str) -> None:  # noqa: ANN001
+    """The whole page into each artifacts folder; with $MEMORY_UI_DOCS, also the first screen for docs/."""
     data = page.screenshot(full_page=True)
     for folder in folders:
         (folder / f"{name}.png").write_bytes(data)
+    if os.environ.get("MEMORY_UI_DOCS"):
+        Path(os.environ["MEMORY_UI_DOCS"]).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(os.environ["MEMORY_UI_DOCS"]) / f"{name}.png"))
 
 
 def open_page(browser, base: str, width: int = 1280, scheme: str = "light"):  # noqa: ANN001, ANN201

@@ -34,7 +34,7 @@ class ChartEvent:
 
 
 WIDTH, HEIGHT = 640, 220
-LEFT, RIGHT, TOP, BOTTOM = 40, 16, 14, 30
+LEFT, RIGHT, TOP, BOTTOM = 48, 16, 14, 30
 MIN_GAP = 16  # points on the same or close days stay apart enough to click
 PAD = 14  # the first and last point keep clear of the axis labels
 

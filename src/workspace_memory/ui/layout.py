@@ -35,10 +35,10 @@ def page(title: str, body: object, *, section: str, footer: str = "") -> str:
     return "<!doctype html>\n" + el("html", el("head", head), el("body", body_html), lang="en")
 
 
-def kind_badge(kind: str) -> Safe:
+def kind_badge(kind: str, title: str | None = None) -> Safe:
     """A coloured letter plus the kind's name (the word hides on narrow screens)."""
     return el("span", KIND_LETTER.get(kind, "?"), el("span", f" {kind}", class_="badge-word"),
-              class_=f"badge k-{kind}", title=f"{kind}")
+              class_=f"badge k-{kind}", title=title or kind)
 
 
 def source_link(path: str, start: int | None = None, end: int | None = None) -> Safe:

@@ -25,10 +25,10 @@ from urllib.parse import urlsplit
 
 from ..markdown.frontmatter import split_frontmatter
 from ..markdown.parse import normalize_newlines, parse_markdown
-from .html import Safe, el, esc, render
+from .html import Safe, el, render
+from .layout import kind_badge
 from .links import anchor_id, source_href
 
-KIND_LETTER = {"world": "W", "experience": "B", "opinion": "O", "observation": "S"}
 # Blocks that get a line anchor; list containers do not (their first item does).
 _ANCHORED = {"heading_open", "paragraph_open", "list_item_open", "blockquote_open", "table_open", "tr_open",
              "fence", "code_block", "hr"}
@@ -201,9 +201,7 @@ def _render_badge(self, tokens, idx, options, env) -> str:  # noqa: ANN001
     kind, warnings = meta.get("kind"), meta.get("warnings") or []
     if kind is None:
         return el("span", "not a fact", class_="badge k-malformed", title="; ".join(warnings) or None)
-    title = "; ".join(warnings) if warnings else f"{kind} fact"
-    return el("span", KIND_LETTER.get(kind, "?"), el("span", f" {kind}", class_="badge-word"),
-              class_=f"badge k-{kind}", title=title)
+    return kind_badge(kind, "; ".join(warnings) if warnings else f"{kind} fact")
 
 
 def _render_table_open(self, tokens, idx, options, env) -> str:  # noqa: ANN001
@@ -215,4 +213,4 @@ def _render_table_close(self, tokens, idx, options, env) -> str:  # noqa: ANN001
     return self.renderToken(tokens, idx, options, env) + "</div>"
 
 
-__all__ = ["KIND_LETTER", "RenderContext", "esc", "render_markdown"]
+__all__ = ["RenderContext", "render_markdown"]
