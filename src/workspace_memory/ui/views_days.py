@@ -78,7 +78,8 @@ def day_body(day: date, info: dict[str, Any] | None, files: list[tuple[str, Any]
         counts = el("p", f"{_plural(info['notes'], 'note entry', 'note entries')}, {_plural(info['facts'], 'fact')}"
                     + (f" ({kinds})" if kinds else ""), class_="lead")
     docs = [_document(path, pg, day, focus) for path, pg in files]
-    return el("div", nav, el("h1", _long_day(day)), counts,
+    nothing = el("p", "Nothing was written on this day.", class_="empty") if info is None else None
+    return el("div", nav, el("h1", _long_day(day)), counts, nothing,
               notices([retained] if retained else []), docs,
               retain_form(csrf, day.isoformat()))
 
