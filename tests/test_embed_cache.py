@@ -9,8 +9,8 @@ import pytest
 import sqlite_utils
 
 from workspace_memory.embed import embed_texts
-from workspace_memory.embed.cache import EmbeddingCache, text_hash
 from workspace_memory.embed.fake import FakeEmbedder
+from workspace_memory.index.sqlite.embedding_cache import EmbeddingCache, text_hash
 
 
 @pytest.fixture

@@ -276,7 +276,7 @@ def _reflect_is_registered() -> bool:
     return code == 0
 
 
-_SHIM = ("import sys; from workspace_memory import cli; from workspace_memory.cli_reflect import reflect, opinions; "
+_SHIM = ("import sys; from workspace_memory import cli; from workspace_memory.cli.reflect_cmds import reflect, opinions; "
          "[cli.cli.add_command(c) for c in (reflect, opinions) if c.name not in cli.cli.commands]; cli.main()")
 
 

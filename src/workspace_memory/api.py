@@ -9,19 +9,45 @@ Nothing here prints or exits; errors are the typed exceptions of `errors.py`.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from .clock import parse_now, workspace_tz
 from .errors import ProviderUnavailable, UserError
-from .index.store import connect, ensure_schema, writer_lock
-from .index.sync import SyncReport, generation, sync
+from .index.sqlite.connection import file_id, is_corruption, open_index, recreate_index, writer_lock
+from .index.sqlite.sync import SyncReport, generation, sync
 from .recall.query import RecallRequest
-from .workspace import Workspace
+from .workspace.layout import Workspace
+
+_T = TypeVar("_T", bound=Callable[..., Any])
+# Seconds a recall may spend embedding new entries before it answers (the rest: `memory index`).
+RECALL_EMBED_BUDGET = 1.0
+
+
+def _repairing(method: _T) -> _T:
+    """Run a public method; if the index turns out damaged, rebuild it and run the method again.
+
+    The index is derived data: a garbage or truncated file is moved aside (with a notice) and
+    refilled from Markdown by the retried call's sync, instead of stopping the program.
+    """
+
+    @functools.wraps(method)
+    def wrapper(self: Memory, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            if not is_corruption(exc) or self._repaired:
+                raise
+            self._repair(str(exc))
+            return method(self, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 
 
 class Memory:
@@ -31,11 +57,18 @@ class Memory:
         self.workspace = workspace
         self.tz = workspace_tz(workspace.config)
         self.now = now or datetime.now(self.tz)
+        self._repairs: list[str] = []  # notices of repairs not reported yet
+        self._repaired = False  # one repair per Memory: a second failure is reported, not looped on
 
     @classmethod
-    def open(cls, root: str | None = None, now: str | None = None) -> Memory:
-        """Open the workspace at `root` (or $MEMORY_WORKSPACE / the default) with an optional fixed now."""
+    def open(cls, root: str | None = None, now: str | None = None, *, create: bool = False) -> Memory:
+        """Open the workspace at `root` (or $MEMORY_WORKSPACE / the default) with an optional fixed now.
+
+        A folder that is not a workspace is refused unless `create` (what `init` passes).
+        """
         ws = Workspace.open(root)
+        if not create:
+            ws.require()
         return cls(ws, parse_now(now, workspace_tz(ws.config)))
 
     @property
@@ -45,11 +78,26 @@ class Memory:
     @cached_property
     def conn(self) -> sqlite3.Connection:
         """The index connection (schema created or migrated on first use)."""
-        if not self.workspace.root.is_dir():
-            raise UserError(f"no workspace at {self.workspace.root} (run `memory init` or pass --workspace)")
-        conn = connect(self.workspace.index_path)
-        ensure_schema(conn, self.workspace.state_dir)
+        self.workspace.require()
+        conn, repairs = open_index(self.workspace.index_path, self.workspace.state_dir)
+        self._repairs += repairs
+        self._repaired = self._repaired or bool(repairs)
         return conn
+
+    def _repair(self, reason: str) -> None:
+        """The index failed mid-operation as damaged: move it aside and start a new one."""
+        damaged = file_id(self.workspace.index_path)
+        self.close()
+        conn, repairs = recreate_index(self.workspace.index_path, self.workspace.state_dir, reason, damaged)
+        self.__dict__["conn"] = conn
+        self.__dict__.pop("_store", None)
+        self._repairs += repairs
+        self._repaired = True
+
+    def take_repairs(self) -> list[str]:
+        """Notices of repairs made since the last call (a damaged index rebuilt, ...)."""
+        repairs, self._repairs = self._repairs, []
+        return repairs
 
     def close(self) -> None:
         if "conn" in self.__dict__:
@@ -92,25 +140,40 @@ class Memory:
             raise ProviderUnavailable(f"semantic recall unavailable: {reason}")
         return embedder, list(notices)
 
-    def _vectors(self, embedder, *, encode=None, progress=None, wait: float = 0):  # noqa: ANN001, ANN202
+    def _vectors(self, embedder, *, encode=None, embed: bool = True, progress=None,  # noqa: ANN001, ANN202
+                 wait: float = 0, budget: float | None = None):
         """Embed chunks that have no vector yet and open the up-to-date vector store.
 
-        Only the holder of the writer lock saves the HNSW file (`memory index` waits for
-        it; a recall does not, and keeps its up-to-date copy in memory).
+        Returns (store, notices, complete). Only the holder of the writer lock saves the HNSW
+        file (`memory index` waits for it; a recall does not, and keeps its up-to-date copy in
+        memory). With `budget` (a recall), embedding stops after that many seconds, and with
+        `embed=False` nothing is embedded; the rest waits for `memory index`.
         """
-        from .index.vector_sync import embed_missing, open_store
+        from .index.sqlite.vector_sync import embed_missing, missing_vectors, open_store
 
-        embed_missing(self.conn, embedder, encode=encode, progress=progress)
+        if embed:
+            done, left = embed_missing(self.conn, embedder, encode=encode, progress=progress, budget=budget)
+        else:
+            done, left = 0, len(missing_vectors(self.conn, embedder))
         with writer_lock(self.workspace.state_dir, wait=wait) as held:
-            return open_store(self.conn, self.workspace.state_dir, embedder, persist=held)
+            store, notices = open_store(self.conn, self.workspace.state_dir, embedder, persist=held,
+                                        complete=not left)
+        if left:
+            why = (f"{done} embedded within the recall's {budget:g} s budget" if embed and budget is not None
+                   else "no fast encoder in this process")
+            notices.append(f"{left} new text(s) not embedded yet ({why}); they are found by keywords "
+                           "until `memory index` embeds them")
+        return store, notices, not left
 
     # -- index -------------------------------------------------------------------------
+    @_repairing
     def index(self, rebuild: bool = False, progress=None) -> SyncReport:  # noqa: ANN001
         """Bring the index up to date (waiting for another writer if needed), vectors included."""
         import time
 
         started = time.perf_counter()
         report = sync(self.workspace, self.conn, rebuild=rebuild, progress=progress)
+        report.notices[:0] = self.take_repairs()
         embedder, notices = self.embedder()
         from .embed import NOTICE_SLOW_QUERY
 
@@ -118,7 +181,7 @@ class Memory:
         if embedder is None:
             return report
         try:
-            store, more = self._vectors(embedder, progress=progress, wait=60)
+            store, more, _ = self._vectors(embedder, progress=progress, wait=60)
         except ProviderUnavailable as exc:
             if self.embedding_config.explicit:
                 raise
@@ -138,11 +201,13 @@ class Memory:
     def refresh(self) -> list[str]:
         """The cheap sync a read does first; never waits for another writer. Returns notices."""
         report = sync(self.workspace, self.conn, wait=0, rebuild_if_stale=False)
+        notices = self.take_repairs()
         if report.busy:
-            return ["the index is being updated by another process; results may be a moment behind"]
-        return report.notices
+            return [*notices, "the index is being updated by another process; results may be a moment behind"]
+        return notices + report.notices
 
     # -- recall ------------------------------------------------------------------------
+    @_repairing
     def recall(self, request: RecallRequest) -> dict[str, Any]:
         """Answer a query with cited results (the JSON contract of DESIGN §3)."""
         from .recall.engine import recall
@@ -178,13 +243,17 @@ class Memory:
         if cached is not None and self.__dict__.get("_store_generation") == generation(self.conn):
             return cached, []
         # New or changed chunks since the last `memory index`: embed them with the fast
-        # encoder when it exists, so a recall after an edit does not load torch.
+        # encoder when it exists (a recall never loads torch), for at most RECALL_EMBED_BUDGET
+        # seconds; what is left is found by keywords and embedded by `memory index`.
         fast = getattr(embedder, "query_encoder", lambda: None)()
-        store, notices = self._vectors(embedder, encode=fast.encode if fast is not None else None)
-        self._store, self._store_generation = store, generation(self.conn)
+        heavy = fast is None and callable(getattr(embedder, "sentence_transformer", None))  # would load torch
+        store, notices, complete = self._vectors(embedder, encode=fast.encode if fast is not None else None,
+                                                 embed=not heavy, budget=RECALL_EMBED_BUDGET)
+        self._store, self._store_generation = store, generation(self.conn) if complete else None
         return store, notices
 
     # -- status ------------------------------------------------------------------------
+    @_repairing
     def status(self) -> dict[str, Any]:
         """Counts, warnings with path:line, index age and available search modes."""
         notices = self.refresh()
@@ -220,6 +289,7 @@ class Memory:
             return ["lexical"]
         return ["lexical", "semantic", "hybrid"] if embedder is not None else ["lexical"]
 
+    @_repairing
     def entity(self, name: str) -> dict[str, Any]:
         """Everything memory holds about one entity: its page, facts and opinions."""
         from .recall.entity_view import entity_report
@@ -230,6 +300,7 @@ class Memory:
             report["page"] = self.get(report["page"], 1, 200).to_dict()
         return report
 
+    @_repairing
     def entities(self) -> list[dict[str, Any]]:
         """Known entities, most facts first."""
         return [
@@ -241,7 +312,7 @@ class Memory:
 
     def timeline(self) -> list[dict[str, Any]]:
         """Days with a daily log, oldest first: files, note entries and facts (by kind) of each."""
-        from .index.timeline import day_counts
+        from .index.sqlite.timeline import day_counts
 
         self.refresh()
         return day_counts(self.conn)
@@ -249,24 +320,29 @@ class Memory:
     # -- Markdown reads and writes -------------------------------------------------------
     def get(self, path: str, start: int = 1, lines: int | None = None, max_chars: int | None = None):  # noqa: ANN201
         """A paged read of one workspace Markdown file (see `pages.read_page`)."""
-        from .pages import read_page
+        from .workspace.paging import read_page
 
         return read_page(self.workspace, path, start, lines, max_chars)
 
     def retain(self, bullet: str, day: date | None = None):  # noqa: ANN201
         """Append a validated Retain bullet to a day's log (see `journal.retain`)."""
-        from .journal import retain
+        from .workspace.retain_writer import retain
 
         return retain(self.workspace, bullet, day or self.today)
 
     # -- reflect -------------------------------------------------------------------------
+    @_repairing
     def reflect(self, since: str = "7d", *, dry_run: bool = False, apply_core: bool = False,
                 use_model: bool = True):  # noqa: ANN201 - reflect.ReflectReport
         """Rewrite entity pages, opinions, curated lists and core proposals (see reflect.run)."""
         from .reflect import reflect
 
-        return reflect(self, since, dry_run=dry_run, apply_core=apply_core, use_model=use_model)
+        self.conn  # noqa: B018 - opens (and if need be repairs) the index first
+        report = reflect(self, since, dry_run=dry_run, apply_core=apply_core, use_model=use_model)
+        report.notices[:0] = self.take_repairs()
+        return report
 
+    @_repairing
     def opinions(self, entity: str | None = None) -> list[dict[str, Any]]:
         """The opinions in bank/opinions.md (statement, confidence, history, evidence)."""
         from .reflect import list_opinions
@@ -275,6 +351,6 @@ class Memory:
 
     def init(self):  # noqa: ANN201
         """Lay out a new workspace from the bank templates (never overwrites)."""
-        from .templates import init_workspace
+        from .workspace.init_templates import init_workspace
 
         return init_workspace(self.workspace, self.today)

@@ -46,6 +46,23 @@ def decode_markdown(data: bytes) -> DecodedText:
     return DecodedText(text, problems)
 
 
+BINARY_SAMPLE_BYTES = 65536
+BINARY_SHARE = 0.05  # more non-text characters than this in the sample: not a text file
+_NON_TEXT = frozenset(range(0x00, 0x09)) | frozenset(range(0x0E, 0x20)) | {0x7F, 0xFFFD}
+
+
+def looks_binary(data: bytes) -> bool:
+    """True for a file that is not text: NUL and control bytes or invalid UTF-8 make up a large share.
+
+    A share, not git's any-NUL rule: a note with one stray NUL byte or a few Latin-1 accents is
+    still text (indexed, with a warning); an image or archive renamed to .md is skipped.
+    """
+    sample = data[:BINARY_SAMPLE_BYTES]
+    decoded = sample.decode("utf-8", errors="replace")
+    odd = sum(1 for ch in decoded if ord(ch) in _NON_TEXT) - sample.count("\ufffd".encode())
+    return odd > 8 and odd > BINARY_SHARE * len(decoded)
+
+
 def sha256_bytes(data: bytes) -> str:
     """Hex digest used to tell whether a file's content really changed."""
     return hashlib.sha256(data).hexdigest()

@@ -29,7 +29,7 @@ from .base import Embedder, l2_normalize
 from .config import PROVIDERS, EmbeddingConfig, RemoteConfig
 
 if TYPE_CHECKING:
-    from .cache import EmbeddingCache
+    from ..index.sqlite.embedding_cache import EmbeddingCache
     from .local import LocalEmbedder
 
 __all__ = [
@@ -124,7 +124,7 @@ def embed_texts(embedder: Embedder, cache: EmbeddingCache | None, texts: Sequenc
     Duplicate texts are embedded once. Cached vectors whose length differs from fresh ones (a
     remote server now asked for other `dimensions`) are treated as misses.
     """
-    from .cache import text_hash
+    from ..index.sqlite.embedding_cache import text_hash
 
     texts = list(texts)
     if not texts:

@@ -24,7 +24,7 @@ from .frontmatter import split_frontmatter
 from .retain import RetainFact, find_entities, parse_retain_bullet
 
 # Bump when chunk boundaries or texts change: the index's settings fingerprint includes it.
-PARSER_VERSION = 5
+PARSER_VERSION = 6  # 6: binary files are skipped
 # A heading of this many words or more is a statement ("## Peter: Prefers concise replies"),
 # not a label ("## Notes"); a short section under it is one chunk (see _Walker._close_section).
 STATEMENT_WORDS = 4

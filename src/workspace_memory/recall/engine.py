@@ -30,7 +30,7 @@ import numpy as np
 
 from ..errors import UserError
 from ..index.rows import OPEN_END, OPEN_START
-from ..index.store import snapshot
+from ..index.sqlite.connection import snapshot
 from . import lexical
 from .candidates import Candidate, fetch_rows
 from .dedupe import dedupe

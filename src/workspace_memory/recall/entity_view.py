@@ -10,7 +10,7 @@ import sqlite3
 from typing import Any
 
 from ..errors import UserError
-from .entities import resolve_entity
+from ..facts.entities import resolve_entity
 from .pack import source_ref
 from .supersession import superseded_among
 

@@ -22,7 +22,7 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from ..index.rows import path_words
-from ..index.schema import FTS_TOKENIZER
+from ..index.sqlite.schema import FTS_TOKENIZER
 from ..tokens import has_cjk
 
 BM25_SHARE = 0.15

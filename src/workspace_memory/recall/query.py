@@ -21,8 +21,8 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
 from ..errors import UserError
+from ..facts.entities import entities_in_text, resolve_entity
 from ..index.rows import OPEN_END, OPEN_START
-from .entities import entities_in_text, resolve_entity
 
 KINDS = ("world", "experience", "opinion", "observation", "note")
 _KIND_ALIASES = {"w": "world", "b": "experience", "o": "opinion", "s": "observation", "opinions": "opinion",

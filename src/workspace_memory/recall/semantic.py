@@ -34,7 +34,7 @@ import sqlite3
 import numpy as np
 
 from ..embed.base import Embedder
-from ..index.vector_sync import chunk_labels, label_chunk, vectors_for
+from ..index.sqlite.vector_sync import chunk_labels, label_chunk, vectors_for
 from .settings import RecallSettings
 
 # MMR: next = argmax  lambda * score - (1 - lambda) * redundancy (lambda: settings.mmr_lambda), where redundancy is the

@@ -11,8 +11,8 @@ entity_pages, curated (world/experience), proposals (core), supersede, textmatch
 
 from __future__ import annotations
 
+from ..facts.supersession import superseded_ids
 from .listing import list_opinions
 from .run import BUSY_MESSAGE, ReflectReport, reflect
-from .supersede import superseded_ids
 
 __all__ = ["BUSY_MESSAGE", "ReflectReport", "list_opinions", "reflect", "superseded_ids"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import UserError
+from ..facts.model import EntityInfo, entity_info, load_entities, load_facts
 from ..markdown.retain import slugify
-from .facts import EntityInfo, entity_info, load_entities, load_facts
 from .opinions import Opinion, confidence_trail
 from .opinions_md import PAGE, parse_page, visible
 from .regions import RegionError

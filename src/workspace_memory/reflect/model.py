@@ -26,8 +26,9 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
-from ..journal import normalize_bullet
+from ..errors import UserError
 from ..markdown.retain import validate_bullet
+from ..workspace.retain_writer import normalize_bullet
 from .regions import one_line
 
 MAX_SUMMARY_CHARS = 800
@@ -78,15 +79,26 @@ class ChatModel:
 
 def model_from_config(config: dict[str, Any]) -> ChatModel | None:
     """The configured model, or None when `[reflect.model]` is absent or has no base_url/model."""
-    section = (config.get("reflect") or {}).get("model") if isinstance(config.get("reflect"), dict) else None
-    if not isinstance(section, dict) or not section.get("base_url") or not section.get("model"):
+    section = (config.get("reflect") or {}).get("model")
+    if section is None:
+        return None
+    if not isinstance(section, dict):
+        raise UserError("memory.toml: [reflect.model] must be a table")
+    for key, expected, name in (("base_url", str, "a string"), ("model", str, "a string"),
+                                ("api_key_env", str, "a string"), ("summaries", bool, "true or false"),
+                                ("retain", bool, "true or false")):
+        if key in section and not isinstance(section[key], expected):
+            raise UserError(f"memory.toml: [reflect.model] {key} must be {name}, not {section[key]!r:.40}")
+    timeout = section.get("timeout", 30)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        raise UserError(f"memory.toml: [reflect.model] timeout must be a positive number, not {timeout!r:.40}")
+    if not section.get("base_url") or not section.get("model"):
         return None
     key_env = section.get("api_key_env")
     return ChatModel(
-        base_url=str(section["base_url"]), model=str(section["model"]),
-        api_key=os.environ.get(str(key_env)) if key_env else None,
-        timeout=float(section.get("timeout", 30)),
-        summaries=bool(section.get("summaries", True)), retain=bool(section.get("retain", True)),
+        base_url=section["base_url"], model=section["model"],
+        api_key=os.environ.get(key_env) if key_env else None, timeout=float(timeout),
+        summaries=section.get("summaries", True), retain=section.get("retain", True),
     )
 
 

@@ -44,9 +44,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..facts.model import Fact
+from ..facts.textmatch import Claim, analyze, similarity
 from ..markdown.retain import DEFAULT_OPINION_CONFIDENCE, slugify
-from .facts import Fact
-from .textmatch import Claim, analyze, similarity
 
 MAX_UP = 0.10
 MAX_DOWN = 0.20
@@ -269,7 +269,11 @@ class Engine:
             return
         op.confidence = evidence.after = contradict(op.confidence, strength)
         self.stats.contradicted.add(op.key)
-        if counts and day not in op.pending:
+        if not counts:
+            # A low-confidence restatement lowers confidence but never replaces the statement:
+            # it says the same thing, and replacing would swap in the statement itself with 1 - c.
+            return
+        if day not in op.pending:
             op.pending.append(day)
         if len(op.pending) >= REPLACE_DAYS and op.confidence <= REPLACE_BELOW:
             replace_statement(op, _one_line(fact.content), day)

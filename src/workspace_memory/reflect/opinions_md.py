@@ -35,9 +35,9 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from ..facts.model import Fact
 from ..files import detect_newline
 from ..markdown.retain import DEFAULT_OPINION_CONFIDENCE, find_entities, slugify
-from .facts import Fact
 from .opinions import Evidence, HistoryEntry, Opinion, Tombstone, clamp
 from .regions import RegionError, find_region, one_line
 

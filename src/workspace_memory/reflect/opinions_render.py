@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from ..facts.model import Fact, strip_entity_prefix
 from ..markdown.retain import find_entities
-from .facts import Fact, strip_entity_prefix
 from .opinions import Evidence, HistoryEntry, Opinion, Tombstone
 from .opinions_md import (
     EVIDENCE,

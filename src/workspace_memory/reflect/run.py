@@ -30,17 +30,17 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import MemoryError_, UserError
+from ..facts.model import Fact, entity_info, load_entities, load_facts
+from ..facts.supersession import superseded_ids
 from ..files import atomic_write_text
-from ..index.store import writer_lock
-from ..index.sync import sync
+from ..index.sqlite.connection import writer_lock
+from ..index.sqlite.sync import sync
 from ..locks import file_lock
 from ..timeparse import parse_since
 from . import assist, curated, entity_pages, opinions_md, opinions_render, proposals
-from .facts import Fact, entity_info, load_entities, load_facts
 from .model import ChatModel, model_from_config
 from .opinions import EmbedSimilarity, Engine, UpdateStats
 from .regions import RegionError, region_body, replace_region
-from .supersede import superseded_ids
 
 LOCK_WAIT = 5.0
 INDEX_WAIT = 60.0  # how long to wait for a concurrent `memory index` before giving up (IndexBusy)
@@ -205,16 +205,17 @@ class _Run:
                 continue
             path = self.root / key
             bom = "\ufeff" if key in self.boms else ""
-            try:
-                current = _decode(path.read_bytes(), key) if path.exists() else None
-            except RegionError:
-                current = ""
-            if current != (None if self.reads.get(key) is None else bom + self.reads[key]):
-                # Trigger: someone saved the page while we were reflecting. Outcome: keep their version.
-                self.report.changed.remove(key)
-                self.report.notices.append(f"{key} changed while reflecting; left as is (run reflect again)")
-                continue
-            atomic_write_text(path, bom + self.planned[key])
+            with self.mem.workspace.write_lock(key):  # the same lock as retain and core edits
+                try:
+                    current = _decode(path.read_bytes(), key) if path.exists() else None
+                except RegionError:
+                    current = ""
+                if current != (None if self.reads.get(key) is None else bom + self.reads[key]):
+                    # Trigger: someone saved the page while we were reflecting. Outcome: keep their version.
+                    self.report.changed.remove(key)
+                    self.report.notices.append(f"{key} changed while reflecting; left as is (run reflect again)")
+                    continue
+                atomic_write_text(path, bom + self.planned[key])
 
     # -- steps ---------------------------------------------------------------------------------
     def run(self, apply_core: bool) -> None:

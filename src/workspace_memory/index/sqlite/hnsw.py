@@ -32,7 +32,7 @@ from typing import Any
 import hnswlib
 import numpy as np
 
-from ..embed.base import l2_normalize
+from ...embed.base import l2_normalize
 
 # Measured on this 2-core machine, dim 384, unit vectors, k=25, one query at a time (single thread):
 #   n        exact (BLAS)   HNSW (M=32, ef=200)

@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from .errors import InvalidFact, UserError
-from .files import atomic_write_text, decode_markdown, detect_newline
-from .markdown.retain import validate_bullet
-from .workspace import Workspace
+from ..errors import InvalidFact, UserError
+from ..files import atomic_write_text, decode_markdown, detect_newline
+from ..markdown.retain import validate_bullet
+from .layout import Workspace
 
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
@@ -46,28 +46,28 @@ def retain(ws: Workspace, bullet: str, day: date) -> RetainWrite:
     problem = validate_bullet(body)
     if problem:
         raise InvalidFact(f"not retained: {problem}")
-    if not ws.root.is_dir():
-        raise UserError(f"no workspace at {ws.root} (run `memory init` or pass --workspace)")
+    ws.require()
     path = ws.daily_path(day)
     key = ws.key_for(path)
     if path.is_symlink() or path.parent.is_symlink():  # never write through a link (DESIGN §1)
         raise InvalidFact(f"not retained: {key} is a symbolic link")
-    if not path.exists():
-        text = f"# {day.isoformat()}\n\n## Retain\n- {body}\n"
-        atomic_write_text(path, text)
-        return RetainWrite(key, 4, True, True, False)
-    data = path.read_bytes()
-    decoded = decode_markdown(data)
-    if decoded.problems:  # rewriting would replace or drop bytes the user has: refuse, change nothing
-        line, problem = decoded.problems[0]
-        raise UserError(f"not retained: {key}:{line}: {problem.split(';')[0]}; fix the file first")
-    original = decoded.text
-    bom = _BOM if data.startswith(_BOM.encode("utf-8")) else ""
-    newline = detect_newline(original)
-    lines = original.replace("\r\n", "\n").split("\n")
-    new_lines, line_no, created_section, duplicate = insert_retain_line(lines, f"- {body}")
-    if not duplicate:
-        atomic_write_text(path, bom + newline.join(new_lines))
+    # Read and rewrite under the file's lock: a concurrent writer's bullet is in what we read.
+    with ws.write_lock(key):
+        if not path.exists():
+            atomic_write_text(path, f"# {day.isoformat()}\n\n## Retain\n- {body}\n")
+            return RetainWrite(key, 4, True, True, False)
+        data = path.read_bytes()
+        decoded = decode_markdown(data)
+        if decoded.problems:  # rewriting would replace or drop bytes the user has: refuse, change nothing
+            line, problem = decoded.problems[0]
+            raise UserError(f"not retained: {key}:{line}: {problem.split(';')[0]}; fix the file first")
+        original = decoded.text
+        bom = _BOM if data.startswith(_BOM.encode("utf-8")) else ""
+        newline = detect_newline(original)
+        lines = original.replace("\r\n", "\n").split("\n")
+        new_lines, line_no, created_section, duplicate = insert_retain_line(lines, f"- {body}")
+        if not duplicate:
+            atomic_write_text(path, bom + newline.join(new_lines))
     return RetainWrite(key, line_no, False, created_section, duplicate)
 
 

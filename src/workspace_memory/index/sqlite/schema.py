@@ -104,7 +104,7 @@ def current_version(conn: sqlite3.Connection) -> int:
 
 def migrate(conn: sqlite3.Connection) -> int:
     """Apply every migration the database has not seen yet; return the new version."""
-    from .store import transaction  # store imports this module
+    from .connection import transaction  # store imports this module
 
     version = current_version(conn)
     for number, migration in enumerate(MIGRATIONS[version:], start=version + 1):

@@ -2,29 +2,44 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import click
+
+# C0 controls but tab and newline, DEL, and C1 controls: ESC, BEL, OSC and CSI sequences in a
+# note must not reach the terminal (they can retitle it, move the cursor or hide text).
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def terminal_safe(text: object) -> str:
+    """`text` with control characters shown as \\xNN escapes (human output only; JSON stays exact)."""
+    return _CONTROL_RE.sub(lambda m: f"\\x{ord(m[0]):02x}", str(text))
+
+
+def echo(text: object = "", err: bool = False) -> None:
+    """click.echo for human output: control characters escaped."""
+    click.echo(terminal_safe(text), err=err)
 
 
 def render_recall(result: dict[str, Any]) -> None:
     """Numbered results: source, kind, date, score, then the content indented."""
     for notice in result["notices"]:
-        click.echo(f"note: {notice}", err=True)
+        echo(f"note: {notice}", err=True)
     if not result["results"]:
-        click.echo("no results")
+        echo("no results")
         return
     for n, item in enumerate(result["results"], 1):
         meta = [item["kind"], item["timestamp"] or "evergreen", f"score {item['score']:.2f}"]
         if item["confidence"] is not None:
             meta.insert(1, f"c={item['confidence']:.2f}")
-        click.echo(f"{n:>2}. {click.style(item['source'], bold=True)}  ({', '.join(meta)})")
+        click.echo(f"{n:>2}. {click.style(terminal_safe(item['source']), bold=True)}  ({terminal_safe(', '.join(meta))})")
         for line in item["content"].splitlines() or [""]:
-            click.echo(f"    {line}")
+            echo(f"    {line}")
         if "explain" in item:
             ex = item["explain"]
             found = f"found by {'+'.join(ex['found_by'])}; " if ex.get("found_by") else ""
-            click.echo("    why: " + found + ", ".join(f"{k}={v}" for k, v in (ex["channels"] | ex["factors"]).items()))
+            echo("    why: " + found + ", ".join(f"{k}={v}" for k, v in (ex["channels"] | ex["factors"]).items()))
 
 
 def render_status(data: dict[str, Any]) -> None:
@@ -48,28 +63,28 @@ def render_status(data: dict[str, Any]) -> None:
         ("warnings", str(len(data["warnings"]))),
     ]
     for key, value in rows:
-        table.add_row(key, value)
+        table.add_row(key, terminal_safe(value))
     console.print(table)
     for w in data["warnings"]:
-        console.print(f"  {w['path']}:{w['line']}: {w['message']}", markup=False, highlight=False)
+        console.print(terminal_safe(f"  {w['path']}:{w['line']}: {w['message']}"), markup=False, highlight=False)
     for notice in data.get("notices", []):
-        console.print(f"note: {notice}", markup=False)
+        console.print(terminal_safe(f"note: {notice}"), markup=False)
 
 
 def render_entity(report: dict[str, Any]) -> None:
     """The entity's name and aliases, its page, then facts and opinions with sources."""
     aliases = f" (also: {', '.join(report['aliases'])})" if report["aliases"] else ""
-    click.echo(click.style(report["entity"], bold=True) + aliases)
+    click.echo(click.style(terminal_safe(report["entity"]), bold=True) + terminal_safe(aliases))
     if report["page"]:
-        click.echo(f"\n{report['page']['path']}:")
+        echo(f"\n{report['page']['path']}:")
         for line in report["page"]["text"].splitlines():
-            click.echo(f"    {line}")
+            echo(f"    {line}")
     for title, items in (("facts", report["facts"]), ("opinions", report["opinions"])):
         if not items:
             continue
-        click.echo(f"\n{title}:")
+        echo(f"\n{title}:")
         for item in items:
             conf = f" c={item['confidence']:.2f}" if item["confidence"] is not None else ""
             old = f"  [superseded by {item['superseded_by']}]" if item.get("superseded_by") else ""
-            click.echo(f"  {item['timestamp'] or 'evergreen'} {item['kind']}{conf}: {item['content']}"
+            echo(f"  {item['timestamp'] or 'evergreen'} {item['kind']}{conf}: {item['content']}"
                        f"  ({item['source']}){old}")

@@ -9,6 +9,8 @@ Symlinks are never followed; `.memory/` and hidden folders (repair archives live
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
 import re
 import tomllib
@@ -18,7 +20,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .errors import PathRefused, UserError
+from ..errors import IndexBusy, PathRefused, UserError
+from ..locks import file_lock
 
 DEFAULT_WORKSPACE = "~/.openclaw/workspace"
 CONFIG_NAME = "memory.toml"
@@ -27,6 +30,7 @@ REPAIR_DIR = ".memory-repair"
 CORE_NAME = "MEMORY.md"
 LEGACY_CORE_NAME = "memory.md"
 SCANNED_DIRS = ("memory", "bank")
+WRITE_LOCK_WAIT = 30.0  # seconds a writer waits for another writer of the same file
 
 # A daily log is named by its day: memory/2025-11-27.md (a suffix such as
 # memory/2025-11-27-standup.md is still that day's note).
@@ -96,6 +100,23 @@ class Workspace:
         config_path = Path(env["MEMORY_CONFIG"]) if env.get("MEMORY_CONFIG") else resolved / CONFIG_NAME
         return cls(resolved, load_config(config_path))
 
+    def is_workspace(self) -> bool:
+        """True when the folder looks like a memory workspace (what every command but init needs).
+
+        A folder with none of MEMORY.md, memory.md, memory/, bank/, memory.toml or .memory/ is
+        refused, so that `memory --workspace / status` cannot scatter a `.memory/` anywhere.
+        """
+        markers = (CORE_NAME, LEGACY_CORE_NAME, "memory", "bank", CONFIG_NAME, STATE_DIR)
+        return self.root.is_dir() and any(os.path.lexists(self.root / m) for m in markers)
+
+    def require(self) -> None:
+        """Raise a one-line UserError unless this folder is a workspace (see is_workspace)."""
+        if not self.root.is_dir():
+            raise UserError(f"no workspace at {self.root} (run `memory init` or pass --workspace)")
+        if not self.is_workspace():
+            raise UserError(f"{self.root} is not a memory workspace (no MEMORY.md, memory/ or memory.toml); "
+                            "run `memory --workspace DIR init` to make it one")
+
     # -- well-known places -------------------------------------------------------------
     @property
     def state_dir(self) -> Path:
@@ -114,6 +135,21 @@ class Workspace:
         if not _exists_exact(canonical) and _exists_exact(legacy):
             return legacy
         return canonical
+
+    @contextlib.contextmanager
+    def write_lock(self, key: str, wait: float = WRITE_LOCK_WAIT) -> Iterator[None]:
+        """Hold the lock of one Markdown file (its workspace key) while re-reading and rewriting it.
+
+        Every writer (retain, reflect, init, core edits, doctor --fix) takes it, then reads the
+        file under it and writes atomically, so two writers never overwrite each other's change.
+        The lock is a separate file under `.memory/locks/`: the Markdown file itself is replaced
+        by a rename on every write, and a lock held on the old inode would protect nothing.
+        """
+        name = hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+        with file_lock(self.state_dir / "locks" / f"{name}.lock", wait) as held:
+            if not held:
+                raise IndexBusy(f"{key} is being written by another process for over {wait:.0f}s; try again")
+            yield
 
     def daily_path(self, day: date) -> Path:
         return self.root / "memory" / f"{day.isoformat()}.md"
@@ -231,12 +267,40 @@ def _refuse_links(path: Path, stop: Path | None) -> None:
             return
 
 
+# The top level of memory.toml: each key and the TOML type it must have. A table's own keys
+# are checked by the module that reads it (embed.config, recall.settings, reflect.model, ...).
+CONFIG_KEYS: dict[str, type] = {
+    "timezone": str, "extra_paths": list, "embedding": dict, "recall": dict, "reflect": dict,
+    "store": dict, "sessions": dict, "ui": dict, "core": dict, "time": dict, "mcp": dict,
+}
+_TYPE_NAMES = {str: "a string", list: "a list", dict: "a table"}
+
+
 def load_config(path: Path) -> dict[str, Any]:
     """Read the optional TOML config; a broken one is a clear user error, not a traceback."""
     if not path.is_file():
         return {}
     try:
         with path.open("rb") as fh:
-            return tomllib.load(fh)
+            config = tomllib.load(fh)
     except (tomllib.TOMLDecodeError, OSError) as exc:
         raise UserError(f"{path}: invalid config: {exc}") from None
+    problem = config_problem(config)
+    if problem:
+        raise UserError(f"{path.name}: {problem}")
+    return config
+
+
+def config_problem(config: Mapping[str, Any]) -> str | None:
+    """What is wrong with the top level of a config (unknown key, wrong type), or None."""
+    for key, value in config.items():
+        expected = CONFIG_KEYS.get(key)
+        if expected is None:
+            return f"unknown setting {key!r}; expected one of: {', '.join(CONFIG_KEYS)}"
+        if not isinstance(value, expected):
+            hint = f" ([{key}] ...)" if expected is dict else ""
+            return f"{key} must be {_TYPE_NAMES[expected]}{hint}, not {type(value).__name__} {value!r:.40}"
+    paths = config.get("extra_paths", [])
+    if any(not isinstance(p, str) or not p.strip() for p in paths):
+        return "extra_paths must be a list of folders or files (strings), e.g. extra_paths = [\"~/notes\"]"
+    return None

@@ -23,10 +23,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ..files import decode_markdown, sha256_bytes
-from ..workspace import MarkdownFile, Workspace
-from .rows import document_rows, key_scope
-from .store import transaction, writer_lock
+from ...files import decode_markdown, looks_binary, sha256_bytes
+from ...workspace.layout import MarkdownFile, Workspace
+from ..rows import DocumentRows, document_rows, key_scope
+from .connection import transaction, writer_lock
 from .supersession import update_superseded
 
 _BATCH = 200  # files a transaction: keeps readers' view fresh and memory flat on big rebuilds
@@ -88,9 +88,9 @@ def needs_sync(ws: Workspace, conn: sqlite3.Connection) -> bool:
 
 def settings_fingerprint() -> dict[str, object]:
     """Everything that shapes the derived rows; when it changes the index must be rebuilt."""
-    from ..markdown.parse import PARSER_VERSION
-    from ..tokens import CHUNK_TOKENS
-    from .rows import EMBED_SCHEME
+    from ...markdown.parse import PARSER_VERSION
+    from ...tokens import CHUNK_TOKENS
+    from ..rows import EMBED_SCHEME
     from .schema import FTS_TOKENIZER, SCHEMA_VERSION
 
     return {"schema": SCHEMA_VERSION, "parser": PARSER_VERSION, "chunk_tokens": CHUNK_TOKENS,
@@ -227,8 +227,14 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
         report.changed += 1
     else:
         report.added += 1
-    decoded = decode_markdown(data)
-    rows = document_rows(mf.key, mf.role, mf.day, decoded)
+    if looks_binary(data):
+        # Recorded (so the next sync does not read it again) but not indexed, with a warning
+        # that status and doctor show.
+        rows = DocumentRows(file={"path": mf.key, "role": mf.role, "day": mf.day.isoformat() if mf.day else None,
+                                  "title": None, "meta": "{}"},
+                            warnings=[(1, "not a text file (binary data); skipped")])
+    else:
+        rows = document_rows(mf.key, mf.role, mf.day, decode_markdown(data))
     file_row = rows.file | {"hash": digest, "mtime_ns": mtime_ns, "size": size,
                             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds")}
     _insert(conn, "files", [file_row])
@@ -344,7 +350,7 @@ def rebuild_entities(conn: sqlite3.Connection, keys: set[str] | None = None) -> 
         key = next(iter(_page_key(path)), None)
         if key and (keys is None or key in keys):
             pages[key] = (path, path.rsplit("/", 1)[-1][:-3], json.loads(meta or "{}") | {"_title": title})
-    from ..markdown.retain import display_name
+    from ...markdown.retain import display_name
 
     rows = []
     for key in sorted(set(spellings) | set(pages)):

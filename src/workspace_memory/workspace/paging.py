@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from .errors import UserError
-from .files import decode_markdown
-from .markdown.parse import normalize_newlines
-from .workspace import Workspace
+from ..errors import UserError
+from ..files import decode_markdown
+from ..markdown.parse import normalize_newlines
+from .layout import Workspace
 
 DEFAULT_LINES = 120
 DEFAULT_MAX_CHARS = 12_000
@@ -26,6 +26,8 @@ class Page:
     total_lines: int
     text: str
     next_from: int | None  # where the next page starts, or None at the end
+    cut_line: int | None = None  # a line longer than the page, shown only up to max_chars
+    cut_line_chars: int | None = None  # that line's full length
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -33,6 +35,9 @@ class Page:
     def hint(self) -> str:
         """One line that tells a reader where this page sits and how to get the next."""
         where = f"lines {self.start_line}-{self.end_line} of {self.total_lines}"
+        if self.cut_line is not None:
+            shown = len(self.text)
+            where += f"; line {self.cut_line} cut after {shown:,} of its {self.cut_line_chars:,} characters"
         if self.next_from is None:
             return f"[{self.path}: {where}; end of file]"
         return f"[{self.path}: {where}; next: memory get {self.path} --from {self.next_from}]"
@@ -58,12 +63,14 @@ def read_page(ws: Workspace, path: str, start: int = 1, lines: int | None = None
         raise UserError(f"{mf.key} has {total} lines; --from {start} is past the end")
     out: list[str] = []
     used = 0
+    cut: tuple[int, int] | tuple[None, None] = (None, None)
     for line in all_lines[start - 1 : start - 1 + lines]:
         if out and used + len(line) + 1 > max_chars:
             break
         if not out and len(line) > max_chars:
+            cut = (start, len(line))
             line = line[:max_chars]  # one enormous line: show its start rather than nothing
         out.append(line)
         used += len(line) + 1
     end = start + len(out) - 1
-    return Page(mf.key, start, end, total, "\n".join(out), end + 1 if end < total else None)
+    return Page(mf.key, start, end, total, "\n".join(out), end + 1 if end < total else None, *cut)

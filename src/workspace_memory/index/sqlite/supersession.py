@@ -11,13 +11,13 @@ from __future__ import annotations
 import sqlite3
 from datetime import date
 
-from .rows import key_scope
+from ..rows import key_scope
 
 
 def update_superseded(conn: sqlite3.Connection, keys: set[str] | None = None) -> None:
     """Recompute facts.superseded_by for world facts whose primary entity is in `keys` (None: all)."""
-    from ..reflect.facts import Fact
-    from ..reflect.supersede import superseded_ids
+    from ...facts.model import Fact
+    from ...facts.supersession import superseded_ids
 
     if keys is not None and not keys:
         return

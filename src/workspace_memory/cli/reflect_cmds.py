@@ -1,6 +1,6 @@
 """`memory reflect` and `memory opinions`: thin click commands over workspace_memory.reflect.
 
-Registered in cli.py with `cli.add_command(reflect)` and `cli.add_command(opinions)`.
+Registered in cli/app.py with the other COMMANDS.
 Exit codes: 0 ok (also when another reflect is running: cron should not alarm), 1 error.
 """
 
@@ -10,10 +10,11 @@ import json
 
 import click
 
+from .context import memory_of
+from .render import echo
 
-def _memory():  # noqa: ANN202 - api.Memory, imported lazily like cli.py does
-    from .cli import _memory as memory_of
 
+def _memory():  # noqa: ANN202 - api.Memory, imported lazily
     return memory_of(click.get_current_context())
 
 
@@ -30,13 +31,13 @@ def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json
     if as_json:
         click.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
         return
-    click.echo(report.summary_line())
+    echo(report.summary_line())
     for prop in report.new_proposals:
-        click.echo(f"  propose for MEMORY.md: {prop.text} ({prop.reason})")
+        echo(f"  propose for MEMORY.md: {prop.text} ({prop.reason})")
     for text in report.applied_core:
-        click.echo(f"  added to MEMORY.md: {text}")
+        echo(f"  added to MEMORY.md: {text}")
     for notice in report.notices:
-        click.echo(f"note: {notice}", err=True)
+        echo(f"note: {notice}", err=True)
 
 
 @click.command()
@@ -49,9 +50,12 @@ def opinions(entity: str | None, as_json: bool) -> None:
         click.echo(json.dumps(found, ensure_ascii=False, indent=2))
         return
     if not found:
-        click.echo("no opinions")
+        echo("no opinions")
         return
     for op in found:
         conf = "?" if op["confidence"] is None else f"{op['confidence']:.2f}"
-        click.echo(f"{conf}  {op['statement']}  ({', '.join(op['entities']) or 'no entity'}; "
+        echo(f"{conf}  {op['statement']}  ({', '.join(op['entities']) or 'no entity'}; "
                    f"updated {op['last_updated']}; {len(op['evidence'])} evidence)")
+
+
+COMMANDS = (reflect, opinions)

@@ -18,17 +18,19 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-from ..embed.base import Embedder
-from .rows import context_text, embed_text
-from .store import transaction
+from ...embed.base import Embedder
+from ..rows import context_text, embed_text
+from .connection import transaction
 from .sync import generation
 
 EMBED_BATCH = 256  # chunks embedded (and committed to the cache) at a time
+BUDGET_BATCH = 16  # the batch of a time-bounded run (a recall): the bound holds within one batch
 
 
 def store_path(state_dir: Path, embedder: Embedder) -> Path:
@@ -51,7 +53,7 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[
     """(hash, text) of the embedded texts of chunks that are not in the cache yet."""
     import sqlite_utils
 
-    from ..embed.cache import EmbeddingCache
+    from .embedding_cache import EmbeddingCache
 
     EmbeddingCache(sqlite_utils.Database(conn))  # creates the cache table if needed
     rows = conn.execute(
@@ -77,25 +79,38 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[
 
 def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
                   encode: Callable[[list[str]], np.ndarray] | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> int:
-    """Embed every text of a chunk that has no cached vector; returns how many were embedded."""
+                  progress: Callable[[int, int], None] | None = None,
+                  budget: float | None = None) -> tuple[int, int]:
+    """Embed the texts of chunks that have no cached vector; returns (embedded, still missing).
+
+    With `budget` (seconds), stop starting new batches once it is spent: a recall answers
+    from what is embedded and leaves the backlog to `memory index`. Small batches then, so
+    the bound holds within about one batch.
+    """
     import sqlite_utils
 
-    from ..embed.cache import EmbeddingCache
+    from .embedding_cache import EmbeddingCache
 
+    started = time.perf_counter()
     items = missing_vectors(conn, embedder)
     cache = EmbeddingCache(sqlite_utils.Database(conn))
     encode = encode or embedder.embed_documents
     # Similar lengths batch together: padding to the longest text of a batch is wasted work.
+    # Shortest first, so a bounded run embeds as many entries as it can.
     items.sort(key=lambda item: len(item[1]))
-    for start in range(0, len(items), EMBED_BATCH):
-        batch = items[start : start + EMBED_BATCH]
+    size = EMBED_BATCH if budget is None else BUDGET_BATCH
+    done = 0
+    for start in range(0, len(items), size):
+        if budget is not None and time.perf_counter() - started >= budget:
+            break
+        batch = items[start : start + size]
         vectors = encode([text for _, text in batch])
         with transaction(conn):
             cache.put_many(embedder.provider, embedder.model, dict(zip([h for h, _ in batch], vectors, strict=True)))
+        done += len(batch)
         if progress:
-            progress(min(start + EMBED_BATCH, len(items)), len(items))
-    return len(items)
+            progress(done, len(items))
+    return done, len(items) - done
 
 
 _LABELED = (
@@ -131,9 +146,14 @@ def vectors_for(conn: sqlite3.Connection, embedder: Embedder, ids: list[int]) ->
     return {cid: np.vstack(vecs) for cid, vecs in out.items()}
 
 
-def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *, persist: bool = True):  # noqa: ANN201
-    """The vector store for this embedder, brought up to date with the chunks (steps 2-3)."""
-    from .vectors import VectorStore
+def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *, persist: bool = True,  # noqa: ANN201
+               complete: bool = True):
+    """The vector store for this embedder, brought up to date with the chunks (steps 2-3).
+
+    `complete=False` (some chunks still have no vector) leaves the generation unrecorded, so
+    the next open adds the vectors embedded meanwhile.
+    """
+    from .hnsw import VectorStore
 
     store = VectorStore(store_path(state_dir, embedder), embedder.dim, embedder.identity())
     notices = store.load(lambda: _all_vectors(conn, embedder), persist=persist)
@@ -143,7 +163,7 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
         notices = []  # the first build for this embedder: nothing was missing, nothing to report
     current = generation(conn)
     if notices or (row and int(row[0]) == current):
-        if notices:
+        if notices and complete:
             _record(conn, key, current)
         return store, notices
     ids = {r[0] for r in conn.execute(_LABELED.format(where="").replace(", e.vector", ""),
@@ -164,7 +184,7 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
         except OSError as exc:
             notices.append(f"vector index not saved: {exc.strerror or exc}")
             return store, notices
-    if persist:
+    if persist and complete:
         _record(conn, key, current)
     return store, notices
 

@@ -1,60 +1,31 @@
-"""The `memory` command: a thin click shell over `workspace_memory.api.Memory`.
-
-Each command parses its options, calls one library method and prints. Library errors
-(errors.py) become one line on stderr and a non-zero exit, never a traceback.
-Exit codes: 0 ok, 1 user error, 2 usage, 3 provider unavailable, 4 index busy.
-"""
+"""The core commands: init, index, status, recall, get, retain, entity."""
 
 from __future__ import annotations
 
 import json
-import sys
-from datetime import date
 from typing import Any
 
 import click
 
-from .errors import IndexBusy, MemoryError_, ProviderUnavailable, UserError
+from ..errors import MemoryError_, UserError
+from .context import echo_json, memory_of, parse_day
+from .render import echo
 
 
-def _memory(ctx: click.Context):  # noqa: ANN202
-    from .api import Memory
-
-    obj = ctx.find_root().obj
-    if "memory" not in obj:
-        obj["memory"] = Memory.open(obj["workspace"], obj["now"])
-    return obj["memory"]
-
-
-def _echo_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=None if isinstance(data, list) else 2, default=str))
-
-
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.option("--workspace", envvar="MEMORY_WORKSPACE", metavar="DIR",
-              help="Workspace folder [env MEMORY_WORKSPACE; default ~/.openclaw/workspace].")
-@click.option("--now", envvar="MEMORY_NOW", metavar="ISO",
-              help="Fix 'now' for every time-relative behaviour, e.g. 2025-11-30 [env MEMORY_NOW].")
-@click.version_option(package_name="workspace-memory", prog_name="memory")
-@click.pass_context
-def cli(ctx: click.Context, workspace: str | None, now: str | None) -> None:
-    """Offline memory for AI agents: Markdown is the truth, the index is derived."""
-    ctx.ensure_object(dict)
-    ctx.obj.update(workspace=workspace, now=now)
-
-
-@cli.command()
+@click.command()
 @click.pass_context
 def init(ctx: click.Context) -> None:
     """Lay out a workspace from the bank templates (never overwrites a file)."""
-    report = _memory(ctx).init()
+    report = memory_of(ctx, create=True).init()
     for path in report.created:
-        click.echo(f"created {path}")
+        echo(f"created {path}")
     for path in report.kept:
-        click.echo(f"kept    {path} (exists)")
+        echo(f"kept    {path} (exists)")
+    for path in report.skipped:
+        echo(f"skipped {path}", err=True)
 
 
-@cli.command()
+@click.command()
 @click.option("--rebuild", is_flag=True, help="Drop the derived rows and parse every file again.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
@@ -62,33 +33,33 @@ def index(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
     """Index changed Markdown files (incremental; --rebuild for everything)."""
     from .progress import progress_bar
 
-    mem = _memory(ctx)
+    mem = memory_of(ctx)
     with progress_bar("indexing", enabled=not as_json) as progress:
         report = mem.index(rebuild=rebuild, progress=progress)
     fields = {k: getattr(report, k) for k in ("added", "changed", "removed", "touched", "unchanged")}
     if as_json:
-        _echo_json(fields | {"seconds": round(report.seconds, 3), "notices": report.notices})
+        echo_json(fields | {"seconds": round(report.seconds, 3), "notices": report.notices})
         return
-    click.echo(", ".join(f"{v} {k}" for k, v in fields.items()) + f" in {report.seconds:.2f}s")
+    echo(", ".join(f"{v} {k}" for k, v in fields.items()) + f" in {report.seconds:.2f}s")
     for notice in report.notices:
-        click.echo(f"note: {notice}", err=True)
+        echo(f"note: {notice}", err=True)
 
 
-@cli.command()
+@click.command()
 @click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
 @click.pass_context
 def status(ctx: click.Context, as_json: bool) -> None:
     """Files, chunks, facts, entities, warnings (path:line), index age and search modes."""
-    data = _memory(ctx).status()
+    data = memory_of(ctx).status()
     if as_json:
-        _echo_json(data)
+        echo_json(data)
         return
     from .render import render_status
 
     render_status(data)
 
 
-@cli.command()
+@click.command()
 @click.argument("query", required=False, default="")
 @click.option("--k", "k", type=click.IntRange(1, 1000), default=10, show_default=True, help="Results to return.")
 @click.option("--since", metavar="30d|2w|6m|1y|DATE", help="Only entries from this time on.")
@@ -105,9 +76,9 @@ def status(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def recall(ctx: click.Context, query: str, batch, as_json: bool, **options: Any) -> None:  # noqa: ANN001
     """Find what memory says about QUERY, with sources as path#Lline."""
-    from .recall.query import RecallRequest
+    from ..recall.query import RecallRequest
 
-    mem = _memory(ctx)
+    mem = memory_of(ctx)
     if batch is not None:
         failed = _recall_batch(mem, batch, options)
         if failed:
@@ -117,7 +88,7 @@ def recall(ctx: click.Context, query: str, batch, as_json: bool, **options: Any)
         raise click.UsageError("give a QUERY (or a filter such as --since or --entity)")
     result = mem.recall(RecallRequest(query=query, **options))
     if as_json:
-        _echo_json(result)
+        echo_json(result)
         return
     from .render import render_recall
 
@@ -126,7 +97,7 @@ def recall(ctx: click.Context, query: str, batch, as_json: bool, **options: Any)
 
 def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:  # noqa: ANN001
     """One result object (or {"query", "error"}) per input line; returns how many lines failed."""
-    from .recall.query import RecallRequest
+    from ..recall.query import RecallRequest
 
     allowed = set(RecallRequest.__dataclass_fields__)
     failed = 0
@@ -154,7 +125,7 @@ def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:  # noqa: ANN001
     return failed
 
 
-@cli.command()
+@click.command()
 @click.argument("path")
 @click.option("--from", "start", type=int, default=1, show_default=True, help="First line (1-based).")
 @click.option("--lines", type=int, default=None, help="How many lines (default 120, at most 12,000 chars).")
@@ -162,87 +133,45 @@ def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:  # noqa: ANN001
 @click.pass_context
 def get(ctx: click.Context, path: str, start: int, lines: int | None, as_json: bool) -> None:
     """Read a workspace Markdown file page by page."""
-    page = _memory(ctx).get(path, start, lines)
+    page = memory_of(ctx).get(path, start, lines)
     if as_json:
-        _echo_json(page.to_dict())
+        echo_json(page.to_dict())
         return
     if page.text:
-        click.echo(page.text)
-    click.echo(page.hint())
+        echo(page.text)
+    echo(page.hint())
 
 
-@cli.command()
+@click.command()
 @click.argument("bullet")
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="The day's log to write to (default: today).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 @click.pass_context
 def retain(ctx: click.Context, bullet: str, day: str | None, as_json: bool) -> None:
     """Validate a fact ("O(c=0.8) @Peter: ...") and append it to the day's ## Retain."""
-    try:
-        when = date.fromisoformat(day) if day else None
-    except ValueError:
-        raise UserError(f"--date {day!r}: expected YYYY-MM-DD") from None
-    written = _memory(ctx).retain(bullet, when)
+    when = parse_day(day) if day else None
+    written = memory_of(ctx).retain(bullet, when)
     if as_json:
-        _echo_json(written.__dict__)
+        echo_json(written.__dict__)
     elif written.duplicate:
-        click.echo(f"already retained at {written.path}#L{written.line}")
+        echo(f"already retained at {written.path}#L{written.line}")
     else:
-        click.echo(f"retained at {written.path}#L{written.line}")
+        echo(f"retained at {written.path}#L{written.line}")
 
 
-@cli.command()
+@click.command()
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
 def entity(ctx: click.Context, name: str, as_json: bool) -> None:
     """Tell me about NAME: its page, its facts newest first, its opinions with confidence."""
-    report = _memory(ctx).entity(name)
+    report = memory_of(ctx).entity(name)
     if as_json:
-        _echo_json(report)
+        echo_json(report)
         return
     from .render import render_entity
 
     render_entity(report)
 
 
-def _register_more() -> None:
-    from .cli_reflect import opinions, reflect
-    from .cli_ui import ui
-
-    cli.add_command(reflect)
-    cli.add_command(opinions)
-    cli.add_command(ui)
-
-
-_register_more()
-
-EXIT_CODES = ((ProviderUnavailable, 3), (IndexBusy, 4), (MemoryError_, 1))
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Console entry point: run the CLI, turning every expected failure into one stderr line."""
-    try:
-        code = cli.main(args=argv, prog_name="memory", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("memory: aborted", err=True)
-        sys.exit(130)
-    except click.exceptions.NoArgsIsHelpError as exc:
-        click.echo(exc.ctx.get_help() if exc.ctx else "Usage: memory [OPTIONS] COMMAND [ARGS]...")
-        sys.exit(0)
-    except click.ClickException as exc:
-        hint = " (see --help)" if isinstance(exc, click.UsageError) else ""
-        click.echo(f"memory: error: {exc.format_message()}{hint}", err=True)
-        sys.exit(exc.exit_code)
-    except MemoryError_ as exc:
-        click.echo(f"memory: error: {exc}", err=True)
-        sys.exit(next(code for cls, code in EXIT_CODES if isinstance(exc, cls)))
-    except BrokenPipeError:
-        sys.exit(0)
-    except KeyboardInterrupt:
-        sys.exit(130)
-    sys.exit(code if isinstance(code, int) else 0)
-
-
-if __name__ == "__main__":
-    main()
+COMMANDS = (init, index, status, recall, get, retain, entity)
