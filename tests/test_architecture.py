@@ -24,7 +24,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("index",),  # the store boundary and the stores
     ("recall", "reflect"),  # the pipelines, side by side
     ("api",),  # Memory, assembled from the parts above
-    ("cli", "ui", "bank_templates"),  # thin shells
+    ("ui",),  # shells over api: the web page (served by the `memory ui` command)
+    ("cli", "bank_templates"),  # the command line, which starts the other shells
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
 

@@ -264,6 +264,11 @@ class Memory:
         return [{"slug": e.slug, "name": e.name, "page": e.page_path, "aliases": list(e.aliases),
                  "facts": e.fact_count} for e in known]
 
+    def timeline(self) -> list[dict[str, Any]]:
+        """Days with a daily log, oldest first: files, note entries and facts (by kind) of each."""
+        self.refresh()
+        return self.store.day_counts()
+
     # -- Markdown reads and writes -------------------------------------------------------
     def get(self, path: str, start: int = 1, lines: int | None = None, max_chars: int | None = None) -> Page:
         """A paged read of one workspace Markdown file (see `workspace.paging.read_page`)."""

@@ -267,6 +267,11 @@ class Store(Protocol):
         """(path, day) of the daily logs written in [since, until]."""
         ...
 
+    def day_counts(self) -> list[dict[str, Any]]:
+        """One dict per day with a daily log, oldest first: day, files (paths), notes (note
+        entries), facts, facts_by_kind (the web UI's timeline)."""
+        ...
+
     def status(self) -> dict[str, Any]:
         """Counts for `memory status`: files, chunks, facts, facts_by_kind, entities, warnings
         ([{path, line, message}]), last_sync (ISO or None)."""

@@ -14,6 +14,7 @@ from ..facts.model import by_key, entity_info
 from ..index.base import Store
 from ..markdown.retain import slugify
 from ..workspace.layout import Workspace
+from .opinions import Opinion, confidence_trail
 from .opinions_md import PAGE, parse_page, visible
 from .regions import RegionError
 
@@ -58,10 +59,20 @@ def list_opinions(ws: Workspace, store: Store, entity: str | None = None) -> lis
             "last_updated": shown.last_updated or (op.last_updated if op else None),
             "history": [{"day": h.day, "event": h.event, "statement": h.statement, "confidence": h.confidence}
                         | ({"value": h.value} if h.value is not None else {}) for h in (op.history if op else [])],
-            "evidence": [{"role": "supporting" if ev.role == "+" else "contradicting", "path": ev.path,
-                          "line": ev.line, "day": ev.day or None, "source": f"{ev.path}#L{ev.line}",
-                          "kind": {"O": "opinion", "W": "world", "B": "experience"}.get(ev.kind, ev.kind)}
-                         for ev in (op.evidence if op else [])],
+            "evidence": _evidence(store, op) if op else [],
             "source": f"{PAGE}#L{sec.start + 1}",
         })
     return out
+
+
+def _evidence(store: Store, op: Opinion) -> list[dict[str, Any]]:
+    """The opinion's evidence in the order applied, each with the confidence it left."""
+    confidence_of: dict[str, float | None] = {}
+    if any(ev.after is None for ev in op.evidence[1:]):  # only old ledgers need the facts (an estimate)
+        confidence_of = {f.hash: f.confidence for f in store.facts()}
+    trail = confidence_trail(op, confidence_of.get)
+    return [{"role": "supporting" if ev.role == "+" else "contradicting", "path": ev.path,
+             "line": ev.line, "day": ev.day or None, "source": f"{ev.path}#L{ev.line}",
+             "kind": {"O": "opinion", "W": "world", "B": "experience"}.get(ev.kind, ev.kind),
+             "confidence_after": after, "estimated": estimated}
+            for ev, (after, estimated) in zip(op.evidence, trail, strict=True)]

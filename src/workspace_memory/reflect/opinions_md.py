@@ -149,8 +149,10 @@ def _parse_ledger(body: list[str]) -> tuple[dict[str, Opinion], list[Tombstone],
                 opinions[key] = Opinion(key, str(data["s"]), [str(e) for e in data["e"]], float(data["c"]),
                                         str(data["u"]), str(data["since"]), [str(p) for p in data.get("p", [])])
             elif tag == "e":
+                after = data.get("a")
                 opinions[key].evidence.append(Evidence(str(data["h"]), str(data["p"]), int(data["l"]),
-                                                       str(data["d"]), str(data["r"]), str(data.get("t", "O"))))
+                                                       str(data["d"]), str(data["r"]), str(data.get("t", "O")),
+                                                       None if after is None else float(after)))
             elif tag == "h":
                 opinions[key].history.append(HistoryEntry(str(data["d"]), str(data["ev"]), str(data["s"]),
                                                           float(data["c"]), data.get("v")))

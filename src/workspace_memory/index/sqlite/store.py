@@ -141,5 +141,10 @@ class SqliteStore:
     def log_days(self, since: date, until: date) -> list[tuple[str, str]]:
         return reads.log_days(self.conn, since, until)
 
+    def day_counts(self) -> list[dict[str, Any]]:
+        from .timeline import day_counts
+
+        return day_counts(self.conn)
+
     def status(self) -> dict[str, Any]:
         return reads.status(self.conn)
