@@ -23,13 +23,30 @@ which store they talk to. The contract every store keeps:
   candidate contains (`term_matches`, with its own tokenizer); recall computes the coverage
   score from those (recall.lexical), so scores mean the same on every store.
 - Vectors: one `VectorIndex` per embedder identity; cosines of unit vectors.
+
+Added for session transcripts and `memory forget` (issue 13; every store implements them):
+
+- Sources. Session transcripts (index.sessions) are entries like any other, with kind and role
+  `session`, path `sessions/<file name>`, lines = JSONL lines, and `at`, the message's time
+  (ISO UTC; None for Markdown). `Filters.sources` keeps entries of some sources only:
+  "memory" (every Markdown entry) and "sessions"; empty = both.
+- Validity. A Retain fact struck as no longer true (markdown.retain) has `invalid_at` (ISO day)
+  on its facts row and on every chunk of it; `Filters.include_invalid=False` (the default) leaves
+  those entries out. `Store.facts()` returns invalid facts too (reflect strikes them), with
+  `Fact.invalid_at` / `invalid_reason`, and every fact carries `bullet` (its text as written,
+  for export and forget) and `end_line` (its bullet's last line).
+- `session_states()` and `apply_sessions(read, wait)`: the read state of each transcript, and
+  applying what index.sessions read from them, under the store's writer lock.
+- `purge(pattern, replacement)`: after the caller rewrote the Markdown and synced, rewrite the
+  session entries that hold `pattern`, forget cached vectors no entry uses any more, and make
+  sure no byte of the text survives in the store's files (free pages, logs, vector files).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
@@ -40,12 +57,14 @@ if TYPE_CHECKING:
 
     from ..embed.base import Embedder
     from ..workspace.layout import Workspace
+    from .sessions import ReadDeltas, SessionReport, SessionState
 
 # Open ends of a stated range ("since March") are stored as far dates so that "overlaps [a, b]"
 # stays one indexed comparison: t_start <= b AND t_end >= a.
 OPEN_START = "0001-01-01"
 OPEN_END = "9999-12-31"
 FACT_KINDS = ("world", "experience", "opinion", "observation")
+SOURCES = ("memory", "sessions")  # where entries come from: workspace Markdown, session transcripts
 
 Progress = Callable[[int, int], None]
 
@@ -57,6 +76,8 @@ class Filters:
     An entry passes when its day, or the time range its fact states, overlaps [since, until];
     its kind is one of `kinds` ("fact" = any fact kind); and it mentions one of `entity_keys`
     or sits on one of their pages. `window` narrows the time further (browsing a boost window).
+    It must also come from one of `sources` (SOURCES; empty = any) and, unless
+    `include_invalid`, not be a fact struck as no longer true.
     """
 
     since: date | None = None
@@ -64,16 +85,25 @@ class Filters:
     kinds: tuple[str, ...] = ()
     entity_keys: tuple[str, ...] = ()
     window: tuple[date | None, date | None] | None = None
+    sources: tuple[str, ...] = ()
+    include_invalid: bool = False
 
     @property
     def empty(self) -> bool:
+        """True when nothing narrows the entries by time, kind or entity (sources and validity aside)."""
         return not (self.since or self.until or self.kinds or self.entity_keys or self.window)
 
     def within(self, window: tuple[date | None, date | None] | None) -> Filters:
         """These filters, narrowed to a time window too (None: unchanged)."""
         if window is None:
             return self
-        return Filters(self.since, self.until, self.kinds, self.entity_keys, window)
+        return replace(self, window=window)
+
+    def source_roles(self) -> tuple[bool, bool]:
+        """(keep memory entries, keep session entries)."""
+        if not self.sources:
+            return True, True
+        return "memory" in self.sources, "sessions" in self.sources
 
     def time_bounds(self) -> list[tuple[str, str]]:
         """(latest start, earliest end) pairs an entry's [t_start, t_end] must overlap, as ISO text."""
@@ -118,6 +148,8 @@ class ChunkRow(TypedDict, total=False):
     confidence: float | None
     entity_keys: list[str]
     entity_names: list[str]
+    at: str | None  # session messages: the message's time (ISO UTC)
+    invalid_at: str | None  # a fact struck as no longer true: since when
 
 
 @dataclass
@@ -135,6 +167,7 @@ class SyncReport:
     notices: list[str] = field(default_factory=list)
     seconds: float = 0.0
     busy: bool = False
+    sessions: SessionReport | None = None  # what `memory index` did to session transcripts, when configured
 
     @property
     def dirty(self) -> bool:
@@ -274,7 +307,26 @@ class Store(Protocol):
 
     def status(self) -> dict[str, Any]:
         """Counts for `memory status`: files, chunks, facts, facts_by_kind, entities, warnings
-        ([{path, line, message}]), last_sync (ISO or None)."""
+        ([{path, line, message}]), last_sync (ISO or None), invalid_facts, and sessions ({files,
+        messages, other, malformed, entries}, or None when no transcript is indexed)."""
+        ...
+
+    # -- session transcripts and forgetting (see the module docstring) ---------------------------
+    def session_states(self) -> dict[str, SessionState]:
+        """How far each indexed transcript was read, by key (`sessions/<file name>`)."""
+        ...
+
+    def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
+        """Under the writer lock: call `read(current states)` and apply each delta it yields (one
+        transcript per transaction; a `whole` delta replaces the file's rows, `removed` drops them).
+        `wait=0` returns at once (busy) when another writer works."""
+        ...
+
+    def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
+        """Replace `pattern` by `replacement` in every session entry (text, search text, the next
+        entry's context), drop cached vectors that no entry uses any more, and compact the store so
+        that no copy of the old text is left in its files. Returns the session entries rewritten
+        (`dry_run`: that would be; nothing changes)."""
         ...
 
 

@@ -203,10 +203,12 @@ class SqliteVectors:
     long-lived process (MCP server) pays for an update only when the chunks changed.
     """
 
-    def __init__(self, conn: sqlite3.Connection, state_dir: Path, embedder: Embedder) -> None:
+    def __init__(self, conn: sqlite3.Connection, state_dir: Path, embedder: Embedder,
+                 scope: Callable[[Filters], Filters] | None = None) -> None:
         self.conn = conn
         self.state_dir = state_dir
         self.embedder = embedder
+        self.scope = scope or (lambda filters: filters)  # SqliteStore.scoped: drop clauses that exclude nothing
         self._store = None  # hnsw.VectorStore, opened by update()
         self._generation: int | None = None  # the generation the store is complete for
 
@@ -238,7 +240,7 @@ class SqliteVectors:
     def search(self, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
         """The `k` nearest entries: (chunk id, the better cosine of its two vectors)."""
         allowed = None
-        where, params = filter_sql(filters)
+        where, params = filter_sql(self.scope(filters))
         if where:
             allowed = {label for (cid,) in self.conn.execute(f"SELECT c.id FROM chunks c WHERE {where}", params)
                        for label in chunk_labels(cid)}
