@@ -3,7 +3,8 @@
 Every occurrence of PATTERN (literal, case-sensitive) in the workspace's Markdown is replaced by
 PURGED ("[purged]"), in every indexed file (MEMORY.md, memory/, bank/, extra paths) and in the
 repair archives that `memory doctor --fix` keeps (`.memory-repair/`). bank/opinions.md keeps
-statements in a JSON ledger, where "--" and quotes are escaped: those spellings are replaced too.
+statements in a JSON ledger, where "--" and quotes are escaped, and opinion keys made of the
+statement's first words in lower case: those spellings are replaced too.
 The bytes around each occurrence are kept exactly (even in a file that is not valid UTF-8), each
 file is rewritten under its write lock, atomically. `plan` only looks; `apply` writes.
 
@@ -20,6 +21,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..files import atomic_write_bytes
+from ..markdown.retain import slugify
 from .layout import REPAIR_DIR, Workspace
 
 PURGED = "[purged]"
@@ -59,12 +61,14 @@ def replacement_for(pattern: str) -> str:
 
 
 def spellings(pattern: str, replacement: str) -> list[tuple[bytes, bytes]]:
-    """(old, new) byte strings to replace: the pattern, and its spellings in JSON (reflect's ledger)."""
+    """(old, new) byte strings to replace: the pattern, its spellings in JSON (reflect's ledger) and
+    as part of a slug (an opinion's key is made of its first words, lower-cased)."""
     pairs = [(pattern, replacement)]
     escaped = json.dumps(pattern, ensure_ascii=False)[1:-1]
-    for variant in (escaped, escaped.replace("--", "-\\u002d")):
-        if variant != pattern:
-            pairs.append((variant, replacement))
+    slug = slugify(pattern).lower()
+    for variant in (escaped, escaped.replace("--", "-\\u002d"), slug):
+        if variant != pattern and len(variant) >= MIN_PATTERN:
+            pairs.append((variant, slugify(replacement).lower() if variant == slug else replacement))
     return [(old.encode("utf-8"), new.encode("utf-8")) for old, new in dict(pairs).items()]
 
 
