@@ -245,3 +245,25 @@ def test_asking_for_sessions_without_any_configured_says_how(workspace: Path) ->
     line = assert_one_line_error(*run_memory(workspace, "recall", "museum", "--source", "sessions"))
     assert "[sessions] paths" in line
     assert run_memory(workspace, "recall", "museum", "--source", "all")[0] == 0
+
+
+def test_a_big_transcript_is_read_in_steps_and_a_giant_line_is_skipped(sessions_ws: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    from workspace_memory.api import Memory
+    from workspace_memory.index import sessions
+
+    monkeypatch.setattr(sessions, "MAX_READ", 900)  # bytes read at a time
+    path = transcript(sessions_ws)
+    write_lines(path, [message("user", f"step message {n} about otters", "2025-11-30T09:00:00Z") for n in range(12)]
+                + [message("user", "zeppelin " + "x" * 2000, "2025-11-30T09:01:00Z"),
+                   message("assistant", "after the giant line, beavers", "2025-11-30T09:02:00Z")], mode="a")
+    mem = Memory.open(str(sessions_ws), "2025-11-30")
+    report = mem.sync_sessions()
+    assert (report.messages, report.other, report.read) == (3 + 12 + 1, 3 + 1, report.read)
+    assert report.read > 3  # one delta per step
+    status = mem.status()["sessions"]
+    assert (status["messages"], status["other"]) == (16, 4)
+    mem.close()
+    found = recall_json(sessions_ws, "beavers", "--source", "sessions")["results"]
+    assert found[0]["source"] == f"sessions/{SESSION}.jsonl#L23"
+    assert recall_json(sessions_ws, "zeppelin", "--source", "sessions")["results"] == []

@@ -92,5 +92,6 @@ def render_entity(report: dict[str, Any]) -> None:
         for item in items:
             conf = f" c={item['confidence']:.2f}" if item["confidence"] is not None else ""
             old = f"  [superseded by {item['superseded_by']}]" if item.get("superseded_by") else ""
+            old += f"  [invalid since {item['invalid_at']}]" if item.get("invalid_at") else ""
             echo(f"  {item['timestamp'] or 'evergreen'} {item['kind']}{conf}: {item['content']}"
                        f"  ({item['source']}){old}")

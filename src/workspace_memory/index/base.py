@@ -293,7 +293,7 @@ class Store(Protocol):
 
     def entity_facts(self, key: str, limit: int) -> list[dict[str, Any]]:
         """The facts that mention one entity, newest first: id, kind, content, confidence, day,
-        occurred_start, occurred_end, path, line."""
+        occurred_start, occurred_end, path, line, invalid_at, invalid_reason."""
         ...
 
     def log_days(self, since: date, until: date) -> list[tuple[str, str]]:

@@ -45,6 +45,7 @@ DELTA_BYTES = 100_000
 DELTA_LINES = 50
 SESSION_PARSER = 1  # bump when the rows change: part of the index's settings fingerprint
 _HASHED_BYTES = 4096  # the head and the tail of what was read: a replaced file no longer matches
+MAX_READ = 8 * 1024 * 1024  # bytes read at a time: a huge transcript never sits in memory whole
 _ROLES = ("user", "assistant")
 
 
@@ -233,7 +234,8 @@ def behind(sf: SessionFile, old: SessionState | None) -> tuple[int, os.stat_resu
 
 def read_delta(sf: SessionFile, old: SessionState | None, tz: tzinfo, *, min_bytes: int = 0,
                min_lines: int = 0) -> SessionDelta | None:
-    """Read what was added to a transcript since `old` (or all of it); None when there is nothing to do.
+    """Read what was added to a transcript since `old` (or all of it), at most MAX_READ bytes at a
+    time (call again for the rest); None when there is nothing to do.
 
     An addition under both thresholds gives a `pending` delta (the file's state stays as it was).
     """
@@ -246,8 +248,11 @@ def read_delta(sf: SessionFile, old: SessionState | None, tz: tzinfo, *, min_byt
             whole = old is None or st.st_size < old.offset or _digest(fh, old.offset) != old.digest
             start = 0 if whole else old.offset
             fh.seek(start)
-            data = fh.read(max(0, st.st_size - start))
-            complete = data.rfind(b"\n") + 1
+            data = fh.read(min(max(0, st.st_size - start), MAX_READ))
+            complete, giant, read_to = data.rfind(b"\n") + 1, 0, start + len(data)
+            if complete == 0 and len(data) == MAX_READ:  # one line longer than a step (an inlined image)
+                end = _end_of_line(fh, read_to)
+                complete, giant, data, read_to = (end - start, 1, b"", end) if end > 0 else (0, 0, data, read_to)
             if not whole and complete == 0:  # only a half-written line: remember the stat, read it later
                 return SessionDelta(sf.key, replace(old, size=st.st_size, mtime_ns=st.st_mtime_ns))
             if not whole and added < min_bytes and data.count(b"\n", 0, complete) < min_lines:
@@ -257,20 +262,33 @@ def read_delta(sf: SessionFile, old: SessionState | None, tz: tzinfo, *, min_byt
             digest = _digest(fh, offset)
     except OSError:
         return None
-    base = SessionState(sf.key, str(sf.path)) if whole else old
-    delta = _parse_delta(sf.key, base, data, offset, digest, st, tz, whole)
+    base = SessionState(sf.key, os.fspath(sf.path)) if whole else old
+    # Stopped before the end of the file: record the size read so far, so the file still looks behind.
+    size = st.st_size if read_to >= st.st_size else offset
+    delta = _parse_delta(sf.key, base, data, offset, digest, (size, st.st_mtime_ns), tz, whole, giant)
     delta.reread = whole and old is not None
     return delta
 
 
-def _parse_delta(key: str, base: SessionState, data: bytes, offset: int, digest: str, st: os.stat_result,
-                 tz: tzinfo, whole: bool) -> SessionDelta:
-    counts = {"message": 0, "other": 0, "malformed": 0, "session": 0}
+def _end_of_line(fh: Any, pos: int) -> int:
+    """The offset just after the next newline at or after `pos`, or 0 when the line is not finished."""
+    fh.seek(pos)
+    while block := fh.read(1 << 20):
+        at = block.find(b"\n")
+        if at >= 0:
+            return pos + at + 1
+        pos += len(block)
+    return 0
+
+
+def _parse_delta(key: str, base: SessionState, data: bytes, offset: int, digest: str, stat: tuple[int, int],
+                 tz: tzinfo, whole: bool, giant: int = 0) -> SessionDelta:
+    counts = {"message": 0, "other": giant, "malformed": 0, "session": 0}
     first_malformed = base.first_malformed
     session_id, last_at = base.session_id, base.last_at
     fallback = datetime.fromisoformat(last_at.replace("Z", "+00:00")) if last_at else None
     chunks: list[dict[str, Any]] = []
-    line = base.lines
+    line = base.lines + giant  # a line too long to parse (an inlined image) counts as other
     for raw in data.split(b"\n")[:-1]:
         line += 1
         if not raw.strip():
@@ -290,7 +308,7 @@ def _parse_delta(key: str, base: SessionState, data: bytes, offset: int, digest:
                 link_previous(row, previous)
                 previous = row["text"]
                 chunks.append(row)
-    state = replace(base, size=st.st_size, mtime_ns=st.st_mtime_ns, offset=offset, lines=line, digest=digest,
+    state = replace(base, size=stat[0], mtime_ns=stat[1], offset=offset, lines=line, digest=digest,
                     session_id=session_id, last_at=iso_utc(fallback) if fallback else None,
                     messages=base.messages + counts["message"], other=base.other + counts["other"],
                     malformed=base.malformed + counts["malformed"], first_malformed=first_malformed)
@@ -311,11 +329,13 @@ def deltas(files: Sequence[SessionFile], tz: tzinfo, *, min_bytes: int = 0, min_
     def read(states: Mapping[str, SessionState]) -> Iterator[SessionDelta]:
         for sf in files:
             old = states.get(sf.key)
-            if old is not None and old.source != str(sf.path):
+            if old is not None and old.source != os.fspath(sf.path):
                 old = None  # another file now has this name: read it whole
-            delta = read_delta(sf, old, tz, min_bytes=min_bytes, min_lines=min_lines)
-            if delta is not None:
+            while (delta := read_delta(sf, old, tz, min_bytes=min_bytes, min_lines=min_lines)) is not None:
                 yield delta
+                if delta.pending or not delta.counts:
+                    break
+                old = delta.state  # a big transcript: its next MAX_READ bytes
         keys = {sf.key for sf in files}
         for key in sorted(set(states) - keys):
             # A transcript deleted from its folder (or no longer configured) goes; one whose whole

@@ -31,7 +31,7 @@ class SessionFile:
     """One transcript to index: its key (`sessions/<file name>`) and where it is."""
 
     key: str
-    path: Path
+    path: str | Path  # a str from folder listings: a Path per file costs more than its stat
 
 
 def session_paths(config: dict[str, Any]) -> list[str]:
@@ -58,26 +58,27 @@ def session_files(ws: Workspace) -> tuple[list[SessionFile], list[str]]:
             notices.append(f"[sessions] {raw}: a symbolic link; not followed")
             continue
         if root.is_file() and root.suffix == ".jsonl":
-            found = [root]
+            found = [(root.name, str(root))]
         elif root.is_dir():
             found = _jsonl_in(root)
         else:
             notices.append(f"[sessions] {raw}: no such folder or .jsonl file")
             continue
-        for path in found:
-            key = SESSIONS_PREFIX + path.name
-            if key in files and files[key].path != path:
-                notices.append(f"[sessions] {path}: another transcript is already named {path.name}; skipped")
+        for name, path in found:
+            key = SESSIONS_PREFIX + name
+            if key in files and str(files[key].path) != path:
+                notices.append(f"[sessions] {path}: another transcript is already named {name}; skipped")
                 continue
             files.setdefault(key, SessionFile(key, path))
     return list(files.values()), notices
 
 
-def _jsonl_in(folder: Path) -> list[Path]:
+def _jsonl_in(folder: Path) -> list[tuple[str, str]]:
+    """(name, path) of the transcripts in a folder, by name."""
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError:
         return []
-    return [Path(e.path) for e in entries
+    return [(e.name, e.path) for e in entries
             if e.name.endswith(".jsonl") and not e.name.startswith(".") and not e.is_symlink()
             and e.is_file(follow_symlinks=False)]

@@ -38,7 +38,7 @@ def purge(conn: sqlite3.Connection, state_dir: Path, pattern: str, replacement: 
                 conn.execute("DELETE FROM embedding_cache WHERE hash NOT IN (SELECT text_hash FROM chunks"
                              " WHERE text_hash IS NOT NULL UNION SELECT ctx_hash FROM chunks WHERE ctx_hash IS NOT NULL)")
                 conn.execute("DELETE FROM meta WHERE key LIKE 'vectors:%'")
-                for table in ("chunks_fts", "chunks_trigram"):
+                for table in ("chunks_fts", "sessions_fts", "chunks_trigram"):
                     conn.execute(f"INSERT INTO {table}({table}) VALUES ('optimize')")
                 if rewritten:
                     bump_generation(conn)
@@ -80,9 +80,9 @@ def _refresh_search_rows(conn: sqlite3.Connection, cid: int) -> None:
     context = previous if ctx_hash and previous is not None else ""
     if context:
         conn.execute("UPDATE chunks SET ctx_hash = ? WHERE id = ?", (text_hash(context_text(context, text)), cid))
-    path_text = conn.execute("SELECT path_text FROM chunks_fts WHERE rowid = ?", (cid,)).fetchone()
-    conn.execute("DELETE FROM chunks_fts WHERE rowid = ?", (cid,))
-    conn.execute("INSERT INTO chunks_fts(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
+    path_text = conn.execute("SELECT path_text FROM sessions_fts WHERE rowid = ?", (cid,)).fetchone()
+    conn.execute("DELETE FROM sessions_fts WHERE rowid = ?", (cid,))
+    conn.execute("INSERT INTO sessions_fts(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
                  (cid, text, path_text[0] if path_text else path, context))
     if conn.execute("DELETE FROM chunks_trigram WHERE rowid = ?", (cid,)).rowcount:
         conn.execute("INSERT INTO chunks_trigram(rowid, text) VALUES (?, ?)", (cid, text))

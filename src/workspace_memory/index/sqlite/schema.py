@@ -21,6 +21,8 @@ Tables
   chunks_fts      FTS5 (porter + unicode61) over search text, path words and the previous
                   entry of the section (context, weighted low); rowid = chunk id
   chunks_trigram  FTS5 trigram over the text of chunks that contain CJK characters
+  sessions_fts    chunks_fts for session entries: a recall of memory alone never walks past a
+                  transcript's words, nor does one of transcripts past the Markdown's
 """
 
 from __future__ import annotations
@@ -114,6 +116,9 @@ def m006_sessions_and_validity(conn: sqlite3.Connection) -> None:
         conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind or 'TEXT'}")
     # Few entries are invalid: a partial index answers "is there any?" and keeps the filter cheap.
     conn.execute("CREATE INDEX chunks_invalid ON chunks(id) WHERE invalid_at IS NOT NULL")
+    conn.execute(
+        f"CREATE VIRTUAL TABLE sessions_fts USING fts5(search_text, path_text, context_text, tokenize='{FTS_TOKENIZER}')"
+    )
     conn.execute(
         "CREATE TABLE session_files ("
         " path TEXT PRIMARY KEY, source TEXT NOT NULL, dev INTEGER, ino INTEGER, size INTEGER,"

@@ -101,7 +101,9 @@ class SqliteStore:
     def lexical_pool(self, terms: Sequence[Term], limit: int, filters: Filters) -> dict[int, float]:
         if not terms:
             return {}
-        return lexical.candidates(self.conn, terms, limit, self.scoped(filters), self.document_frequencies(terms))
+        filters = self.scoped(filters)
+        dfs = {table: self._df.frequencies(self.conn, terms, table) for table in lexical.fts_tables(filters)}
+        return lexical.candidates(self.conn, terms, limit, filters, dfs)
 
     def term_matches(self, terms: Sequence[Term], ids: Sequence[int],
                      context_share: float) -> dict[str, dict[int, float]]:

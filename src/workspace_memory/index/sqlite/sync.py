@@ -31,6 +31,12 @@ from .connection import transaction, writer_lock
 from .supersession import update_superseded
 
 _BATCH = 200  # files a transaction: keeps readers' view fresh and memory flat on big rebuilds
+FTS_TABLES = ("chunks_fts", "sessions_fts")  # the words of Markdown entries, and of session messages
+
+
+def fts_table(role: str) -> str:
+    """The FTS5 table that holds the words of an entry of this role."""
+    return "sessions_fts" if role == "session" else "chunks_fts"
 
 
 @dataclass
@@ -253,9 +259,10 @@ def insert_chunks(conn: sqlite3.Connection, chunks: list) -> list[int]:
         " :role, :day, :t_start, :t_end, :at, :invalid_at, :text_hash, :ctx_hash)",
         [chunk | {"id": cid} for cid, (chunk, _, _) in zip(ids, chunks, strict=True)],
     )
-    conn.executemany("INSERT INTO chunks_fts(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
-                     [(cid, c["search_text"], c["path_text"], c["context_text"])
-                      for cid, (c, _, _) in zip(ids, chunks, strict=True)])
+    for table in FTS_TABLES:
+        conn.executemany(f"INSERT INTO {table}(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
+                         [(cid, c["search_text"], c["path_text"], c["context_text"])
+                          for cid, (c, _, _) in zip(ids, chunks, strict=True) if fts_table(c["role"]) == table])
     conn.executemany("INSERT INTO chunks_trigram(rowid, text) VALUES (?, ?)",
                      [(cid, c["text"]) for cid, (c, _, _) in zip(ids, chunks, strict=True) if c["cjk"]])
     facts = [fact | {"id": cid} for cid, (_, fact, _) in zip(ids, chunks, strict=True) if fact is not None]
@@ -301,8 +308,8 @@ def delete_paths(conn: sqlite3.Connection, paths: list[str], keys: set[str] | No
         removed += ids
         for part in in_batches(ids):
             marks = ",".join("?" * len(part))
-            for table, col in (("chunks_fts", "rowid"), ("chunks_trigram", "rowid"), ("facts", "id"),
-                               ("mentions", "chunk_id")):
+            for table, col in (("chunks_fts", "rowid"), ("sessions_fts", "rowid"), ("chunks_trigram", "rowid"),
+                               ("facts", "id"), ("mentions", "chunk_id")):
                 conn.execute(f"DELETE FROM {table} WHERE {col} IN ({marks})", part)
         conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
         conn.execute("DELETE FROM warnings WHERE path = ?", (path,))
@@ -313,8 +320,8 @@ def delete_paths(conn: sqlite3.Connection, paths: list[str], keys: set[str] | No
 def _clear(conn: sqlite3.Connection) -> None:
     with transaction(conn):
         # Session rows go too (their offsets with them): the next session sync reads every transcript whole.
-        for table in ("chunks_fts", "chunks_trigram", "facts", "mentions", "chunks", "warnings", "files",
-                      "entities", "session_files"):
+        for table in ("chunks_fts", "sessions_fts", "chunks_trigram", "facts", "mentions", "chunks", "warnings",
+                      "files", "entities", "session_files"):
             conn.execute(f"DELETE FROM {table}")
 
 
