@@ -267,3 +267,19 @@ def test_a_big_transcript_is_read_in_steps_and_a_giant_line_is_skipped(sessions_
     found = recall_json(sessions_ws, "beavers", "--source", "sessions")["results"]
     assert found[0]["source"] == f"sessions/{SESSION}.jsonl#L23"
     assert recall_json(sessions_ws, "zeppelin", "--source", "sessions")["results"] == []
+
+
+def test_vector_search_keeps_to_the_sources_asked_for(sessions_ws: Path) -> None:
+    toml = sessions_ws / "memory.toml"
+    toml.write_text('[embedding]\nprovider = "fake"\n\n' + toml.read_text(), encoding="utf-8")
+    fake = {"MEMORY_EMBED_PROVIDER": None}
+    run_ok(sessions_ws, "index", env=fake)
+
+    def kinds(source: str) -> set[str]:
+        out = run_ok(sessions_ws, "recall", "museum in Lisbon with blue tiles", "--mode", "semantic", "--json",
+                     "--source", source, "--k", "20", env=fake)
+        return {r["kind"] for r in json.loads(out)["results"]}
+
+    assert "session" not in kinds("memory") and kinds("memory")
+    assert kinds("sessions") == {"session"}
+    assert "session" in kinds("all") and len(kinds("all")) > 1
