@@ -18,13 +18,12 @@ import re
 from dataclasses import dataclass
 
 from ..errors import UserError
-from ..files import atomic_write_text, decode_markdown, detect_newline
 from ..markdown.retain import invalid_mark, mark_invalid
 from .layout import Workspace
+from .line_files import LineFile
 
 _ITEM_RE = re.compile(r"^(?P<marker>\s*(?:[-*+]|\d{1,9}[.)])\s+)(?P<text>.*?)\s*$")
 _STRUCK_END_RE = re.compile(r"~~\s*(?:\(invalid since [^\n]*\))?\s*$")
-_BOM = "\ufeff"
 
 
 @dataclass
@@ -115,19 +114,9 @@ def _rewrite(ws: Workspace, key: str, line: int, end_line: int, bullet: str, *, 
     if path.is_symlink() or path.parent.is_symlink():
         raise UserError(f"{key} is a symbolic link; not written")
     with ws.write_lock(key):
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise UserError(f"{key}: {exc.strerror or exc}") from None
-        decoded = decode_markdown(data)
-        if decoded.problems:
-            where, problem = decoded.problems[0]
-            raise UserError(f"{key}:{where}: {problem.split(';')[0]}; fix the file first")
-        bom = _BOM if data.startswith(_BOM.encode("utf-8")) else ""
-        newline = detect_newline(decoded.text)
-        lines = decoded.text.replace("\r\n", "\n").split("\n")
-        first, last = _locate(lines, line, end_line, " ".join(bullet.split()), struck)
-        before = "\n".join(lines[first : last + 1])
-        edit(lines, first, last)
-        atomic_write_text(path, bom + newline.join(lines))
-    return ForgetWrite(key, first + 1, last + 1, before, "\n".join(lines[first : last + 1]))
+        doc = LineFile.read(path, key, "not changed")
+        first, last = _locate(doc.lines, line, end_line, " ".join(bullet.split()), struck)
+        before = "\n".join(doc.lines[first : last + 1])
+        edit(doc.lines, first, last)
+        doc.write(path)
+    return ForgetWrite(key, first + 1, last + 1, before, "\n".join(doc.lines[first : last + 1]))

@@ -15,14 +15,13 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from ..errors import InvalidFact, UserError
-from ..files import atomic_write_text, decode_markdown, detect_newline
+from ..errors import InvalidFact
 from ..markdown.retain import BULLET_PREFIX_RE, normalize_bullet, validate_bullet
 from .layout import Workspace
+from .line_files import LineFile
 
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_BOM = "\ufeff"
 
 
 @dataclass
@@ -60,23 +59,13 @@ def append_retain_items(ws: Workspace, path: Path, title: str, items: list[str],
         raise InvalidFact(f"{refusal}: {key} is a symbolic link")
     # Read and rewrite under the file's lock: a concurrent writer's bullet is in what we read.
     with ws.write_lock(key):
-        if path.exists():
-            data = path.read_bytes()
-            decoded = decode_markdown(data)
-            if decoded.problems:  # rewriting would replace or drop bytes the user has: refuse, change nothing
-                line, problem = decoded.problems[0]
-                raise UserError(f"{refusal}: {key}:{line}: {problem.split(';')[0]}; fix the file first")
-            bom = _BOM if data.startswith(_BOM.encode("utf-8")) else ""
-            newline = detect_newline(decoded.text)
-            lines = decoded.text.replace("\r\n", "\n").split("\n")
-        else:
-            bom, newline, lines = "", "\n", [title, ""]
+        doc = LineFile.read(path, key, refusal) if path.exists() else LineFile([title, ""])
         out = []
         for item in items:
-            lines, line_no, created_section, duplicate = insert_retain_line(lines, item)
+            doc.lines, line_no, created_section, duplicate = insert_retain_line(doc.lines, item)
             out.append((line_no, created_section, duplicate))
         if not all(duplicate for _, _, duplicate in out):
-            atomic_write_text(path, bom + newline.join(lines))
+            doc.write(path)
     return out
 
 
