@@ -387,6 +387,7 @@ class Memory:
             result["changed"] = markdown.apply(self.workspace, found)
             self.store.sync(self.workspace, wait=INDEX_WAIT)
             result["session_entries"] = self.store.purge(pattern, found.replacement)
+            result["notices"] += self.store.take_notices()
         return result
 
     def export(self, fmt: str = "jsonl", since: str | None = None) -> str | bytes:

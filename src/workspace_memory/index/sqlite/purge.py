@@ -28,8 +28,10 @@ from .sync import bump_generation
 PURGE_WAIT = 60.0  # seconds to wait for another writer of the index
 
 
-def purge(conn: sqlite3.Connection, state_dir: Path, pattern: str, replacement: str) -> int:
-    """Steps 1-5 of the module docstring; returns how many session entries were rewritten."""
+def purge(conn: sqlite3.Connection, state_dir: Path, pattern: str, replacement: str) -> tuple[int, bool]:
+    """Steps 1-5 of the module docstring; returns how many session entries were rewritten, and
+    whether the write-ahead log was emptied (not while another process kept reading for the whole
+    busy timeout)."""
     with writer_lock(state_dir, wait=PURGE_WAIT):
         conn.execute("PRAGMA secure_delete = ON")
         try:
@@ -44,10 +46,10 @@ def purge(conn: sqlite3.Connection, state_dir: Path, pattern: str, replacement: 
                     bump_generation(conn)
             _remove_derived_files(state_dir)
             conn.execute("VACUUM")
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            busy = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
         finally:
             conn.execute("PRAGMA secure_delete = OFF")
-    return rewritten
+    return rewritten, not busy
 
 
 def count_session_hits(conn: sqlite3.Connection, pattern: str) -> int:

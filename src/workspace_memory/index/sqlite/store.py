@@ -180,4 +180,8 @@ class SqliteStore:
             return count_session_hits(self.conn, pattern)
         self._vectors.clear()  # their HNSW files are deleted: the next search rebuilds them from SQLite
         self._df = lexical.DfCache()
-        return purge(self.conn, self.state_dir, pattern, replacement)
+        rewritten, log_emptied = purge(self.conn, self.state_dir, pattern, replacement)
+        if not log_emptied:
+            self._notices.append("another process kept reading the index: its write-ahead log "
+                                 "(.memory/index.sqlite-wal) may still hold old pages; run the purge again when it is done")
+        return rewritten
