@@ -321,10 +321,11 @@ ReadDeltas = Callable[[Mapping[str, SessionState]], Iterable[SessionDelta]]
 
 
 def deltas(files: Sequence[SessionFile], tz: tzinfo, *, min_bytes: int = 0, min_lines: int = 0,
-           configured: bool = True) -> Callable[[Mapping[str, SessionState]], Iterator[SessionDelta]]:
+           configured: bool = True, present: set[str] | None = None,
+           ) -> Callable[[Mapping[str, SessionState]], Iterator[SessionDelta]]:
     """What `Store.apply_sessions` calls under its writer lock: the deltas of `files` from the stored
     states, read one file at a time (a 50 MB folder never sits in memory at once), then the removals
-    (every indexed transcript when sessions are no longer `configured`)."""
+    of transcripts not `present` (default: `files`; every one when sessions are no longer `configured`)."""
 
     def read(states: Mapping[str, SessionState]) -> Iterator[SessionDelta]:
         for sf in files:
@@ -336,7 +337,7 @@ def deltas(files: Sequence[SessionFile], tz: tzinfo, *, min_bytes: int = 0, min_
                 if delta.pending or not delta.counts:
                     break
                 old = delta.state  # a big transcript: its next MAX_READ bytes
-        keys = {sf.key for sf in files}
+        keys = {sf.key for sf in files} if present is None else present
         for key in sorted(set(states) - keys):
             # A transcript deleted from its folder (or no longer configured) goes; one whose whole
             # folder is missing (an unmounted disk) stays until the folder is back.
@@ -352,18 +353,37 @@ def outdated(files: Sequence[SessionFile], states: Mapping[str, SessionState]) -
     return count + len(set(states) - {sf.key for sf in files})
 
 
+def _due(sf: SessionFile, old: SessionState | None, min_bytes: int, min_lines: int) -> bool:
+    """True when a changed transcript must be read now: new, replaced, or past a threshold."""
+    news = behind(sf, old)
+    if news is None or old is None or news[0] >= min_bytes or news[1].st_size < old.offset:
+        return news is not None
+    try:
+        with open(sf.path, "rb") as fh:
+            fh.seek(old.offset)
+            return fh.read(news[0]).count(b"\n") >= min_lines
+    except OSError:
+        return False
+
+
 def sync_sessions(store: Any, files: Sequence[SessionFile], tz: tzinfo, *, min_bytes: int = 0,
                   min_lines: int = 0, wait: float | None = 60.0, configured: bool = True) -> SessionReport:
     """Bring a store's session entries up to date with `files` (index.base.Store.apply_sessions).
 
-    A cheap stat check first: when no transcript changed, the store's lock is never taken.
+    Stats first, without the store's lock: only transcripts that changed (and, with thresholds,
+    passed one) are read under it; when none did and none is gone, the lock is never taken.
     """
     started = time.perf_counter()
-    if not outdated(files, store.session_states()):
-        return SessionReport(files=len(files), seconds=time.perf_counter() - started)
-    read = deltas(files, tz, min_bytes=min_bytes, min_lines=min_lines, configured=configured)
+    states = store.session_states()
+    keys = {sf.key for sf in files}
+    changed = [sf for sf in files if behind(sf, states.get(sf.key)) is not None]
+    due = [sf for sf in changed if _due(sf, states.get(sf.key), min_bytes, min_lines)] if (
+        min_bytes or min_lines) else changed
+    if not due and not set(states) - keys:
+        return SessionReport(files=len(files), pending=len(changed), seconds=time.perf_counter() - started)
+    read = deltas(due, tz, configured=configured, present=keys)
     report = store.apply_sessions(read, wait=wait)
-    report.files = len(files)
+    report.files, report.pending = len(files), report.pending + len(changed) - len(due)
     report.seconds = time.perf_counter() - started
     return report
 
