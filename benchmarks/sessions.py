@@ -137,11 +137,12 @@ def main() -> None:
         (ws / "memory.toml").write_text(f'[sessions]\npaths = ["{folder}"]\n', encoding="utf-8")
         mem.close()
         mem = Memory.open(str(ws), NOW)
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         report = mem.sync_sessions()
-        full = time.perf_counter() - t0
+        full, cpu = time.perf_counter() - t0, time.process_time() - cpu0
         entries = mem.status()["sessions"]["entries"]
-        print(f"full session index: {full:.2f} s for {report.bytes / 1e6:.1f} MB: {report.bytes / 1e6 / full:.1f} MB/s, "
+        print(f"full session index: {full:.2f} s ({cpu:.2f} s CPU: {report.bytes / 1e6 / cpu:.1f} MB/s of CPU) for "
+              f"{report.bytes / 1e6:.1f} MB: {report.bytes / 1e6 / full:.1f} MB/s, "
               f"{report.messages / full:,.0f} messages/s ({report.messages:,} messages, {entries:,} entries, "
               f"{report.other:,} other lines skipped); index {mem.store.path.stat().st_size / 1e6:.0f} MB")
         targets = sorted(folder.glob("*.jsonl"))
@@ -156,21 +157,23 @@ def main() -> None:
         def append_then(sync):  # noqa: ANN001, ANN202
             def run(i: int) -> None:
                 append(i)
-                t0 = time.perf_counter()
+                t0, cpu0 = time.perf_counter(), time.process_time()
                 sync()
                 run.seconds.append(time.perf_counter() - t0)
-            run.seconds = []
+                run.cpu.append(time.process_time() - cpu0)
+            run.seconds, run.cpu = [], []
             return run
 
         only = append_then(lambda: mem.sync_sessions())
         timed(only, args.runs)
-        print(f"re-sync after one appended message: sync_sessions {ms(only.seconds)}")
+        print(f"re-sync after one appended message: sync_sessions {ms(only.seconds)} (CPU {ms(only.cpu)})")
         whole = append_then(lambda: mem.index())
         timed(whole, args.runs)
         print(f"re-sync after one appended message: Memory.index() (Markdown scan too) {ms(whole.seconds)}")
         watched = append_then(lambda: mem.sync_sessions(min_bytes=DELTA_BYTES, min_lines=DELTA_LINES, wait=0))
         timed(watched, args.runs)
-        print(f"one appended message under the watcher's thresholds (left pending): {ms(watched.seconds)}")
+        print(f"one appended message under the watcher's thresholds (left pending): {ms(watched.seconds)} "
+              f"(CPU {ms(watched.cpu)})")
         mem.sync_sessions()
         print(f"lexical recall --source sessions: {ms(recall_times(mem, 'sessions', args.runs * 2))}")
         print(f"lexical recall --source memory: {ms(recall_times(mem, 'memory', args.runs * 2))} with the "
