@@ -24,6 +24,7 @@ import pytest
 
 NOW = "2025-11-30T18:00"
 TODAY = "2025-11-30"
+CACHE_ENV = "MEMORY_CACHE_DIR"  # the per-user model cache (see the `model_cache` fixture)
 
 # ------------------------------------------------------------------------------------ the workspace
 
@@ -307,7 +308,8 @@ def memory_executable() -> str:
 
 def clean_env(extra: dict[str, str | None] | None = None) -> dict[str, str]:
     """os.environ without MEMORY_* settings, UTF-8 output, plus `extra` (None values unset a variable)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_")}
+    # MEMORY_CACHE_DIR stays: it is the test run's model cache (the `model_cache` fixture), never ~/.cache.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_") or k == CACHE_ENV}
     env.update({"PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1", "NO_COLOR": "1", "COLUMNS": "200"})
     # The foundation suite is about the lexical engine: keep every run deterministic and model-free
     # (a test that wants the default provider passes env={"MEMORY_EMBED_PROVIDER": None}).
@@ -385,6 +387,21 @@ def index_db(root: Path) -> Iterator[sqlite3.Connection]:
 
 
 # ------------------------------------------------------------------------------------ fixtures
+
+@pytest.fixture(scope="session", autouse=True)
+def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The per-user model cache for this test run, shared by the xdist workers (so the ONNX export
+    is made once per run) and never the real ~/.cache. Tests that need an empty cache make their own."""
+    base = tmp_path_factory.getbasetemp()
+    path = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "model-cache"
+    before = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(path)
+    yield path
+    if before is None:
+        os.environ.pop(CACHE_ENV, None)
+    else:
+        os.environ[CACHE_ENV] = before
+
 
 
 @pytest.fixture

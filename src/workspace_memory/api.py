@@ -112,11 +112,13 @@ class Memory:
         started = time.perf_counter()
         report = sync(self.workspace, self.conn, rebuild=rebuild, progress=progress)
         embedder, notices = self.embedder()
-        from .embed import NOTICE_SLOW_QUERY
-
-        report.notices += [n for n in notices if n != NOTICE_SLOW_QUERY]  # indexing builds the fast encoder
+        report.notices += notices
         if embedder is None:
             return report
+        from .embed import prepare_embedder
+
+        # The model loads here (and is exported to ONNX, once per machine), inside the progress bar.
+        report.notices += prepare_embedder(embedder, progress)
         try:
             store, more = self._vectors(embedder, progress=progress, wait=60)
         except ProviderUnavailable as exc:
@@ -125,12 +127,6 @@ class Memory:
             report.notices.append(f"{exc}; the index has no vectors yet")
             return report
         report.notices += more
-        from .embed import ensure_query_encoder
-
-        try:
-            ensure_query_encoder(embedder, self.workspace.state_dir)
-        except Exception as exc:  # noqa: BLE001 - the fast path is an optimisation, never a failure
-            report.notices.append(f"fast query encoder not built: {exc}")
         self._store, self._store_generation = store, generation(self.conn)
         report.seconds = time.perf_counter() - started
         return report
@@ -177,12 +173,12 @@ class Memory:
         cached = self.__dict__.get("_store")
         if cached is not None and self.__dict__.get("_store_generation") == generation(self.conn):
             return cached, []
-        # New or changed chunks since the last `memory index`: embed them with the fast
-        # encoder when it exists, so a recall after an edit does not load torch.
-        fast = getattr(embedder, "query_encoder", lambda: None)()
-        store, notices = self._vectors(embedder, encode=fast.encode if fast is not None else None)
+        from .embed import prepare_embedder
+
+        notices = prepare_embedder(embedder)  # the local model's ONNX export (made if this machine has none)
+        store, more = self._vectors(embedder)
         self._store, self._store_generation = store, generation(self.conn)
-        return store, notices
+        return store, notices + more
 
     # -- status ------------------------------------------------------------------------
     def status(self) -> dict[str, Any]:

@@ -3,15 +3,22 @@
 Re-indexing after an edit, a rebuild of the index, or a second workspace sharing a database all hit
 this table instead of the model, which is the slow part of indexing (memsearch keys its chunks the
 same way). Vectors are stored as little-endian float32 blobs so the table is portable.
+
+It takes a plain sqlite3 connection as well as a sqlite-utils Database: a cold recall that only
+checks for missing vectors should not pay for importing sqlite-utils (and its plugin scan, ~60 ms).
 """
 
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 import numpy as np
-import sqlite_utils
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 TABLE = "embedding_cache"
 # SQLite's default limit on bound parameters is 999 on older builds; stay well under it.
@@ -30,11 +37,11 @@ def text_hash(text: str) -> str:
 class EmbeddingCache:
     """Stores and fetches vectors by (provider, model, hash) in table `embedding_cache`."""
 
-    def __init__(self, db: sqlite_utils.Database) -> None:
-        self.db = db
+    def __init__(self, db: sqlite_utils.Database | sqlite3.Connection) -> None:
+        self.conn: sqlite3.Connection = db if isinstance(db, sqlite3.Connection) else db.conn
         # Created here rather than in a migration so that the cache works on any database, including
         # a scratch one in tests; IF NOT EXISTS makes it idempotent and safe under concurrency.
-        db.execute(
+        self.conn.execute(
             f"CREATE TABLE IF NOT EXISTS {TABLE} ("
             " provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,"
             " dim INTEGER NOT NULL, vector BLOB NOT NULL,"
@@ -54,7 +61,7 @@ class EmbeddingCache:
         for start in range(0, len(wanted), _CHUNK):
             chunk = wanted[start : start + _CHUNK]
             marks = ",".join("?" * len(chunk))
-            rows = self.db.execute(
+            rows = self.conn.execute(
                 f"SELECT hash, dim, vector FROM {TABLE} WHERE provider = ? AND model = ? AND hash IN ({marks})",
                 [provider, model, *chunk],
             ).fetchall()
@@ -75,7 +82,7 @@ class EmbeddingCache:
         if not rows:
             return
         sql = f"INSERT OR REPLACE INTO {TABLE} (provider, model, hash, dim, vector) VALUES (?, ?, ?, ?, ?)"
-        conn = self.db.conn
+        conn = self.conn
         if conn.in_transaction:
             # Inside the indexer's transaction: join it, so the cache and the chunks commit together.
             conn.executemany(sql, rows)
@@ -96,4 +103,4 @@ class EmbeddingCache:
             sql, params = sql + " WHERE provider = ?", [provider]
             if model is not None:
                 sql, params = sql + " AND model = ?", [provider, model]
-        return int(self.db.execute(sql, params).fetchone()[0])
+        return int(self.conn.execute(sql, params).fetchone()[0])

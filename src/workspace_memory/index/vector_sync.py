@@ -49,11 +49,9 @@ def chunk_labels(chunk_id: int) -> tuple[int, int]:
 
 def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[str, str]]:
     """(hash, text) of the embedded texts of chunks that are not in the cache yet."""
-    import sqlite_utils
-
     from ..embed.cache import EmbeddingCache
 
-    EmbeddingCache(sqlite_utils.Database(conn))  # creates the cache table if needed
+    cache = EmbeddingCache(conn)  # creates the cache table if needed
     rows = conn.execute(
         "SELECT c.text, c.text_hash, c.ctx_hash, p.text FROM chunks c"
         " LEFT JOIN chunks p ON p.id = c.id - 1 AND p.path = c.path"
@@ -70,21 +68,22 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[
         if ctx_digest and previous is not None:
             todo.setdefault(ctx_digest, context_text(previous, text))
     if todo:
-        cached = EmbeddingCache(sqlite_utils.Database(conn)).get_many(embedder.provider, embedder.model, todo)
+        cached = cache.get_many(embedder.provider, embedder.model, todo)
         todo = {h: t for h, t in todo.items() if h not in cached}
     return list(todo.items())
 
 
 def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
                   encode: Callable[[list[str]], np.ndarray] | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> int:
-    """Embed every text of a chunk that has no cached vector; returns how many were embedded."""
-    import sqlite_utils
+                  progress: Callable[..., None] | None = None) -> int:
+    """Embed every text of a chunk that has no cached vector; returns how many were embedded.
 
+    `progress(done, total, label)` is called after each batch.
+    """
     from ..embed.cache import EmbeddingCache
 
     items = missing_vectors(conn, embedder)
-    cache = EmbeddingCache(sqlite_utils.Database(conn))
+    cache = EmbeddingCache(conn)
     encode = encode or embedder.embed_documents
     # Similar lengths batch together: padding to the longest text of a batch is wasted work.
     items.sort(key=lambda item: len(item[1]))
@@ -94,7 +93,7 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
         with transaction(conn):
             cache.put_many(embedder.provider, embedder.model, dict(zip([h for h, _ in batch], vectors, strict=True)))
         if progress:
-            progress(min(start + EMBED_BATCH, len(items)), len(items))
+            progress(min(start + EMBED_BATCH, len(items)), len(items), "embedding")
     return len(items)
 
 
