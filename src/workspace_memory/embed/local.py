@@ -163,6 +163,7 @@ class LocalEmbedder:
         self.dim = _read_dim(self.model_dir)
         self._export: tuple[Path, dict] | None = None  # (folder, meta) once `prepare` found or made it
         self._prepared = False
+        self._prepare_lock = threading.Lock()
 
     @classmethod
     def from_config(cls, cfg: EmbeddingConfig, state_dir: Path | None) -> LocalEmbedder:
@@ -219,9 +220,14 @@ class LocalEmbedder:
         encoding. Without onnxruntime, or when exporting fails, documents and queries go through
         sentence-transformers, and a notice says so. Later calls return [] at once.
         """
-        if self._prepared:
-            return []
-        self._prepared = True
+        with self._prepare_lock:  # a server's threads share one embedder: prepare once, all wait
+            if self._prepared:
+                return []
+            notices = self._prepare(progress)
+            self._prepared = True
+            return notices
+
+    def _prepare(self, progress: Progress | None) -> list[str]:
         notices = self._remove_workspace_copy()
         if not onnx_installed():
             return [*notices, NOTICE_NO_ONNX]
@@ -229,8 +235,8 @@ class LocalEmbedder:
             self._export, more = self._find_or_export(progress)
         except ImportError as exc:
             return [*notices, f"{NOTICE_NO_ONNX} ({exc})"]
-        except (OSError, ValueError, RuntimeError, IndexBusy) as exc:
-            detail = " ".join(str(exc).split())[:200]
+        except Exception as exc:  # noqa: BLE001 - the export is an optimisation: never a failure, always said
+            detail = " ".join(str(exc).split())[:200] or type(exc).__name__
             return [*notices, f"ONNX export of {self.model} unavailable ({detail}); "
                               "embedding through sentence-transformers, which is slow to start"]
         return notices + more
@@ -251,8 +257,13 @@ class LocalEmbedder:
                 try:
                     encoder = _encoders[directory] = OnnxEncoder(directory, meta)
                 except Exception as exc:  # noqa: BLE001 - files as recorded, yet onnxruntime refuses them
-                    log.warning("cannot open the ONNX export in %s (%s); using sentence-transformers",
-                                directory, " ".join(str(exc).split())[:200])
+                    # Trigger: e.g. another onnxruntime version than the exporter's. Outcome: this process
+                    # embeds through sentence-transformers; the export is discarded, so the next one re-exports.
+                    log.warning("cannot open the ONNX export in %s (%s); using sentence-transformers, and the "
+                                "next command exports it again", directory, " ".join(str(exc).split())[:200])
+                    with export_lock(directory, wait=0) as held:
+                        if held:
+                            discard(directory)
                     self._export = None
         return encoder
 

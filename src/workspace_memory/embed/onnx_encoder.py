@@ -60,6 +60,9 @@ class OnnxEncoder:
 
         opts = ort.SessionOptions()
         opts.log_severity_level = 3  # warnings about unused initialisers are noise for users
+        # The export saved the graph optimised (onnx_export.optimize_graph): doing it again per process
+        # would cost ~40 ms of CPU for the same graph.
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
         opts.intra_op_num_threads = threads or default_threads()
         opts.inter_op_num_threads = 1
         # Idle worker threads would otherwise spin after every run, taking the other core from

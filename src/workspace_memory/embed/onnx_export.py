@@ -5,13 +5,15 @@ process on a machine that needs the local model, once per model version (see `mo
 
 The graph is transformer -> mean over real tokens -> L2 norm, which is sentence-transformers'
 pipeline for all-MiniLM-L6-v2 in one piece; any other layout is refused rather than approximated.
-Weights are saved as external data so that onnxruntime can memory-map them (`onnx_encoder`).
+The graph is saved already optimised by onnxruntime, with its weights as one external file that
+onnxruntime memory-maps (`onnx_encoder`).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import shutil
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +25,7 @@ from .model_cache import META, record_files
 from .onnx_encoder import FILES, GRAPH, TOKENIZER, WEIGHTS, OnnxEncoder
 
 # Bump when the exported graph or meta.json changes meaning: the cache key changes with it.
-EXPORT_FORMAT = 2
+EXPORT_FORMAT = 3
 # sentence-transformers' max_seq_length for all-MiniLM-L6-v2 (sentence_bert_config.json).
 DEFAULT_MAX_SEQ_LENGTH = 256
 # The acceptance bar for an export, checked before it is published.
@@ -82,10 +84,13 @@ def export_onnx(st_model: Any, out_dir: Path, identity: str, source: str,
             # The dynamo exporter needs onnxscript and is slower; the tracer handles BERT fine.
             dynamo=False,
         )
-    # Weights as one external file, which onnxruntime memory-maps (see onnx_encoder).
-    onnx.save_model(onnx.load_model_from_string(buffer.getvalue()), str(out_dir / GRAPH),
+    raw = out_dir / "raw"
+    raw.mkdir()
+    onnx.save_model(onnx.load_model_from_string(buffer.getvalue()), str(raw / GRAPH),
                     save_as_external_data=True, all_tensors_to_one_file=True, location=WEIGHTS,
                     size_threshold=1024)
+    optimize_graph(raw / GRAPH, out_dir / GRAPH)
+    shutil.rmtree(raw)
     if progress:
         progress(2, 4, "checking the exported model against sentence-transformers")
     pad = tokenizer.padding or {}
@@ -96,6 +101,7 @@ def export_onnx(st_model: Any, out_dir: Path, identity: str, source: str,
         "dim": int(_embedding_dimension(st_model)),
         "max_seq_length": int(st_model.max_seq_length or DEFAULT_MAX_SEQ_LENGTH),
         "pad_id": int(pad.get("pad_id", 0)),
+        "onnxruntime": _onnxruntime_version(),
     }
     encoder = OnnxEncoder(out_dir, meta)
     worst = parity(st_model, encoder)
@@ -110,6 +116,25 @@ def export_onnx(st_model: Any, out_dir: Path, identity: str, source: str,
     return meta, encoder
 
 
+def optimize_graph(source: Path, target: Path) -> None:
+    """Save onnxruntime's optimised graph of `source` as `target`, weights beside it as external data.
+
+    Each process then opens the session with optimisation off (`onnx_encoder`), which saves about
+    40 ms of CPU per cold process. The extended level fuses operators (LayerNorm, Gelu, MatMul+Add)
+    without the layout changes of the top level, which depend on the CPU; the weights stay one
+    external file that onnxruntime memory-maps.
+    """
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.log_severity_level = 3
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_EXTENDED
+    opts.optimized_model_filepath = str(target)
+    opts.add_session_config_entry("session.optimized_model_external_initializers_file_name", WEIGHTS)
+    opts.add_session_config_entry("session.optimized_model_external_initializers_min_size_in_bytes", "1024")
+    ort.InferenceSession(str(source), sess_options=opts, providers=["CPUExecutionProvider"])
+
+
 def parity(st_model: Any, encoder: OnnxEncoder, texts: tuple[str, ...] | list[str] = PROBES) -> float:
     """Smallest cosine between the model's and the export's vectors, each text alone and in one batch."""
     ref = np.asarray(
@@ -119,6 +144,12 @@ def parity(st_model: Any, encoder: OnnxEncoder, texts: tuple[str, ...] | list[st
     single = np.vstack([encoder.encode_query(text) for text in texts])
     batched = encoder.encode(list(texts))  # padded to the longest text of each batch
     return float(min(np.sum(ref * single, axis=1).min(), np.sum(ref * batched, axis=1).min()))
+
+
+def _onnxruntime_version() -> str:
+    import onnxruntime as ort
+
+    return str(ort.__version__)
 
 
 def _check_layout(st_model: Any) -> None:

@@ -1,0 +1,232 @@
+"""Embedding without torch (issue 14, item 2): throughput, indexing and cold hybrid recall, in one run.
+
+    python benchmarks/embed_speed.py [--days 365] [--runs 7] [--recalls 12] [--workdir DIR]
+
+Measures, on this machine and in this order:
+1. The export: `memory index` of a 3-day workspace with an empty model cache (first use on a
+   machine: imports torch, exports all-MiniLM-L6-v2 to ONNX, checks it, then indexes).
+2. Document throughput, sentence-transformers (batch 32, as before) against onnxruntime on the same
+   texts, both in this process with the model loaded, alternating rounds: the texts a 60-day
+   workspace embeds (short entries), and the paragraphs of README.md and DESIGN.md (longer prose).
+3. The first `memory index` of a new 10-file workspace, the export present (median of --runs).
+4. `memory index` after a one-line edit of one daily note in a --days workspace (median of --runs).
+5. A cold `memory recall --mode hybrid` process on that workspace (median of --recalls), with its
+   peak RSS (/usr/bin/time -f %M), beside `python -c pass` and `python -c "import onnxruntime"`.
+   PYTHONDONTWRITEBYTECODE is removed from the children's environment (the bytecode cache is on, as
+   for a user), and one run with -X importtime lists where the import time goes.
+
+The model cache is a fresh temporary folder (MEMORY_CACHE_DIR), never ~/.cache. Wall times are
+noisy when other work shares the cores: the load average is printed at start and end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from stats import pct  # noqa: E402
+from workspace_gen import generate  # noqa: E402
+
+NOW = "2025-11-30T18:00"
+ROOT = Path(__file__).resolve().parent.parent
+MEMORY_BIN = str(Path(sys.executable).parent / "memory")
+QUERIES = ["who prefers concise replies", "problems with the reconnect logic", "trip to Marrakech",
+           "what is the risk in the deploy pipeline", "follow up on invoices", "backup strategy",
+           "which drink does Diego like", "meeting in Tokyo", "rate limits of the API", "design review outcome"]
+
+
+def child_env(cache: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.update({"MEMORY_CACHE_DIR": str(cache), "MEMORY_EMBED_PROVIDER": "local", "MEMORY_NOW": NOW})
+    return env
+
+
+def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, str]:
+    """(wall seconds, stdout) of one child process; stops the benchmark on a non-zero exit."""
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, env=env)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
+    return wall, proc.stdout.decode()
+
+
+def peak_rss(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
+    """(wall seconds, peak RSS in KiB) of one child process.
+
+    Through /usr/bin/time when it exists: the rusage of a child forked from this process (which has
+    sentence-transformers loaded by then) would count the parent's pages it shared before exec.
+    """
+    if not Path("/usr/bin/time").is_file():
+        wall, _ = timed(cmd, env)
+        return wall, 0
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as report:
+        t0 = time.perf_counter()
+        timed(["/usr/bin/time", "-f", "%M", "-o", report.name, *cmd], env)
+        wall = time.perf_counter() - t0
+        return wall, int(report.read().split()[-1])
+
+
+def memory(ws: Path, *args: str) -> list[str]:
+    return [MEMORY_BIN, "--workspace", str(ws), "--now", NOW, *args]
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def export_once(tmp: Path, cache: Path) -> None:
+    ws = tmp / "first-use"
+    generate(ws, 3, 10)
+    wall, out = timed(memory(ws, "index", "--json"), child_env(cache))
+    seconds = re.search(r"\(([\d.]+) s, once per machine\)", out)
+    assert seconds, out
+    print(f"[export] first use on a machine: `memory index` of a 3-day workspace {wall:.1f} s, of which the "
+          f"ONNX export (torch import, model load, export, parity check) {float(seconds.group(1)):.1f} s")
+
+
+def throughput(tmp: Path, cache: Path, rounds: int = 3) -> None:
+    from workspace_memory.api import Memory
+    from workspace_memory.embed.local import LocalEmbedder
+    from workspace_memory.index.sync import sync
+    from workspace_memory.index.vector_sync import missing_vectors
+
+    embedder = LocalEmbedder(cache_dir=cache)
+    ws = tmp / "texts"
+    generate(ws, 60, 50)
+    probe = Memory.open(str(ws), NOW)
+    sync(probe.workspace, probe.conn)
+    entries = [text for _, text in missing_vectors(probe.conn, embedder)]
+    probe.close()
+    prose = [p.strip() for doc in ("README.md", "../shared/DESIGN.md") if (ROOT / doc).is_file()
+             for p in (ROOT / doc).read_text(encoding="utf-8").split("\n\n") if len(p.strip()) > 40]
+    model = embedder.sentence_transformer()
+    encoder = embedder.onnx_encoder()
+    assert encoder is not None, "no ONNX export"
+
+    def st(texts: list[str]) -> None:
+        model.encode(texts, batch_size=32, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
+
+    for name, texts in (("workspace entries", entries), ("README/DESIGN paragraphs", prose)):
+        tokens = [len(e.ids) for e in encoder.tokenizer.encode_batch(texts)]
+        st(texts[:64])
+        encoder.encode(texts[:64])  # warm both
+        rates: dict[str, list[float]] = {"st": [], "onnx": []}
+        for _ in range(rounds):
+            for side, run in (("st", st), ("onnx", encoder.encode)):
+                t0 = time.perf_counter()
+                run(texts)
+                rates[side].append(len(texts) / (time.perf_counter() - t0))
+        st_rate, onnx_rate = statistics.median(rates["st"]), statistics.median(rates["onnx"])
+        print(f"[throughput] {name}: {len(texts)} texts, {statistics.mean(tokens):.0f} tokens on average "
+              f"(max {max(tokens)}): sentence-transformers {st_rate:.0f} texts/s, onnxruntime {onnx_rate:.0f} "
+              f"texts/s, ratio {onnx_rate / st_rate:.2f} (median of {rounds} alternating rounds)")
+
+
+def first_index(tmp: Path, cache: Path, runs: int) -> None:
+    walls = []
+    for i in range(runs):
+        ws = tmp / f"new-{i}"
+        generate(ws, 10, 10, seed=100 + i)
+        shutil.rmtree(ws / "bank")
+        (ws / "MEMORY.md").unlink()  # 10 daily notes of ~40 lines each remain
+        files = len(list(ws.rglob("*.md")))
+        wall, out = timed(memory(ws, "index", "--json"), child_env(cache))
+        assert '"added": ' + str(files) in out, out
+        walls.append(wall)
+    print(f"[first index] new {files}-file workspace, export present: median {statistics.median(walls):.2f} s, "
+          f"min {min(walls):.2f} s, max {max(walls):.2f} s ({runs} runs)")
+
+
+def one_line_edits(ws: Path, cache: Path, days: int, runs: int) -> None:
+    env = child_env(cache)
+    if not (ws / "memory").is_dir():
+        generate(ws, days, 50)
+    wall, _ = timed(memory(ws, "index", "--json"), env)
+    from workspace_memory.api import Memory
+
+    mem = Memory.open(str(ws), NOW)
+    chunks = mem.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+    vectors = mem.conn.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0]
+    mem.close()
+    print(f"[full index] {days}-day workspace, {chunks} chunks, {vectors} vectors: {wall:.0f} s "
+          "(with --workdir, only what changed since the last run)")
+    notes = sorted((ws / "memory").glob("2*.md"))
+    rng = random.Random(3)
+    walls = []
+    for i in range(runs):
+        note = rng.choice(notes)
+        with open(note, "a", encoding="utf-8") as fh:
+            fh.write(f"- Follow-up {i}: asked Diego about the invoice template for the {rng.randint(1, 99)}th time.\n")
+        wall, out = timed(memory(ws, "index", "--json"), env)
+        assert '"changed": 1' in out, out
+        walls.append(wall)
+    print(f"[one-line edit] `memory index` after appending one line to one note: median "
+          f"{statistics.median(walls):.2f} s, min {min(walls):.2f} s, max {max(walls):.2f} s ({runs} runs)")
+
+
+def cold_recall(ws: Path, cache: Path, runs: int) -> None:
+    env = child_env(cache)
+    for q in QUERIES[:2]:  # warm the bytecode cache and the OS file cache
+        timed(memory(ws, "recall", q, "--mode", "hybrid", "--json"), env)
+    walls, peaks = [], []
+    for i in range(runs):
+        wall, rss = peak_rss(memory(ws, "recall", QUERIES[i % len(QUERIES)], "--mode", "hybrid", "--json"), env)
+        walls.append(wall)
+        peaks.append(rss)
+    passes = [peak_rss([sys.executable, "-c", "pass"], env)[0] for _ in range(5)]
+    ort = [peak_rss([sys.executable, "-c", "import onnxruntime"], env)[0] for _ in range(5)]
+    print(f"[cold hybrid recall] median {statistics.median(walls):.3f} s, p95 {pct(walls, 0.95):.3f} s, "
+          f"min {min(walls):.3f} s ({runs} runs, PYTHONDONTWRITEBYTECODE unset); peak RSS median "
+          f"{statistics.median(peaks) / 1024:.0f} MiB, max {max(peaks) / 1024:.0f} MiB")
+    print(f"[cold hybrid recall] yardsticks: `python -c pass` {statistics.median(passes):.3f} s, "
+          f"`python -c 'import onnxruntime'` {statistics.median(ort):.3f} s")
+    proc = subprocess.run([sys.executable, "-X", "importtime", "-c",
+                           "import sys; from workspace_memory.cli import main; main(sys.argv[1:])",
+                           "--workspace", str(ws), "--now", NOW, "recall", QUERIES[0], "--mode", "hybrid", "--json"],
+                          capture_output=True, text=True, env=env)
+    top = []
+    for line in proc.stderr.splitlines():
+        m = re.match(r"import time:\s+\d+ \|\s+(\d+) \| ( *)(\S+)", line)
+        if m and len(m.group(2)) <= 2:  # imported by the program itself, or one level down
+            top.append((int(m.group(1)), m.group(3)))
+    top.sort(reverse=True)
+    print("[cold hybrid recall] largest imports (cumulative ms): "
+          + ", ".join(f"{name} {us / 1000:.0f}" for us, name in top[:10]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Embedding speed without torch")
+    parser.add_argument("--days", type=int, default=365, help="size of the workspace for edits and recalls")
+    parser.add_argument("--runs", type=int, default=7, help="runs of each `memory index` figure")
+    parser.add_argument("--recalls", type=int, default=12, help="cold recall runs")
+    parser.add_argument("--workdir", type=Path, default=None,
+                        help="keep the big workspace (and its index) here between runs")
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="wm-embed-"))
+    cache = tmp / "model-cache"
+    print(f"load average at start: {load()} ({os.cpu_count()} CPUs)")
+    try:
+        export_once(tmp, cache)
+        throughput(tmp, cache)
+        first_index(tmp, cache, args.runs)
+        big = args.workdir or tmp / "big"
+        one_line_edits(big, cache, args.days, args.runs)
+        cold_recall(big, cache, args.recalls)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        print(f"load average at end: {load()}")
+
+
+if __name__ == "__main__":
+    main()
