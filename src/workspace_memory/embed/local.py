@@ -20,7 +20,6 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import json
-import logging
 import os
 import re
 import threading
@@ -44,13 +43,11 @@ from .model_cache import (
     source_fingerprint,
     sweep_stale,
 )
-from .onnx_export import EXPORT_FORMAT
+from .onnx_encoder import EXPORT_FORMAT, OnnxEncoder
 
 if TYPE_CHECKING:
     from .config import EmbeddingConfig
-    from .onnx_encoder import OnnxEncoder
 
-log = logging.getLogger(__name__)
 Progress = Callable[..., None]
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
@@ -245,22 +242,20 @@ class LocalEmbedder:
         """The onnxruntime encoder (opened once per process), or None when there can be none."""
         if not self._prepared:
             for notice in self.prepare():
-                log.warning("%s", notice)
+                _warn(notice)
         if self._export is None:
             return None
         directory, meta = self._export
         with _encoders_lock:
             encoder = _encoders.get(directory)
             if encoder is None:
-                from .onnx_encoder import OnnxEncoder
-
                 try:
                     encoder = _encoders[directory] = OnnxEncoder(directory, meta)
                 except Exception as exc:  # noqa: BLE001 - files as recorded, yet onnxruntime refuses them
                     # Trigger: e.g. another onnxruntime version than the exporter's. Outcome: this process
                     # embeds through sentence-transformers; the export is discarded, so the next one re-exports.
-                    log.warning("cannot open the ONNX export in %s (%s); using sentence-transformers, and the "
-                                "next command exports it again", directory, " ".join(str(exc).split())[:200])
+                    _warn(f"cannot open the ONNX export in {directory} ({' '.join(str(exc).split())[:200]}); "
+                          "using sentence-transformers, and the next command exports it again")
                     with export_lock(directory, wait=0) as held:
                         if held:
                             discard(directory)
@@ -333,6 +328,13 @@ class LocalEmbedder:
             return []
         return [f"removed this workspace's copy of the model in {folder}: it now lives once per machine "
                 f"in {self.cache_dir}"]
+
+
+def _warn(message: str) -> None:
+    """Log a notice that no caller asked for (logging is imported here: a cold recall never needs it)."""
+    import logging
+
+    logging.getLogger(__name__).warning("%s", message)
 
 
 def onnx_installed() -> bool:

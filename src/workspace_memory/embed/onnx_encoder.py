@@ -20,6 +20,9 @@ from typing import Any
 
 import numpy as np
 
+# Bump when the exported graph or meta.json changes meaning (onnx_export writes it, this module reads
+# it): the cache key changes with it, so an old export is never opened by new code.
+EXPORT_FORMAT = 3
 GRAPH = "model.onnx"
 WEIGHTS = "model.onnx.data"
 TOKENIZER = "tokenizer.json"

@@ -22,10 +22,8 @@ from typing import Any
 import numpy as np
 
 from .model_cache import META, record_files
-from .onnx_encoder import FILES, GRAPH, TOKENIZER, WEIGHTS, OnnxEncoder
+from .onnx_encoder import EXPORT_FORMAT, FILES, GRAPH, TOKENIZER, WEIGHTS, OnnxEncoder
 
-# Bump when the exported graph or meta.json changes meaning: the cache key changes with it.
-EXPORT_FORMAT = 3
 # sentence-transformers' max_seq_length for all-MiniLM-L6-v2 (sentence_bert_config.json).
 DEFAULT_MAX_SEQ_LENGTH = 256
 # The acceptance bar for an export, checked before it is published.
