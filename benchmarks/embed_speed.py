@@ -1,6 +1,7 @@
 """Embedding without torch (issue 14, item 2): throughput, indexing and cold hybrid recall, in one run.
 
     python benchmarks/embed_speed.py [--days 365] [--runs 7] [--recalls 12] [--workdir DIR]
+                                     [--only export,throughput,first,edit,recall]
 
 Measures, on this machine and in this order:
 1. The export: `memory index` of a 3-day workspace with an empty model cache (first use on a
@@ -11,11 +12,12 @@ Measures, on this machine and in this order:
 3. The first `memory index` of a new 10-file workspace, the export present (median of --runs).
 4. `memory index` after a one-line edit of one daily note in a --days workspace (median of --runs).
 5. A cold `memory recall --mode hybrid` process on that workspace (median of --recalls), with its
-   peak RSS (/usr/bin/time -f %M), beside `python -c pass` and `python -c "import onnxruntime"`.
+   peak RSS, beside `python -c pass` and `python -c "import onnxruntime"`.
    PYTHONDONTWRITEBYTECODE is removed from the children's environment (the bytecode cache is on, as
    for a user), and one run with -X importtime lists where the import time goes.
 
-The model cache is a fresh temporary folder (MEMORY_CACHE_DIR), never ~/.cache. Wall times are
+Each child's CPU time (user + sys) and peak RSS come from
+/usr/bin/time. The model cache is a fresh temporary folder (MEMORY_CACHE_DIR), never ~/.cache. Wall times are
 noisy when other work shares the cores: the load average is printed at start and end.
 """
 
@@ -40,6 +42,7 @@ from workspace_gen import generate  # noqa: E402
 NOW = "2025-11-30T18:00"
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY_BIN = str(Path(sys.executable).parent / "memory")
+TIME_BIN = Path("/usr/bin/time").is_file()
 QUERIES = ["who prefers concise replies", "problems with the reconnect logic", "trip to Marrakech",
            "what is the risk in the deploy pipeline", "follow up on invoices", "backup strategy",
            "which drink does Diego like", "meeting in Tokyo", "rate limits of the API", "design review outcome"]
@@ -53,28 +56,37 @@ def child_env(cache: Path) -> dict[str, str]:
 
 def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, str]:
     """(wall seconds, stdout) of one child process; stops the benchmark on a non-zero exit."""
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, env=env)
-    wall = time.perf_counter() - t0
-    if proc.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
-    return wall, proc.stdout.decode()
+    wall, _, _, out = measured(cmd, env)
+    return wall, out
 
 
-def peak_rss(cmd: list[str], env: dict[str, str]) -> tuple[float, int]:
-    """(wall seconds, peak RSS in KiB) of one child process.
+def measured(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int, str]:
+    """(wall s, CPU s = user + sys, peak RSS KiB, stdout) of one child process.
 
-    Through /usr/bin/time when it exists: the rusage of a child forked from this process (which has
-    sentence-transformers loaded by then) would count the parent's pages it shared before exec.
+    CPU and RSS come from /usr/bin/time when it exists (else 0): the rusage of a child forked from
+    this process (which has sentence-transformers loaded by then) would count the parent's pages it
+    shared before exec. CPU time is the figure to trust on a loaded machine: wall time then mostly
+    measures the other processes.
     """
-    if not Path("/usr/bin/time").is_file():
-        wall, _ = timed(cmd, env)
-        return wall, 0
-    with tempfile.NamedTemporaryFile("r", suffix=".rss") as report:
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
+        wrapped = ["/usr/bin/time", "-f", "%U %S %M", "-o", report.name, *cmd] if TIME_BIN else cmd
         t0 = time.perf_counter()
-        timed(["/usr/bin/time", "-f", "%M", "-o", report.name, *cmd], env)
+        proc = subprocess.run(wrapped, capture_output=True, env=env)
         wall = time.perf_counter() - t0
-        return wall, int(report.read().split()[-1])
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
+        cpu, rss = 0.0, 0
+        if TIME_BIN:
+            user, system, kib = report.read().split()[-3:]
+            cpu, rss = float(user) + float(system), int(kib)
+    return wall, cpu, rss, proc.stdout.decode()
+
+
+def summary(walls: list[float], cpus: list[float]) -> str:
+    text = f"median {statistics.median(walls):.2f} s, p95 {pct(walls, 0.95):.2f} s, min {min(walls):.2f} s"
+    if TIME_BIN:
+        text += f"; CPU (user+sys) median {statistics.median(cpus):.2f} s"
+    return text
 
 
 def memory(ws: Path, *args: str) -> list[str]:
@@ -133,19 +145,28 @@ def throughput(tmp: Path, cache: Path, rounds: int = 3) -> None:
               f"texts/s, ratio {onnx_rate / st_rate:.2f} (median of {rounds} alternating rounds)")
 
 
+def texts_of(ws: Path) -> int:
+    """How many distinct texts the index of `ws` embedded."""
+    import sqlite3
+
+    with sqlite3.connect(ws / ".memory" / "index.sqlite") as conn:
+        return conn.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0]
+
+
 def first_index(tmp: Path, cache: Path, runs: int) -> None:
-    walls = []
+    walls, cpus = [], []
     for i in range(runs):
         ws = tmp / f"new-{i}"
         generate(ws, 10, 10, seed=100 + i)
         shutil.rmtree(ws / "bank")
         (ws / "MEMORY.md").unlink()  # 10 daily notes of ~40 lines each remain
         files = len(list(ws.rglob("*.md")))
-        wall, out = timed(memory(ws, "index", "--json"), child_env(cache))
+        wall, cpu, _, out = measured(memory(ws, "index", "--json"), child_env(cache))
         assert '"added": ' + str(files) in out, out
         walls.append(wall)
-    print(f"[first index] new {files}-file workspace, export present: median {statistics.median(walls):.2f} s, "
-          f"min {min(walls):.2f} s, max {max(walls):.2f} s ({runs} runs)")
+        cpus.append(cpu)
+    print(f"[first index] new {files}-file workspace ({texts_of(tmp / 'new-0')} texts to embed), export present: "
+          f"{summary(walls, cpus)} ({runs} runs)")
 
 
 def one_line_edits(ws: Path, cache: Path, days: int, runs: int) -> None:
@@ -163,34 +184,36 @@ def one_line_edits(ws: Path, cache: Path, days: int, runs: int) -> None:
           "(with --workdir, only what changed since the last run)")
     notes = sorted((ws / "memory").glob("2*.md"))
     rng = random.Random(3)
-    walls = []
+    walls, cpus = [], []
     for i in range(runs):
         note = rng.choice(notes)
         with open(note, "a", encoding="utf-8") as fh:
             fh.write(f"- Follow-up {i}: asked Diego about the invoice template for the {rng.randint(1, 99)}th time.\n")
-        wall, out = timed(memory(ws, "index", "--json"), env)
+        wall, cpu, _, out = measured(memory(ws, "index", "--json"), env)
         assert '"changed": 1' in out, out
         walls.append(wall)
-    print(f"[one-line edit] `memory index` after appending one line to one note: median "
-          f"{statistics.median(walls):.2f} s, min {min(walls):.2f} s, max {max(walls):.2f} s ({runs} runs)")
+        cpus.append(cpu)
+    print(f"[one-line edit] `memory index` after appending one line to one note: {summary(walls, cpus)} "
+          f"({runs} runs)")
 
 
 def cold_recall(ws: Path, cache: Path, runs: int) -> None:
     env = child_env(cache)
     for q in QUERIES[:2]:  # warm the bytecode cache and the OS file cache
         timed(memory(ws, "recall", q, "--mode", "hybrid", "--json"), env)
-    walls, peaks = [], []
+    walls, cpus, peaks = [], [], []
     for i in range(runs):
-        wall, rss = peak_rss(memory(ws, "recall", QUERIES[i % len(QUERIES)], "--mode", "hybrid", "--json"), env)
+        query = QUERIES[i % len(QUERIES)]
+        wall, cpu, rss, _ = measured(memory(ws, "recall", query, "--mode", "hybrid", "--json"), env)
         walls.append(wall)
+        cpus.append(cpu)
         peaks.append(rss)
-    passes = [peak_rss([sys.executable, "-c", "pass"], env)[0] for _ in range(5)]
-    ort = [peak_rss([sys.executable, "-c", "import onnxruntime"], env)[0] for _ in range(5)]
-    print(f"[cold hybrid recall] median {statistics.median(walls):.3f} s, p95 {pct(walls, 0.95):.3f} s, "
-          f"min {min(walls):.3f} s ({runs} runs, PYTHONDONTWRITEBYTECODE unset); peak RSS median "
-          f"{statistics.median(peaks) / 1024:.0f} MiB, max {max(peaks) / 1024:.0f} MiB")
-    print(f"[cold hybrid recall] yardsticks: `python -c pass` {statistics.median(passes):.3f} s, "
-          f"`python -c 'import onnxruntime'` {statistics.median(ort):.3f} s")
+    print(f"[cold hybrid recall] {summary(walls, cpus)} ({runs} runs, PYTHONDONTWRITEBYTECODE unset); "
+          f"peak RSS median {statistics.median(peaks) / 1024:.0f} MiB, max {max(peaks) / 1024:.0f} MiB")
+    for name, code in (("python -c pass", "pass"), ("python -c 'import onnxruntime'", "import onnxruntime")):
+        runs_ = [measured([sys.executable, "-c", code], env)[:2] for _ in range(5)]
+        print(f"[cold hybrid recall] yardstick `{name}`: median {statistics.median(w for w, _ in runs_):.3f} s, "
+              f"CPU {statistics.median(c for _, c in runs_):.3f} s")
     proc = subprocess.run([sys.executable, "-X", "importtime", "-c",
                            "import sys; from workspace_memory.cli import main; main(sys.argv[1:])",
                            "--workspace", str(ws), "--now", NOW, "recall", QUERIES[0], "--mode", "hybrid", "--json"],
@@ -212,17 +235,24 @@ def main() -> None:
     parser.add_argument("--recalls", type=int, default=12, help="cold recall runs")
     parser.add_argument("--workdir", type=Path, default=None,
                         help="keep the big workspace (and its index) here between runs")
+    parser.add_argument("--only", default="export,throughput,first,edit,recall",
+                        help="comma-separated steps to run (the export is made in any case)")
     args = parser.parse_args()
+    steps = set(args.only.split(","))
     tmp = Path(tempfile.mkdtemp(prefix="wm-embed-"))
     cache = tmp / "model-cache"
     print(f"load average at start: {load()} ({os.cpu_count()} CPUs)")
     try:
         export_once(tmp, cache)
-        throughput(tmp, cache)
-        first_index(tmp, cache, args.runs)
+        if "throughput" in steps:
+            throughput(tmp, cache)
+        if "first" in steps:
+            first_index(tmp, cache, args.runs)
         big = args.workdir or tmp / "big"
-        one_line_edits(big, cache, args.days, args.runs)
-        cold_recall(big, cache, args.recalls)
+        if "edit" in steps:
+            one_line_edits(big, cache, args.days, args.runs)
+        if "recall" in steps:
+            cold_recall(big, cache, args.recalls)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         print(f"load average at end: {load()}")
