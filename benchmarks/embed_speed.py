@@ -110,15 +110,16 @@ def export_once(tmp: Path, cache: Path) -> None:
 def throughput(tmp: Path, cache: Path, rounds: int = 3) -> None:
     from workspace_memory.api import Memory
     from workspace_memory.embed.local import LocalEmbedder
-    from workspace_memory.index.sync import sync
-    from workspace_memory.index.vector_sync import missing_vectors
+    from workspace_memory.index.sqlite.sync import sync
+    from workspace_memory.index.sqlite.vector_sync import missing_vectors
 
     embedder = LocalEmbedder(cache_dir=cache)
     ws = tmp / "texts"
     generate(ws, 60, 50)
     probe = Memory.open(str(ws), NOW)
-    sync(probe.workspace, probe.conn)
-    entries = [text for _, text in missing_vectors(probe.conn, embedder)]
+    conn = probe.store.conn
+    sync(probe.workspace, conn)
+    entries = [text for _, text in missing_vectors(conn, embedder)]
     probe.close()
     prose = [p.strip() for doc in ("README.md", "../shared/DESIGN.md") if (ROOT / doc).is_file()
              for p in (ROOT / doc).read_text(encoding="utf-8").split("\n\n") if len(p.strip()) > 40]
@@ -177,8 +178,8 @@ def one_line_edits(ws: Path, cache: Path, days: int, runs: int) -> None:
     from workspace_memory.api import Memory
 
     mem = Memory.open(str(ws), NOW)
-    chunks = mem.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
-    vectors = mem.conn.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0]
+    chunks = mem.store.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+    vectors = mem.store.conn.execute("SELECT COUNT(*) FROM embedding_cache").fetchone()[0]
     mem.close()
     print(f"[full index] {days}-day workspace, {chunks} chunks, {vectors} vectors: {wall:.0f} s "
           "(with --workdir, only what changed since the last run)")

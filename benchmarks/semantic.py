@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from stats import pct, time_recalls  # noqa: E402
 from workspace_gen import generate  # noqa: E402
 from workspace_memory.api import Memory  # noqa: E402
-from workspace_memory.index.vector_sync import missing_vectors  # noqa: E402
+from workspace_memory.index.sqlite.vector_sync import missing_vectors  # noqa: E402
 from workspace_memory.recall.query import RecallRequest  # noqa: E402
 
 NOW = "2025-11-30T18:00"
@@ -51,7 +51,7 @@ def index_vs_encode(tmp: Path, days: int) -> None:
     model = embedder.sentence_transformer()
     root = tmp / "encode"
     generate(root, days, 50)
-    from workspace_memory.index.sync import sync
+    from workspace_memory.index.sqlite.sync import sync
 
     probe = Memory.open(str(root), NOW)
     sync(probe.workspace, probe.conn)  # parse only, to list the exact texts the index embeds

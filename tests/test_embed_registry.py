@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import workspace_memory.embed as embed
+from conftest import needs_local
 from workspace_memory.embed import EmbeddingConfig, resolve_embedder
 from workspace_memory.embed.base import Embedder, l2_normalize
 from workspace_memory.embed.fake import FakeEmbedder
@@ -86,6 +87,7 @@ def test_auto_without_a_model_falls_back_to_lexical_and_says_so(tmp_path, monkey
     ]
 
 
+@needs_local
 def test_auto_with_an_unknown_model_falls_back_with_the_reason(tmp_path, monkeypatch):
     import workspace_memory.embed.local as local
 
@@ -95,6 +97,7 @@ def test_auto_with_an_unknown_model_falls_back_with_the_reason(tmp_path, monkeyp
     assert len(notices) == 1 and "unknown model 'no-such-model'" in notices[0] and "lexical" in notices[0]
 
 
+@needs_local
 def test_explicit_local_that_cannot_load_raises_naming_the_fix(tmp_path, monkeypatch):
     import importlib.util
 

@@ -1,4 +1,4 @@
-"""Embedding providers behind one registry, plus the cache-aware `embed_texts`.
+"""Embedding providers behind one registry.
 
 Providers (the `provider` setting of `[embedding]`):
 
@@ -19,11 +19,8 @@ and it always says so.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from ..errors import ProviderUnavailable
 from .base import Embedder, l2_normalize
@@ -32,15 +29,12 @@ from .config import PROVIDERS, EmbeddingConfig, RemoteConfig
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from .cache import EmbeddingCache
-
 __all__ = [
     "PROVIDERS",
     "REGISTRY",
     "Embedder",
     "EmbeddingConfig",
     "RemoteConfig",
-    "embed_texts",
     "l2_normalize",
     "prepare_embedder",
     "provider_class",
@@ -113,45 +107,10 @@ def resolve_embedder(
     return embedder, notices
 
 
-def embed_texts(embedder: Embedder, cache: EmbeddingCache | None, texts: Sequence[str]) -> np.ndarray:
-    """Vectors for `texts` in order, float32 (n, dim); only texts missing from `cache` reach the embedder.
-
-    Duplicate texts are embedded once. Cached vectors whose length differs from fresh ones (a
-    remote server now asked for other `dimensions`) are treated as misses.
-    """
-    from .cache import text_hash
-
-    texts = list(texts)
-    if not texts:
-        return np.zeros((0, embedder.dim), dtype=np.float32)
-    hashes = [text_hash(t) for t in texts]
-    text_of = dict(zip(hashes, texts, strict=True))
-    found = cache.get_many(embedder.provider, embedder.model, text_of) if cache is not None else {}
-
-    misses = [h for h in text_of if h not in found]
-    if found and not misses and len({v.shape[0] for v in found.values()}) > 1:
-        # All hits but of mixed lengths: only the embedder can say which length is current.
-        dim = embedder.dim
-        misses = [h for h, v in found.items() if v.shape[0] != dim]
-    fresh: dict[str, np.ndarray] = {}
-    if misses:
-        vectors = embedder.embed_documents([text_of[h] for h in misses])
-        fresh = dict(zip(misses, vectors, strict=True))
-        dim = vectors.shape[1]
-        stale = [h for h, v in found.items() if v.shape[0] != dim and h not in fresh]
-        if stale:
-            redo = embedder.embed_documents([text_of[h] for h in stale])
-            fresh.update(zip(stale, redo, strict=True))
-        if cache is not None:
-            cache.put_many(embedder.provider, embedder.model, fresh)
-    merged = {**found, **fresh}
-    return np.vstack([merged[h] for h in hashes]).astype(np.float32, copy=False)
-
-
 def prepare_embedder(embedder: Embedder, progress: Callable[..., None] | None = None) -> list[str]:
     """Make `embedder` ready to encode and return its notices (empty after the first call).
 
-    For the local model this opens the ONNX export, and makes it first when this machine has none
+    For the local model this finds the ONNX export, and makes it first when this machine has none
     (the one slow step, shown through `progress(done, total, label)`). A no-op for providers that
     need no preparation. Call it before embedding, so that its notices reach the user.
     """
