@@ -345,7 +345,7 @@ def clean_env(extra: dict[str, str | None] | None = None) -> dict[str, str]:
     return env
 
 
-def run_memory(workspace: Path | str | None, *args: Any, now: str | None = NOW, timeout: float = 120,
+def run_memory(workspace: Path | str | None, *args: Any, now: str | None = NOW, timeout: float = 300,
                env: dict[str, str | None] | None = None, stdin: str | None = None) -> tuple[int, str, str]:
     """Run `memory [--workspace W] [--now N] ARGS...`; return (exit code, stdout, stderr)."""
     cmd = [memory_executable()]
