@@ -155,11 +155,13 @@ class Memory:
             report.sessions = sessions
             report.notices += sessions.notices
         embedder, notices = self.embedder()
-        from .embed import NOTICE_SLOW_QUERY
-
-        report.notices += [n for n in notices if n != NOTICE_SLOW_QUERY]  # indexing builds the fast encoder
+        report.notices += notices
         if embedder is None:
             return report
+        from .embed import prepare_embedder
+
+        # The model loads here (and is exported to ONNX, once per machine), inside the progress bar.
+        report.notices += prepare_embedder(embedder, progress)
         try:
             update = self.store.vectors(embedder).update(progress=progress, wait=INDEX_WAIT)
         except ProviderUnavailable as exc:
@@ -168,12 +170,6 @@ class Memory:
             report.notices.append(f"{exc}; the index has no vectors yet")
             return report
         report.notices += update.notices
-        from .embed import ensure_query_encoder
-
-        try:
-            ensure_query_encoder(embedder, self.workspace.state_dir)
-        except Exception as exc:  # noqa: BLE001 - the fast path is an optimisation, never a failure
-            report.notices.append(f"fast query encoder not built: {exc}")
         report.seconds = time.perf_counter() - started
         return report
 
@@ -255,12 +251,15 @@ class Memory:
         when it exists (a recall never loads torch); what is left is found by keywords and
         embedded by `memory index`.
         """
+        from .embed import prepare_embedder
+
+        prepared = prepare_embedder(embedder)  # the local model's ONNX export (made if this machine has none)
         vectors = self.store.vectors(embedder)
-        fast = getattr(embedder, "query_encoder", lambda: None)()
+        fast = getattr(embedder, "onnx_encoder", lambda: None)()
         heavy = fast is None and callable(getattr(embedder, "sentence_transformer", None))  # would load torch
         update = vectors.update(encode=fast.encode if fast is not None else None, embed=not heavy,
                                 budget=RECALL_EMBED_BUDGET)
-        notices = list(update.notices)
+        notices = prepared + list(update.notices)
         if update.missing:
             why = (f"{update.embedded} embedded within the recall's {RECALL_EMBED_BUDGET:g} s budget" if not heavy
                    else "no fast encoder in this process")

@@ -79,9 +79,11 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[
 
 def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
                   encode: Callable[[list[str]], np.ndarray] | None = None,
-                  progress: Callable[[int, int], None] | None = None,
+                  progress: Callable[..., None] | None = None,
                   budget: float | None = None) -> tuple[int, int]:
     """Embed the texts of chunks that have no cached vector; returns (embedded, still missing).
+
+    `progress(done, total, "embedding")` is called after each batch.
 
     With `budget` (seconds), stop starting new batches once it is spent: a recall answers
     from what is embedded and leaves the backlog to `memory index`. Small batches then, so
@@ -105,7 +107,7 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
             cache.put_many(embedder.provider, embedder.model, dict(zip([h for h, _ in batch], vectors, strict=True)))
         done += len(batch)
         if progress:
-            progress(done, len(items))
+            progress(done, len(items), "embedding")
     return done, len(items) - done
 
 
