@@ -28,8 +28,7 @@ from .workspace.layout import Workspace
 if TYPE_CHECKING:
     from .embed.base import Embedder
     from .embed.config import EmbeddingConfig
-    from .index.base import Store, VectorIndex
-    from .index.sessions import SessionReport
+    from .index.base import SessionReport, Store, VectorIndex
     from .recall.settings import RecallSettings
     from .reflect.run import ReflectReport
     from .workspace.importing import ImportReport

@@ -30,14 +30,15 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from ..markdown.parse import split_to_fit
 from ..tokens import CHUNK_TOKENS, has_cjk
 from ..workspace.transcripts import SESSIONS_PREFIX, SessionFile
+from .base import SessionDelta, SessionReport, SessionState
 from .rows import context_text, embed_text, path_words, text_hash
 
 # OpenClaw's memorySearch defaults for session deltas: index a transcript once this much was added.
@@ -47,73 +48,6 @@ SESSION_PARSER = 1  # bump when the rows change: part of the index's settings fi
 _HASHED_BYTES = 4096  # the head and the tail of what was read: a replaced file no longer matches
 MAX_READ = 8 * 1024 * 1024  # bytes read at a time: a huge transcript never sits in memory whole
 _ROLES = ("user", "assistant")
-
-
-@dataclass(frozen=True)
-class SessionState:
-    """What the store remembers of a transcript (table session_files in SQLite)."""
-
-    key: str
-    source: str  # the file's absolute path
-    size: int = 0
-    mtime_ns: int = 0
-    offset: int = 0  # bytes read: the end of the last complete line
-    lines: int = 0  # lines read
-    digest: str = ""  # hash of the first and last _HASHED_BYTES of [0, offset)
-    session_id: str | None = None
-    last_at: str | None = None  # the newest message time read (for a message without one)
-    messages: int = 0
-    other: int = 0
-    malformed: int = 0
-    first_malformed: int | None = None
-
-
-@dataclass
-class SessionDelta:
-    """What to change in the store for one transcript: new rows, and its new state.
-
-    `whole` replaces every row of the file (new, replaced or rewritten); else the rows are
-    appended. `removed` drops the file and its rows (the transcript is gone). `pending`: lines
-    were added, under the thresholds; nothing changes yet.
-    """
-
-    key: str
-    state: SessionState | None
-    chunks: list[dict[str, Any]] = field(default_factory=list)
-    whole: bool = False
-    removed: bool = False
-    pending: bool = False
-    reread: bool = False  # whole, and the file had been read before (replaced or rewritten)
-    counts: dict[str, int] = field(default_factory=dict)  # lines read: message / other / malformed
-
-
-@dataclass
-class SessionReport:
-    """What a session sync did. `busy`: another writer held the index and we did not wait."""
-
-    files: int = 0  # transcripts configured
-    read: int = 0  # transcripts read (in part or whole)
-    reread: int = 0  # of those, read again whole
-    removed: int = 0
-    pending: int = 0  # transcripts with new lines under the thresholds, left for later
-    messages: int = 0
-    other: int = 0
-    malformed: int = 0
-    bytes: int = 0
-    new_chunk_ids: list[int] = field(default_factory=list)
-    removed_chunk_ids: list[int] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    busy: bool = False
-
-    @property
-    def dirty(self) -> bool:
-        return bool(self.new_chunk_ids or self.removed_chunk_ids or self.removed)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("files", "read", "reread", "removed", "pending", "messages", "other",
-                                              "malformed", "bytes", "busy", "notices")} | {
-            "seconds": round(self.seconds, 3)}
 
 
 # ------------------------------------------------------------------------------------------ parsing
@@ -316,9 +250,6 @@ def _parse_delta(key: str, base: SessionState, data: bytes, offset: int, digest:
 
 
 # ------------------------------------------------------------------------------------------ syncing
-
-ReadDeltas = Callable[[Mapping[str, SessionState]], Iterable[SessionDelta]]
-
 
 def deltas(files: Sequence[SessionFile], tz: tzinfo, *, min_bytes: int = 0, min_lines: int = 0,
            configured: bool = True, present: set[str] | None = None,

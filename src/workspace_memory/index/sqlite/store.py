@@ -10,7 +10,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..base import ChunkRow, Filters, SyncReport, Term
+from ..base import ChunkRow, Filters, ReadDeltas, SessionReport, SessionState, SyncReport, Term
 from . import lexical, reads, sessions
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
 from .sync import generation, sync
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from ...embed.base import Embedder
     from ...facts.model import EntityInfo, Fact
     from ...workspace.layout import Workspace
-    from ..sessions import ReadDeltas, SessionReport, SessionState
     from .vector_sync import SqliteVectors
 
 READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` to finish a sync
