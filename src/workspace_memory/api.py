@@ -147,6 +147,7 @@ class Memory:
         import time
 
         started = time.perf_counter()
+        self.workspace.sweep_stale_temps()  # left by writers killed mid-write
         report = self.store.sync(self.workspace, rebuild=rebuild, progress=progress, wait=INDEX_WAIT)
         report.notices[:0] = self.store.take_notices()
         sessions = self.sync_sessions(wait=INDEX_WAIT)
