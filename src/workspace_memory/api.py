@@ -59,6 +59,7 @@ class Memory:
         self.now = now or datetime.now(self.tz)
         self._repairs: list[str] = []  # notices of repairs not reported yet
         self._repaired = False  # one repair per Memory: a second failure is reported, not looped on
+        self._watcher = None  # a watch.Watcher while a long-lived process follows file events
 
     @classmethod
     def open(cls, root: str | None = None, now: str | None = None, *, create: bool = False) -> Memory:
@@ -199,7 +200,12 @@ class Memory:
         return report
 
     def refresh(self) -> list[str]:
-        """The cheap sync a read does first; never waits for another writer. Returns notices."""
+        """The cheap sync a read does first; never waits for another writer. Returns notices.
+
+        While a watcher is attached (`start_watching`), only the files it saw change are synced.
+        """
+        if self._watcher is not None:
+            return self._refresh_watched()
         report = sync(self.workspace, self.conn, wait=0, rebuild_if_stale=False)
         notices = self.take_repairs()
         if report.busy:
@@ -303,6 +309,7 @@ class Memory:
     @_repairing
     def entities(self) -> list[dict[str, Any]]:
         """Known entities, most facts first."""
+        self.refresh()
         return [
             {"slug": s, "name": n, "page": p, "aliases": json.loads(a or "[]"), "facts": c}
             for s, n, p, a, c in self.conn.execute(
@@ -311,10 +318,18 @@ class Memory:
         ]
 
     # -- Markdown reads and writes -------------------------------------------------------
-    def get(self, path: str, start: int = 1, lines: int | None = None, max_chars: int | None = None):  # noqa: ANN201
-        """A paged read of one workspace Markdown file (see `pages.read_page`)."""
-        from .pages import read_page
+    def get(self, path: str, start: int | None = None, lines: int | None = None,  # noqa: ANN201
+            max_chars: int | None = None):
+        """A paged read of one workspace Markdown file (see `pages.read_page`).
 
+        `path` may be a citation as recall prints it: `memory/x.md#L7` reads from line 7,
+        `memory/x.md#L7-L9` exactly lines 7 to 9; explicit `start` / `lines` win.
+        """
+        from .pages import parse_citation, read_page
+
+        path, cited_start, cited_lines = parse_citation(path)
+        start = start if start is not None else cited_start or 1
+        lines = lines if lines is not None else cited_lines
         return read_page(self.workspace, path, start, lines, max_chars)
 
     def retain(self, bullet: str, day: date | None = None):  # noqa: ANN201
@@ -347,3 +362,194 @@ class Memory:
         from .templates import init_workspace
 
         return init_workspace(self.workspace, self.today)
+
+    # -- the agent surface: core blocks, triggers, flush prompt, doctor, file watching -------------
+    @cached_property
+    def core_settings(self):  # noqa: ANN201 - agent.core.CoreSettings, imported lazily
+        """The `[core]` table of memory.toml, checked (block limits, read-only blocks)."""
+        from .agent.core import CoreSettings
+
+        return CoreSettings.from_mapping(self.workspace.config.get("core"))
+
+    def core_show(self) -> dict[str, Any]:
+        """The core blocks of MEMORY.md: label, chars_current, chars_limit, read_only, value; and the prompt text."""
+        from .agent.core import parse_core, render_blocks
+        from .agent.core_write import read_core_text
+
+        self.workspace.require()
+        path = self.workspace.core_path
+        key = self.workspace.key_for(path)
+        blocks = parse_core(read_core_text(path)[0], self.core_settings).blocks
+        return {"path": key, "exists": path.is_file(), "blocks": [b.to_dict() for b in blocks],
+                "prompt": render_blocks(blocks, key)}
+
+    def core_append(self, label: str, text: str) -> dict[str, Any]:
+        """Append lines to a core block (refused over its limit or when read-only)."""
+        from .agent import core
+
+        return self._core_edit(lambda t: core.append(t, label, text, self.core_settings))
+
+    def core_replace(self, label: str, old: str, new: str) -> dict[str, Any]:
+        """Replace the one occurrence of `old` in a core block; 0 or 2+ occurrences are refused."""
+        from .agent import core
+
+        return self._core_edit(lambda t: core.replace(t, label, old, new, self.core_settings))
+
+    def core_insert(self, label: str, text: str, line: int) -> dict[str, Any]:
+        """Insert lines at line `line` of a core block's value (1-based; -1 = at the end)."""
+        from .agent import core
+
+        return self._core_edit(lambda t: core.insert(t, label, text, line, self.core_settings))
+
+    def core_rethink(self, label: str, text: str) -> dict[str, Any]:
+        """Rewrite a core block's whole value."""
+        from .agent import core
+
+        return self._core_edit(lambda t: core.rethink(t, label, text, self.core_settings))
+
+    def core_create(self, label: str, text: str = "") -> dict[str, Any]:
+        """Add a new core block at the end of MEMORY.md (creating the file if needed)."""
+        from .agent import core
+
+        return self._core_edit(lambda t: core.create(t, label, text, self.core_settings), create=True)
+
+    def core_delete(self, label: str) -> dict[str, Any]:
+        """Remove a core block (heading and value)."""
+        from .agent import core
+
+        return self._core_edit(lambda t: core.delete(t, label, self.core_settings))
+
+    def _core_edit(self, edit, create: bool = False) -> dict[str, Any]:  # noqa: ANN001
+        from .agent.core_write import edit_core_file
+
+        key, result = edit_core_file(self.workspace, edit, create=create)
+        notices: list[str] = []
+        if result.changed:  # the index follows the file at once
+            from .watch import Changes
+
+            report = self._sync_changes(Changes(frozenset({key})), wait=10)
+            notices = report.notices + (["the index is busy; it will catch up on the next read"] if report.busy else [])
+        return {"path": key, **result.to_dict(), "notices": notices}
+
+    def triggers(self, message: str) -> dict[str, Any]:
+        """Core entries whose `<!-- trigger: ... -->` phrases match `message` strongly (agent/triggers.py)."""
+        from .agent.triggers import find_triggers
+        from .files import decode_markdown
+
+        sources = []
+        for mf in self.workspace.core_and_bank_files():
+            try:
+                with open(mf.path, "rb") as fh:
+                    sources.append((mf.key, decode_markdown(fh.read()).text))
+            except OSError:
+                continue
+        return find_triggers(message, sources)
+
+    def flush_prompt(self) -> dict[str, str]:
+        """The system/user prompt pair a runtime sends before compacting a session (agent/flush.py)."""
+        from .agent.flush import flush_prompt
+
+        return flush_prompt(self.today, str(self.tz))
+
+    def doctor(self, fix: bool = False):  # noqa: ANN201 - doctor.DoctorReport
+        """Find (and with `fix`, repair) what is wrong with the workspace and its index (doctor.py)."""
+        from .doctor import run_doctor
+
+        return run_doctor(self, fix=fix)
+
+    def start_watching(self):  # noqa: ANN201 - watch.Watcher
+        """Follow file events from now on: reads sync only what changed (see watch.py).
+
+        Raises OSError when the system refuses to watch (e.g. the inotify watch limit).
+        """
+        from .watch import Watcher
+
+        if self._watcher is None:
+            watcher = Watcher(self.workspace)
+            watcher.start()
+            watcher.put_back(_everything())  # what changed while nobody watched: one full sync first
+            self._watcher = watcher
+        return self._watcher
+
+    def stop_watching(self) -> None:
+        watcher, self._watcher = self._watcher, None
+        if watcher is not None:
+            watcher.stop()
+
+    @_repairing
+    def index_changes(self, changes) -> SyncReport:  # noqa: ANN001 - watch.Changes
+        """Index a batch of changes seen by the watcher (`memory watch`), embedding new text when it can."""
+        report = self._sync_changes(changes, wait=60)
+        if report.dirty:
+            report.notices += self._embed_new_text()
+        return report
+
+    @_repairing
+    def _refresh_watched(self) -> list[str]:
+        watcher = self._watcher
+        settled = watcher.settle()
+        changes = watcher.take()
+        if not settled:  # the observer did not confirm in time: scan everything rather than miss an edit
+            from .watch import Changes
+
+            changes = Changes(changes.keys, rescan=True)
+        if not changes:
+            return self.take_repairs()
+        report = self._sync_changes(changes, wait=0)
+        if report.busy:
+            return [*report.notices, "the index is being updated by another process; results may be a moment behind"]
+        return report.notices
+
+    def _sync_changes(self, changes, wait: float) -> SyncReport:  # noqa: ANN001 - watch.Changes
+        """Sync the changed keys (or everything), then bring an in-memory vector store along."""
+        before = generation(self.conn)
+        report = sync(self.workspace, self.conn, wait=wait, rebuild_if_stale=False,
+                      only=None if changes.rescan else changes.keys)
+        report.notices[:0] = self.take_repairs()
+        if report.busy and self._watcher is not None:
+            self._watcher.put_back(changes)  # retried by the next read
+        elif report.dirty:
+            self._follow_vectors(report, before)
+        return report
+
+    def _follow_vectors(self, report: SyncReport, before: int) -> None:
+        """Apply a sync's chunk changes to the vector store kept in memory, instead of reopening it.
+
+        Only when this sync was the one change since the store was current; otherwise the next
+        recall reopens the store as usual.
+        """
+        from .index.vector_sync import follow_changes
+
+        store = self.__dict__.get("_store")
+        if store is None or self.__dict__.get("_store_generation") != before or generation(self.conn) != before + 1:
+            return
+        embedder = self._embedder[0]
+        fast = getattr(embedder, "query_encoder", lambda: None)()
+        if fast is None and callable(getattr(embedder, "sentence_transformer", None)):
+            return  # embedding would load torch inside a search; let the recall path decide
+        if follow_changes(self.conn, store, embedder, report.new_chunk_ids, report.removed_chunk_ids,
+                          encode=fast.encode if fast is not None else None, budget=RECALL_EMBED_BUDGET):
+            self._store_generation = before + 1
+
+    def _embed_new_text(self) -> list[str]:
+        """Embed chunks without vectors into the cache (not the HNSW file: its next reader adds them)."""
+        from .index.vector_sync import embed_missing
+
+        try:
+            embedder, _ = self.embedder()
+        except ProviderUnavailable as exc:
+            return [str(exc)]
+        if embedder is None:
+            return []
+        fast = getattr(embedder, "query_encoder", lambda: None)()
+        try:
+            embed_missing(self.conn, embedder, encode=fast.encode if fast is not None else None)
+        except ProviderUnavailable as exc:
+            return [f"{exc}; new text is found by keywords until `memory index`"]
+        return []
+
+
+def _everything():  # noqa: ANN202 - watch.Changes
+    from .watch import Changes
+
+    return Changes(rescan=True)

@@ -172,12 +172,12 @@ def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:  # noqa: ANN001
 
 @cli.command()
 @click.argument("path")
-@click.option("--from", "start", type=int, default=1, show_default=True, help="First line (1-based).")
+@click.option("--from", "start", type=int, default=None, help="First line (1-based; default 1).")
 @click.option("--lines", type=int, default=None, help="How many lines (default 120, at most 12,000 chars).")
 @click.option("--json", "as_json", is_flag=True, help="Print the page as JSON.")
 @click.pass_context
-def get(ctx: click.Context, path: str, start: int, lines: int | None, as_json: bool) -> None:
-    """Read a workspace Markdown file page by page."""
+def get(ctx: click.Context, path: str, start: int | None, lines: int | None, as_json: bool) -> None:
+    """Read a workspace Markdown file page by page (PATH may be a citation: memory/x.md#L7-L9)."""
     page = _memory(ctx).get(path, start, lines)
     if as_json:
         _echo_json(page.to_dict())
@@ -187,13 +187,19 @@ def get(ctx: click.Context, path: str, start: int, lines: int | None, as_json: b
     echo(page.hint())
 
 
-@cli.command()
-@click.argument("bullet")
+@cli.command(context_settings={"ignore_unknown_options": True})
+@click.argument("words", nargs=-1, required=True, type=click.UNPROCESSED, metavar="BULLET")
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="The day's log to write to (default: today).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 @click.pass_context
-def retain(ctx: click.Context, bullet: str, day: str | None, as_json: bool) -> None:
+def retain(ctx: click.Context, words: tuple[str, ...], day: str | None, as_json: bool) -> None:
     """Validate a fact ("O(c=0.8) @Peter: ...") and append it to the day's ## Retain."""
+    # A bullet copied with its dash ("- W @Peter: x") looks like an option to click; unknown
+    # options are let through as words, and only a real-looking --option is refused.
+    unknown = next((w for w in words if w.startswith("--")), None)
+    if unknown is not None:
+        raise click.UsageError(f"No such option: {unknown.split('=')[0]}")
+    bullet = " ".join(words)
     when = parse_day(day) if day else None
     written = _memory(ctx).retain(bullet, when)
     if as_json:
@@ -220,13 +226,35 @@ def entity(ctx: click.Context, name: str, as_json: bool) -> None:
 
 
 def _register_more() -> None:
+    from .cli_agent import COMMANDS
     from .cli_reflect import opinions, reflect
 
     cli.add_command(reflect)
     cli.add_command(opinions)
+    for command in COMMANDS:
+        cli.add_command(command)
+
+
+def _global_option(name: str) -> click.Option:
+    """A hidden copy of a global option for every command: `memory recall x --workspace D` works too."""
+
+    def remember(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+        if value is not None:
+            ctx.find_root().obj[name] = value
+
+    return click.Option([f"--{name}"], hidden=True, expose_value=False, is_eager=True, callback=remember)
+
+
+def _accept_global_options_after(group: click.Group) -> None:
+    for command in group.commands.values():
+        if isinstance(command, click.Group):
+            _accept_global_options_after(command)
+        elif not any(o in p.opts for p in command.params for o in ("--workspace", "--now")):
+            command.params += [_global_option("workspace"), _global_option("now")]
 
 
 _register_more()
+_accept_global_options_after(cli)
 
 EXIT_CODES = ((ProviderUnavailable, 3), (IndexBusy, 4), (MemoryError_, 1))
 

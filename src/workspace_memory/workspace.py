@@ -179,6 +179,13 @@ class Workspace:
             elif extra.is_dir():
                 yield from self._walk(extra)
 
+    def core_and_bank_files(self) -> Iterator[MarkdownFile]:
+        """MEMORY.md and the pages under bank/: the curated memory (trigger recall, doctor's link check)."""
+        core = self.core_path
+        if core.is_file() and not core.is_symlink():
+            yield MarkdownFile(core.name, core)
+        yield from self._walk(self.root / "bank")
+
     def _walk(self, top: Path) -> Iterator[MarkdownFile]:
         if not top.is_dir() or top.is_symlink():
             return
@@ -201,6 +208,32 @@ class Workspace:
                     key = entry.path[len(root):].replace(os.sep, "/") if inside else entry.path
                     yield MarkdownFile(key, entry.path)
             stack.extend(reversed(subdirs))
+
+    def markdown_file(self, key: str) -> MarkdownFile | None:
+        """The indexable file with this key, exactly as `markdown_files()` would yield it, or None.
+
+        None for a file that is gone, hidden, behind a symlink, not Markdown or outside the
+        indexed places: what a sync limited to a few changed keys (a file watcher's) needs.
+        """
+        if key in (CORE_NAME, LEGACY_CORE_NAME):
+            core = self.core_path
+            ok = core.name == key and core.is_file() and not core.is_symlink()
+            return MarkdownFile(key, core) if ok else None
+        if not key.lower().endswith(".md"):
+            return None
+        path = Path(key) if os.path.isabs(key) else self.root / key
+        for top in [self.root / d for d in SCANNED_DIRS] + self.extra_roots():
+            if path == top and not top.is_symlink() and top.is_file():
+                return MarkdownFile(key, path)  # an extra path that is one file
+            if not _is_within(path, top) or top.is_symlink():
+                continue
+            current = top
+            for part in path.relative_to(top).parts:
+                current = current / part
+                if part.startswith(".") or current.is_symlink():
+                    return None
+            return MarkdownFile(key, path) if path.is_file() else None
+        return None
 
     def key_for(self, path: Path) -> str:
         """Workspace-relative '/'-separated key; absolute for extra paths outside the workspace."""

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from ..files import decode_markdown, looks_binary, sha256_bytes
-from ..workspace import MarkdownFile, Workspace
+from ..workspace import CORE_NAME, LEGACY_CORE_NAME, MarkdownFile, Workspace
 from .rows import DocumentRows, document_rows, key_scope
 from .store import transaction, writer_lock
 from .supersession import update_superseded
@@ -61,7 +61,9 @@ class _Pending:
     total: int
 
 
-def _scan(ws: Workspace, conn: sqlite3.Connection, everything: bool) -> _Pending:
+def _scan(ws: Workspace, conn: sqlite3.Connection, everything: bool, only: Iterable[str] | None = None) -> _Pending:
+    if only is not None:
+        return _scan_keys(ws, conn, set(only))
     known = {p: (m, s, h) for p, m, s, h in conn.execute("SELECT path, mtime_ns, size, hash FROM files")}
     candidates = []
     seen = set()
@@ -78,6 +80,32 @@ def _scan(ws: Workspace, conn: sqlite3.Connection, everything: bool) -> _Pending
             candidates.append((mf, st.st_mtime_ns, st.st_size))
     removed = sorted(set(known) - seen)
     return _Pending(candidates, removed, known, len(seen))
+
+
+def _scan_keys(ws: Workspace, conn: sqlite3.Connection, keys: set[str]) -> _Pending:
+    """The scan limited to some workspace keys (a file watcher's changed paths): no directory walk."""
+    if keys & {CORE_NAME, LEGACY_CORE_NAME}:
+        keys |= {CORE_NAME, LEGACY_CORE_NAME}  # creating MEMORY.md retires an indexed memory.md
+    ordered = sorted(keys)
+    known: dict[str, tuple[int, int, str]] = {}
+    for start in range(0, len(ordered), 500):
+        part = ordered[start : start + 500]
+        known.update({p: (m, s, h) for p, m, s, h in conn.execute(
+            f"SELECT path, mtime_ns, size, hash FROM files WHERE path IN ({','.join('?' * len(part))})", part)})
+    candidates, seen = [], set()
+    for key in ordered:
+        mf = ws.markdown_file(key)
+        if mf is None:
+            continue
+        try:
+            st = os.stat(mf.path, follow_symlinks=False)
+        except OSError:
+            continue
+        seen.add(key)
+        old = known.get(key)
+        if old is None or old[0] != st.st_mtime_ns or old[1] != st.st_size:
+            candidates.append((mf, st.st_mtime_ns, st.st_size))
+    return _Pending(candidates, sorted(set(known) - seen), known, len(seen))
 
 
 def needs_sync(ws: Workspace, conn: sqlite3.Connection) -> bool:
@@ -110,9 +138,12 @@ def stale_settings(conn: sqlite3.Connection) -> str | None:
 
 
 def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,
-         wait: float | None = 60.0, progress=None, rebuild_if_stale: bool = True) -> SyncReport:  # noqa: ANN001
+         wait: float | None = 60.0, progress=None, rebuild_if_stale: bool = True,  # noqa: ANN001
+         only: Iterable[str] | None = None) -> SyncReport:
     """Bring the index up to date with the workspace; see the module docstring for the steps.
 
+    `only` limits step 1 to these workspace keys (what a file watcher saw change): no walk of
+    the workspace, just a stat of each; a key that is gone or no longer indexable is removed.
     `wait=0` returns at once with `busy=True` when another process is writing.
     `progress(done, total)` is called while parsing, for progress bars.
     When the settings fingerprint changed, the whole index is rebuilt; with
@@ -128,7 +159,7 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,
         rebuild = True
         report.notices.append(f"index settings changed ({stale}); rebuilt the index")
     if not rebuild:
-        pending = _scan(ws, conn, everything=False)
+        pending = _scan(ws, conn, everything=False, only=only)
         if not pending.candidates and not pending.removed:
             report.unchanged = pending.total
             report.seconds = time.perf_counter() - started

@@ -200,3 +200,26 @@ def _subset(conn: sqlite3.Connection, embedder: Embedder, chunk_ids: list[int]):
 
 def _record(conn: sqlite3.Connection, key: str, value: int) -> None:
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, str(value)))
+
+
+def follow_changes(conn: sqlite3.Connection, store, embedder: Embedder, new_ids: list[int],  # noqa: ANN001
+                   removed_ids: list[int], *, encode: Callable[[list[str]], np.ndarray] | None = None,
+                   budget: float | None = None) -> bool:
+    """Apply one sync's chunk changes to a vector store held in memory (a long-lived process).
+
+    Embeds the new texts (within `budget` seconds), deletes the vectors of removed chunks and adds
+    those of new ones: a file edit costs its own chunks, not a reload of the whole store. Nothing is
+    saved. Returns False when some text could not be embedded in time (the caller then reopens the
+    store the usual way, which records what is still missing).
+    """
+    _, left = embed_missing(conn, embedder, encode=encode, budget=budget)
+    if left:
+        return False
+    gone = [label for cid in removed_ids for label in chunk_labels(cid) if label in store]
+    if gone:
+        store.delete(gone)
+    if new_ids:
+        labels, vectors = _subset(conn, embedder, sorted(new_ids))
+        if len(labels):
+            store.upsert(labels, vectors)
+    return True

@@ -295,13 +295,13 @@ class _Run:
             old_core = region_body(old, "core") if old else None
             self.report.new_proposals = [p for p in found if f"- {p.text} — " not in "\n".join(old_core or [])]
             if apply_core and found:
-                new_core, applied, refused = proposals.apply_core(core_text, found)
+                new_core, applied, refused = proposals.apply_core(core_text, found, self.mem.core_settings)
                 if applied:
                     self.plan(core_key, new_core)
                 self.report.applied_core = [p.text for p in applied]
                 if refused:
                     self.report.notices.append(f"{len(refused)} proposal(s) not applied: the Learned block "
-                                               f"of {core_key} would exceed its limit")
+                                               f"of {core_key} would exceed its limit or is read-only")
                 found = refused
             self.report.proposals = found
             text = old if old is not None else proposals.NEW_PAGE
