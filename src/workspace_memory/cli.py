@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from .cli_agent import BulletArgsCommand
 from .errors import IndexBusy, MemoryError_, ProviderUnavailable, UserError
 from .render import echo
 
@@ -187,19 +188,13 @@ def get(ctx: click.Context, path: str, start: int | None, lines: int | None, as_
     echo(page.hint())
 
 
-@cli.command(context_settings={"ignore_unknown_options": True})
-@click.argument("words", nargs=-1, required=True, type=click.UNPROCESSED, metavar="BULLET")
+@cli.command(cls=BulletArgsCommand)
+@click.argument("bullet")
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="The day's log to write to (default: today).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 @click.pass_context
-def retain(ctx: click.Context, words: tuple[str, ...], day: str | None, as_json: bool) -> None:
-    """Validate a fact ("O(c=0.8) @Peter: ...") and append it to the day's ## Retain."""
-    # A bullet copied with its dash ("- W @Peter: x") looks like an option to click; unknown
-    # options are let through as words, and only a real-looking --option is refused.
-    unknown = next((w for w in words if w.startswith("--")), None)
-    if unknown is not None:
-        raise click.UsageError(f"No such option: {unknown.split('=')[0]}")
-    bullet = " ".join(words)
+def retain(ctx: click.Context, bullet: str, day: str | None, as_json: bool) -> None:
+    """Validate a fact ("O(c=0.8) @Peter: ...") and append it to the day's ## Retain (a leading "- " is fine)."""
     when = parse_day(day) if day else None
     written = _memory(ctx).retain(bullet, when)
     if as_json:

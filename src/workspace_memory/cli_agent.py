@@ -19,6 +19,24 @@ import click
 from .errors import UserError
 from .render import echo
 
+_MARK = "\x00"  # cannot occur in a command line argument
+
+
+class BulletArgsCommand(click.Command):
+    """A command whose arguments may be Markdown bullets: "- W @Peter: x" is text, not an option.
+
+    click reads any argument that starts with "-" as options ("- Keeps bees" would even run -h);
+    a dash followed by a space never is one, so such arguments are marked before parsing and
+    unmarked after.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rest = super().parse_args(ctx, [_MARK + a if a.startswith("- ") else a for a in args])
+        for name, value in ctx.params.items():
+            if isinstance(value, str) and value.startswith(_MARK):
+                ctx.params[name] = value[1:]
+        return rest
+
 
 def _memory():  # noqa: ANN202 - api.Memory, imported lazily like cli.py does
     from .cli import _memory as memory_of
@@ -64,39 +82,30 @@ def _edited(result: dict[str, Any], as_json: bool) -> None:
 
 
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print the result (with the diff) as JSON.")
-# TEXT is often a bullet ("- Likes tea."), which click would take for an option: unknown options are
-# let through as arguments, and _text() refuses what looks like a mistyped --option instead.
-_TEXT_ARGS = {"ignore_unknown_options": True}
 
 
-def _text(ctx: click.Context, param: click.Parameter, value: str) -> str:  # noqa: ARG001
-    if value.startswith("--"):
-        raise click.UsageError(f"No such option: {value.split('=')[0]}")
-    return value
-
-
-@core.command("append", context_settings=_TEXT_ARGS)
+@core.command("append", cls=BulletArgsCommand)
 @click.argument("block")
-@click.argument("text", callback=_text)
+@click.argument("text")
 @_JSON
 def core_append(block: str, text: str, as_json: bool) -> None:
     """Add TEXT (one or more lines) at the end of BLOCK."""
     _edited(_memory().core_append(block, text), as_json)
 
 
-@core.command("replace", context_settings=_TEXT_ARGS)
+@core.command("replace", cls=BulletArgsCommand)
 @click.argument("block")
-@click.argument("old", callback=_text)
-@click.argument("new", callback=_text)
+@click.argument("old")
+@click.argument("new")
 @_JSON
 def core_replace(block: str, old: str, new: str, as_json: bool) -> None:
     """Replace OLD by NEW in BLOCK; OLD must occur exactly once (NEW may be "" to delete)."""
     _edited(_memory().core_replace(block, old, new), as_json)
 
 
-@core.command("insert", context_settings=_TEXT_ARGS)
+@core.command("insert", cls=BulletArgsCommand)
 @click.argument("block")
-@click.argument("text", callback=_text)
+@click.argument("text")
 @click.option("--line", "line", type=int, required=True, metavar="N",
               help="Line of the block's value TEXT becomes (1 = first; -1 = after the last).")
 @_JSON
@@ -105,18 +114,18 @@ def core_insert(block: str, text: str, line: int, as_json: bool) -> None:
     _edited(_memory().core_insert(block, text, line), as_json)
 
 
-@core.command("rethink", context_settings=_TEXT_ARGS)
+@core.command("rethink", cls=BulletArgsCommand)
 @click.argument("block")
-@click.argument("text", callback=_text)
+@click.argument("text")
 @_JSON
 def core_rethink(block: str, text: str, as_json: bool) -> None:
     """Rewrite the whole value of BLOCK with TEXT."""
     _edited(_memory().core_rethink(block, text), as_json)
 
 
-@core.command("create", context_settings=_TEXT_ARGS)
+@core.command("create", cls=BulletArgsCommand)
 @click.argument("block")
-@click.argument("text", required=False, default="", callback=_text)
+@click.argument("text", required=False, default="")
 @_JSON
 def core_create(block: str, text: str, as_json: bool) -> None:
     """Add a new block (## BLOCK) at the end of MEMORY.md, optionally with TEXT."""
