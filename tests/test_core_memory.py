@@ -171,7 +171,7 @@ def test_cli_refusals_are_one_line_and_write_nothing(workspace: Path) -> None:
         (("core", "append", "Human", "- a much longer line"), "block Human would be 92 chars, limit 80"),
         (("core", "rethink", "Persona", "new"), "read-only"),
         (("core", "append", "Nope", "x"), "no block 'Nope'"),
-        (("core", "insert", "Human", "x", "--line", "9"), "--line 9 is outside block"),
+        (("core", "insert", "Human", "x", "--line", "9"), "line 9 is outside block"),
         (("core", "append", "Human", "--colour", "x"), "No such option '--colour'"),
     ]
     for args, message in cases:

@@ -222,7 +222,7 @@ def insert(text: str, label: str, addition: str, line: int, settings: CoreSettin
     if line == -1:
         line = count + 1
     if not 1 <= line <= count + 1:
-        raise CoreEditError(f"--line {line} is outside block {block.label!r}, whose value has {count} line(s); "
+        raise CoreEditError(f"line {line} is outside block {block.label!r}, whose value has {count} line(s); "
                             f"use 1..{count + 1} (or -1 for the end)")
     if line <= count:
         at = block.value_index[line - 1]

@@ -10,7 +10,7 @@ not curated memory). What a trigger selects:
 - at the end of a list item or paragraph line: that line (and its indented continuation lines).
 
 Matching (documented thresholds): message and phrase are lowercased and cut into words, with a
-light stemmer (-s, -es, -ed, -ing) so "birthdays" meets "birthday". A phrase of n words matches
+light stemmer (-s, -es after s/x/z/ch/sh, -ed, -ing) so "birthdays" meets "birthday". A phrase of n words matches
 when some n consecutive words of the message score at least TRIGGER_THRESHOLD = 90 by rapidfuzz's
 `ratio` (one typo passes in phrases of 10 characters or more) and every phrase word shorter than
 EXACT_BELOW = 5 characters is there exactly ("tip" never matches "trip"). Phrases in Chinese or
@@ -115,7 +115,10 @@ def words(text: str) -> list[str]:
 
 
 def _stem(word: str) -> str:
-    for suffix, keep in (("ing", 4), ("ed", 4), ("es", 4), ("s", 3)):
+    """birthdays -> birthday, matches -> match, deployed -> deploy, planning -> plann (both sides alike)."""
+    if word.endswith(("ses", "xes", "zes", "ches", "shes")) and len(word) >= 6:
+        return word[:-2]
+    for suffix, keep in (("ing", 4), ("ed", 4), ("s", 3)):
         if word.endswith(suffix) and len(word) - len(suffix) >= keep and not word.endswith("ss"):
             return word[: -len(suffix)]
     return word

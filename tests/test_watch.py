@@ -1,0 +1,142 @@
+"""File events instead of stat scans: the Watcher with real inotify events, sync(only=keys), and the
+`memory watch` process (create, modify, an editor's atomic rename, delete; SIGTERM and SIGINT)."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import NOW, clean_env, index_db, memory_executable, recall_json, run_ok
+from workspace_memory.api import Memory
+from workspace_memory.index.sync import sync
+from workspace_memory.watch import Changes, Watcher
+from workspace_memory.workspace import Workspace
+
+
+def settled(watcher: Watcher) -> Changes:
+    assert watcher.settle(timeout=5)
+    return watcher.take()
+
+
+def test_watcher_sees_creates_modifies_renames_and_deletes(workspace: Path) -> None:
+    watcher = Watcher(Workspace.open(workspace))
+    watcher.start()
+    try:
+        settled(watcher)
+        new = workspace / "memory" / "2025-12-01.md"
+        new.write_text("# 2025-12-01\n")
+        assert settled(watcher).keys == {"memory/2025-12-01.md"}
+        with (workspace / "MEMORY.md").open("a") as fh:
+            fh.write("- more\n")
+        assert settled(watcher).keys == {"MEMORY.md"}
+        tmp = workspace / "bank" / ".world.md.tmp"  # an editor's save: temp file, then rename over
+        tmp.write_text("# World\n")
+        os.replace(tmp, workspace / "bank" / "world.md")
+        assert settled(watcher).keys == {"bank/world.md"}
+        new.unlink()
+        assert settled(watcher).keys == {"memory/2025-12-01.md"}
+        (workspace / ".memory").mkdir(exist_ok=True)
+        (workspace / ".memory" / "x.md").write_text("state")  # hidden: never a change
+        (workspace / "memory" / "notes.txt").write_text("not Markdown")
+        assert not settled(watcher)
+        (workspace / "memory" / "2026").mkdir()  # a new folder: everything is rescanned once
+        assert settled(watcher).rescan
+    finally:
+        watcher.stop()
+    assert not watcher.running and watcher.settle() is False
+
+
+def test_sync_limited_to_keys_matches_a_full_sync(indexed_workspace: Path) -> None:
+    ws = Workspace.open(indexed_workspace)
+    mem = Memory(ws)
+    (indexed_workspace / "memory" / "2025-12-01.md").write_text("# 2025-12-01\n\n- A note about kumquats.\n")
+    (indexed_workspace / "memory" / "2025-11-10.md").unlink()
+    (indexed_workspace / "memory" / "notes" / "coffee.md").write_text("# Coffee\n\nNow 19 g in.\n")
+    report = sync(ws, mem.conn, only={"memory/2025-12-01.md", "memory/2025-11-10.md", "memory/notes/coffee.md",
+                                      "memory/.hidden.md", "../outside.md"})
+    assert (report.added, report.changed, report.removed) == (1, 1, 1)
+    assert sync(ws, mem.conn).dirty is False  # the full scan finds nothing left to do
+    assert ws.markdown_file("memory/.hidden.md") is None and ws.markdown_file("../outside.md") is None
+
+
+def test_a_watched_memory_syncs_only_what_changed(indexed_workspace: Path) -> None:
+    mem = Memory.open(str(indexed_workspace), NOW)
+    mem.start_watching()
+    try:
+        mem.refresh()  # the first refresh after starting scans everything once
+        (indexed_workspace / "memory" / "2025-12-01.md").write_text("# 2025-12-01\n\n- The gnu escaped.\n")
+        from workspace_memory.recall.query import RecallRequest
+
+        hits = mem.recall(RecallRequest("gnu", mode="lexical"))["results"]
+        assert [h["path"] for h in hits] == ["memory/2025-12-01.md"]
+        assert mem.refresh() == []  # nothing changed since: nothing is looked at
+    finally:
+        mem.stop_watching()
+
+
+class Lines:
+    """The lines a process writes, readable with a timeout."""
+
+    def __init__(self, stream) -> None:  # noqa: ANN001
+        self.queue: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: [self.queue.put(line) for line in stream], daemon=True).start()
+
+    def wait_for(self, needle: str, timeout: float = 30) -> str:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            try:
+                line = self.queue.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if needle in line:
+                return line
+        raise AssertionError(f"no line with {needle!r} within {timeout}s")
+
+
+def chunks_of(root: Path, path: str) -> list[str]:
+    with index_db(root) as conn:
+        return [r[0] for r in conn.execute("SELECT text FROM chunks WHERE path = ? ORDER BY id", (path,))]
+
+
+@pytest.mark.parametrize("stop_with", [signal.SIGTERM, signal.SIGINT])
+def test_memory_watch_keeps_the_index_fresh(indexed_workspace: Path, stop_with: signal.Signals) -> None:
+    ws = indexed_workspace
+    proc = subprocess.Popen([memory_executable(), "--workspace", str(ws), "--now", NOW, "watch"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean_env())
+    out, err = Lines(proc.stdout), Lines(proc.stderr)
+    try:
+        err.wait_for("watching")
+        note = ws / "memory" / "2025-12-01.md"
+        note.write_text("# 2025-12-01\n\n- Planted the walnut tree.\n")
+        out.wait_for("indexed 1 added")
+        assert chunks_of(ws, "memory/2025-12-01.md") == ["- Planted the walnut tree."]
+        with note.open("a") as fh:  # modified in place, twice within the debounce: one batch
+            fh.write("- Watered it.\n")
+            fh.flush()
+            time.sleep(0.3)
+            fh.write("- Mulched it.\n")
+        out.wait_for("indexed 0 added, 1 changed")
+        assert chunks_of(ws, "memory/2025-12-01.md")[-1] == "- Mulched it."
+        tmp = ws / "memory" / ".2025-12-01.md.tmp"
+        tmp.write_text("# 2025-12-01\n\n- Replaced the walnut by a chestnut.\n")
+        os.replace(tmp, note)
+        out.wait_for("indexed 0 added, 1 changed")
+        assert chunks_of(ws, "memory/2025-12-01.md") == ["- Replaced the walnut by a chestnut."]
+        # other processes work meanwhile
+        assert recall_json(ws, "chestnut")["results"][0]["path"] == "memory/2025-12-01.md"
+        run_ok(ws, "reflect", "--since", "30d")
+        note.unlink()
+        out.wait_for(", 1 removed")  # reflect's page writes may come as a batch of their own first
+        assert chunks_of(ws, "memory/2025-12-01.md") == []
+    finally:
+        proc.send_signal(stop_with)
+        code = proc.wait(timeout=30)
+    assert code == 0
+    err.wait_for("stopped")
