@@ -518,7 +518,7 @@ class Memory:
         Only when this sync was the one change since the store was current; otherwise the next
         recall reopens the store as usual.
         """
-        from .index.vector_sync import follow_changes
+        from .index.live_vectors import LiveVectors, follow_changes
 
         store = self.__dict__.get("_store")
         if store is None or self.__dict__.get("_store_generation") != before or generation(self.conn) != before + 1:
@@ -527,9 +527,12 @@ class Memory:
         fast = getattr(embedder, "query_encoder", lambda: None)()
         if fast is None and callable(getattr(embedder, "sentence_transformer", None)):
             return  # embedding would load torch inside a search; let the recall path decide
-        if follow_changes(self.conn, store, embedder, report.new_chunk_ids, report.removed_chunk_ids,
+        live = store if isinstance(store, LiveVectors) else LiveVectors(store)
+        if follow_changes(self.conn, live, embedder, report.new_chunk_ids, report.removed_chunk_ids,
                           encode=fast.encode if fast is not None else None, budget=RECALL_EMBED_BUDGET):
-            self._store_generation = before + 1
+            self._store, self._store_generation = live, before + 1
+        else:
+            self.__dict__.pop("_store", None)  # the next recall reopens the store the usual way
 
     def _embed_new_text(self) -> list[str]:
         """Embed chunks without vectors into the cache (not the HNSW file: its next reader adds them)."""

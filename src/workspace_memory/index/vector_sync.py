@@ -49,20 +49,22 @@ def chunk_labels(chunk_id: int) -> tuple[int, int]:
     return chunk_id * 2, chunk_id * 2 + 1
 
 
-def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[str, str]]:
-    """(hash, text) of the embedded texts of chunks that are not in the cache yet."""
+def missing_vectors(conn: sqlite3.Connection, embedder: Embedder,
+                    ids: list[int] | None = None) -> list[tuple[str, str]]:
+    """(hash, text) of the embedded texts of chunks (all, or the chunks `ids`) that are not in the cache yet."""
     import sqlite_utils
 
     from ..embed.cache import EmbeddingCache
 
     EmbeddingCache(sqlite_utils.Database(conn))  # creates the cache table if needed
+    only = "" if ids is None else f" AND c.id IN ({','.join(str(int(i)) for i in ids) or 'NULL'})"
     rows = conn.execute(
         "SELECT c.text, c.text_hash, c.ctx_hash, p.text FROM chunks c"
         " LEFT JOIN chunks p ON p.id = c.id - 1 AND p.path = c.path"
-        " WHERE NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = ?1 AND e.model = ?2"
+        " WHERE (NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = ?1 AND e.model = ?2"
         "                   AND e.hash = c.text_hash)"
         " OR (c.ctx_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = ?1"
-        "                   AND e.model = ?2 AND e.hash = c.ctx_hash))"
+        f"                   AND e.model = ?2 AND e.hash = c.ctx_hash))){only}"
         " ORDER BY c.id",
         (embedder.provider, embedder.model),
     ).fetchall()
@@ -80,8 +82,8 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[
 def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
                   encode: Callable[[list[str]], np.ndarray] | None = None,
                   progress: Callable[[int, int], None] | None = None,
-                  budget: float | None = None) -> tuple[int, int]:
-    """Embed the texts of chunks that have no cached vector; returns (embedded, still missing).
+                  budget: float | None = None, ids: list[int] | None = None) -> tuple[int, int]:
+    """Embed the texts of chunks (all, or `ids`) that have no cached vector; returns (embedded, still missing).
 
     With `budget` (seconds), stop starting new batches once it is spent: a recall answers
     from what is embedded and leaves the backlog to `memory index`. Small batches then, so
@@ -92,7 +94,7 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
     from ..embed.cache import EmbeddingCache
 
     started = time.perf_counter()
-    items = missing_vectors(conn, embedder)
+    items = missing_vectors(conn, embedder, ids)
     cache = EmbeddingCache(sqlite_utils.Database(conn))
     encode = encode or embedder.embed_documents
     # Similar lengths batch together: padding to the longest text of a batch is wasted work.
@@ -176,7 +178,7 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
         if gone:
             store.delete(sorted(gone))
         if new:
-            labels, vectors = _subset(conn, embedder, sorted({label_chunk(n) for n in new}))
+            labels, vectors = chunk_vectors(conn, embedder, sorted({label_chunk(n) for n in new}))
             store.upsert(labels, vectors)
     if persist and (gone or new):
         try:
@@ -189,7 +191,8 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
     return store, notices
 
 
-def _subset(conn: sqlite3.Connection, embedder: Embedder, chunk_ids: list[int]):  # noqa: ANN202
+def chunk_vectors(conn: sqlite3.Connection, embedder: Embedder, chunk_ids: list[int]):  # noqa: ANN201
+    """(labels, vectors) of the stored vectors of some chunks."""
     labels, vectors = [], []
     for start in range(0, len(chunk_ids), 400):
         part_labels, part_vectors = _all_vectors(conn, embedder, chunk_ids[start : start + 400])
@@ -201,25 +204,3 @@ def _subset(conn: sqlite3.Connection, embedder: Embedder, chunk_ids: list[int]):
 def _record(conn: sqlite3.Connection, key: str, value: int) -> None:
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, str(value)))
 
-
-def follow_changes(conn: sqlite3.Connection, store, embedder: Embedder, new_ids: list[int],  # noqa: ANN001
-                   removed_ids: list[int], *, encode: Callable[[list[str]], np.ndarray] | None = None,
-                   budget: float | None = None) -> bool:
-    """Apply one sync's chunk changes to a vector store held in memory (a long-lived process).
-
-    Embeds the new texts (within `budget` seconds), deletes the vectors of removed chunks and adds
-    those of new ones: a file edit costs its own chunks, not a reload of the whole store. Nothing is
-    saved. Returns False when some text could not be embedded in time (the caller then reopens the
-    store the usual way, which records what is still missing).
-    """
-    _, left = embed_missing(conn, embedder, encode=encode, budget=budget)
-    if left:
-        return False
-    gone = [label for cid in removed_ids for label in chunk_labels(cid) if label in store]
-    if gone:
-        store.delete(gone)
-    if new_ids:
-        labels, vectors = _subset(conn, embedder, sorted(new_ids))
-        if len(labels):
-            store.upsert(labels, vectors)
-    return True
