@@ -94,6 +94,8 @@ class Memory:
         self.__dict__.pop("_store", None)
         self._repairs += repairs
         self._repaired = True
+        if self._watcher is not None:  # the new index is empty: a watched refresh must scan everything
+            self._watcher.put_back(_everything())
 
     def take_repairs(self) -> list[str]:
         """Notices of repairs made since the last call (a damaged index rebuilt, ...)."""
