@@ -140,3 +140,32 @@ def test_memory_watch_keeps_the_index_fresh(indexed_workspace: Path, stop_with: 
         code = proc.wait(timeout=30)
     assert code == 0
     err.wait_for("stopped")
+
+
+def test_a_watched_memory_keeps_its_vector_store_current(indexed_workspace: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """After an edit the loaded store is updated in place, and answers as a freshly opened one would."""
+    from workspace_memory.index.live_vectors import LiveVectors
+    from workspace_memory.recall.query import RecallRequest
+
+    monkeypatch.delenv("MEMORY_EMBED_PROVIDER", raising=False)
+    ws = indexed_workspace
+    (ws / "memory.toml").write_text('[embedding]\nprovider = "fake"\n')
+    mem = Memory.open(str(ws), NOW)
+    mem.index()
+    mem.start_watching()
+    query = RecallRequest("armadillo digging a tunnel", mode="semantic", k=5)
+    try:
+        mem.recall(query)  # loads the store
+        note = ws / "memory" / "2025-12-01.md"
+        note.write_text("# 2025-12-01\n\n- The armadillo dug a tunnel under the fence.\n")
+        live = mem.recall(query)
+        assert isinstance(mem._store, LiveVectors) and len(mem._store.recent) > 0
+        assert "memory/2025-12-01.md" in [r["path"] for r in live["results"]]
+        fresh = Memory.open(str(ws), NOW)
+        assert [r["source"] for r in fresh.recall(query)["results"]] == [r["source"] for r in live["results"]]
+        note.unlink()
+        assert all(r["path"] != "memory/2025-12-01.md" for r in mem.recall(query)["results"])
+        assert len(mem._store.recent) == 0
+    finally:
+        mem.stop_watching()

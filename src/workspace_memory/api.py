@@ -56,7 +56,7 @@ class Memory:
     def __init__(self, workspace: Workspace, now: datetime | None = None) -> None:
         self.workspace = workspace
         self.tz = workspace_tz(workspace.config)
-        self.now = now or datetime.now(self.tz)
+        self._now = now  # fixed by --now; None follows the clock (a long-lived server crosses midnight)
         self._repairs: list[str] = []  # notices of repairs not reported yet
         self._repaired = False  # one repair per Memory: a second failure is reported, not looped on
         self._watcher = None  # a watch.Watcher while a long-lived process follows file events
@@ -71,6 +71,11 @@ class Memory:
         if not create:
             ws.require()
         return cls(ws, parse_now(now, workspace_tz(ws.config)))
+
+    @property
+    def now(self) -> datetime:
+        """--now when given, else the clock in the workspace's timezone (read anew on every use)."""
+        return self._now or datetime.now(self.tz)
 
     @property
     def today(self) -> date:

@@ -16,6 +16,13 @@ and other files are ignored.
   within SETTLE_TIMEOUT (an overloaded or broken observer), the caller falls back to a full scan.
 - Every RECONCILE_SECONDS a full (stat) rescan is asked for anyway, as a safety net for events
   the kernel dropped (an overflowing inotify queue is not reported to handlers).
+
+Why one recursive watch of the whole workspace (hidden folders included, their events dropped
+here) rather than watches of memory/ and bank/ alone: watchdog runs one emitter thread per watch,
+and only within one emitter do events keep their order; the settle marker relies on that order.
+The price is one inotify watch per folder of the workspace. Extra paths outside the workspace get
+watches of their own, so settle() does not order their events (a search may see such an edit one
+search late).
 """
 
 from __future__ import annotations
