@@ -158,7 +158,7 @@ def main() -> None:
     parser.add_argument("--only", choices=["search", "watch-cpu"])
     args = parser.parse_args()
     mem, seconds = big_workspace(args.workdir)
-    chunks = mem.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+    chunks = mem.store.status()["chunks"]
     mem.close()
     print(f"[workspace] {chunks} chunks; index up to date in {seconds:.0f} s; load {os.getloadavg()[0]:.2f}",
           flush=True)

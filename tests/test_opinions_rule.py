@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workspace_memory.reflect.facts import Fact
+from workspace_memory.facts.model import Fact
 from workspace_memory.reflect.opinions import (
     MAX_DOWN,
     MAX_UP,

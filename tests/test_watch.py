@@ -15,9 +15,8 @@ import pytest
 
 from conftest import NOW, clean_env, index_db, memory_executable, recall_json, run_ok
 from workspace_memory.api import Memory
-from workspace_memory.index.sync import sync
-from workspace_memory.watch import Changes, Watcher
-from workspace_memory.workspace import Workspace
+from workspace_memory.workspace.layout import Workspace
+from workspace_memory.workspace.watch import Changes, Watcher
 
 
 def settled(watcher: Watcher) -> Changes:
@@ -59,11 +58,11 @@ def test_sync_limited_to_keys_matches_a_full_sync(indexed_workspace: Path) -> No
     (indexed_workspace / "memory" / "2025-12-01.md").write_text("# 2025-12-01\n\n- A note about kumquats.\n")
     (indexed_workspace / "memory" / "2025-11-10.md").unlink()
     (indexed_workspace / "memory" / "notes" / "coffee.md").write_text("# Coffee\n\nNow 19 g in.\n")
-    report = sync(ws, mem.conn, only={"memory/2025-12-01.md", "memory/2025-11-10.md", "memory/notes/coffee.md",
+    report = mem.store.sync(ws, only={"memory/2025-12-01.md", "memory/2025-11-10.md", "memory/notes/coffee.md",
                                       "memory/.hidden.md", "../outside.md"})
     assert (report.added, report.changed, report.removed) == (1, 1, 1)
-    assert sync(ws, mem.conn).dirty is False  # the full scan finds nothing left to do
-    assert ws.markdown_file("memory/.hidden.md") is None and ws.markdown_file("../outside.md") is None
+    assert mem.store.sync(ws).dirty is False  # the full scan finds nothing left to do
+    assert list(ws.files_for_keys({"memory/.hidden.md", "../outside.md"})) == []
 
 
 def test_a_watched_memory_syncs_only_what_changed(indexed_workspace: Path) -> None:
@@ -145,7 +144,7 @@ def test_memory_watch_keeps_the_index_fresh(indexed_workspace: Path, stop_with: 
 def test_a_watched_memory_keeps_its_vector_store_current(indexed_workspace: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """After an edit the loaded store is updated in place, and answers as a freshly opened one would."""
-    from workspace_memory.index.live_vectors import LiveVectors
+    from workspace_memory.index.sqlite.live_vectors import LiveVectors
     from workspace_memory.recall.query import RecallRequest
 
     monkeypatch.delenv("MEMORY_EMBED_PROVIDER", raising=False)
@@ -160,12 +159,13 @@ def test_a_watched_memory_keeps_its_vector_store_current(indexed_workspace: Path
         note = ws / "memory" / "2025-12-01.md"
         note.write_text("# 2025-12-01\n\n- The armadillo dug a tunnel under the fence.\n")
         live = mem.recall(query)
-        assert isinstance(mem._store, LiveVectors) and len(mem._store.recent) > 0
+        vectors = mem.store.vectors(mem.embedder()[0])
+        assert isinstance(vectors._store, LiveVectors) and len(vectors._store.recent) > 0
         assert "memory/2025-12-01.md" in [r["path"] for r in live["results"]]
         fresh = Memory.open(str(ws), NOW)
         assert [r["source"] for r in fresh.recall(query)["results"]] == [r["source"] for r in live["results"]]
         note.unlink()
         assert all(r["path"] != "memory/2025-12-01.md" for r in mem.recall(query)["results"])
-        assert len(mem._store.recent) == 0
+        assert isinstance(vectors._store, LiveVectors) and len(vectors._store.recent) == 0
     finally:
         mem.stop_watching()

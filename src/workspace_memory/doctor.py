@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import sqlite3
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -33,7 +32,7 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from .files import atomic_write_text, decode_markdown
-from .workspace import CORE_NAME, LEGACY_CORE_NAME, REPAIR_DIR, SCANNED_DIRS, Workspace
+from .workspace.layout import CORE_NAME, LEGACY_CORE_NAME, REPAIR_DIR, SCANNED_DIRS, Workspace
 
 EVIDENCE_MATCH = 90.0  # partial ratio between a link's claim and the target line's content
 MIN_CLAIM_CHARS = 12  # shorter claims say too little to check a link's content against
@@ -101,13 +100,21 @@ def run_doctor(mem, fix: bool = False) -> DoctorReport:  # noqa: ANN001 - api.Me
 def _check(mem, notices: list[str]) -> list[Finding]:  # noqa: ANN001
     ws: Workspace = mem.workspace
     found = _split_core(ws)
-    unreadable = _unreadable(ws)  # probed before opening: opening would move a damaged index aside
-    if unreadable:
-        return [*found, unreadable, *_symlinks(ws)]
+    damaged = mem.store.damaged()  # probed before opening: opening moves a damaged index aside
+    if damaged:
+        return [*found, Finding("index-unreadable", f"the index cannot be read ({damaged})", _index_where(mem), None,
+                                "run `memory index --rebuild` (or `memory doctor --fix`); it is rebuilt from "
+                                "Markdown", True, {"rebuild": True}), *_symlinks(ws)]
     notices += mem.refresh()  # the cheap sync every read does: the index then describes the files
-    conn = mem.conn
-    found += _index_health(mem) + _warnings(conn) + _missing_pages(conn) + _evidence(ws) + _symlinks(ws)
-    return found
+    status = mem.store.status()
+    found += _index_health(mem) + _warnings(status["warnings"]) + _missing_pages(mem.store)
+    return found + _evidence(ws) + _symlinks(ws)
+
+
+def _index_where(mem) -> str:  # noqa: ANN001
+    """The index's file as a workspace path when the store has one (".memory/index.sqlite")."""
+    path = getattr(mem.store, "path", None)
+    return mem.workspace.key_for(Path(path)) if path is not None else mem.store.describe()
 
 
 def _split_core(ws: Workspace) -> list[Finding]:
@@ -123,57 +130,31 @@ def _split_core(ws: Workspace) -> list[Finding]:
     return []
 
 
-def _unreadable(ws: Workspace) -> Finding | None:
-    path = ws.index_path
-    if not path.exists():
-        return None  # the first read creates it
-    try:
-        probe = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        try:
-            probe.execute("SELECT COUNT(*) FROM meta").fetchone()
-            probe.execute("SELECT COUNT(*) FROM files").fetchone()
-        finally:
-            probe.close()
-    except sqlite3.DatabaseError as exc:
-        return Finding("index-unreadable", f"the index cannot be read ({exc})", ws.key_for(path), None,
-                       "run `memory index --rebuild` (or `memory doctor --fix`); it is rebuilt from Markdown", True,
-                       {"rebuild": True})
-    return None
-
-
 def _index_health(mem) -> list[Finding]:  # noqa: ANN001
-    from .index.sync import stale_settings
-
-    where = mem.workspace.key_for(mem.workspace.index_path)
-    out = []
-    stale = stale_settings(mem.conn)
-    if stale:
-        out.append(Finding("index-settings", f"the index was built with other settings ({stale})", where, None,
-                           "run `memory index --rebuild` (or `memory doctor --fix`)", True, {"rebuild": True}))
-    return out + _vectors_behind(mem, where)
-
-
-def _vectors_behind(mem, where: str) -> list[Finding]:  # noqa: ANN001
     from .errors import ProviderUnavailable
 
+    out = []
+    stale = mem.store.settings_changed()
+    if stale:
+        out.append(Finding("index-settings", f"the index was built with other settings ({stale})", _index_where(mem),
+                           None,
+                           "run `memory index --rebuild` (or `memory doctor --fix`)", True, {"rebuild": True}))
     try:
         embedder, _ = mem.embedder()
     except ProviderUnavailable:
-        return []
-    if embedder is None:
-        return []
-    from .index.vector_sync import missing_vectors
-
-    missing = len(missing_vectors(mem.conn, embedder))
-    if not missing:
-        return []
-    return [Finding("index-vectors", f"{missing} text(s) have no embedding yet; semantic search misses them",
-                    where, None, "run `memory index` (or `memory doctor --fix`)", True)]
+        return out
+    missing = getattr(mem.store.vectors(embedder), "missing", None) if embedder is not None else None
+    count = missing() if missing is not None else 0
+    if count:
+        out.append(Finding("index-vectors", f"{count} text(s) have no embedding yet; semantic search misses them",
+                           _index_where(mem), None, "run `memory index` (or `memory doctor --fix`)", True))
+    return out
 
 
-def _warnings(conn: sqlite3.Connection) -> list[Finding]:
+def _warnings(warnings: list[dict[str, Any]]) -> list[Finding]:
     out = []
-    for path, line, message in conn.execute("SELECT path, line, message FROM warnings ORDER BY path, line"):
+    for w in warnings:
+        path, line, message = w["path"], w["line"], w["message"]
         if message.startswith("not a text file"):
             out.append(Finding("binary-skipped", "binary file with a .md name; skipped", path, None,
                                "remove it, or rename it without the .md extension"))
@@ -186,16 +167,16 @@ def _warnings(conn: sqlite3.Connection) -> list[Finding]:
     return out
 
 
-def _missing_pages(conn: sqlite3.Connection) -> list[Finding]:
+def _missing_pages(store) -> list[Finding]:  # noqa: ANN001 - index.base.Store
     out = []
-    rows = conn.execute("SELECT key, slug, fact_count FROM entities WHERE page_path IS NULL ORDER BY key").fetchall()
-    for key, slug, facts in rows:
-        first = conn.execute(
-            "SELECT c.path, c.start_line FROM mentions m JOIN chunks c ON c.id = m.chunk_id WHERE m.entity_key = ?"
-            " ORDER BY c.day IS NULL, c.day, c.path, c.start_line LIMIT 1", (key,)).fetchone()
-        path, line = first if first else (None, None)
-        out.append(Finding("missing-entity-page", f"@{slug} is mentioned ({facts} fact(s)) but has no entity page",
-                           path, line, f"run `memory reflect` (it writes bank/entities/{slug}.md) or write that page"))
+    for ent in sorted(store.entities(), key=lambda e: e.key):
+        if ent.page_path:
+            continue
+        newest = store.entity_facts(ent.key, 1)
+        path, line = (newest[0]["path"], newest[0]["line"]) if newest else (None, None)
+        out.append(Finding("missing-entity-page",
+                           f"@{ent.slug} is mentioned ({ent.fact_count} fact(s)) but has no entity page", path, line,
+                           f"run `memory reflect` (it writes bank/entities/{ent.slug}.md) or write that page"))
     return out
 
 
@@ -339,7 +320,7 @@ def _check_line(ws: Workspace, page: str, number: int, line: str,
 
 
 def _target_lines(ws: Workspace, key: str) -> list[str] | None:
-    mf = ws.markdown_file(key)
+    mf = next(ws.files_for_keys({key}), None)
     if mf is None:
         return None
     try:

@@ -86,7 +86,7 @@ def build_server(mem, token: str | None = None, issuer: str = "http://127.0.0.1"
         entries about this person or project. mode: auto, lexical, semantic or hybrid.
         budget: pack the results into about this many tokens.
         Use memory_get with a result's source to read the lines around it."""
-        from .recall.query import RecallRequest
+        from .api import RecallRequest
 
         return call(lambda: mem.recall(RecallRequest(query=query, k=k, since=since, until=until, kind=kind,
                                                      entity=entity, mode=mode, budget=budget)))
@@ -275,7 +275,7 @@ def serve(mem, http: str | None = None) -> None:  # noqa: ANN001 - api.Memory
 
 
 def _warm_up(mem, lock: threading.Lock) -> None:  # noqa: ANN001
-    from .recall.query import RecallRequest
+    from .api import RecallRequest
 
     with lock, contextlib.suppress(Exception):  # an optimisation: the first search reports any error
         mem.recall(RecallRequest(query="warm up", k=1))

@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import CoreEditError, UserError
-from ..journal import headings
 from ..markdown.frontmatter import split_frontmatter
+from ..workspace.retain_writer import headings
 
 DEFAULT_LIMIT = 2000  # characters per block (Letta's classic per-block default)
 MAX_LABEL_CHARS = 80

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import CoreEditError
 from ..files import atomic_write_text, decode_markdown, detect_newline
-from ..workspace import Workspace
+from ..workspace.layout import Workspace
 from .core import EditResult
 
 _BOM = "\ufeff"

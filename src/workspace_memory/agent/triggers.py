@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from ..journal import headings
 from ..markdown.frontmatter import split_frontmatter
-from ..workspace import file_role
+from ..workspace.layout import file_role
+from ..workspace.retain_writer import headings
 from .core import TRIGGER_RE, is_annotation_line, strip_annotations, trigger_phrases
 
 TRIGGER_THRESHOLD = 90.0

@@ -1,4 +1,4 @@
-"""Embedding providers behind one registry, plus the cache-aware `embed_texts`.
+"""Embedding providers behind one registry.
 
 Providers (the `provider` setting of `[embedding]`):
 
@@ -18,18 +18,14 @@ and it always says so.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
-
-import numpy as np
 
 from ..errors import ProviderUnavailable
 from .base import Embedder, l2_normalize
 from .config import PROVIDERS, EmbeddingConfig, RemoteConfig
 
 if TYPE_CHECKING:
-    from .cache import EmbeddingCache
     from .local import LocalEmbedder
 
 __all__ = [
@@ -38,7 +34,6 @@ __all__ = [
     "Embedder",
     "EmbeddingConfig",
     "RemoteConfig",
-    "embed_texts",
     "ensure_query_encoder",
     "l2_normalize",
     "provider_class",
@@ -116,41 +111,6 @@ def resolve_embedder(
     if ready is not None and not ready():
         notices.append(NOTICE_SLOW_QUERY)
     return embedder, notices
-
-
-def embed_texts(embedder: Embedder, cache: EmbeddingCache | None, texts: Sequence[str]) -> np.ndarray:
-    """Vectors for `texts` in order, float32 (n, dim); only texts missing from `cache` reach the embedder.
-
-    Duplicate texts are embedded once. Cached vectors whose length differs from fresh ones (a
-    remote server now asked for other `dimensions`) are treated as misses.
-    """
-    from .cache import text_hash
-
-    texts = list(texts)
-    if not texts:
-        return np.zeros((0, embedder.dim), dtype=np.float32)
-    hashes = [text_hash(t) for t in texts]
-    text_of = dict(zip(hashes, texts, strict=True))
-    found = cache.get_many(embedder.provider, embedder.model, text_of) if cache is not None else {}
-
-    misses = [h for h in text_of if h not in found]
-    if found and not misses and len({v.shape[0] for v in found.values()}) > 1:
-        # All hits but of mixed lengths: only the embedder can say which length is current.
-        dim = embedder.dim
-        misses = [h for h, v in found.items() if v.shape[0] != dim]
-    fresh: dict[str, np.ndarray] = {}
-    if misses:
-        vectors = embedder.embed_documents([text_of[h] for h in misses])
-        fresh = dict(zip(misses, vectors, strict=True))
-        dim = vectors.shape[1]
-        stale = [h for h, v in found.items() if v.shape[0] != dim and h not in fresh]
-        if stale:
-            redo = embedder.embed_documents([text_of[h] for h in stale])
-            fresh.update(zip(stale, redo, strict=True))
-        if cache is not None:
-            cache.put_many(embedder.provider, embedder.model, fresh)
-    merged = {**found, **fresh}
-    return np.vstack([merged[h] for h in hashes]).astype(np.float32, copy=False)
 
 
 def ensure_query_encoder(embedder: Embedder, state_dir: Path) -> Path | None:

@@ -12,11 +12,7 @@ from typing import Any
 from ..files import DecodedText
 from ..markdown.parse import Chunk, parse_markdown
 from ..tokens import has_cjk
-
-# Open ends of a stated range ("since March") are stored as far dates so that
-# "overlaps [a, b]" stays one indexed comparison: t_start <= b AND t_end >= a.
-OPEN_START = "0001-01-01"
-OPEN_END = "9999-12-31"
+from .base import OPEN_END, OPEN_START
 
 _PATH_WORDS_RE = re.compile(r"[/\\._-]+")
 
@@ -42,10 +38,9 @@ def text_hash(text: str) -> str:
 # How entries become embedded texts; part of the settings fingerprint.
 # Each entry gets two vectors: the entry alone, and the entry after the previous entry of
 # the same section ("context"); recall takes the better of the two cosines. Headings are
-# not embedded: on LoCoMo (first 3 conversations, MiniLM alone, 2,000-char budget)
-# entry alone 0.519, with its date heading 0.483, with the previous entry 0.558, max of
-# alone and with-previous 0.597. A short reply ("Yes, twice!") means little without the
-# line before it, and a date heading makes every entry of a day look alike.
+# not embedded (measured: see the README's "What moved it"): a short reply ("Yes, twice!")
+# means little without the line before it, and a date heading makes every entry of a day
+# look alike.
 EMBED_SCHEME = "entry+previous-entry/v2"  # v2: no context for Retain facts
 
 

@@ -14,21 +14,18 @@ What a model writes is never a fact: summaries sit in an entity page's generated
 (marked as model-written, and reused while the page's facts are unchanged, so runs stay
 idempotent), and suggested Retain bullets go to bank/proposals.md for a human, never into a
 daily log. Every failure (refused connection, timeout, bad JSON) becomes a notice and reflect
-falls back to its deterministic output. Only the standard library is used (urllib).
+falls back to its deterministic output. The HTTP client is the project's one (endpoints.py).
 """
 
 from __future__ import annotations
 
-import json
 import os
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
+from ..endpoints import EndpointError, JsonEndpoint
 from ..errors import UserError
-from ..journal import normalize_bullet
-from ..markdown.retain import validate_bullet
+from ..markdown.retain import normalize_bullet, validate_bullet
 from .regions import one_line
 
 MAX_SUMMARY_CHARS = 800
@@ -57,23 +54,21 @@ class ChatModel:
 
     def complete(self, system: str, user: str) -> str:
         """One chat completion at temperature 0; raises ModelError."""
-        body = json.dumps({
+        payload = {
             "model": self.model, "temperature": 0, "stream": False,
             "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
-        }).encode("utf-8")
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        url = self.base_url.rstrip("/") + "/chat/completions"
-        request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+        }
+        where = f"model {self.model} at {self.base_url.rstrip('/')}/chat/completions"
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310 - configured URL
-                data = json.loads(response.read().decode("utf-8"))
+            data = JsonEndpoint(self.base_url, api_key=self.api_key, timeout=self.timeout).post(
+                "chat/completions", payload)
             content = data["choices"][0]["message"]["content"]
-        except (urllib.error.URLError, OSError, ValueError, KeyError, IndexError, TypeError) as exc:
-            raise ModelError(f"model {self.model} at {url}: {one_line(str(exc), 120) or type(exc).__name__}") from None
+        except EndpointError as exc:
+            raise ModelError(f"{where}: {one_line(str(exc), 120)}") from None
+        except (KeyError, IndexError, TypeError):
+            raise ModelError(f"{where}: the reply is not a chat completion") from None
         if not isinstance(content, str):
-            raise ModelError(f"model {self.model} at {url}: the reply has no text")
+            raise ModelError(f"{where}: the reply has no text")
         return content
 
 

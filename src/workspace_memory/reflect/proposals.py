@@ -23,11 +23,11 @@ from rapidfuzz import fuzz
 from ..agent import core
 from ..agent.core import CoreSettings, parse_core
 from ..errors import CoreEditError
+from ..facts.model import Fact
+from ..facts.textmatch import analyze, cluster
 from ..files import detect_newline
-from .facts import Fact
 from .opinions import Opinion
 from .regions import one_line, relative_link
-from .textmatch import analyze, cluster
 
 RECUR_DAYS = 3
 RECUR_THRESHOLD = 85.0

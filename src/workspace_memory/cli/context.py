@@ -1,0 +1,75 @@
+"""What every command shares: the Memory of this invocation, JSON output, day arguments."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from typing import Any
+
+import click
+
+from ..errors import UserError
+
+
+def memory_of(ctx: click.Context, create: bool = False):  # noqa: ANN201 - api.Memory, imported lazily
+    """The invocation's api.Memory (opened once, from the global --workspace and --now)."""
+    from ..api import Memory
+
+    obj = ctx.find_root().obj
+    if "memory" not in obj:
+        obj["memory"] = Memory.open(obj["workspace"], obj["now"], create=create)
+    return obj["memory"]
+
+
+def parse_day(value: str, option: str = "--date") -> date:
+    """A calendar day given as YYYY-MM-DD; "no such date" for 2026-02-30, the format otherwise."""
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
+        raise UserError(f"{option} {value!r}: expected YYYY-MM-DD")
+    try:
+        return date.fromisoformat(value.strip())
+    except ValueError:
+        raise UserError(f"{option} {value}: no such date") from None
+
+
+def echo_json(data: Any) -> None:
+    """JSON output: exact (no escaping of control characters beyond JSON's own)."""
+    click.echo(json.dumps(data, ensure_ascii=False, indent=None if isinstance(data, list) else 2, default=str))
+
+
+_MARK = "\x00"  # cannot occur in a command line argument
+
+
+class BulletArgsCommand(click.Command):
+    """A command whose arguments may be Markdown bullets: "- W @Peter: x" is text, not an option.
+
+    click reads any argument that starts with "-" as options ("- Keeps bees" would even run -h);
+    a dash followed by a space never is one, so such arguments are marked before parsing and
+    unmarked after.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rest = super().parse_args(ctx, [_MARK + a if a.startswith("- ") else a for a in args])
+        for name, value in ctx.params.items():
+            if isinstance(value, str) and value.startswith(_MARK):
+                ctx.params[name] = value[1:]
+        return rest
+
+
+def _global_option(name: str) -> click.Option:
+    """A hidden copy of a global option for a command: `memory recall x --workspace D` works too."""
+
+    def remember(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+        if value is not None:
+            ctx.find_root().obj[name] = value
+
+    return click.Option([f"--{name}"], hidden=True, expose_value=False, is_eager=True, callback=remember)
+
+
+def accept_global_options_after(group: click.Group, names: tuple[str, ...] = ("workspace", "now")) -> None:
+    """Let every command (also in subgroups) take the group's global options after its name."""
+    for command in group.commands.values():
+        if isinstance(command, click.Group):
+            accept_global_options_after(command, names)
+        elif not any(f"--{n}" in p.opts for p in command.params for n in names):
+            command.params += [_global_option(n) for n in names]
