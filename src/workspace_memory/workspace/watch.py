@@ -46,13 +46,14 @@ from watchdog.events import (
     FileSystemEventHandler,
 )
 
-from .layout import Workspace
+from .layout import CORE_NAME, LEGACY_CORE_NAME, Workspace
 
 DEBOUNCE_SECONDS = 1.5
 MAX_BATCH_SECONDS = 10.0
 SETTLE_TIMEOUT = 0.5
 RECONCILE_SECONDS = 300.0
 MARKER_NAME = "watch.marker"  # under .memory/: written by settle(), never indexed
+_CORE_NAMES = (CORE_NAME, LEGACY_CORE_NAME)
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,9 @@ class Watcher:
             key = Path(path).as_posix()  # an extra path outside the workspace: keys are absolute
         if is_directory:
             self._mark(rescan=True)
+        elif key in _CORE_NAMES:
+            for name in _CORE_NAMES:  # MEMORY.md appearing retires an indexed memory.md, and back
+                self._mark(key=name)
         elif key.lower().endswith(".md"):
             self._mark(key=key)
 
