@@ -128,6 +128,24 @@ def search_benchmark(root: Path, seconds: float, every: float, mode: str) -> Non
     print(f"[mcp search] edits seen by the next search: {seen} of {seen + missed}")
 
 
+def in_process_baseline(mem, mode: str, rounds: int = 5) -> None:  # noqa: ANN001 - api.Memory
+    """The same queries through Memory.recall in this process (watcher attached, model loaded), no edits:
+    what the server does per search without the transport, measured under the same machine load."""
+    from stats import time_recalls
+    from workspace_memory.api import RecallRequest
+
+    mem.start_watching()
+    try:
+        for q in QUERIES:
+            mem.recall(RecallRequest(q, mode=mode))
+        seconds = time_recalls(mem, QUERIES, rounds * len(QUERIES), mode)
+    finally:
+        mem.stop_watching()
+    ms = [v * 1000 for v in seconds]
+    print(f"[in-process baseline] {mode}, Memory.recall with a watcher, no edits: p50 {statistics.median(ms):.1f} ms, "
+          f"p95 {pct(ms, 0.95):.1f} ms ({len(ms)} calls)", flush=True)
+
+
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
@@ -159,12 +177,14 @@ def main() -> None:
     args = parser.parse_args()
     mem, seconds = big_workspace(args.workdir)
     chunks = mem.store.status()["chunks"]
-    mem.close()
     print(f"[workspace] {chunks} chunks; index up to date in {seconds:.0f} s; load {os.getloadavg()[0]:.2f}",
           flush=True)
     root = args.workdir / "big"
     if args.only in (None, "search"):
+        in_process_baseline(mem, args.mode)
+        mem.close()
         search_benchmark(root, args.seconds, args.edit_every, args.mode)
+    mem.close()
     if args.only in (None, "watch-cpu"):
         watch_cpu(root, args.idle)
     print(f"[machine] load average after the run: {os.getloadavg()[0]:.2f}")
