@@ -191,7 +191,7 @@ class Memory:
             semantic, more = self._semantic_channel(request.mode)
             notices += more
         return recall(self.store, request, now=self.now, semantic=semantic, notices=notices,
-                      settings=self.recall_settings)
+                      settings=self.recall_settings, date_order=self.workspace.date_order)
 
     def _semantic_channel(self, mode: str):  # noqa: ANN202 - (SemanticChannel | None, notices)
         """The vector channel for this recall, or None (lexical) with the reason in notices."""

@@ -54,9 +54,13 @@ def context_text(previous_text: str, chunk_text: str) -> str:
     return f"{previous_text}\n{chunk_text}"
 
 
-def document_rows(key: str, role: str, day: date | None, decoded: DecodedText) -> DocumentRows:
-    """Parse one file's text and build its files/chunks/facts/mentions/warnings rows."""
-    parsed = parse_markdown(decoded.text, day)
+def document_rows(key: str, role: str, day: date | None, decoded: DecodedText,
+                  date_order: str | None = None) -> DocumentRows:
+    """Parse one file's text and build its files/chunks/facts/mentions/warnings rows.
+
+    `date_order` ("DMY" | "MDY", the workspace's `[time]` setting) reads slashed dates in facts.
+    """
+    parsed = parse_markdown(decoded.text, day, date_order)
     day_s = day.isoformat() if day else None
     meta = {k: v for k, v in parsed.meta.items() if _jsonable(v)}
     rows = DocumentRows(
@@ -94,7 +98,8 @@ def _chunk_rows(key: str, role: str, day_s: str | None, pwords: str, chunk: Chun
             "occurred_end": occurred.end.isoformat() if occurred and occurred.end else None,
         }
     chunk_row = {
-        "path": key, "start_line": chunk.start_line, "end_line": chunk.end_line, "kind": chunk.kind,
+        "path": key, "start_line": chunk.start_line, "end_line": chunk.end_line, "entry_start": chunk.entry_start,
+        "kind": chunk.kind,
         "heading": chunk.heading, "text": chunk.text, "role": role, "day": day_s,
         "t_start": t_start, "t_end": t_end,
         "text_hash": text_hash(embed_text(chunk.text)),

@@ -203,8 +203,10 @@ def _parse_head(text: str) -> _Head | str:
     return _Head(letter, rest, confidence, tuple(warnings), refusal)
 
 
-def parse_retain_bullet(text: str, written: date | None) -> RetainParse:
+def parse_retain_bullet(text: str, written: date | None, date_order: str | None = None) -> RetainParse:
     """Parse one Retain list item's text (without the "- " marker) written on day ``written``.
+
+    ``date_order`` ("DMY" | "MDY") reads slashed dates in the time range the fact states.
 
     Never raises. A malformed bullet gives ``RetainParse(None, (warning,))``; a fact may still carry
     warnings (a clamped confidence, a c= on a non-opinion).
@@ -219,7 +221,7 @@ def parse_retain_bullet(text: str, written: date | None) -> RetainParse:
         content=_render(head.rest),
         entities=find_entities(head.rest),
         confidence=head.confidence,
-        occurred=resolve_stated_range(_without_mentions(head.rest), written),
+        occurred=resolve_stated_range(_without_mentions(head.rest), written, date_order),
     )
     return RetainParse(fact, head.warnings)
 

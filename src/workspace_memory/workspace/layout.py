@@ -22,6 +22,7 @@ from typing import Any
 
 from ..errors import IndexBusy, PathRefused, UserError
 from ..locks import file_lock
+from ..timeparse import date_order_setting
 
 DEFAULT_WORKSPACE = "~/.openclaw/workspace"
 CONFIG_NAME = "memory.toml"
@@ -116,6 +117,11 @@ class Workspace:
         if not self.is_workspace():
             raise UserError(f"{self.root} is not a memory workspace (no MEMORY.md, memory/ or memory.toml); "
                             "run `memory --workspace DIR init` to make it one")
+
+    @property
+    def date_order(self) -> str | None:
+        """`[time] date_order` ("DMY" or "MDY"), None when unset (checked when the config was read)."""
+        return date_order_setting(self.config.get("time"))
 
     # -- well-known places -------------------------------------------------------------
     @property
@@ -323,6 +329,10 @@ def config_problem(config: Mapping[str, Any]) -> str | None:
         if not isinstance(value, expected):
             hint = f" ([{key}] ...)" if expected is dict else ""
             return f"{key} must be {_TYPE_NAMES[expected]}{hint}, not {type(value).__name__} {value!r:.40}"
+    try:
+        date_order_setting(config.get("time"))
+    except ValueError as exc:
+        return f"[time] {exc}"
     paths = config.get("extra_paths", [])
     if any(not isinstance(p, str) or not p.strip() for p in paths):
         return "extra_paths must be a list of folders or files (strings), e.g. extra_paths = [\"~/notes\"]"

@@ -109,8 +109,8 @@ class SqliteStore:
                        opinions_only: bool = False) -> list[int]:
         return reads.about_entities(self.conn, keys, filters, limit, opinions_only)
 
-    def browse(self, filters: Filters, limit: int) -> list[int]:
-        return reads.browse(self.conn, filters, limit)
+    def browse(self, filters: Filters, limit: int, per_day: int | None = None) -> list[int]:
+        return reads.browse(self.conn, filters, limit, per_day)
 
     def entities(self) -> list[EntityInfo]:
         return reads.entities(self.conn)

@@ -69,25 +69,28 @@ def _scan(ws: Workspace, conn: sqlite3.Connection, everything: bool, only: set[s
     return _Pending(candidates, removed, known, len(seen))
 
 
-def settings_fingerprint() -> dict[str, object]:
-    """Everything that shapes the derived rows; when it changes the index must be rebuilt."""
+def settings_fingerprint(date_order: str | None = None) -> dict[str, object]:
+    """Everything that shapes the derived rows; when it changes the index must be rebuilt.
+
+    `date_order` is the workspace's `[time] date_order` (how facts' slashed dates read).
+    """
     from ...markdown.parse import PARSER_VERSION
     from ...tokens import CHUNK_TOKENS
     from ..rows import EMBED_SCHEME
     from .schema import FTS_TOKENIZER, SCHEMA_VERSION
 
     return {"schema": SCHEMA_VERSION, "parser": PARSER_VERSION, "chunk_tokens": CHUNK_TOKENS,
-            "tokenizer": FTS_TOKENIZER, "embed_text": EMBED_SCHEME}
+            "tokenizer": FTS_TOKENIZER, "embed_text": EMBED_SCHEME, "date_order": date_order or "unset"}
 
 
-def stale_settings(conn: sqlite3.Connection) -> str | None:
+def stale_settings(conn: sqlite3.Connection, date_order: str | None = None) -> str | None:
     """What changed since the index was built ("chunk_tokens 200 -> 180"), or None."""
     row = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
     if row is None:
         has_rows = conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
         return "the index predates settings fingerprints" if has_rows else None
     stored = json.loads(row[0])
-    current = settings_fingerprint()
+    current = settings_fingerprint(date_order)
     changed = [f"{k} {stored.get(k)} -> {v}" for k, v in current.items() if stored.get(k) != v]
     return ", ".join(changed) or None
 
@@ -105,7 +108,7 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,  # n
     """
     started = time.perf_counter()
     report = SyncReport()
-    stale = None if rebuild else stale_settings(conn)
+    stale = None if rebuild else stale_settings(conn, ws.date_order)
     if stale:
         if not rebuild_if_stale:
             report.notices.append(f"index settings changed ({stale}); run `memory index` to rebuild")
@@ -147,7 +150,7 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,  # n
         )
         if rebuild or conn.execute("SELECT 1 FROM meta WHERE key = 'fingerprint'").fetchone() is None:
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fingerprint', ?)",
-                         (json.dumps(settings_fingerprint(), sort_keys=True),))
+                         (json.dumps(settings_fingerprint(ws.date_order), sort_keys=True),))
         if report.dirty or rebuild:
             # Readers of derived state (the vector index) compare this to what they last saw.
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('generation', ?)",
@@ -196,7 +199,6 @@ def _apply(ws: Workspace, conn: sqlite3.Connection, pending: _Pending, report: S
 
 def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_ns: int, size: int,
                old: tuple[int, int, str] | None, report: SyncReport) -> None:
-    del ws
     try:
         with open(mf.path, "rb") as fh:  # read only: indexing never writes Markdown
             data = fh.read()
@@ -219,7 +221,7 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
                                   "title": None, "meta": "{}"},
                             warnings=[(1, "not a text file (binary data); skipped")])
     else:
-        rows = document_rows(mf.key, mf.role, mf.day, decode_markdown(data))
+        rows = document_rows(mf.key, mf.role, mf.day, decode_markdown(data), ws.date_order)
     file_row = rows.file | {"hash": digest, "mtime_ns": mtime_ns, "size": size,
                             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds")}
     _insert(conn, "files", [file_row])
@@ -241,9 +243,9 @@ def _insert_chunks(conn: sqlite3.Connection, chunks: list, report: SyncReport) -
     report.new_chunk_ids += ids
     report.entity_keys.update(slug.lower() for _, _, mentions in chunks for slug in mentions)
     conn.executemany(
-        "INSERT INTO chunks(id, path, start_line, end_line, kind, heading, text, role, day, t_start, t_end,"
-        " text_hash, ctx_hash) VALUES (:id, :path, :start_line, :end_line, :kind, :heading, :text, :role, :day,"
-        " :t_start, :t_end, :text_hash, :ctx_hash)",
+        "INSERT INTO chunks(id, path, start_line, end_line, entry_start, kind, heading, text, role, day, t_start,"
+        " t_end, text_hash, ctx_hash) VALUES (:id, :path, :start_line, :end_line, :entry_start, :kind, :heading,"
+        " :text, :role, :day, :t_start, :t_end, :text_hash, :ctx_hash)",
         [chunk | {"id": cid} for cid, (chunk, _, _) in zip(ids, chunks, strict=True)],
     )
     conn.executemany("INSERT INTO chunks_fts(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
