@@ -9,9 +9,7 @@ fsynced, and replaces the target in one rename.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
-import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,6 +63,8 @@ def looks_binary(data: bytes) -> bool:
 
 def sha256_bytes(data: bytes) -> str:
     """Hex digest used to tell whether a file's content really changed."""
+    import hashlib  # lazy: only a sync that reads a changed file hashes
+
     return hashlib.sha256(data).hexdigest()
 
 
@@ -104,6 +104,8 @@ def _create_temp(path: Path) -> tuple[int, str]:
     tempfile.mkstemp would create it 0600, and a new file written by init or retain would keep
     that mode, unlike every other file the user creates.
     """
+    import secrets  # lazy: only writers need it
+
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
         tmp = os.path.join(path.parent, f".{path.name}.{secrets.token_hex(6)}.tmp")

@@ -41,6 +41,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import NamedTuple
 
 from .timepoints import (
     MONTHS,
@@ -204,8 +205,7 @@ _PRECHECK_WORDS = frozenset({*MONTHS, *WEEKDAYS, *RELATIVE, "week", "weeks", "mo
                              "years", "ago", "last", "past", "since", "night", *PARTS_OF_DAY, "weekend"})
 
 
-@dataclass(frozen=True)
-class _Found:
+class _Found(NamedTuple):
     start: int  # character offsets of the phrase in the text
     end: int
     span_start: date | None

@@ -12,7 +12,6 @@ from __future__ import annotations
 import calendar
 import os
 import re
-from dataclasses import dataclass
 from datetime import date, timedelta
 
 TWO_DIGIT_YEAR_SPAN = 10  # "1/5/24" said in 2025 is 2024; "11/22/63" is no date
@@ -48,15 +47,19 @@ _TOKEN_PATTERN = (
 _token_re: re.Pattern[str] | None = None
 
 
-@dataclass(slots=True)
+# Tok and Point are plain classes, not dataclasses: creating a dataclass costs about a
+# millisecond at import, and a cold recall imports this module.
 class Tok:
-    kind: str  # iso | numdate | num | word | sym
-    text: str
-    low: str
-    start: int
-    end: int
-    chunk: int  # index of the whitespace-separated piece of text it lies in
-    ordinal: bool = False
+    """One token: kind (iso | numdate | num | word | sym), its text and lower-cased text, its offsets,
+    the index of the whitespace-separated piece of text it lies in, and whether a number had an
+    ordinal suffix ("21st")."""
+
+    __slots__ = ("kind", "text", "low", "start", "end", "chunk", "ordinal")
+
+    def __init__(self, kind: str, text: str, low: str, start: int, end: int, chunk: int,
+                 ordinal: bool = False) -> None:
+        self.kind, self.text, self.low, self.start, self.end = kind, text, low, start, end
+        self.chunk, self.ordinal = chunk, ordinal
 
 
 def tokenize(text: str) -> list[Tok]:
@@ -105,18 +108,18 @@ PARTS_OF_DAY = frozenset({"morning", "afternoon", "evening"})
 # ---------------------------------------------------------------------------------------- points
 
 
-@dataclass(frozen=True)
 class Point:
-    """One point in time as written: its kind, what it says, how sure the reading is, whether it is bare.
+    """One point in time as written: its kind, what it says, how sure the reading is, whether it is
+    bare (a month, year or weekday alone: a point only after a preposition).
 
     kinds: day (y|None, m, d) | month (y|None, m) | year y | weekday i | rel days | part (shift, unit) |
     qweekday (q, i) | roll (n, unit) | ago (n, unit) | anchored (what, sign, n, Point)
     """
 
-    kind: str
-    value: object
-    confidence: float
-    bare: bool = False  # a month, year or weekday alone: a point only after a preposition
+    __slots__ = ("kind", "value", "confidence", "bare")
+
+    def __init__(self, kind: str, value: object, confidence: float, bare: bool = False) -> None:
+        self.kind, self.value, self.confidence, self.bare = kind, value, confidence, bare
 
     @property
     def dated(self) -> bool:

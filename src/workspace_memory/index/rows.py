@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..files import DecodedText
-from ..markdown.parse import Chunk, parse_markdown
 from ..tokens import has_cjk
 from .base import OPEN_END, OPEN_START
+
+if TYPE_CHECKING:
+    from ..markdown.parse import Chunk
 
 _PATH_WORDS_RE = re.compile(r"[/\\._-]+")
 
@@ -32,6 +33,8 @@ def path_words(key: str) -> str:
 
 def text_hash(text: str) -> str:
     """Content hash of a chunk's embedded text (the embedding cache key)."""
+    import hashlib  # lazy: only indexing hashes texts
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
@@ -60,6 +63,8 @@ def document_rows(key: str, role: str, day: date | None, decoded: DecodedText,
 
     `date_order` ("DMY" | "MDY", the workspace's `[time]` setting) reads slashed dates in facts.
     """
+    from ..markdown.parse import parse_markdown  # lazy: a recall whose files are unchanged never parses
+
     parsed = parse_markdown(decoded.text, day, date_order)
     day_s = day.isoformat() if day else None
     meta = {k: v for k, v in parsed.meta.items() if _jsonable(v)}

@@ -23,8 +23,6 @@ from ..tokens import CHUNK_TOKENS, estimate_tokens
 from .frontmatter import split_frontmatter
 from .retain import RetainFact, find_entities, parse_retain_bullet
 
-# Bump when chunk boundaries or texts change: the index's settings fingerprint includes it.
-PARSER_VERSION = 7  # 7: entry_start; day-first and anchored dates in facts
 # A heading of this many words or more is a statement ("## Peter: Prefers concise replies"),
 # not a label ("## Notes"); a short section under it is one chunk (see _Walker._close_section).
 STATEMENT_WORDS = 4

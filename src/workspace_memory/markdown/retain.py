@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from ..timeparse import DateRange, resolve_stated_range
+from .names import display_name, slugify
 
 __all__ = [
     "DEFAULT_OPINION_CONFIDENCE",
@@ -100,25 +101,6 @@ def find_entities(text: str) -> tuple[str, ...]:
     if not isinstance(text, str):
         return ()
     return tuple(dict.fromkeys(m["slug"] for m in _mentions(text)))
-
-
-def display_name(slug: str) -> str:
-    """How a slug reads in prose: ``"The-Castle"`` -> ``"The Castle"``."""
-    return " ".join(slug.replace("-", " ").split())
-
-
-def slugify(name: str) -> str:
-    """A slug for a name: ``"The Castle"`` -> ``"The-Castle"``; the inverse of display_name for simple names.
-
-    Apostrophes are dropped ("Peter's" -> "Peters"), other runs of non-word characters become one "-",
-    and leading characters that are not letters are removed (a slug starts with a letter). Returns ""
-    when nothing usable is left.
-    """
-    cleaned = re.sub(r"['’]", "", name)
-    slug = "-".join(re.findall(r"[^\W_]+(?:_+[^\W_]+)*", cleaned))
-    while slug and not slug[0].isalpha():
-        slug = slug[1:]
-    return slug.strip("-")
 
 
 def _render(text: str) -> str:

@@ -53,9 +53,17 @@ def _repeats(a: str, a_words: set[str], b: str, b_words: set[str]) -> bool:
     small, large = (a_words, b_words) if len(a_words) <= len(b_words) else (b_words, a_words)
     if not small or len(small & large) < 0.8 * len(small):
         return False
+    short, long = sorted((a, b), key=len)
+    # ratio >= 95 needs lengths within 5% of their sum (an edit per character of difference), so
+    # only such pairs pay for rapidfuzz; an exact containment needs no fuzzy comparison at all.
+    near_length = len(a) > 20 and len(long) - len(short) <= 0.05 * (len(a) + len(b))
+    contained = len(short) >= 40
+    if contained and short in long:
+        return True
+    if not (near_length or contained):
+        return False
     from rapidfuzz import fuzz  # lazy: most recalls never get here
 
-    if len(a) > 20 and fuzz.ratio(a, b) >= 95:
+    if near_length and fuzz.ratio(a, b) >= 95:
         return True
-    short, long = sorted((a, b), key=len)
-    return len(short) >= 40 and fuzz.partial_ratio(short, long) >= 95
+    return contained and fuzz.partial_ratio(short, long) >= 95

@@ -44,7 +44,7 @@ EVENT_WORDS = frozenset(
     stuff things thing done doing up""".split()
 )
 # "Maria's" and "the Smiths'" are searched as "Maria" and "the Smiths", not as the phrase "maria s".
-_POSSESSIVE_RE = re.compile(r"(?<=\w)['’]s\b|(?<=\ws)['’](?!\w)")
+_POSSESSIVE = r"(?<=\w)['’]s\b|(?<=\ws)['’](?!\w)"
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
 _patterns: dict[str, re.Pattern[str]] = {}
 
@@ -52,7 +52,7 @@ _patterns: dict[str, re.Pattern[str]] = {}
 def _pattern(name: str) -> re.Pattern[str]:
     """The module's patterns, compiled on first use: a cold recall of a plain ASCII query needs only some."""
     if name not in _patterns:
-        _patterns[name] = re.compile({"cjk_run": f"[{_CJK}]+", "word": r"\w+"}[name])
+        _patterns[name] = re.compile({"cjk_run": f"[{_CJK}]+", "word": r"\w+", "possessive": _POSSESSIVE}[name])
     return _patterns[name]
 
 
@@ -70,7 +70,7 @@ def query_terms(text: str) -> list[Term]:
     terms: list[Term] = []
     seen: set[str] = set()
     if "'" in text or "’" in text:
-        text = _POSSESSIVE_RE.sub("", text)
+        text = _pattern("possessive").sub("", text)
     ascii_only = text.isascii()  # no CJK run to look for (the common case)
     for raw in text.split():
         latin = raw

@@ -30,22 +30,25 @@ KINDS = ("world", "experience", "opinion", "observation", "note")
 _KIND_ALIASES = {"w": "world", "b": "experience", "o": "opinion", "s": "observation", "opinions": "opinion",
                  "facts": "fact", "notes": "note"}
 # "what does Peter prefer / think of / like ...": the question asks for an opinion.
-_OPINION_RE = re.compile(
-    r"\b(prefers?|preferences?|think|thinks|thought|opinions?|likes?|dislikes?|loves?|hates?|favou?rite|feel|feels|"
-    r"believes?|view|views|stance|enjoys?|wants?|rather)\b",
-    re.IGNORECASE,
+_OPINION_WORDS = frozenset(
+    """prefer prefers preference preferences think thinks thought opinion opinions like likes dislike dislikes
+    love loves hate hates favorite favourite feel feels believe believes view views stance enjoy enjoys want
+    wants rather""".split()
 )
 # A question about how things are now: a present-tense verb or "currently"/"now"; a past one
-# ("where did Peter live", "used to") or a time phrase asks about another time.
-_QUESTION_RE = re.compile(
-    r"^\s*(?:who|what|where|which|when|how|whose|whom|is|are|does|do|has|have|can|could)\b"
-    r"|\b(?:who|what|where|which|how|whose)\b.*\b(?:is|are|does|do)\b|\?\s*$", re.IGNORECASE)
-_PRESENT_RE = re.compile(
-    r"\b(?:is|are|am|does|do|has|have|(?:what|where|who|how|that|it|he|she)['’]s)\b", re.IGNORECASE)
-_NOW_RE = re.compile(r"\b(?:currently|current|now|nowadays|these\s+days|at\s+the\s+moment|still)\b", re.IGNORECASE)
-_PAST_RE = re.compile(
-    r"\b(?:was|were|did|had|used\s+to|previously|formerly|before|earlier|originally|once|former|ago"
-    r"|back\s+then|at\s+first|first)\b", re.IGNORECASE)
+# ("where did Peter live", "used to") or a time phrase asks about another time. (Word sets, not
+# patterns: a cold recall should not compile what a set lookup does.)
+_QUESTION_WORDS = frozenset("who what where which when how whose whom".split())
+_LEADING_VERBS = frozenset("is are does do has have can could".split())
+_PRESENT_WORDS = frozenset("is are am does do has have what's where's who's how's that's it's he's she's".split())
+_NOW_WORDS = frozenset("currently current now nowadays".split())
+_PAST_WORDS = frozenset("was were did had previously formerly before earlier originally once former ago first".split())
+_NOW_PHRASES = ("these days", "at the moment")
+_PAST_PHRASES = ("used to", "back then", "at first")
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[\w']+", text.lower().replace("’", "'"))
 
 
 @dataclass
@@ -129,7 +132,7 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
         if u.window_empty:
             u.notices.append(f"no entry is dated {window.phrase!r}; entries from the days around it rank first")
     u.entity_boost = tuple(mentioned(entities, u.text))
-    u.opinion = bool(_OPINION_RE.search(u.text))
+    u.opinion = not _OPINION_WORDS.isdisjoint(_words(u.text))
     u.present = window is None and not req.since and not req.until and asks_about_now(question)
     return u
 
@@ -138,6 +141,11 @@ def asks_about_now(question: str) -> bool:
     """True for a question about how things are now: "where does Peter live", "what is Peter's
     address", "Peter's current employer"; False for a bare keyword ("Naschmarkt") or the past
     ("where did Peter live", "what was his first job")."""
-    if _PAST_RE.search(question):
+    words = _words(question)
+    spaced = " ".join(words)
+    if not _PAST_WORDS.isdisjoint(words) or any(p in spaced for p in _PAST_PHRASES):
         return False
-    return bool(_NOW_RE.search(question) or (_QUESTION_RE.search(question) and _PRESENT_RE.search(question)))
+    if not _NOW_WORDS.isdisjoint(words) or any(p in spaced for p in _NOW_PHRASES):
+        return True
+    question_like = bool(words) and (words[0] in _LEADING_VERBS or not _QUESTION_WORDS.isdisjoint(words))
+    return question_like and not _PRESENT_WORDS.isdisjoint(words)

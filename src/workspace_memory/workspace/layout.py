@@ -10,10 +10,8 @@ Symlinks are never followed; `.memory/` and hidden folders (repair archives live
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -151,6 +149,8 @@ class Workspace:
         The lock is a separate file under `.memory/locks/`: the Markdown file itself is replaced
         by a rename on every write, and a lock held on the old inode would protect nothing.
         """
+        import hashlib  # lazy: only lock files need it
+
         name = hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
         with file_lock(self.state_dir / "locks" / f"{name}.lock", wait) as held:
             if not held:
@@ -309,6 +309,8 @@ def load_config(path: Path) -> dict[str, Any]:
     """Read the optional TOML config; a broken one is a clear user error, not a traceback."""
     if not path.is_file():
         return {}
+    import tomllib  # lazy: most workspaces have no memory.toml
+
     try:
         with path.open("rb") as fh:
             config = tomllib.load(fh)

@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from ...facts.model import PROPOSALS_PATH, EntityInfo, Fact, order_mentions
-from ...markdown.retain import display_name
+from ...markdown.names import display_name
 from ..base import ChunkRow, Filters, in_batches
 
 

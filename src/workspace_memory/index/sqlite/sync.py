@@ -74,7 +74,7 @@ def settings_fingerprint(date_order: str | None = None) -> dict[str, object]:
 
     `date_order` is the workspace's `[time] date_order` (how facts' slashed dates read).
     """
-    from ...markdown.parse import PARSER_VERSION
+    from ...markdown import PARSER_VERSION
     from ...tokens import CHUNK_TOKENS
     from ..rows import EMBED_SCHEME
     from .schema import FTS_TOKENIZER, SCHEMA_VERSION
@@ -336,7 +336,7 @@ def rebuild_entities(conn: sqlite3.Connection, keys: set[str] | None = None) -> 
         key = next(iter(_page_key(path)), None)
         if key and (keys is None or key in keys):
             pages[key] = (path, path.rsplit("/", 1)[-1][:-3], json.loads(meta or "{}") | {"_title": title})
-    from ...markdown.retain import display_name
+    from ...markdown.names import display_name
 
     rows = []
     for key in sorted(set(spellings) | set(pages)):
