@@ -53,9 +53,9 @@ def index_vs_encode(tmp: Path, days: int) -> None:
     from workspace_memory.index.sqlite.sync import sync
 
     probe = Memory.open(str(root), NOW)
-    sync(probe.workspace, probe.conn)  # parse only, to list the exact texts the index embeds
+    sync(probe.workspace, probe.store.conn)  # parse only, to list the exact texts the index embeds
     # The exact texts the index embeds: each entry alone and after the previous entry.
-    texts = [text for _, text in missing_vectors(probe.conn, embedder)]
+    texts = [text for _, text in missing_vectors(probe.store.conn, embedder)]
     probe.close()
     shutil.rmtree(root / ".memory" / "index.sqlite", ignore_errors=True)
     for leftover in (root / ".memory").glob("index.sqlite*"):
@@ -79,7 +79,7 @@ def hybrid_latency(tmp: Path, days: int, runs: int, unique_days: int) -> None:
     mem = Memory.open(str(root), NOW)
     t0 = time.perf_counter()
     mem.index()
-    chunks = mem.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+    chunks = mem.store.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
     print(f"[hybrid latency] indexed {chunks} chunks in {time.perf_counter() - t0:.0f} s")
     for q in QUERIES:  # warm-up: model, store and caches
         mem.recall(RecallRequest(q, k=10, mode="hybrid"))
@@ -90,11 +90,11 @@ def hybrid_latency(tmp: Path, days: int, runs: int, unique_days: int) -> None:
     bare = []
     for q in QUERIES * 2:
         t0 = time.perf_counter()
-        recall(mem.conn, RecallRequest(q, k=10, mode="hybrid"), now=mem.now, semantic=semantic)
+        recall(mem.store, RecallRequest(q, k=10, mode="hybrid"), now=mem.now, semantic=semantic)
         bare.append(time.perf_counter() - t0)
     print(f"[hybrid latency] {chunks} chunks, in-process with the model loaded: p50 "
           f"{statistics.median(lat) * 1000:.1f} ms, p95 {pct(lat, 0.95) * 1000:.1f} ms including the stat sync of "
-          f"{mem.conn.execute('SELECT COUNT(*) FROM files').fetchone()[0]} files; query only p50 "
+          f"{mem.store.conn.execute('SELECT COUNT(*) FROM files').fetchone()[0]} files; query only p50 "
           f"{statistics.median(bare) * 1000:.1f} ms, p95 {pct(bare, 0.95) * 1000:.1f} ms")
 
 

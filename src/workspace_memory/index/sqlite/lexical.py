@@ -11,12 +11,13 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from ..base import Filters, Term
+from ..base import Filters, Term, in_batches
 from ..rows import path_words
 from .reads import filter_sql
 from .schema import FTS_TOKENIZER
 
 RANK_BUDGET = 4000  # chunks that BM25 may score per query, see fts_plan
+ENTRY_OVERFETCH = 2  # rows fetched per entry wanted, at first (see _distinct_entries)
 # Column weights for bm25(): the entry text, the words of its file path, the previous entry.
 BM25_WEIGHTS = (1.0, 0.6, 0.3)
 _MAIN = "{search_text path_text}"
@@ -32,8 +33,9 @@ def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filt
                dfs: dict[str, int]) -> dict[int, float]:
     """The FTS5 pool for `terms`: chunk id -> BM25 (positive, larger is better).
 
-    At most `limit` chunks per FTS expression, restricted by the filters. The pool is only
-    ordered by BM25; recall.lexical gives the comparable value.
+    At most `limit` entries per FTS expression (the best piece of each: see _distinct_entries),
+    restricted by the filters. The pool is only ordered by BM25; recall.lexical gives the
+    comparable value.
     """
     where, params = filter_sql(filters)
     bm25: dict[int, float] = {}
@@ -47,12 +49,41 @@ def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filt
         else:  # no join: a third of the time when a word matches thousands of chunks
             sql = (f"SELECT chunks_fts.rowid, -bm25(chunks_fts, {weights}) AS b FROM chunks_fts "
                    f"WHERE chunks_fts MATCH ? ORDER BY {order} LIMIT ?")
-        for cid, b in conn.execute(sql, (expr, *params, limit)):
+        for cid, b in _distinct_entries(conn, sql, (expr, *params), limit):
             bm25[cid] = max(bm25.get(cid, 0.0), b, 1e-9)
     for term in (t for t in terms if t.cjk):
         for cid, b in _cjk_candidates(conn, term.label, where, params, limit):
             bm25[cid] = bm25.get(cid, 0.0) + b
     return bm25
+
+
+def _distinct_entries(conn: sqlite3.Connection, sql: str, params: tuple, limit: int) -> list[tuple[int, float]]:
+    """The first `limit` rows (id, bm25) of `sql` that belong to different entries.
+
+    A long entry is split into pieces that match the same words: one pasted 70,000-character
+    message would fill the pool and push every other entry out. So the best piece stands for
+    its entry, and the query runs again with a larger LIMIT while pieces of entries already
+    kept fill the rows (a larger LIMIT costs little: FTS5 scores every match either way).
+    """
+    fetch = limit * ENTRY_OVERFETCH
+    while True:
+        rows = conn.execute(sql, (*params, fetch)).fetchall()
+        entries: dict[int, tuple[str, int]] = {}
+        for part in in_batches([cid for cid, _ in rows]):
+            entries.update((cid, (path, first)) for cid, path, first in conn.execute(
+                "SELECT id, path, COALESCE(entry_start, start_line) FROM chunks"
+                f" WHERE id IN ({','.join('?' * len(part))})", part))
+        out, seen = [], set()
+        for cid, b in rows:
+            key = entries.get(cid, ("", cid))
+            if key not in seen:
+                seen.add(key)
+                out.append((cid, b))
+                if len(out) == limit:
+                    return out
+        if len(rows) < fetch:
+            return out
+        fetch *= 4
 
 
 def fts_plan(terms: Sequence[Term], dfs: dict[str, int]) -> list[tuple[str, bool]]:
