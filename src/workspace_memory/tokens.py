@@ -25,14 +25,19 @@ def _cjk() -> re.Pattern[str]:
     return _cjk_re
 
 
+def _may_hold_cjk(text: str) -> bool:
+    # Latin text, accents and typographic punctuation ("–", "’") lie below the first CJK block.
+    return not text.isascii() and max(text) >= "\u3040"
+
+
 def has_cjk(text: str) -> bool:
     """True when the text contains Chinese, Japanese or Korean characters."""
-    return not text.isascii() and _cjk().search(text) is not None
+    return _may_hold_cjk(text) and _cjk().search(text) is not None
 
 
 def estimate_tokens(text: str) -> int:
     """Estimated word pieces in `text` (see the module docstring for the rule)."""
-    cjk = 0 if text.isascii() else len(_cjk().findall(text))
+    cjk = len(_cjk().findall(text)) if _may_hold_cjk(text) else 0
     other = len(text) - cjk
     return cjk + -(-other // 4)
 

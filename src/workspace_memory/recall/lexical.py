@@ -71,16 +71,16 @@ def query_terms(text: str) -> list[Term]:
     seen: set[str] = set()
     if "'" in text or "’" in text:
         text = _pattern("possessive").sub("", text)
-    ascii_only = text.isascii()  # no CJK run to look for (the common case)
+    latin = text.isascii() or max(text) < "\u3040"  # no CJK run to look for (the common case)
     for raw in text.split():
-        latin = raw
-        if not ascii_only:
+        plain = raw
+        if not latin:
             for run in _pattern("cjk_run").findall(raw):
                 if run not in seen:
                     seen.add(run)
                     terms.append(Term(run, cjk=True))
-            latin = _pattern("cjk_run").sub(" ", raw)
-        words = [w.lower() for w in _pattern("word").findall(latin)]
+            plain = _pattern("cjk_run").sub(" ", raw)
+        words = [w.lower() for w in _pattern("word").findall(plain)]
         if not words:
             continue
         label = " ".join(words)

@@ -25,6 +25,7 @@ from datetime import date, datetime
 from ..errors import UserError
 from ..facts.entities import mentioned, resolve
 from ..index.base import Filters, Store
+from ..timeparse import DOUBTFUL, extract_time_window, parse_since
 
 KINDS = ("world", "experience", "opinion", "observation", "note")
 _KIND_ALIASES = {"w": "world", "b": "experience", "o": "opinion", "s": "observation", "opinions": "opinion",
@@ -104,8 +105,6 @@ def parse_kind(value: str | None) -> tuple[str, ...]:
 
 def understand(req: RecallRequest, now: datetime, store: Store, date_order: str | None = None) -> Understood:
     """Apply the rules in the module docstring to a request (`date_order`: the workspace's `[time]`)."""
-    from ..timeparse import DOUBTFUL, extract_time_window, parse_since
-
     u = Understood(text=req.query.strip(), kinds=parse_kind(req.kind))
     try:
         u.since = parse_since(req.since, now) if req.since else None
