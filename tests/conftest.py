@@ -25,6 +25,12 @@ import pytest
 
 NOW = "2025-11-30T18:00"
 
+# This process too: the suite never reaches past loopback (tests/offline/sitecustomize.py).
+sys.path.insert(0, str(Path(__file__).parent / "offline"))
+import sitecustomize as _offline  # noqa: E402 - the guard must be in place before any test runs
+
+_offline.install()
+
 # Tests of what the `local` extra does when a model is missing or unknown need the extra itself;
 # without it they would test "not installed" instead. CI installs it (make test), so they run there.
 needs_local = pytest.mark.skipif(
@@ -311,9 +317,17 @@ def memory_executable() -> str:
     return found
 
 
+OFFLINE_DIR = Path(__file__).parent / "offline"  # sitecustomize.py: loopback-only sockets in every child
+
+
 def clean_env(extra: dict[str, str | None] | None = None) -> dict[str, str]:
-    """os.environ without MEMORY_* settings, UTF-8 output, plus `extra` (None values unset a variable)."""
+    """os.environ without MEMORY_* settings, UTF-8 output, plus `extra` (None values unset a variable).
+
+    Children run offline: only loopback connections (tests/offline/sitecustomize.py).
+    """
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_")}
+    env["MEMORY_TEST_OFFLINE"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH"), str(OFFLINE_DIR)]))
     env.update({"PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1", "NO_COLOR": "1", "COLUMNS": "200"})
     # The foundation suite is about the lexical engine: keep every run deterministic and model-free
     # (a test that wants the default provider passes env={"MEMORY_EMBED_PROVIDER": None}).

@@ -2,4 +2,4 @@
 
 # Bump when chunk boundaries, texts or what facts state change: the index's settings fingerprint
 # includes it (here, not in parse.py, so that checking the fingerprint parses nothing).
-PARSER_VERSION = 7  # 7: entry_start; day-first and anchored dates in facts
+PARSER_VERSION = 8  # 6: binary files skipped; 7: lines and files cut to a size; 8: entry_start, new date forms

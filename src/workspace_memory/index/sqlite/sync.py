@@ -23,10 +23,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from ...files import decode_markdown, looks_binary, sha256_bytes
+from ...files import read_bounded
 from ...workspace.layout import MarkdownFile, Workspace
 from ..base import SyncReport, in_batches
-from ..rows import DocumentRows, document_rows, key_scope
+from ..rows import file_rows, key_scope
 from .connection import transaction, writer_lock
 from .supersession import update_superseded
 
@@ -200,11 +200,9 @@ def _apply(ws: Workspace, conn: sqlite3.Connection, pending: _Pending, report: S
 def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_ns: int, size: int,
                old: tuple[int, int, str] | None, report: SyncReport) -> None:
     try:
-        with open(mf.path, "rb") as fh:  # read only: indexing never writes Markdown
-            data = fh.read()
+        digest, head, total = read_bounded(mf.path)  # read only: indexing never writes Markdown
     except OSError:
         return
-    digest = sha256_bytes(data)
     if old is not None and old[2] == digest and _has_rows(conn, mf.key):
         conn.execute("UPDATE files SET mtime_ns = ?, size = ? WHERE path = ?", (mtime_ns, size, mf.key))
         report.touched += 1
@@ -214,14 +212,7 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
         report.changed += 1
     else:
         report.added += 1
-    if looks_binary(data):
-        # Recorded (so the next sync does not read it again) but not indexed, with a warning
-        # that status and doctor show.
-        rows = DocumentRows(file={"path": mf.key, "role": mf.role, "day": mf.day.isoformat() if mf.day else None,
-                                  "title": None, "meta": "{}"},
-                            warnings=[(1, "not a text file (binary data); skipped")])
-    else:
-        rows = document_rows(mf.key, mf.role, mf.day, decode_markdown(data), ws.date_order)
+    rows = file_rows(mf.key, mf.role, mf.day, head, total, ws.date_order)
     file_row = rows.file | {"hash": digest, "mtime_ns": mtime_ns, "size": size,
                             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds")}
     _insert(conn, "files", [file_row])
