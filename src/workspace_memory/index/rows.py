@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ class DocumentRows:
     warnings: list[tuple[int, str]] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=4096)  # recall asks for the same files' words for every candidate
 def path_words(key: str) -> str:
     """'bank/entities/warelay.md' -> 'bank entities warelay': lets a file name in a query find the file."""
     stem = key[:-3] if key.lower().endswith(".md") else key

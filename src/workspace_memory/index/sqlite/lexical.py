@@ -191,25 +191,33 @@ def term_matches(conn: sqlite3.Connection, terms: Sequence[Term], ids: Sequence[
     return out
 
 
-class DfCache:
-    """Document frequencies per connection, valid while the index does not change.
+class ReadCache:
+    """Reads per connection that stay valid while the index does not change: document
+    frequencies and the entity list.
 
     Counting a word's matches walks its whole posting list (5 ms for a word in 100,000
-    chunks); a long-lived process (MCP server, benchmark) asks for the same words again
-    and again. The key is `PRAGMA data_version` (bumped by other connections' commits)
-    and the index generation (bumped by every sync that changes chunks, ours included),
-    so a stale count is never used. (Not `total_changes`: the scratch table bumps it.)
+    chunks), and the entities are read (and their aliases decoded) for every question; a
+    long-lived process (MCP server, benchmark) asks for the same again and again. The key is
+    `PRAGMA data_version` (bumped by other connections' commits) and the index generation
+    (bumped by every sync that changes chunks, ours included), so a stale value is never
+    used. (Not `total_changes`: the scratch table bumps it.)
     """
 
     def __init__(self) -> None:
         self.state: tuple | None = None
         self.counts: dict[str, int] = {}
+        self.entities: list | None = None  # [EntityInfo], filled by the store
 
-    def frequencies(self, conn: sqlite3.Connection, terms: Sequence[Term]) -> dict[str, int]:
+    def fresh(self, conn: sqlite3.Connection) -> ReadCache:
+        """This cache, emptied first if the index changed since it was filled."""
         state = (conn.execute("PRAGMA data_version").fetchone()[0],
                  conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone())
         if state != self.state:
-            self.state, self.counts = state, {}
+            self.state, self.counts, self.entities = state, {}, None
+        return self
+
+    def frequencies(self, conn: sqlite3.Connection, terms: Sequence[Term]) -> dict[str, int]:
+        self.fresh(conn)
         for term in terms:
             if term.label not in self.counts:
                 self.counts[term.label] = count_matches(conn, term)

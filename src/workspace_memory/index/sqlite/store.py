@@ -31,7 +31,7 @@ class SqliteStore:
         self.path = self.state_dir / "index.sqlite"
         self._conn: sqlite3.Connection | None = None
         self._notices: list[str] = []
-        self._df = lexical.DfCache()
+        self._cache = lexical.ReadCache()
         self._vectors: dict[str, SqliteVectors] = {}
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -93,7 +93,7 @@ class SqliteStore:
         return lexical.term_matches(self.conn, terms, ids, context_share)
 
     def document_frequencies(self, terms: Sequence[Term]) -> dict[str, int]:
-        return self._df.frequencies(self.conn, terms)
+        return self._cache.frequencies(self.conn, terms)
 
     def entry_count(self) -> int:
         # The largest id, not COUNT(*): ids are never reused, so it is an upper bound that costs nothing.
@@ -113,7 +113,10 @@ class SqliteStore:
         return reads.browse(self.conn, filters, limit, per_day)
 
     def entities(self) -> list[EntityInfo]:
-        return reads.entities(self.conn)
+        cache = self._cache.fresh(self.conn)
+        if cache.entities is None:
+            cache.entities = reads.entities(self.conn)
+        return list(cache.entities)
 
     def vectors(self, embedder: Embedder) -> SqliteVectors:
         """The vectors of `embedder`, kept open (with their HNSW store) for the life of this object."""

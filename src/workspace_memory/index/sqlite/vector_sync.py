@@ -130,16 +130,6 @@ def _all_vectors(conn: sqlite3.Connection, embedder: Embedder, ids: list[int] | 
     return labels, vectors
 
 
-def vectors_for(conn: sqlite3.Connection, embedder: Embedder, ids: list[int]) -> dict[int, np.ndarray]:
-    """The stored vectors of some chunks: chunk id -> (1 or 2, dim) array."""
-    out: dict[int, list[np.ndarray]] = {}
-    for part in in_batches(ids, 400):
-        labels, vectors = _all_vectors(conn, embedder, list(part))
-        for label, vec in zip(labels.tolist(), vectors, strict=True):
-            out.setdefault(label_chunk(label), []).append(vec)
-    return {cid: np.vstack(vecs) for cid, vecs in out.items()}
-
-
 def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *, persist: bool = True,  # noqa: ANN201
                complete: bool = True):
     """The vector store for this embedder, brought up to date with the chunks (steps 2-3).
@@ -249,4 +239,12 @@ class SqliteVectors:
         return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
 
     def vectors_of(self, ids) -> dict[int, np.ndarray]:  # noqa: ANN001 - Sequence[int]
-        return vectors_for(self.conn, self.embedder, list(ids))
+        """From the loaded store's exact copy (what search saw), not SQLite: a recall asks for the
+        vectors of a hundred candidates, and decoding them from blobs cost more than the search."""
+        store = self._opened()
+        out = {}
+        for cid in ids:
+            vecs = store.vectors(chunk_labels(cid))
+            if vecs is not None:
+                out[cid] = vecs
+        return out
