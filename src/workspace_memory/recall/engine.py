@@ -170,11 +170,18 @@ def _order(cand: Candidate) -> tuple:
 
 
 def _candidates(q: _Query) -> dict[int, Candidate]:
-    """Steps 2-3: the lexical and vector pools, each candidate with its relevance."""
+    """Steps 2-3: the pools (lexical, the time window's, vectors, the entity's), each candidate with its relevance."""
     candidates: dict[int, Candidate] = {}
+    window = q.u.window
     if q.mode != "semantic":
         for cid, bm25 in q.store.lexical_pool(q.terms, q.pool, q.filters).items():
             candidates[cid] = Candidate(cid, 0.0, {"bm25": bm25}, found_by=["lexical"])
+        if window is not None and q.terms and not q.events_only:
+            # The window is a pool of its own: its best matches compete even when better ones
+            # elsewhere fill the global pool.
+            for cid, bm25 in q.store.lexical_pool(q.terms, q.pool, q.filters.within(window)).items():
+                cand = candidates.setdefault(cid, Candidate(cid, 0.0, {"bm25": bm25}))
+                cand.found_by.append("time window")
     if q.semantic is not None:
         q.qvec = q.semantic.add_candidates(q.u, q.pool, q.filters, candidates)
     _relevance(q, candidates)
@@ -185,22 +192,10 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
             cand = candidates.setdefault(cid, Candidate(cid, 0.0, {}))
             cand.channels["entity"] = 1.0
             cand.found_by.append("entity")
-    window = q.u.window
-    if window is not None and q.mode != "semantic" and q.terms and not q.events_only:
-        # The window is a pool of its own: its best matches compete even when better ones elsewhere fill
-        # the global pool.
-        inside = q.store.lexical_pool(q.terms, q.pool, q.filters.within(window))
-        joined = {cid: Candidate(cid, 0.0, {"bm25": bm25}, found_by=["time window"])
-                  for cid, bm25 in inside.items() if cid not in candidates}
-        if joined:
-            if q.semantic is not None:
-                q.semantic.fill_cosines(q.qvec, joined)
-            _relevance(q, joined)
-            candidates.update(joined)
-    if window is None and not candidates and not q.terms:
+    if window is None and not candidates and not q.terms and not q.filters.empty:
         # A filter and no words (`memory recall --since 1d`): the filtered entries, newest first.
         candidates = {cid: Candidate(cid, 0.5, {"filter": 0.5}, found_by=["filter"])
-                      for cid in (q.store.browse(q.filters, q.pool) if not q.filters.empty else [])}
+                      for cid in q.store.browse(q.filters, q.pool)}
     if window is not None and (q.events_only or not candidates):
         # "what happened last week": the entries inside the window, up to PER_DAY of each day.
         days = time_window.browsed(window, q.u.window_empty)
