@@ -18,13 +18,14 @@ PACKAGE = Path(workspace_memory.__file__).parent
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "clock", "tokens", "locks", "files", "endpoints", "timeparse", "timepoints"),  # base: import nothing above
     ("markdown",),  # parse, retain grammar, frontmatter
-    ("workspace",),  # layout, config, the writes people see
+    ("workspace",),  # layout, config, the writes people see, file events
+    ("agent",),  # core memory blocks, trigger recall, the flush prompt
     ("facts",),  # the domain: Fact, entities, supersession, text matching
     ("embed",),  # providers
     ("index",),  # the store boundary and the stores
-    ("recall", "reflect"),  # the pipelines, side by side
+    ("recall", "reflect", "doctor"),  # the pipelines, side by side
     ("api",),  # Memory, assembled from the parts above
-    ("ui",),  # shells over api: the web page (served by the `memory ui` command)
+    ("ui", "mcp_server"),  # shells over api: the web page, the MCP tools (served by `memory ui` / `memory mcp`)
     ("cli", "bank_templates"),  # the command line, which starts the other shells
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
@@ -82,6 +83,35 @@ def test_imports_flow_down_the_layers_only() -> None:
             if RANK[other] > RANK[top] or (same_layer and RANK[top] != 0):
                 wrong.append(f"{path.relative_to(PACKAGE)}:{line}: {module} imports {target}")
     assert not wrong, "imports against the layer order:\n" + "\n".join(wrong)
+
+
+def test_no_module_imports_its_importer() -> None:
+    """No circles between modules (lazy imports included): each file can be read on its own."""
+    mods = dict(_modules())
+    graph: dict[str, set[str]] = {}
+    for module, path in mods.items():
+        deps = set()
+        for _, target in _imports(module, path):
+            while target and target not in mods:
+                target = target.rpartition(".")[0]  # `from pkg.mod import name`: the module
+            if target and target != module and not module.startswith(target + "."):
+                deps.add(target)
+        graph[module] = deps
+    circles = sorted({tuple(sorted((a, b))) for a, deps in graph.items() for b in deps
+                      if a in graph.get(b, set()) or _reaches(graph, b, a)})
+    assert not circles, f"import circles: {circles}"
+
+
+def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen, todo = set(), [start]
+    while todo:
+        node = todo.pop()
+        if node == goal:
+            return True
+        if node not in seen:
+            seen.add(node)
+            todo += graph.get(node, ())
+    return False
 
 
 def test_the_checker_sees_lazy_and_relative_imports(tmp_path: Path) -> None:

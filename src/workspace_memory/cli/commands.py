@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..errors import MemoryError_, UserError
-from .context import echo_json, memory_of, parse_day
+from .context import BulletArgsCommand, echo_json, memory_of, parse_day
 from .render import echo
 
 
@@ -37,10 +37,15 @@ def index(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
     with progress_bar("indexing", enabled=not as_json) as progress:
         report = mem.index(rebuild=rebuild, progress=progress)
     fields = {k: getattr(report, k) for k in ("added", "changed", "removed", "touched", "unchanged")}
+    sessions = report.sessions
     if as_json:
-        echo_json(fields | {"seconds": round(report.seconds, 3), "notices": report.notices})
+        extra = {"sessions": sessions.to_dict()} if sessions else {}
+        echo_json(fields | {"seconds": round(report.seconds, 3), "notices": report.notices} | extra)
         return
     echo(", ".join(f"{v} {k}" for k, v in fields.items()) + f" in {report.seconds:.2f}s")
+    if sessions:
+        echo(f"sessions: {sessions.read} of {sessions.files} transcript(s) read, {sessions.messages} message(s), "
+             f"{sessions.other + sessions.malformed} line(s) skipped ({sessions.malformed} malformed)")
     for notice in report.notices:
         echo(f"note: {notice}", err=True)
 
@@ -64,12 +69,15 @@ def status(ctx: click.Context, as_json: bool) -> None:
 @click.option("--k", "k", type=click.IntRange(1, 1000), default=10, show_default=True, help="Results to return.")
 @click.option("--since", metavar="30d|2w|6m|1y|DATE", help="Only entries from this time on.")
 @click.option("--until", metavar="30d|2w|6m|1y|DATE", help="Only entries up to this time.")
-@click.option("--kind", metavar="KIND", help="world|experience|opinion|observation|note (comma-separated).")
+@click.option("--kind", metavar="KIND", help="world|experience|opinion|observation|note|session (comma-separated).")
 @click.option("--entity", metavar="NAME", help="Only entries about this entity.")
 @click.option("--mode", type=click.Choice(["auto", "lexical", "semantic", "hybrid"]), default="auto",
               show_default=True, help="Search channels to use.")
 @click.option("--budget", type=click.IntRange(1), metavar="TOKENS", help="Pack results into this many tokens.")
 @click.option("--explain", is_flag=True, help="Show which channels found each result and every score factor.")
+@click.option("--source", type=click.Choice(["memory", "sessions", "all"]), default=None,
+              help="Search workspace memory, session transcripts, or both [default: memory.toml [recall] sources].")
+@click.option("--include-invalid", is_flag=True, help="Also facts marked as no longer true (memory forget).")
 @click.option("--batch", type=click.File("rb"), metavar="FILE.jsonl",
               help="One query object per line in, one result object per line out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")
@@ -127,12 +135,12 @@ def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:  # noqa: ANN001
 
 @click.command()
 @click.argument("path")
-@click.option("--from", "start", type=int, default=1, show_default=True, help="First line (1-based).")
+@click.option("--from", "start", type=int, default=None, help="First line (1-based; default 1).")
 @click.option("--lines", type=int, default=None, help="How many lines (default 120, at most 12,000 chars).")
 @click.option("--json", "as_json", is_flag=True, help="Print the page as JSON.")
 @click.pass_context
-def get(ctx: click.Context, path: str, start: int, lines: int | None, as_json: bool) -> None:
-    """Read a workspace Markdown file page by page."""
+def get(ctx: click.Context, path: str, start: int | None, lines: int | None, as_json: bool) -> None:
+    """Read a workspace Markdown file page by page (PATH may be a citation: memory/x.md#L7-L9)."""
     page = memory_of(ctx).get(path, start, lines)
     if as_json:
         echo_json(page.to_dict())
@@ -142,13 +150,13 @@ def get(ctx: click.Context, path: str, start: int, lines: int | None, as_json: b
     echo(page.hint())
 
 
-@click.command()
+@click.command(cls=BulletArgsCommand)
 @click.argument("bullet")
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="The day's log to write to (default: today).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 @click.pass_context
 def retain(ctx: click.Context, bullet: str, day: str | None, as_json: bool) -> None:
-    """Validate a fact ("O(c=0.8) @Peter: ...") and append it to the day's ## Retain."""
+    """Validate a fact ("O(c=0.8) @Peter: ...") and append it to the day's ## Retain (a leading "- " is fine)."""
     when = parse_day(day) if day else None
     written = memory_of(ctx).retain(bullet, when)
     if as_json:

@@ -52,6 +52,8 @@ class Chunk:
     kind: str = "note"  # note | world | experience | opinion | observation
     fact: RetainFact | None = None
     entities: tuple[str, ...] = ()
+    fact_end_line: int | None = None  # a fact's first piece: the last line of its whole bullet
+    invalid_at: str | None = None  # every piece of a struck (invalid) fact: the day it stopped being true
     # The first line of the entry this chunk is a piece of (its own start_line when the entry was
     # not split): the pieces of one long entry share it, and recall returns one result per entry.
     entry_start: int = 0
@@ -238,7 +240,9 @@ class _Walker:
         # carries the fact (one facts row), the others keep its kind and entities.
         for n, (_, first, last, piece) in enumerate(split_to_fit(raw, CHUNK_TOKENS)):
             self.doc.chunks.append(Chunk(line + first, line + last, piece, self.heading_path, fact.kind,
-                                         fact if n == 0 else None, fact.entities, entry_start=line))
+                                         fact if n == 0 else None, fact.entities,
+                                         fact_end_line=line + raw.count("\n") if n == 0 else None,
+                                         invalid_at=fact.invalid_at, entry_start=line))
 
     def _entry(self, start: int, end: int) -> None:
         block = self.lines[start:end]

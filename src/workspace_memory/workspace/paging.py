@@ -7,15 +7,31 @@ the line to continue from, so an agent never pulls a whole large file into conte
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 
-from ..errors import UserError
+from ..errors import PathRefused, UserError
 from ..files import decode_markdown
 from ..markdown.parse import normalize_newlines
 from .layout import Workspace
+from .transcripts import SESSIONS_PREFIX
 
 DEFAULT_LINES = 120
 DEFAULT_MAX_CHARS = 12_000
+# The citations recall prints: memory/2025-11-27.md#L7 and memory/2025-11-27.md#L7-L9 (or #L7-9).
+_CITATION_RE = re.compile(r"^(?P<path>.+?)#L(?P<start>\d+)(?:-L?(?P<end>\d+))?$")
+
+
+def parse_citation(path: str) -> tuple[str, int | None, int | None]:
+    """'a.md#L7' -> ('a.md', 7, None); 'a.md#L7-L9' -> ('a.md', 7, 3); anything else -> (path, None, None)."""
+    match = _CITATION_RE.match(path.strip())
+    if not match:
+        return path, None, None
+    start = int(match["start"])
+    end = int(match["end"]) if match["end"] else None
+    if end is not None and end < start:
+        raise UserError(f"{path}: the citation's range ends before it starts")
+    return match["path"], start, None if end is None else end - start + 1
 
 
 @dataclass
@@ -52,6 +68,9 @@ def read_page(ws: Workspace, path: str, start: int = 1, lines: int | None = None
         raise UserError("--from must be 1 or more (lines are 1-based)")
     if lines < 1:
         raise UserError("--lines must be 1 or more")
+    if path.startswith(SESSIONS_PREFIX) and path.split("#")[0].endswith(".jsonl"):
+        raise PathRefused(f"{path}: session transcripts are not read by get (they stay outside the workspace); "
+                          "the recall result holds the message")
     mf = ws.resolve_markdown(path)
     with open(mf.path, "rb") as fh:
         text = normalize_newlines(decode_markdown(fh.read()).text)
