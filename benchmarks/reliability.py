@@ -474,13 +474,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", choices=["crash", "corruption", "hostile", "confinement", "concurrency", "all"])
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kills", type=int, default=200)
     parser.add_argument("--examples", type=int, default=2000)
     args = parser.parse_args()
     started = time.perf_counter()
     if args.what in ("crash", "all"):
-        report = crash(args.kills)
+        report = crash(args.kills, seed=args.seed)
         print(json.dumps({"crash": report.__dict__}, indent=2))
+        print(f"crash: {report.kills} kills ({report.kills - report.finished_before_kill} mid-run), "
+              f"{len(report.half_written)} half-written of {report.files_checked} file checks, "
+              f"{len(report.broken_after)} broken after, {report.temp_files_left} temporary files left")
     if args.what in ("corruption", "all"):
         results = corruption()
         print(json.dumps({"corruption": results}, indent=2))
