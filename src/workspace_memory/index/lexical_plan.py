@@ -1,0 +1,47 @@
+"""Which query terms a store ranks by BM25 and which it takes newest first (pure; every store plans alike).
+
+BM25 must score every match of an expression before it can sort them, so it only ranks the
+matches of the rarest terms, up to a budget of matches in all: they carry most of the query's
+information (the highest IDF). Entries with the remaining, common terms are taken newest
+first: those that contain all of them, then those that contain any. That walk stops after
+the pool's size, so it costs little however common the words are. recall.lexical still
+scores every candidate on every term.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .base import Term
+
+RANK_BUDGET = 4000  # matches that BM25 may score per query
+
+
+@dataclass(frozen=True)
+class Step:
+    """One search of the plan: `terms` joined by OR (`any`) or AND (`all`), ranked by BM25 or newest first."""
+
+    terms: tuple[Term, ...]
+    ranked: bool
+    join: str = "any"  # "any" | "all"
+
+
+def plan(terms: Sequence[Term], dfs: dict[str, int], budget: int = RANK_BUDGET) -> list[Step]:
+    """The steps for the word terms among `terms` (CJK runs are searched apart), rarest first."""
+    ranked: list[Term] = []
+    common: list[Term] = []
+    for term in sorted((t for t in terms if not t.cjk and dfs[t.label] > 0), key=lambda t: (dfs[t.label], t.label)):
+        if dfs[term.label] <= budget:
+            ranked.append(term)
+            budget -= dfs[term.label]
+        else:
+            common.append(term)
+    steps: list[Step] = []
+    if ranked:
+        steps.append(Step(tuple(ranked), True))
+    if len(common) > 1:
+        steps.append(Step(tuple(common), False, "all"))
+    if common:
+        steps.append(Step(tuple(common), False))
+    return steps

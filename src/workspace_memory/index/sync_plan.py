@@ -1,0 +1,111 @@
+"""What every store's sync shares: which files changed, entity rows, the settings fingerprint (no SQL here).
+
+A sync (index.sqlite.sync, index.postgres.sync) stats every Markdown file against the stored
+(mtime_ns, size, hash) of its `files` rows, parses only the files that differ, and recomputes
+the entities whose mentions or pages changed. The store supplies the stored rows; the plan is
+the same.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from ..workspace.layout import MarkdownFile, Workspace
+
+Known = dict[str, tuple[int, int, str]]  # path -> (mtime_ns, size, hash)
+
+
+@dataclass
+class Pending:
+    candidates: list[tuple[MarkdownFile, int, int]]  # file, mtime_ns, size
+    removed: list[str]
+    known: Known
+    total: int
+
+
+def scan(ws: Workspace, known: Known, everything: bool, only: set[str] | None = None) -> Pending:
+    """Stat every Markdown file (or, with `only`, just those workspace keys) against `known`."""
+    files = ws.markdown_files() if only is None else ws.files_for_keys(only)
+    candidates = []
+    seen = set()
+    for mf in files:
+        if mf.key in seen:
+            continue
+        seen.add(mf.key)
+        try:
+            st = os.stat(mf.path, follow_symlinks=False)
+        except OSError:
+            continue
+        old = known.get(mf.key)
+        if everything or old is None or old[0] != st.st_mtime_ns or old[1] != st.st_size:
+            candidates.append((mf, st.st_mtime_ns, st.st_size))
+    removed = sorted(set(known) - seen)
+    return Pending(candidates, removed, known, len(seen))
+
+
+def recheck(pending: Pending, known: Known) -> Pending:
+    """Drop the candidates that another process indexed between our scan and our lock (`known`: now)."""
+    candidates = [(mf, m, s) for mf, m, s in pending.candidates
+                  if known.get(mf.key) is None or known[mf.key][:2] != (m, s)]
+    removed = [p for p in pending.removed if p in known]
+    return Pending(candidates, removed, known, pending.total)
+
+
+def changed_paths(pending: Pending) -> list[str]:
+    """The paths a recheck must look up again."""
+    return [mf.key for mf, _, _ in pending.candidates] + pending.removed
+
+
+def page_key(path: str) -> set[str]:
+    """An entity page's entity key ({'peter'} for bank/entities/Peter.md), else empty."""
+    if path.startswith("bank/entities/") and path.count("/") == 2:
+        key = path.rsplit("/", 1)[-1][:-3].lower()
+        return set() if key in ("readme", "index") else {key}
+    return set()
+
+
+def settings_fingerprint(schema: int, tokenizer: str) -> dict[str, object]:
+    """Everything that shapes a store's derived rows; when it changes the index must be rebuilt."""
+    from ..markdown.parse import PARSER_VERSION
+    from ..tokens import CHUNK_TOKENS
+    from .rows import EMBED_SCHEME
+
+    return {"schema": schema, "parser": PARSER_VERSION, "chunk_tokens": CHUNK_TOKENS,
+            "tokenizer": tokenizer, "embed_text": EMBED_SCHEME}
+
+
+def fingerprint_change(stored: str | dict | None, current: dict[str, object], has_rows: bool) -> str | None:
+    """What changed since the index was built ("chunk_tokens 200 -> 180"), or None."""
+    if stored is None:
+        return "the index predates settings fingerprints" if has_rows else None
+    old = json.loads(stored) if isinstance(stored, str) else stored
+    changed = [f"{k} {old.get(k)} -> {v}" for k, v in current.items() if old.get(k) != v]
+    return ", ".join(changed) or None
+
+
+def entity_rows(spellings: dict[str, dict[str, int]], fact_counts: dict[str, int],
+                pages: dict[str, tuple[str, str, dict[str, Any]]]) -> list[tuple[str, str, str, str | None, str, int]]:
+    """Rows of the entities table: (key, slug, name, page path, aliases JSON, fact count).
+
+    `spellings`: key -> {slug as written: mentions}; `pages`: key -> (page path, file stem,
+    frontmatter with the page title under "_title"). The most written spelling is the slug;
+    the page's frontmatter gives the display name and aliases.
+    """
+    from ..markdown.retain import display_name
+
+    rows = []
+    for key in sorted(set(spellings) | set(pages)):
+        forms = spellings.get(key, {})
+        slug = max(forms, key=lambda s: (forms[s], s)) if forms else pages[key][1]
+        page = pages.get(key)
+        meta = page[2] if page else {}
+        name = str(meta.get("name") or display_name(slug))
+        aliases = meta.get("aliases") or []
+        if isinstance(aliases, str):
+            aliases = [aliases]
+        rows.append((key, slug, name, page[0] if page else None, json.dumps([str(a) for a in aliases]),
+                     fact_counts.get(key, 0)))
+    return rows
