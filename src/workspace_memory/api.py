@@ -20,7 +20,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .clock import parse_now, workspace_tz
-from .errors import ProviderUnavailable, UserError
+from .errors import PathRefused, ProviderUnavailable, UserError
 from .index.base import SyncReport
 from .recall.query import RecallRequest
 from .workspace.layout import Workspace
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from .embed.base import Embedder
     from .embed.config import EmbeddingConfig
     from .index.base import Store, VectorIndex
+    from .index.store_config import StoreConfig
     from .recall.settings import RecallSettings
     from .reflect.run import ReflectReport
     from .workspace.init_templates import InitReport
@@ -68,36 +69,68 @@ def _repairing(method: _T) -> _T:
 class Memory:
     """A workspace plus its derived index, opened lazily."""
 
-    def __init__(self, workspace: Workspace, now: datetime | None = None, store: Store | None = None) -> None:
+    def __init__(self, workspace: Workspace, now: datetime | None = None, store: Store | None = None,
+                 *, checkout: bool = True) -> None:
         self.workspace = workspace
         self.tz = workspace_tz(workspace.config)
         self.now = now or datetime.now(self.tz)
         if store is not None:
             self.__dict__["store"] = store
+        # False: no Markdown here, only the workspace's rows in a Postgres store (see `open`).
+        self.checkout = checkout
         self._repaired = False  # one repair per Memory: a second failure is reported, not looped on
 
     @classmethod
     def open(cls, root: str | None = None, now: str | None = None, *, create: bool = False) -> Memory:
         """Open the workspace at `root` (or $MEMORY_WORKSPACE / the default) with an optional fixed now.
 
-        A folder that is not a workspace is refused unless `create` (what `init` passes).
+        A folder that is not a workspace is refused unless `create` (what `init` passes), or unless
+        a Postgres store is configured in the environment and holds a workspace of that name
+        ($MEMORY_STORE_WORKSPACE, else the folder's name): then the Memory is store-only. It
+        reads (recall, get, entity, opinions, status) from the store, as of the last `memory
+        index` anywhere, and refuses what needs the Markdown (index, retain, reflect, init).
         """
         ws = Workspace.open(root)
-        if not create:
+        tz = workspace_tz(ws.config)
+        if create or ws.is_workspace():
+            return cls(ws, parse_now(now, tz))
+        from .index.factory import store_config
+        from .index.store_config import redact
+
+        config = store_config(ws)
+        if config.url is None:
             ws.require()
-        return cls(ws, parse_now(now, workspace_tz(ws.config)))
+            raise AssertionError("unreachable: require() raises for a folder that is not a workspace")
+        mem = cls(ws, parse_now(now, tz), checkout=False)
+        if not mem.store.exists():  # type: ignore[attr-defined]
+            raise UserError(f"no workspace at {ws.root}, and {redact(config.url)} holds no workspace named "
+                            f"{config.workspace!r}")
+        return mem
 
     @property
     def today(self) -> date:
         return self.now.date()
 
     @cached_property
-    def store(self) -> Store:
-        """The derived index (the SQLite store under `.memory/`), opened on first use."""
-        from .index.sqlite.store import SqliteStore
+    def store_config(self) -> StoreConfig:
+        """`[store]` of memory.toml with its environment twins: which store, and this workspace's name in it."""
+        from .index.factory import store_config
 
-        self.workspace.require()
-        return SqliteStore(self.workspace.state_dir)
+        return store_config(self.workspace)
+
+    @cached_property
+    def store(self) -> Store:
+        """The derived index (SQLite under `.memory/`, or Postgres when configured), opened on first use."""
+        from .index.factory import open_store
+
+        if self.checkout and not self.store_config.postgres:
+            self.workspace.require()
+        return open_store(self.workspace, self.store_config)
+
+    def _needs_checkout(self, what: str) -> None:
+        if not self.checkout:
+            raise UserError(f"{what} needs the workspace's Markdown, and there is no checkout at {self.workspace.root} "
+                            f"(this reads workspace {self.store_config.workspace!r} from the store)")
 
     def close(self) -> None:
         if "store" in self.__dict__:
@@ -145,6 +178,7 @@ class Memory:
         """Bring the index up to date (waiting for another writer if needed), vectors included."""
         import time
 
+        self._needs_checkout("memory index")
         started = time.perf_counter()
         report = self.store.sync(self.workspace, rebuild=rebuild, progress=progress, wait=INDEX_WAIT)
         report.notices[:0] = self.store.take_notices()
@@ -172,7 +206,12 @@ class Memory:
         return report
 
     def refresh(self, only: set[str] | None = None) -> list[str]:
-        """The cheap sync a read does first (`only`: just these changed keys); never waits. Returns notices."""
+        """The cheap sync a read does first (`only`: just these changed keys); never waits. Returns notices.
+
+        Store-only (no checkout): nothing to sync from; the store is read as the last index left it.
+        """
+        if not self.checkout:
+            return []
         report = self.store.sync(self.workspace, wait=0, rebuild_if_stale=False, only=only)
         notices = self.store.take_notices()
         if report.busy:
@@ -186,15 +225,19 @@ class Memory:
         from .recall.engine import recall
 
         notices = self.refresh()
+        store = self.store
+        if request.workspaces or request.all_workspaces:
+            # A view over several workspaces of the store: the same pipeline, rows that name their workspace.
+            store = store.across(None if request.all_workspaces else list(request.workspaces))
         semantic = None
         if request.mode != "lexical":
-            semantic, more = self._semantic_channel(request.mode)
+            semantic, more = self._semantic_channel(request.mode, store)
             notices += more
-        return recall(self.store, request, now=self.now, semantic=semantic, notices=notices,
+        return recall(store, request, now=self.now, semantic=semantic, notices=notices,
                       settings=self.recall_settings)
 
-    def _semantic_channel(self, mode: str):  # noqa: ANN202 - (SemanticChannel | None, notices)
-        """The vector channel for this recall, or None (lexical) with the reason in notices."""
+    def _semantic_channel(self, mode: str, store: Store):  # noqa: ANN202 - (SemanticChannel | None, notices)
+        """The vector channel for this recall over `store`, or None (lexical) with the reason in notices."""
         from .recall.semantic import SemanticChannel
 
         required = mode in ("semantic", "hybrid")
@@ -202,7 +245,7 @@ class Memory:
         if embedder is None:
             return None, notices
         try:
-            vectors, more = self._vectors_for_recall(embedder)
+            vectors, more = self._vectors_for_recall(embedder, store)
         except ProviderUnavailable as exc:
             if required or self.embedding_config.explicit:
                 raise
@@ -210,14 +253,14 @@ class Memory:
         channel = SemanticChannel(vectors, embedder, semantic_only=mode == "semantic", settings=self.recall_settings)
         return channel, notices + more
 
-    def _vectors_for_recall(self, embedder: Embedder) -> tuple[VectorIndex, list[str]]:
+    def _vectors_for_recall(self, embedder: Embedder, store: Store) -> tuple[VectorIndex, list[str]]:
         """The vectors, after embedding new entries for at most RECALL_EMBED_BUDGET seconds.
 
         New or changed entries since the last `memory index` are embedded with the fast encoder
         when it exists (a recall never loads torch); what is left is found by keywords and
         embedded by `memory index`.
         """
-        vectors = self.store.vectors(embedder)
+        vectors = store.vectors(embedder)
         fast = getattr(embedder, "query_encoder", lambda: None)()
         heavy = fast is None and callable(getattr(embedder, "sentence_transformer", None))  # would load torch
         update = vectors.update(encode=fast.encode if fast is not None else None, embed=not heavy,
@@ -235,8 +278,12 @@ class Memory:
     def status(self) -> dict[str, Any]:
         """Counts, warnings with path:line, index age and available search modes."""
         notices = self.refresh()
-        return {"workspace": str(self.workspace.root), "index": self.store.describe(), **self.store.status(),
-                "modes": self._modes(), "notices": notices}
+        return {"workspace": str(self.workspace.root) if self.checkout else None, "index": self.store.describe(),
+                **self.store.status(), "modes": self._modes(), "notices": notices}
+
+    def store_health(self) -> list[dict[str, Any]]:
+        """What `memory doctor` checks of the store: [{check, ok, detail}] (server, extensions, migrations)."""
+        return self.store.health()
 
     def _modes(self) -> list[str]:
         try:
@@ -271,21 +318,32 @@ class Memory:
 
     # -- Markdown reads and writes -------------------------------------------------------
     def get(self, path: str, start: int = 1, lines: int | None = None, max_chars: int | None = None) -> Page:
-        """A paged read of one workspace Markdown file (see `workspace.paging.read_page`)."""
-        from .workspace.paging import read_page
+        """A paged read of one workspace Markdown file (see `workspace.paging.read_page`).
 
-        return read_page(self.workspace, path, start, lines, max_chars)
+        Store-only, the text comes from the store (the file as it was last indexed).
+        """
+        from .workspace.paging import page_text, read_page, store_key
+
+        if self.checkout:
+            return read_page(self.workspace, path, start, lines, max_chars)
+        key = store_key(path)
+        text = self.store.file_text(key)
+        if text is None:
+            raise PathRefused(f"{path}: no such file in workspace {self.store_config.workspace!r} of the store")
+        return page_text(key, text, start, lines, max_chars)
 
     def retain(self, bullet: str, day: date | None = None) -> RetainWrite:
         """Append a validated Retain bullet to a day's log (see `workspace.retain_writer.retain`)."""
         from .workspace.retain_writer import retain
 
+        self._needs_checkout("memory retain")
         return retain(self.workspace, bullet, day or self.today)
 
     def init(self) -> InitReport:
         """Lay out a new workspace from the bank templates (never overwrites)."""
         from .workspace.init_templates import init_workspace
 
+        self._needs_checkout("memory init")
         return init_workspace(self.workspace, self.today)
 
     # -- reflect -------------------------------------------------------------------------
@@ -295,6 +353,7 @@ class Memory:
         """Rewrite entity pages, opinions, curated lists and core proposals (see reflect.run)."""
         from .reflect import embeddings_wanted, reflect
 
+        self._needs_checkout("memory reflect")
         similarity, notices = None, []
         if use_model and embeddings_wanted(self.workspace.config):
             similarity, notices = self._embed_similarity()

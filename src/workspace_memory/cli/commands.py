@@ -70,6 +70,9 @@ def status(ctx: click.Context, as_json: bool) -> None:
               show_default=True, help="Search channels to use.")
 @click.option("--budget", type=click.IntRange(1), metavar="TOKENS", help="Pack results into this many tokens.")
 @click.option("--explain", is_flag=True, help="Show which channels found each result and every score factor.")
+@click.option("--workspace-name", "workspaces", multiple=True, metavar="NAME",
+              help="Recall across these workspaces of the Postgres store (repeatable); results name theirs.")
+@click.option("--all-workspaces", is_flag=True, help="Recall across every workspace of the Postgres store.")
 @click.option("--batch", type=click.File("rb"), metavar="FILE.jsonl",
               help="One query object per line in, one result object per line out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")

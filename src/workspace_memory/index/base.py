@@ -17,7 +17,8 @@ which store they talk to. The contract every store keeps:
   kind (note | world | experience | opinion | observation), heading, text, role (core | daily |
   bank | note | extra), day (ISO, the day a daily log is about, else None), t_start/t_end (the
   day or the stated time range, ISO, open ends as OPEN_START/OPEN_END), fact_content and
-  confidence (facts only), entity_keys and entity_names (lower-cased slugs and display names).
+  confidence (facts only), entity_keys and entity_names (lower-cased slugs and display names);
+  in a view over several workspaces (`Store.across`), also `workspace` (its name in the store).
 - `Filters` are hard filters; each store turns them into its own SQL.
 - Lexical: the store finds BM25 candidates (`lexical_pool`) and tells which query terms each
   candidate contains (`term_matches`, with its own tokenizer); recall computes the coverage
@@ -118,6 +119,7 @@ class ChunkRow(TypedDict, total=False):
     confidence: float | None
     entity_keys: list[str]
     entity_names: list[str]
+    workspace: str  # only in a view over several workspaces (Store.across)
 
 
 @dataclass
@@ -275,6 +277,20 @@ class Store(Protocol):
     def status(self) -> dict[str, Any]:
         """Counts for `memory status`: files, chunks, facts, facts_by_kind, entities, warnings
         ([{path, line, message}]), last_sync (ISO or None)."""
+        ...
+
+    # -- several workspaces, kept texts, operations -----------------------------------------------
+    def across(self, names: Sequence[str] | None) -> Store:
+        """A read-only view over the workspaces `names` of this store (None: all of them), whose rows
+        name their workspace. Only a store that holds many workspaces can (else UserError)."""
+        ...
+
+    def file_text(self, path: str) -> str | None:
+        """The text of an indexed file as it was indexed, or None (unknown, or the store keeps no texts)."""
+        ...
+
+    def health(self) -> list[dict[str, Any]]:
+        """What `memory doctor` reports about the store: [{check, ok, detail}]."""
         ...
 
 

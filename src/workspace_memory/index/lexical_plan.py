@@ -16,6 +16,11 @@ from dataclasses import dataclass
 from .base import Term
 
 RANK_BUDGET = 4000  # matches that BM25 may score per query
+# BM25 as FTS5 computes it: k1, b, and the weight of each column (the entry's text, the words of
+# its file path, the previous entry of its section).
+BM25_K1 = 1.2
+BM25_B = 0.75
+BM25_WEIGHTS = (1.0, 0.6, 0.3)
 
 
 @dataclass(frozen=True)
@@ -45,3 +50,18 @@ def plan(terms: Sequence[Term], dfs: dict[str, int], budget: int = RANK_BUDGET) 
     if common:
         steps.append(Step(tuple(common), False))
     return steps
+
+
+def bm25_idf(rows: int, hits: int) -> float:
+    """FTS5's IDF of a phrase found in `hits` of `rows` rows (never below 1e-6)."""
+    import math
+
+    idf = math.log((rows - hits + 0.5) / (hits + 0.5))
+    return idf if idf > 0 else 1e-6
+
+
+def bm25(frequencies: Sequence[float], idfs: Sequence[float], length: int, average_length: float) -> float:
+    """FTS5's bm25() (positive, larger is better) of one row: `frequencies` are each phrase's
+    column-weighted instance counts, `length` the row's tokens in all columns."""
+    norm = BM25_K1 * (1 - BM25_B + BM25_B * length / (average_length or 1.0))
+    return sum(idf * (f * (BM25_K1 + 1)) / (f + norm) for f, idf in zip(frequencies, idfs, strict=True) if f)

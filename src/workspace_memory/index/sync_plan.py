@@ -109,3 +109,27 @@ def entity_rows(spellings: dict[str, dict[str, int]], fact_counts: dict[str, int
         rows.append((key, slug, name, page[0] if page else None, json.dumps([str(a) for a in aliases]),
                      fact_counts.get(key, 0)))
     return rows
+
+
+def superseded_changes(rows: list[tuple], keys: set[str] | None) -> tuple[list[int], dict[int, int]]:
+    """Apply facts.supersession's rule to world-fact rows (id, path, line, content, confidence, ISO day,
+    entity key), one row per mention in mention order. Returns (ids judged, {old id: newer id}).
+
+    With `keys`, only facts whose primary (first) entity is among them are judged: facts of other
+    entities pulled in by a secondary mention are judged with their own group's full set later.
+    """
+    from datetime import date
+
+    from ..facts.model import Fact
+    from ..facts.supersession import superseded_ids
+
+    grouped: dict[int, list] = {}
+    for fid, path, line, content, confidence, day, key in rows:
+        grouped.setdefault(fid, [path, line, content, confidence, day, []])[5].append(key)
+    built = [
+        Fact(fid, path, line, "world", content, confidence, date.fromisoformat(day) if day else None, tuple(ents))
+        for fid, (path, line, content, confidence, day, ents) in grouped.items()
+    ]
+    if keys is not None:
+        built = [f for f in built if f.entities and f.entities[0] in keys]
+    return [f.id for f in built], superseded_ids(built)

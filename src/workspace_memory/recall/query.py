@@ -48,6 +48,9 @@ class RecallRequest:
     mode: str = "auto"
     budget: int | None = None
     explain: bool = False
+    # Recall across workspaces of a Postgres store (results then name their `workspace`).
+    workspaces: tuple[str, ...] = ()
+    all_workspaces: bool = False
 
 
 @dataclass

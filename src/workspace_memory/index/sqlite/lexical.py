@@ -19,7 +19,7 @@ from .schema import FTS_TOKENIZER
 
 RANK_BUDGET = lexical_plan.RANK_BUDGET  # chunks that BM25 may score per query, see fts_plan
 # Column weights for bm25(): the entry text, the words of its file path, the previous entry.
-BM25_WEIGHTS = (1.0, 0.6, 0.3)
+BM25_WEIGHTS = lexical_plan.BM25_WEIGHTS
 _MAIN = "{search_text path_text}"
 _CJK_IDS = "SELECT rowid FROM chunks_trigram"
 

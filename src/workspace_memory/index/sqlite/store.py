@@ -9,6 +9,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...errors import UserError
 from ..base import ChunkRow, Filters, SyncReport, Term
 from . import lexical, reads
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
@@ -148,3 +149,26 @@ class SqliteStore:
 
     def status(self) -> dict[str, Any]:
         return reads.status(self.conn)
+
+    # -- several workspaces, kept texts, operations -----------------------------------------------
+    def across(self, names: Sequence[str] | None) -> SqliteStore:
+        """One workspace per file: recalling across workspaces needs the Postgres store."""
+        del names
+        raise UserError("recalling across workspaces needs a Postgres store ([store] url in memory.toml "
+                        "or $MEMORY_STORE_URL)")
+
+    def file_text(self, path: str) -> str | None:
+        """The SQLite index keeps no file texts: the checkout beside it is the truth."""
+        del path
+        return None
+
+    def health(self) -> list[dict[str, Any]]:
+        """The SQLite library, FTS5, and the schema version of the index file."""
+        from .schema import SCHEMA_VERSION, current_version
+
+        version = current_version(self.conn)
+        fts5 = "ENABLE_FTS5" in {r[0] for r in self.conn.execute("PRAGMA compile_options")}
+        return [{"check": "sqlite", "ok": True, "detail": f"SQLite {sqlite3.sqlite_version} at {self.path}"},
+                {"check": "fts5", "ok": fts5, "detail": "FTS5 available" if fts5 else "this SQLite has no FTS5"},
+                {"check": "migrations", "ok": version == SCHEMA_VERSION,
+                 "detail": f"{version} of {SCHEMA_VERSION} applied"}]
