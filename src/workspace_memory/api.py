@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .embed.config import EmbeddingConfig
     from .index.base import Store, VectorIndex
     from .index.store_config import StoreConfig
+    from .index.transfer import TransferReport
     from .recall.settings import RecallSettings
     from .reflect.run import ReflectReport
     from .workspace.init_templates import InitReport
@@ -280,6 +281,46 @@ class Memory:
         notices = self.refresh()
         return {"workspace": str(self.workspace.root) if self.checkout else None, "index": self.store.describe(),
                 **self.store.status(), "modes": self._modes(), "notices": notices}
+
+    def move_store(self, direction: str, url: str | None = None) -> TransferReport:
+        """Copy this workspace between SQLite and Postgres without embedding again (index.transfer).
+
+        `export`: from the configured store to the other one; `import`: from the other one into the
+        configured store. The other store is SQLite under `.memory/` when Postgres is configured,
+        else the Postgres at `url`.
+        """
+        from .index.sqlite.store import SqliteStore
+        from .index.transfer import transfer
+
+        self._needs_checkout(f"memory store {direction}")
+        if self.store_config.postgres:
+            other: Store = SqliteStore(self.workspace.state_dir)
+        else:
+            if not url:
+                raise UserError(f"memory store {direction}: give the Postgres URL ({'--to' if direction == 'export' else '--from'} "
+                                "postgresql://...) or configure [store] url")
+            from .index.postgres.store import PostgresStore
+            from .index.store_config import check_url
+
+            try:
+                check_url(url)
+            except ValueError as exc:
+                raise UserError(str(exc)) from None
+            other = PostgresStore(url, self.store_config.workspace)
+        source, target = (self.store, other) if direction == "export" else (other, self.store)
+        try:
+            embedder, _ = self.embedder()
+        except ProviderUnavailable:
+            embedder = None
+        try:
+            return transfer(self.workspace, source, target, embedder)
+        finally:
+            other.close()
+
+    def store_workspaces(self) -> list[str]:
+        """The workspaces of a Postgres store, by name (SQLite holds only this one)."""
+        names = getattr(self.store, "workspace_names", None)
+        return names() if names is not None else [self.store_config.workspace]
 
     def store_health(self) -> list[dict[str, Any]]:
         """What `memory doctor` checks of the store: [{check, ok, detail}] (server, extensions, migrations)."""
