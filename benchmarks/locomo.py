@@ -1,6 +1,7 @@
 """Evidence recall on LoCoMo (data no one here wrote), lexical and hybrid.
 
     python benchmarks/locomo.py [--modes lexical,hybrid] [--conversations 10] [--out benchmarks/out/locomo.json]
+                                [--store-url postgresql://...]
 
 Reads ../shared/benchmarks/locomo/locomo10.json (see its README; the data is not copied
 into the project). Each conversation becomes one workspace: one daily log per session
@@ -13,6 +14,9 @@ Reported per category and overall: recall@5, @10, @25, and recall at a budget of
 2,000 characters of returned text (results taken in rank order while the text of the
 lines they cover stays within the budget).
 
+With --store-url the indexes live in that Postgres (one workspace per conversation, named
+locomo-<sample id>) instead of SQLite: the same questions, to compare the two stores.
+
 Nothing here is special-cased in the engine: the workspace is plain Markdown and the
 queries go through the public library API, exactly as `memory recall` runs them.
 """
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import statistics
@@ -107,12 +112,15 @@ def score_question(results: list[dict], evidence: list[tuple[str, int]], files: 
     return out
 
 
-def run(samples: list[dict], mode: str, tmp: Path) -> tuple[dict, dict]:
+def run(samples: list[dict], mode: str, tmp: Path, store_url: str | None = None) -> tuple[dict, dict]:
     per_cat: dict[str, list[dict]] = defaultdict(list)
     timings = {"index_s": 0.0, "query_ms": []}
     for sample in samples:
         root = tmp / sample["sample_id"]
         where, files, last = write_workspace(sample, root)
+        if store_url:
+            os.environ["MEMORY_STORE_URL"] = store_url
+            os.environ["MEMORY_STORE_WORKSPACE"] = f"locomo-{sample['sample_id']}"
         now = (last + timedelta(days=1)).date().isoformat()
         mem = Memory.open(str(root), now)
         t0 = time.perf_counter()
@@ -140,6 +148,7 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, default=10)
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--store-url", default=None, help="index into this Postgres instead of SQLite")
     parser.add_argument("--workdir", type=Path, default=None,
                         help="keep the workspaces here and reuse their indexes (embeddings are cached)")
     args = parser.parse_args()
@@ -148,7 +157,7 @@ def main() -> None:
     report = {}
     try:
         for mode in args.modes.split(","):
-            table, timings = run(samples, mode, tmp)
+            table, timings = run(samples, mode, tmp, args.store_url)
             report[mode] = table
             q = timings["query_ms"]
             print(f"\n{mode}: index {timings['index_s']:.1f} s, query p50 {statistics.median(q):.1f} ms "
