@@ -63,6 +63,24 @@ def looks_binary(data: bytes) -> bool:
     return odd > 8 and odd > BINARY_SHARE * len(decoded)
 
 
+MAX_INDEXED_BYTES = 20 * 1024 * 1024  # of a file, indexed; the rest is reported, never read into memory
+
+
+def read_bounded(path: str | Path, limit: int = MAX_INDEXED_BYTES) -> tuple[str, bytes, int]:
+    """(sha256 of the whole file, its first `limit` bytes, its size), streaming: a 500 MB file
+    costs a hash, not 500 MB of memory."""
+    digest = hashlib.sha256()
+    head = bytearray()
+    size = 0
+    with open(path, "rb") as fh:  # read only
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+            size += len(chunk)
+            if len(head) < limit:
+                head += chunk[: limit - len(head)]
+    return digest.hexdigest(), bytes(head), size
+
+
 def sha256_bytes(data: bytes) -> str:
     """Hex digest used to tell whether a file's content really changed."""
     return hashlib.sha256(data).hexdigest()
@@ -96,6 +114,22 @@ def atomic_write_text(path: Path, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def remove_stale_temps(path: Path) -> int:
+    """Delete the temporary files `atomic_write_text` left beside `path` when its writer was killed.
+
+    Only call this while holding the file's write lock: then no live writer owns one of them.
+    """
+    removed = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(path.parent):
+            name = entry.name
+            if name.startswith(f".{path.name}.") and name.endswith(".tmp") and len(name) == len(path.name) + 18:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+                    removed += 1
+    return removed
 
 
 def _create_temp(path: Path) -> tuple[int, str]:

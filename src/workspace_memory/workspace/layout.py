@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import IndexBusy, PathRefused, UserError
+from ..files import remove_stale_temps
 from ..locks import file_lock
 
 DEFAULT_WORKSPACE = "~/.openclaw/workspace"
@@ -149,6 +150,10 @@ class Workspace:
         with file_lock(self.state_dir / "locks" / f"{name}.lock", wait) as held:
             if not held:
                 raise IndexBusy(f"{key} is being written by another process for over {wait:.0f}s; try again")
+            # A writer killed mid-write leaves its temporary file; holding the lock, we know its
+            # owner is gone, so it goes now instead of piling up.
+            target = Path(key) if os.path.isabs(key) else self.root / key
+            remove_stale_temps(target)
             yield
 
     def daily_path(self, day: date) -> Path:

@@ -20,10 +20,10 @@ import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ...files import decode_markdown, looks_binary, sha256_bytes
+from ...files import decode_markdown, looks_binary, read_bounded
 from ...workspace.layout import MarkdownFile, Workspace
 from ..base import SyncReport
-from ..rows import DocumentRows, document_rows
+from ..rows import DocumentRows, file_rows
 from ..sync_plan import (
     Known,
     Pending,
@@ -146,11 +146,9 @@ def _read(db: Database, ws_id: int, mf: MarkdownFile, mtime_ns: int, size: int,
           old: tuple[int, int, str] | None, report: SyncReport) -> tuple[DocumentRows, str | None] | None:
     """The new rows of one file (its old rows deleted), or None when only its stat changed."""
     try:
-        with open(mf.path, "rb") as fh:  # read only: indexing never writes Markdown
-            data = fh.read()
+        digest, head, total = read_bounded(mf.path)  # read only: indexing never writes Markdown
     except OSError:
         return None
-    digest = sha256_bytes(data)
     if old is not None and old[2] == digest:
         db.conn.execute("UPDATE files SET mtime_ns = %s, size = %s WHERE workspace_id = %s AND path = %s",
                         (mtime_ns, size, ws_id, mf.key))
@@ -161,15 +159,9 @@ def _read(db: Database, ws_id: int, mf: MarkdownFile, mtime_ns: int, size: int,
         report.changed += 1
     else:
         report.added += 1
-    body = None
-    if looks_binary(data):
-        rows = DocumentRows(file={"path": mf.key, "role": mf.role, "day": mf.day.isoformat() if mf.day else None,
-                                  "title": None, "meta": "{}"},
-                            warnings=[(1, "not a text file (binary data); skipped")])
-    else:
-        decoded = decode_markdown(data)
-        body = decoded.text
-        rows = document_rows(mf.key, mf.role, mf.day, decoded)
+    rows = file_rows(mf.key, mf.role, mf.day, head, total)
+    # The text is kept for `get` and recall on machines without a checkout (binary files: none).
+    body = None if looks_binary(head) else decode_markdown(head).text
     rows.file |= {"hash": digest, "mtime_ns": mtime_ns, "size": size}
     report.entity_keys.update(page_key(mf.key))
     return rows, body

@@ -145,6 +145,9 @@ class VectorStore:
         # Labels whose slot was reused no longer need recording; keep the sidecar small.
         self._deleted &= set(index.get_ids_list())
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        # Saves of writers killed mid-way (the one writer holds the index lock while saving).
+        for stale in self.path.parent.glob(f".{self.path.name}*.tmp"):
+            stale.unlink(missing_ok=True)
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
             index.save_index(str(tmp))

@@ -21,11 +21,11 @@ import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from ...files import decode_markdown, looks_binary, sha256_bytes
+from ...files import read_bounded
 from ...workspace.layout import MarkdownFile, Workspace
 from .. import sync_plan
 from ..base import SyncReport, in_batches
-from ..rows import DocumentRows, document_rows, key_scope
+from ..rows import file_rows, key_scope
 from ..sync_plan import (
     Known,
     Pending,
@@ -170,11 +170,9 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
                old: tuple[int, int, str] | None, report: SyncReport) -> None:
     del ws
     try:
-        with open(mf.path, "rb") as fh:  # read only: indexing never writes Markdown
-            data = fh.read()
+        digest, head, total = read_bounded(mf.path)  # read only: indexing never writes Markdown
     except OSError:
         return
-    digest = sha256_bytes(data)
     if old is not None and old[2] == digest and _has_rows(conn, mf.key):
         conn.execute("UPDATE files SET mtime_ns = ?, size = ? WHERE path = ?", (mtime_ns, size, mf.key))
         report.touched += 1
@@ -184,14 +182,7 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
         report.changed += 1
     else:
         report.added += 1
-    if looks_binary(data):
-        # Recorded (so the next sync does not read it again) but not indexed, with a warning
-        # that status and doctor show.
-        rows = DocumentRows(file={"path": mf.key, "role": mf.role, "day": mf.day.isoformat() if mf.day else None,
-                                  "title": None, "meta": "{}"},
-                            warnings=[(1, "not a text file (binary data); skipped")])
-    else:
-        rows = document_rows(mf.key, mf.role, mf.day, decode_markdown(data))
+    rows = file_rows(mf.key, mf.role, mf.day, head, total)
     file_row = rows.file | {"hash": digest, "mtime_ns": mtime_ns, "size": size,
                             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds")}
     _insert(conn, "files", [file_row])
