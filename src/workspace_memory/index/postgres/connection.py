@@ -67,8 +67,10 @@ class Database:
         """A new autocommit connection with our search path, not migrated (for health checks)."""
         psycopg = _driver()
         try:
+            # No server-side prepared statements: a recall runs each statement once or twice, and
+            # preparing costs a round trip that planning the statement again does not.
             conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT,
-                                   application_name="workspace-memory")
+                                   application_name="workspace-memory", prepare_threshold=None)
             conn.execute(f"SET search_path TO {SCHEMA}, public")
         except psycopg.Error as exc:
             raise StoreUnavailable(f"cannot reach {self.where}: {reason(exc)}") from None
@@ -134,15 +136,21 @@ class Database:
 
     # -- transactions ---------------------------------------------------------------------------
     @contextlib.contextmanager
-    def snapshot(self) -> Iterator[None]:
-        """One REPEATABLE READ, READ ONLY transaction: every read inside sees one committed state."""
+    def snapshot(self, first: tuple[str, Any] | None = None) -> Iterator[list[tuple]]:
+        """One REPEATABLE READ, READ ONLY transaction: every read inside sees one committed state.
+
+        `first` (sql, params) runs in the same round trip as BEGIN; its rows are yielded.
+        """
         conn = self.conn
         if conn.info.transaction_status != 0:  # already inside a transaction (IDLE is 0)
-            yield
+            yield conn.execute(*first).fetchall() if first else []
             return
-        conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        with conn.pipeline():
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            cur = conn.execute(*first) if first else None
+        rows = cur.fetchall() if cur is not None else []
         try:
-            yield
+            yield rows
         finally:
             if not conn.closed and conn.info.transaction_status != 0:
                 conn.execute("COMMIT" if conn.info.transaction_status == 2 else "ROLLBACK")

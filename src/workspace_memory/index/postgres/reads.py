@@ -64,10 +64,13 @@ def rows(conn: psycopg.Connection, ws: list[int], ids: Sequence[int], filters: F
     where, params = filter_sql(filters)
     out: dict[int, ChunkRow] = {}
     for (cid, path, start, end, kind, heading, text, role, day, t_start, t_end, content, confidence,
-         ws_id) in conn.execute(
+         ws_id, keys, names_) in conn.execute(
         "SELECT c.id, c.path, c.start_line, c.end_line, c.kind, c.heading, c.text, c.role, c.day, c.t_start,"
-        " c.t_end, f.content, f.confidence, c.workspace_id FROM chunks c LEFT JOIN facts f"
-        " ON f.workspace_id = c.workspace_id AND f.id = c.id"
+        " c.t_end, f.content, f.confidence, c.workspace_id, m.keys, m.names FROM chunks c LEFT JOIN facts f"
+        " ON f.workspace_id = c.workspace_id AND f.id = c.id LEFT JOIN LATERAL (SELECT"
+        " array_agg(m.entity_key ORDER BY m.ord) AS keys, array_agg(COALESCE(e.name, m.slug) ORDER BY m.ord) AS names"
+        " FROM mentions m LEFT JOIN entities e ON e.workspace_id = m.workspace_id AND e.key = m.entity_key"
+        " WHERE m.workspace_id = c.workspace_id AND m.chunk_id = c.id) m ON true"
         f" WHERE c.workspace_id = ANY(%s) AND c.id = ANY(%s){_and(where)}", [ws, list(ids), *params]):
         row: Any = {"id": cid, "path": path, "start_line": start, "end_line": end, "kind": kind,
                     "heading": heading, "text": text, "role": role, "day": iso(day), "t_start": iso(t_start),
@@ -75,18 +78,11 @@ def rows(conn: psycopg.Connection, ws: list[int], ids: Sequence[int], filters: F
                     "entity_keys": [], "entity_names": []}
         if path.startswith("bank/entities/"):
             row["entity_keys"].append(path.rsplit("/", 1)[-1][:-3].lower())  # on the entity's page
+        row["entity_keys"] += keys or []
+        row["entity_names"] += names_ or []
         if names is not None:
             row["workspace"] = names.get(ws_id, str(ws_id))
         out[cid] = row
-    if out:
-        for cid, key, name in conn.execute(
-            "SELECT m.chunk_id, m.entity_key, COALESCE(e.name, m.slug) FROM mentions m LEFT JOIN entities e"
-            " ON e.workspace_id = m.workspace_id AND e.key = m.entity_key"
-            " WHERE m.workspace_id = ANY(%s) AND m.chunk_id = ANY(%s) ORDER BY m.chunk_id, m.ord",
-            (ws, list(out)),
-        ):
-            out[cid]["entity_keys"].append(key)
-            out[cid]["entity_names"].append(name)
     return out
 
 

@@ -125,20 +125,28 @@ class PostgresStore:
         return sum(self.stats().generations)
 
     # -- recall ---------------------------------------------------------------------------------
+    _STATS = ("SELECT COALESCE(sum(chunk_count), 0)::bigint, COALESCE(sum(token_count), 0)::bigint,"
+              " COALESCE(sum(next_chunk_id - 1), 0)::bigint, COALESCE(array_agg(generation ORDER BY workspace_id),"
+              " '{}') FROM workspaces WHERE workspace_id = ANY(%s)")
+
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[None]:
-        with self.db.guard(), self.db.snapshot():
+        """One consistent read (REPEATABLE READ); the view's counters come in BEGIN's round trip."""
+        with self.db.guard():
+            ids = self.ids
+            with self.db.snapshot((self._STATS, (ids,))) as rows:
+                self._stats = self._to_stats(rows[0])
+                yield
             self._stats = None
-            yield
+
+    @staticmethod
+    def _to_stats(row: tuple) -> lexical.Stats:
+        return lexical.Stats(row[0], row[1], row[2], tuple(row[3]))
 
     def stats(self) -> lexical.Stats:
-        """The view's counters (cached within a snapshot)."""
+        """The view's counters (read once per snapshot)."""
         if self._stats is None or self.db.conn.info.transaction_status == 0:
-            row = self.db.conn.execute(
-                "SELECT COALESCE(sum(chunk_count), 0)::bigint, COALESCE(sum(token_count), 0)::bigint,"
-                " COALESCE(sum(next_chunk_id - 1), 0)::bigint, COALESCE(array_agg(generation ORDER BY workspace_id),"
-                " '{}') FROM workspaces WHERE workspace_id = ANY(%s)", (self.ids,)).fetchone()
-            self._stats = lexical.Stats(row[0], row[1], row[2], tuple(row[3]))
+            self._stats = self._to_stats(self.db.conn.execute(self._STATS, (self.ids,)).fetchone())
         return self._stats
 
     @guarded

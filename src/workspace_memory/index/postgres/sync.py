@@ -61,11 +61,17 @@ def known(db: Database, ws_id: int, paths: list[str] | None = None) -> Known:
     return {p: (m, s, h) for p, m, s, h in rows}
 
 
-def stale_settings(db: Database, ws_id: int) -> str | None:
-    stored = db.conn.execute("SELECT fingerprint FROM workspaces WHERE workspace_id = %s", (ws_id,)).fetchone()[0]
-    has_rows = stored is None and db.conn.execute(
-        "SELECT 1 FROM files WHERE workspace_id = %s LIMIT 1", (ws_id,)).fetchone() is not None
-    return fingerprint_change(stored, fingerprint(), has_rows)
+def stale_and_known(db: Database, ws_id: int, paths: list[str] | None) -> tuple[str | None, Known]:
+    """What changed in the settings since the rows were built (or None), and the stored file stats:
+    one round trip, since a recall pays this before every answer."""
+    scope = "" if paths is None else " AND f.path = ANY(%s)"
+    rows = db.conn.execute(
+        "SELECT w.fingerprint, f.path, f.mtime_ns, f.size, f.hash, EXISTS (SELECT 1 FROM files x"
+        " WHERE x.workspace_id = w.workspace_id) FROM workspaces w LEFT JOIN files f ON f.workspace_id = w.workspace_id"
+        f"{scope} WHERE w.workspace_id = %s", ([paths] if paths is not None else []) + [ws_id]).fetchall()
+    stored, has_rows = (rows[0][0], rows[0][5]) if rows else (None, False)
+    known = {p: (m, s, h) for _, p, m, s, h, _ in rows if p is not None}
+    return fingerprint_change(stored, fingerprint(), has_rows and stored is None), known
 
 
 def sync(db: Database, ws_id: int, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0,
@@ -73,7 +79,7 @@ def sync(db: Database, ws_id: int, ws: Workspace, *, rebuild: bool = False, wait
     """Bring workspace `ws_id` up to date with `ws`; the arguments are those of Store.sync."""
     started = time.perf_counter()
     report = SyncReport()
-    stale = None if rebuild else stale_settings(db, ws_id)
+    stale, stored = (None, {}) if rebuild else stale_and_known(db, ws_id, None if only is None else sorted(only))
     if stale:
         if not rebuild_if_stale:
             report.notices.append(f"index settings changed ({stale}); run `memory index` to rebuild")
@@ -83,7 +89,7 @@ def sync(db: Database, ws_id: int, ws: Workspace, *, rebuild: bool = False, wait
     if rebuild:
         only = None
     else:
-        pending = scan(ws, known(db, ws_id, None if only is None else sorted(only)), False, only)
+        pending = scan(ws, stored, False, only)
         if not pending.candidates and not pending.removed:
             report.unchanged = pending.total
             report.seconds = time.perf_counter() - started

@@ -86,11 +86,10 @@ class PostgresVectors:
             if ws_id is None:
                 return VectorUpdate()  # a view or a store-only workspace: nothing of ours to embed
             conn = self.store.db.conn
-            generation = conn.execute("SELECT generation FROM workspaces WHERE workspace_id = %s",
-                                      (ws_id,)).fetchone()[0]
-            done = conn.execute("SELECT generation FROM vector_state WHERE workspace_id = %s AND space_id = %s",
-                                (ws_id, self.space)).fetchone()
-            if done and done[0] == generation:
+            generation, done = conn.execute(
+                "SELECT w.generation, s.generation FROM workspaces w LEFT JOIN vector_state s ON s.workspace_id ="
+                " w.workspace_id AND s.space_id = %s WHERE w.workspace_id = %s", (self.space, ws_id)).fetchone()
+            if done == generation:
                 return VectorUpdate()
             items = self._missing(ws_id)
             embedded = 0
