@@ -81,7 +81,8 @@ def lexemes(text: str) -> list[str]:
 def tsvector_literal(columns: Sequence[tuple[str, str]]) -> tuple[str, int]:
     """A tsvector in Postgres' text form for (weight, text) columns, and the number of tokens.
 
-    Positions count from 1 through the columns in order, with a gap between columns.
+    Positions count from 1 through the columns in order, with a gap between columns. Words are
+    made of letters and digits only (split_words), so they need no escaping inside the quotes.
     """
     positions: dict[str, list[str]] = {}
     position = 0
@@ -90,11 +91,16 @@ def tsvector_literal(columns: Sequence[tuple[str, str]]) -> tuple[str, int]:
         words = lexemes(text)
         count += len(words)
         for word in words:
-            position = min(position + 1, _MAX_POSITION)
-            if len(word.encode("utf-8")) <= _MAX_LEXEME_BYTES:
-                positions.setdefault(word, []).append(f"{position}{weight}")
+            position += 1
+            mark = f"{position if position < _MAX_POSITION else _MAX_POSITION}{weight}"
+            seen = positions.get(word)
+            if seen is None:
+                positions[word] = [mark]
+            else:
+                seen.append(mark)
         position += _GAP
-    return " ".join(f"{_quote(w)}:{','.join(p)}" for w, p in positions.items()), count
+    return " ".join(f"'{w}':{','.join(p)}" for w, p in positions.items()
+                    if len(w) * 4 <= _MAX_LEXEME_BYTES or len(w.encode("utf-8")) <= _MAX_LEXEME_BYTES), count
 
 
 def tsquery_phrase(words: Sequence[str], weights: str = "") -> str | None:
