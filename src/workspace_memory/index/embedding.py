@@ -8,7 +8,7 @@ into the store's embedding cache as soon as it is done.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
@@ -39,3 +39,16 @@ def embed_in_batches(items: list[tuple[str, str]], encode: Callable[[list[str]],
         if progress:
             progress(done, len(items))
     return done
+
+
+def texts_to_embed(rows: Iterable[tuple[str, str, str | None, str | None]]) -> dict[str, str]:
+    """{hash: embedded text} for entries (text, text hash, context hash, previous entry's text):
+    each entry alone, and after the previous entry of its section when it has a context hash."""
+    from .rows import context_text, embed_text
+
+    todo: dict[str, str] = {}
+    for text, digest, ctx_digest, previous in rows:
+        todo.setdefault(digest, embed_text(text))
+        if ctx_digest and previous is not None:
+            todo.setdefault(ctx_digest, context_text(previous, text))
+    return todo

@@ -28,8 +28,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..base import Filters, VectorUpdate
-from ..embedding import embed_in_batches
-from ..rows import context_text, embed_text
+from ..embedding import embed_in_batches, texts_to_embed
 from .connection import LOCK_SCHEMA
 from .reads import filter_sql
 
@@ -115,11 +114,7 @@ class PostgresVectors:
             " OR (c.ctx_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = %(p)s"
             "   AND e.model = %(m)s AND e.hash = c.ctx_hash AND e.dim = %(d)s))) ORDER BY c.id",
             {"ws": ws_id, "p": e.provider, "m": e.model, "d": int(e.dim)}).fetchall()
-        todo: dict[str, str] = {}
-        for text, digest, ctx_digest, previous in rows:
-            todo.setdefault(digest, embed_text(text))
-            if ctx_digest and previous is not None:
-                todo.setdefault(ctx_digest, context_text(previous, text))
+        todo = texts_to_embed(rows)
         if todo:
             have = {h for (h,) in self.store.db.conn.execute(
                 "SELECT hash FROM embedding_cache WHERE provider = %s AND model = %s AND dim = %s AND hash = ANY(%s)",

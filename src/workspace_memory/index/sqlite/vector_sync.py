@@ -25,8 +25,7 @@ import numpy as np
 
 from ...embed.base import Embedder
 from ..base import Filters, VectorUpdate, in_batches
-from ..embedding import embed_in_batches
-from ..rows import context_text, embed_text
+from ..embedding import embed_in_batches, texts_to_embed
 from .connection import transaction, writer_lock
 from .embedding_cache import EmbeddingCache
 from .reads import filter_sql
@@ -61,11 +60,7 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[
         " ORDER BY c.id",
         (embedder.provider, embedder.model, embedder.dim),
     ).fetchall()
-    todo: dict[str, str] = {}
-    for text, digest, ctx_digest, previous in rows:
-        todo.setdefault(digest, embed_text(text))
-        if ctx_digest and previous is not None:
-            todo.setdefault(ctx_digest, context_text(previous, text))
+    todo = texts_to_embed(rows)
     if todo:
         cached = EmbeddingCache(conn).get_many(embedder.provider, embedder.model, todo, dim=embedder.dim)
         todo = {h: t for h, t in todo.items() if h not in cached}
