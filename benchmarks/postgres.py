@@ -11,6 +11,8 @@ Embeddings: the deterministic `fake` provider (64 dimensions, hashed words), so 
 measured is the store and not a model. Every workspace is generated from the same seed, so their
 texts repeat: the first workspace embeds them and every other one finds them in the embedding
 cache the database shares (SQLite's cache is per workspace: the big workspace embeds its own).
+Logs repeat every 365 days (workspace_gen's unique_days), so a workspace embeds at most a year
+of distinct texts; its entries and vectors are as many as a real one's.
 
 Measured, each with the machine's load average (other work shares these 2 cores):
 1. index throughput (entries/s): the big workspace into SQLite and into Postgres; the small ones
@@ -146,11 +148,13 @@ def main() -> None:
 
     big = args.workdir / "big"
     small = [args.workdir / f"ws{i:03d}" for i in range(args.workspaces)]
+    # Texts repeat every 365 days (unique_days): embedding costs minutes, not hours, and the
+    # entries and vectors are as many as a real workspace's.
     if not (big / "memory").is_dir():
-        generate(big, args.big_days, 50)
+        generate(big, args.big_days, 50, unique_days=365)
     for root in small:
         if not (root / "memory").is_dir():
-            generate(root, args.days, 50)
+            generate(root, args.days, 50, unique_days=365)
     print(f"generated: big {args.big_days} days, {len(small)} x {args.days} days; {load()}", flush=True)
 
     ctx = mp.get_context("spawn")
