@@ -59,7 +59,8 @@ def store_environ(root: Path | str) -> Iterator[None]:
                 os.environ[key] = value
 
 
-def _unavailable(reason: str) -> None:
+def unavailable(reason: str) -> None:
+    """No Postgres for the tests: a failure in CI (`CI` set, as .ci/run does), else a skip with the reason."""
     if os.environ.get("CI"):
         pytest.fail(f"Postgres is required in CI: {reason}", pytrace=False)
     pytest.skip(reason)
@@ -75,12 +76,12 @@ def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     try:
         import pgserver
     except ImportError:
-        _unavailable("pgserver is not installed (pip install -e '.[dev]')")
+        unavailable("pgserver is not installed (pip install -e '.[dev]')")
     folder = tmp_path_factory.mktemp("postgres")
     try:
         server = pgserver.get_server(folder / "data", cleanup_mode="delete")
     except Exception as exc:  # noqa: BLE001 - any failure to start is reported the same way
-        _unavailable(f"pgserver could not start Postgres: {exc}")
+        unavailable(f"pgserver could not start Postgres: {exc}")
     try:
         yield server.get_uri()
     finally:

@@ -84,6 +84,35 @@ def test_imports_flow_down_the_layers_only() -> None:
     assert not wrong, "imports against the layer order:\n" + "\n".join(wrong)
 
 
+def test_no_module_imports_its_importer() -> None:
+    """No circles between modules (lazy imports included): each file can be read on its own."""
+    mods = dict(_modules())
+    graph: dict[str, set[str]] = {}
+    for module, path in mods.items():
+        deps = set()
+        for _, target in _imports(module, path):
+            while target and target not in mods:
+                target = target.rpartition(".")[0]  # `from pkg.mod import name`: the module
+            if target and target != module and not module.startswith(target + "."):
+                deps.add(target)
+        graph[module] = deps
+    circles = sorted({tuple(sorted((a, b))) for a, deps in graph.items() for b in deps
+                      if a in graph.get(b, set()) or _reaches(graph, b, a)})
+    assert not circles, f"import circles: {circles}"
+
+
+def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen, todo = set(), [start]
+    while todo:
+        node = todo.pop()
+        if node == goal:
+            return True
+        if node not in seen:
+            seen.add(node)
+            todo += graph.get(node, ())
+    return False
+
+
 def test_the_checker_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
     sample = tmp_path / "engine.py"
     sample.write_text("from ..api import Memory\n\ndef f():\n    from ...workspace_memory import x\n"

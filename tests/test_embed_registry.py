@@ -153,6 +153,7 @@ def test_fake_embedder_is_deterministic_normalised_and_similarity_aware():
     np.testing.assert_array_equal(a.embed_query(docs[0]), va[0])
 
 
-def test_ensure_query_encoder_is_a_no_op_for_providers_without_a_local_model(tmp_path):
-    assert embed.ensure_query_encoder(FakeEmbedder(), tmp_path) is None
-    assert not (tmp_path / "models").exists()
+def test_prepare_is_a_no_op_for_providers_without_a_local_model(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMORY_CACHE_DIR", str(tmp_path))
+    assert embed.prepare_embedder(FakeEmbedder()) == []
+    assert list(tmp_path.iterdir()) == []  # nothing exported, nothing created

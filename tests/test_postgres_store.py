@@ -23,9 +23,10 @@ from conftest import (
     run_ok,
     write_files,
 )
-from pg_fixtures import store_environ, store_name, use_postgres
+from pg_fixtures import store_environ, store_name, unavailable, use_postgres
 from workspace_memory.api import Memory
 from workspace_memory.errors import StoreUnavailable
+from workspace_memory.index.postgres.schema import SCHEMA_VERSION
 from workspace_memory.index.postgres.words import lexemes
 from workspace_memory.recall.query import RecallRequest
 
@@ -236,6 +237,15 @@ def test_bad_store_settings_are_one_line(workspace: Path, toml: str, message: st
 # ------------------------------------------------------------------------------------------ operations
 
 
+def test_a_postgres_that_cannot_start_fails_in_ci_and_only_skips_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="Postgres is required in CI: no server"):
+        unavailable("no server")
+    monkeypatch.delenv("CI")
+    with pytest.raises(pytest.skip.Exception):
+        unavailable("no server")
+
+
 def test_status_names_the_store_and_health_checks_the_server(tmp_path: Path, pg_url: str) -> None:
     root = pg_workspace(tmp_path / "ws", pg_url)
     status = json.loads(run_ok(root, "status", "--json"))
@@ -243,8 +253,32 @@ def test_status_names_the_store_and_health_checks_the_server(tmp_path: Path, pg_
     health = json.loads(run_ok(root, "store", "health", "--json"))
     checks = {f["check"]: f for f in health["findings"]}
     assert checks["server"]["ok"] and "PostgreSQL" in checks["server"]["detail"]
-    assert checks["pgvector"]["ok"] and checks["migrations"]["detail"].startswith("3 of 3")
+    assert checks["pgvector"]["ok"] and checks["migrations"]["detail"].startswith(f"{SCHEMA_VERSION} of {SCHEMA_VERSION}")
     assert store_name(root) in json.loads(run_ok(root, "store", "list", "--json"))
+
+
+def test_forget_and_export_work_on_postgres_and_transcripts_are_refused(tmp_path: Path, pg_url: str) -> None:
+    """Struck facts leave recall (back with --include-invalid); sessions are the SQLite store's alone."""
+    root = pg_workspace(tmp_path / "ws", pg_url)
+    run_ok(root, "index")
+    query = "where does Peter live Vienna Acme"
+    vienna = next(r["source"] for r in recall(root, query)["results"] if "Vienna" in r["content"])
+    done = json.loads(run_ok(root, "forget", "Lives in Vienna", "--reason", "moved", "--json"))
+    assert done["source"] == vienna and "~~" in (root / done["path"]).read_text(encoding="utf-8")
+    assert vienna not in [r["source"] for r in recall(root, query)["results"]]
+    shown = {r["source"]: r for r in recall(root, query, "--include-invalid")["results"]}
+    assert shown[vienna]["invalid_at"] == "2025-11-30"
+    assert json.loads(run_ok(root, "status", "--json"))["invalid_facts"] == 1
+    exported = [json.loads(line) for line in run_ok(root, "export").splitlines()]
+    assert any("Vienna" in r["content"] and r["invalid_at"] == "2025-11-30" for r in exported)
+    run_ok(root, "forget", "--undo", vienna)
+    assert vienna in [r["source"] for r in recall(root, query)["results"]]
+    (tmp_path / "sessions").mkdir()
+    (tmp_path / "sessions" / "s1.jsonl").write_text('{"type": "session", "id": "s1"}\n', encoding="utf-8")
+    with open(root / "memory.toml", "a", encoding="utf-8") as fh:
+        fh.write(f'\n[sessions]\npaths = ["{tmp_path / "sessions"}"]\n')
+    line = assert_one_line_error(*run_memory(root, "index"))
+    assert "session transcripts need the SQLite store" in line
 
 
 def test_moving_to_postgres_and_back_embeds_nothing(tmp_path: Path, pg_url: str) -> None:

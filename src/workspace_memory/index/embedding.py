@@ -12,18 +12,17 @@ from collections.abc import Callable, Iterable, Mapping
 
 import numpy as np
 
-from .base import Progress
-
 EMBED_BATCH = 256  # texts embedded (and committed to the cache) at a time
 BUDGET_BATCH = 16  # the batch of a time-bounded run (a recall): the bound holds within one batch
 
 
 def embed_in_batches(items: list[tuple[str, str]], encode: Callable[[list[str]], np.ndarray],
                      put: Callable[[Mapping[str, np.ndarray]], None], *, budget: float | None = None,
-                     progress: Progress | None = None) -> int:
+                     progress: Callable[..., None] | None = None) -> int:
     """Embed (hash, text) items and `put` each batch {hash: vector}; returns how many were embedded.
 
-    With `budget` (seconds), no new batch starts once it is spent.
+    With `budget` (seconds), no new batch starts once it is spent. `progress(done, total, "embedding")`
+    is called after each batch.
     """
     started = time.perf_counter()
     items = sorted(items, key=lambda item: len(item[1]))
@@ -37,7 +36,7 @@ def embed_in_batches(items: list[tuple[str, str]], encode: Callable[[list[str]],
         put(dict(zip([h for h, _ in batch], vectors, strict=True)))
         done += len(batch)
         if progress:
-            progress(done, len(items))
+            progress(done, len(items), "embedding")
     return done
 
 

@@ -72,9 +72,10 @@ def settings_fingerprint(schema: int, tokenizer: str) -> dict[str, object]:
     from ..markdown.parse import PARSER_VERSION
     from ..tokens import CHUNK_TOKENS
     from .rows import EMBED_SCHEME
+    from .sessions import SESSION_PARSER
 
     return {"schema": schema, "parser": PARSER_VERSION, "chunk_tokens": CHUNK_TOKENS,
-            "tokenizer": tokenizer, "embed_text": EMBED_SCHEME}
+            "tokenizer": tokenizer, "embed_text": EMBED_SCHEME, "sessions": SESSION_PARSER}
 
 
 def fingerprint_change(stored: str | dict | None, current: dict[str, object], has_rows: bool) -> str | None:

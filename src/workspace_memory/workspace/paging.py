@@ -13,6 +13,7 @@ from ..errors import PathRefused, UserError
 from ..files import decode_markdown
 from ..markdown.parse import normalize_newlines
 from .layout import Workspace
+from .transcripts import SESSIONS_PREFIX
 
 DEFAULT_LINES = 120
 DEFAULT_MAX_CHARS = 12_000
@@ -47,6 +48,7 @@ def read_page(ws: Workspace, path: str, start: int = 1, lines: int | None = None
               max_chars: int | None = None) -> Page:
     """Read lines [start, start + lines) of a workspace Markdown file, within max_chars."""
     _check(start, lines)
+    _refuse_transcript(path)
     mf = ws.resolve_markdown(path)
     with open(mf.path, "rb") as fh:
         return page_text(mf.key, decode_markdown(fh.read()).text, start, lines, max_chars)
@@ -59,6 +61,12 @@ def _check(start: int, lines: int | None) -> None:
         raise UserError("--lines must be 1 or more")
 
 
+def _refuse_transcript(path: str) -> None:
+    if path.startswith(SESSIONS_PREFIX) and path.split("#")[0].endswith(".jsonl"):
+        raise PathRefused(f"{path}: session transcripts are not read by get (they stay outside the workspace); "
+                          "the recall result holds the message")
+
+
 def store_key(path: str) -> str:
     """The workspace key of a path given to `get` without a checkout ("./memory/x.md#L3" -> "memory/x.md").
 
@@ -66,6 +74,7 @@ def store_key(path: str) -> str:
     """
     if not path or "\x00" in path:
         raise PathRefused("empty or invalid path")
+    _refuse_transcript(path)
     key = path.split("#", 1)[0].replace("\\", "/")
     while key.startswith("./"):
         key = key[2:]

@@ -18,16 +18,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...errors import IndexBusy, StoreUnavailable
 from ..store_config import redact
+from .schema import SCHEMA, migrate
 
 if TYPE_CHECKING:
     import psycopg
 
-SCHEMA = "workspace_memory"
 CONNECT_TIMEOUT = 10  # seconds; a server that does not answer is reported, not waited on forever
-# Advisory lock class ids (the first of the two int4 keys): one for indexers of a workspace
-# (the second key is the workspace id), one for migrations and new vector spaces.
+# Advisory lock class id (the first of the two int4 keys) of indexers of a workspace (the second
+# key is the workspace id); schema.LOCK_SCHEMA is the other, for migrations and new vector spaces.
 LOCK_INDEX = 0x574D0001
-LOCK_SCHEMA = 0x574D0002
 _T = TypeVar("_T", bound=Callable[..., Any])
 
 
@@ -81,8 +80,6 @@ class Database:
         conn = self.connect_raw()
         try:
             if not self.migrated:
-                from .schema import migrate
-
                 migrate(conn)
                 self.migrated = True
             from pgvector.psycopg import register_vector

@@ -28,12 +28,14 @@ MAIN = WEIGHT_TEXT + WEIGHT_PATH  # what a term must be in to count for coverage
 
 @dataclass(frozen=True)
 class Stats:
-    """The view's counters: entries (for BM25's N), tokens (average length), largest id (IDF's N)."""
+    """The view's counters: entries (for BM25's N), tokens (average length), largest id (IDF's N),
+    each workspace's generation, and the entries of facts struck as no longer true."""
 
     chunks: int
     tokens: int
     max_id: int
     generations: tuple[int, ...]
+    invalid: int = 0
 
 
 def term_words(term: Term) -> list[str]:

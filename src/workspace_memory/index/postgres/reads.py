@@ -32,6 +32,11 @@ def filter_sql(filters: Filters | None, alias: str = "c") -> tuple[str, list[Any
     for latest_start, earliest_end in filters.time_bounds():
         clauses.append(f"{alias}.t_start IS NOT NULL AND {alias}.t_start <= %s::date AND {alias}.t_end >= %s::date")
         params += [latest_start, earliest_end]
+    memory, sessions = filters.source_roles()
+    if not (memory and sessions):
+        clauses.append(f"{alias}.role {'<>' if memory else '='} 'session'")
+    if not filters.include_invalid:
+        clauses.append(f"{alias}.invalid_at IS NULL")
     kinds = filters.kind_list()
     if kinds:
         clauses.append(f"{alias}.kind = ANY(%s)")
@@ -43,6 +48,14 @@ def filter_sql(filters: Filters | None, alias: str = "c") -> tuple[str, list[Any
             f" WHERE e.workspace_id = {alias}.workspace_id AND e.key = ANY(%s)))")
         params += [list(filters.entity_keys)] * 2
     return " AND ".join(clauses), params
+
+
+def named_filter(filters: Filters | None) -> tuple[str, dict[str, Any]]:
+    """filter_sql with named placeholders (%(p0)s, %(p1)s, ...), to mix with a query's own named ones."""
+    where, params = filter_sql(filters)
+    parts = where.split("%s")
+    sql = "".join(part + (f"%(p{i})s" if i < len(params) else "") for i, part in enumerate(parts))
+    return sql, {f"p{i}": value for i, value in enumerate(params)}
 
 
 def _and(where: str) -> str:
@@ -63,10 +76,10 @@ def rows(conn: psycopg.Connection, ws: list[int], ids: Sequence[int], filters: F
     """
     where, params = filter_sql(filters)
     out: dict[int, ChunkRow] = {}
-    for (cid, path, start, end, kind, heading, text, role, day, t_start, t_end, content, confidence,
+    for (cid, path, start, end, kind, heading, text, role, day, t_start, t_end, invalid_at, content, confidence,
          ws_id, keys, names_) in conn.execute(
         "SELECT c.id, c.path, c.start_line, c.end_line, c.kind, c.heading, c.text, c.role, c.day, c.t_start,"
-        " c.t_end, f.content, f.confidence, c.workspace_id, m.keys, m.names FROM chunks c LEFT JOIN facts f"
+        " c.t_end, c.invalid_at, f.content, f.confidence, c.workspace_id, m.keys, m.names FROM chunks c LEFT JOIN facts f"
         " ON f.workspace_id = c.workspace_id AND f.id = c.id LEFT JOIN LATERAL (SELECT"
         " array_agg(m.entity_key ORDER BY m.ord) AS keys, array_agg(COALESCE(e.name, m.slug) ORDER BY m.ord) AS names"
         " FROM mentions m LEFT JOIN entities e ON e.workspace_id = m.workspace_id AND e.key = m.entity_key"
@@ -74,8 +87,8 @@ def rows(conn: psycopg.Connection, ws: list[int], ids: Sequence[int], filters: F
         f" WHERE c.workspace_id = ANY(%s) AND c.id = ANY(%s){_and(where)}", [ws, list(ids), *params]):
         row: Any = {"id": cid, "path": path, "start_line": start, "end_line": end, "kind": kind,
                     "heading": heading, "text": text, "role": role, "day": iso(day), "t_start": iso(t_start),
-                    "t_end": iso(t_end), "fact_content": content, "confidence": confidence,
-                    "entity_keys": [], "entity_names": []}
+                    "t_end": iso(t_end), "at": None, "invalid_at": invalid_at, "fact_content": content,
+                    "confidence": confidence, "entity_keys": [], "entity_names": []}
         if path.startswith("bank/entities/"):
             row["entity_keys"].append(path.rsplit("/", 1)[-1][:-3].lower())  # on the entity's page
         row["entity_keys"] += keys or []
@@ -95,18 +108,22 @@ def superseded(conn: psycopg.Connection, ws: list[int], ids: Sequence[int]) -> d
 def about_entities(conn: psycopg.Connection, ws: list[int], keys: Sequence[str], filters: Filters, limit: int,
                    opinions_only: bool) -> list[int]:
     """The newest entries about these entities: their facts and mentions, and their pages."""
-    about = filter_sql(Filters(entity_keys=tuple(keys)))[0]
-    where, params = filter_sql(filters)
+    where, params = named_filter(filters)
     kind = " AND c.kind = 'opinion'" if opinions_only else ""
-    sql = (f"SELECT c.id FROM chunks c WHERE c.workspace_id = ANY(%s) AND {about}{kind}{_and(where)}"
-           " ORDER BY c.day IS NULL, c.day DESC, c.id LIMIT %s")
-    return [r[0] for r in conn.execute(sql, [ws, list(keys), list(keys), *params, limit])]
+    # Driven by the entity's rows (mentions, its pages), not by a scan of the workspace's entries.
+    sql = ("SELECT c.id FROM chunks c WHERE c.workspace_id = ANY(%(ws)s) AND (c.workspace_id, c.id) IN ("
+           "SELECT m.workspace_id, m.chunk_id FROM mentions m WHERE m.workspace_id = ANY(%(ws)s)"
+           " AND m.entity_key = ANY(%(keys)s) UNION SELECT p.workspace_id, p.id FROM entities e JOIN chunks p"
+           " ON p.workspace_id = e.workspace_id AND p.path = e.page_path WHERE e.workspace_id = ANY(%(ws)s)"
+           f" AND e.key = ANY(%(keys)s)){kind}{_and(where)}"
+           " ORDER BY c.day IS NULL, c.day DESC, c.id LIMIT %(limit)s")
+    return [r[0] for r in conn.execute(sql, params | {"ws": ws, "keys": list(keys), "limit": limit})]
 
 
 def browse(conn: psycopg.Connection, ws: list[int], filters: Filters, limit: int) -> list[int]:
-    where, params = filter_sql(filters)
-    if not where:
+    if filters.empty:
         return []
+    where, params = filter_sql(filters)
     sql = (f"SELECT c.id FROM chunks c WHERE c.workspace_id = ANY(%s) AND {where}"
            ' ORDER BY c.day DESC NULLS LAST, c.path COLLATE "C", c.start_line LIMIT %s')
     return [r[0] for r in conn.execute(sql, [ws, *params, limit])]
@@ -136,21 +153,22 @@ def facts(conn: psycopg.Connection, ws_id: int, until: date | None) -> list[Fact
         " AND f.id = m.chunk_id WHERE m.workspace_id = %s ORDER BY m.chunk_id, m.ord", (ws_id,)):
         mentions.setdefault(chunk_id, []).append((key, slug))
     out: list[Fact] = []
-    for fid, path, line, kind, content, confidence, day, o_start, o_end in conn.execute(
-        "SELECT id, path, line, kind, content, confidence, day, occurred_start, occurred_end FROM facts"
-        " WHERE workspace_id = %s", (ws_id,)):
+    for fid, path, line, kind, content, confidence, day, o_start, o_end, bullet, end_line, invalid_at, reason in (
+        conn.execute("SELECT id, path, line, kind, content, confidence, day, occurred_start, occurred_end, bullet,"
+                     " end_line, invalid_at, invalid_reason FROM facts WHERE workspace_id = %s", (ws_id,))):
         if path == PROPOSALS_PATH or (until is not None and day is not None and day > until):
             continue
         out.append(Fact(fid, path, line, kind, content, confidence, day,
-                        order_mentions(content, mentions.get(fid, [])), iso(o_start), iso(o_end)))
+                        order_mentions(content, mentions.get(fid, [])), iso(o_start), iso(o_end), bullet or "",
+                        end_line, invalid_at, reason))
     out.sort(key=lambda f: f.order)
     return out
 
 
 def entity_facts(conn: psycopg.Connection, ws: list[int], key: str, limit: int) -> list[dict[str, Any]]:
     cur = conn.execute(
-        "SELECT f.id, f.kind, f.content, f.confidence, f.day, f.occurred_start, f.occurred_end, f.path, f.line"
-        " FROM facts f JOIN mentions m ON m.workspace_id = f.workspace_id AND m.chunk_id = f.id"
+        "SELECT f.id, f.kind, f.content, f.confidence, f.day, f.occurred_start, f.occurred_end, f.path, f.line,"
+        " f.invalid_at, f.invalid_reason FROM facts f JOIN mentions m ON m.workspace_id = f.workspace_id AND m.chunk_id = f.id"
         " WHERE f.workspace_id = ANY(%s) AND m.entity_key = %s"
         ' ORDER BY f.day IS NULL, f.day DESC, f.path COLLATE "C" DESC, f.line DESC LIMIT %s', (ws, key, limit))
     names = [d.name for d in cur.description or []]
@@ -208,6 +226,8 @@ def status(conn: psycopg.Connection, ws_id: int) -> dict[str, Any]:
             (ws_id,))],
         "last_sync": last.isoformat(timespec="seconds") if last else None,
         "index_age_seconds": round((datetime.now(UTC) - last).total_seconds(), 1) if last else None,
+        "invalid_facts": count("facts", " AND invalid_at IS NOT NULL"),
+        "sessions": None,  # session transcripts are indexed by the SQLite store only
     }
 
 

@@ -8,14 +8,16 @@ identity); `embedding_cache` is shared by every workspace on purpose (the same t
 embedded once for all agents), keyed by (provider, model, hash).
 
 Tables (derived, rebuildable from Markdown, except the embedding cache, which only saves work)
-  workspaces     workspace_id, name, next_chunk_id, generation, counts, fingerprint, last_sync
+  workspaces     workspace_id, name, next_chunk_id, generation, counts (entries, tokens, struck
+                 entries), fingerprint, last_sync
   files          one row a Markdown file: hash, mtime_ns, size, role, day, title, meta, body (the text,
                  so that `get` and `recall` work on a machine without a checkout)
   chunks         one row an entry (ids: workspace_id << 32 | a per-workspace counter, never reused);
                  `words` is the tsvector of words.py (A text, B path, C previous entry), `n_tokens`
                  its length for BM25; GIN on words, pg_trgm GIN on the text of CJK entries (when the
                  server has pg_trgm: m003)
-  facts, mentions, entities, warnings    as in SQLite (mentions keep their order in `ord`)
+  facts, mentions, entities, warnings    as in SQLite (mentions keep their order in `ord`); a fact
+                 struck as no longer true has invalid_at on its facts row and its chunks (m004)
   lexemes        per workspace and stemmed word: entries containing it in text/path (df_main, what
                  IDF uses) and anywhere (df_any, what BM25 uses); kept by every sync
   embedding_cache  provider, model, hash -> dim, vector
@@ -29,10 +31,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .connection import LOCK_SCHEMA, SCHEMA
-
 if TYPE_CHECKING:
     import psycopg
+
+SCHEMA = "workspace_memory"
+LOCK_SCHEMA = 0x574D0002  # advisory lock class of migrations and new vector spaces (connection.LOCK_INDEX: indexers)
 
 Migration = Callable[["psycopg.Connection"], None]
 
@@ -125,7 +128,22 @@ def ensure_trigrams(conn: psycopg.Connection) -> bool:
     return True
 
 
-MIGRATIONS: list[Migration] = [m001_extensions, m002_tables, m003_cjk_trigrams]
+def m004_validity(conn: psycopg.Connection) -> None:
+    """Facts that are no longer true (`memory forget`): facts.invalid_at / invalid_reason and
+    chunks.invalid_at for every piece of one, plus what export and forget need of a fact (its
+    bullet's last line and its text as written); workspaces.invalid_count lets a recall skip the
+    "valid only" filter where nothing is struck (most workspaces), as the SQLite store does."""
+    for sql in (  # invalid_at is text: the ISO day as written in the Markdown
+        "ALTER TABLE chunks ADD COLUMN invalid_at text",
+        "ALTER TABLE facts ADD COLUMN end_line integer, ADD COLUMN bullet text, ADD COLUMN invalid_at text,"
+        " ADD COLUMN invalid_reason text",
+        "ALTER TABLE workspaces ADD COLUMN invalid_count bigint NOT NULL DEFAULT 0",
+        "CREATE INDEX chunks_invalid ON chunks (workspace_id, id) WHERE invalid_at IS NOT NULL",
+    ):
+        conn.execute(sql)
+
+
+MIGRATIONS: list[Migration] = [m001_extensions, m002_tables, m003_cjk_trigrams, m004_validity]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from ...errors import UserError
-from ..base import ChunkRow, Filters, SyncReport, Term
+from ..base import ChunkRow, Filters, ReadDeltas, SessionReport, SessionState, SyncReport, Term
 from . import lexical, reads
 from .connection import Database, guarded
 
@@ -41,6 +42,7 @@ class PostgresStore:
         self._df: tuple[Any, dict[str, tuple[int, int]]] = ((), {})
         self._stats: lexical.Stats | None = None
         self._vectors: dict[str, PostgresVectors] = {}
+        self._notices: list[str] = []
 
     # -- life cycle and identity -------------------------------------------------------------
     def describe(self) -> str:
@@ -52,7 +54,8 @@ class PostgresStore:
         self._vectors.clear()
 
     def take_notices(self) -> list[str]:
-        return []
+        notices, self._notices = self._notices, []
+        return notices
 
     def is_damage(self, exc: BaseException) -> bool:
         del exc
@@ -127,7 +130,7 @@ class PostgresStore:
     # -- recall ---------------------------------------------------------------------------------
     _STATS = ("SELECT COALESCE(sum(chunk_count), 0)::bigint, COALESCE(sum(token_count), 0)::bigint,"
               " COALESCE(sum(next_chunk_id - 1), 0)::bigint, COALESCE(array_agg(generation ORDER BY workspace_id),"
-              " '{}') FROM workspaces WHERE workspace_id = ANY(%s)")
+              " '{}'), COALESCE(sum(invalid_count), 0)::bigint FROM workspaces WHERE workspace_id = ANY(%s)")
 
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -141,7 +144,7 @@ class PostgresStore:
 
     @staticmethod
     def _to_stats(row: tuple) -> lexical.Stats:
-        return lexical.Stats(row[0], row[1], row[2], tuple(row[3]))
+        return lexical.Stats(row[0], row[1], row[2], tuple(row[3]), row[4])
 
     def stats(self) -> lexical.Stats:
         """The view's counters (read once per snapshot)."""
@@ -149,16 +152,28 @@ class PostgresStore:
             self._stats = self._to_stats(self.db.conn.execute(self._STATS, (self.ids,)).fetchone())
         return self._stats
 
+    def scoped(self, filters: Filters) -> Filters:
+        """The filters without the clauses that cannot exclude anything here: "memory only" (this
+        store holds no session transcripts), "valid only" while no fact of the view is struck.
+        A clause costs the vector search its HNSW index (a filtered scan instead)."""
+        changes: dict[str, Any] = {}
+        memory, sessions = filters.source_roles()
+        if memory and not sessions:
+            changes["sources"] = ()
+        if not filters.include_invalid and not self.stats().invalid:
+            changes["include_invalid"] = True
+        return replace(filters, **changes) if changes else filters
+
     @guarded
     def holds_entries(self, filters: Filters) -> bool:
-        return reads.holds_entries(self.db.conn, self.ids, filters)
+        return reads.holds_entries(self.db.conn, self.ids, self.scoped(filters))
 
     @guarded
     def lexical_pool(self, terms: Sequence[Term], limit: int, filters: Filters) -> dict[int, float]:
         if not terms:
             return {}
-        return lexical.candidates(self.db.conn, self.ids, terms, limit, filters, self._frequencies(terms),
-                                  self.stats())
+        return lexical.candidates(self.db.conn, self.ids, terms, limit, self.scoped(filters),
+                                  self._frequencies(terms), self.stats())
 
     @guarded
     def term_matches(self, terms: Sequence[Term], ids: Sequence[int],
@@ -190,7 +205,8 @@ class PostgresStore:
     def rows(self, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
         if not ids:
             return {}
-        return reads.rows(self.db.conn, self.ids, ids, filters, self._names() if self.view is not None else None)
+        return reads.rows(self.db.conn, self.ids, ids, filters and self.scoped(filters),
+                          self._names() if self.view is not None else None)
 
     @guarded
     def superseded(self, ids: Sequence[int]) -> dict[int, int]:
@@ -199,11 +215,11 @@ class PostgresStore:
     @guarded
     def about_entities(self, keys: Sequence[str], filters: Filters, limit: int,
                        opinions_only: bool = False) -> list[int]:
-        return reads.about_entities(self.db.conn, self.ids, keys, filters, limit, opinions_only)
+        return reads.about_entities(self.db.conn, self.ids, keys, self.scoped(filters), limit, opinions_only)
 
     @guarded
     def browse(self, filters: Filters, limit: int) -> list[int]:
-        return reads.browse(self.db.conn, self.ids, filters, limit)
+        return reads.browse(self.db.conn, self.ids, self.scoped(filters), limit)
 
     @guarded
     def entities(self) -> list[EntityInfo]:
@@ -249,7 +265,7 @@ class PostgresStore:
         own = self.own_id(create=False)
         if own is None:
             return {"files": 0, "chunks": 0, "facts": 0, "facts_by_kind": {}, "entities": 0, "warnings": [],
-                    "last_sync": None, "index_age_seconds": None}
+                    "last_sync": None, "index_age_seconds": None, "invalid_facts": 0, "sessions": None}
         return reads.status(self.db.conn, own)
 
     @guarded
@@ -262,3 +278,31 @@ class PostgresStore:
         from .health import findings
 
         return findings(self.db)
+
+    # -- session transcripts and forgetting -------------------------------------------------------
+    def session_states(self) -> dict[str, SessionState]:
+        """No transcript is ever indexed here (see apply_sessions)."""
+        return {}
+
+    def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
+        """Session transcripts are indexed by the SQLite store only: they are one machine's files."""
+        del read, wait
+        raise UserError("session transcripts need the SQLite store: remove [sessions] paths from memory.toml, "
+                        "or index this workspace without [store] url / $MEMORY_STORE_URL")
+
+    @guarded
+    def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
+        """No session entries to rewrite here (0). After the caller's sync replaced the rows of the
+        purged Markdown, drop the cached vectors that no entry of any workspace uses any more."""
+        del pattern, replacement
+        if dry_run or self.view is not None:
+            return 0
+        with self.db.transaction():
+            self.db.conn.execute(
+                "DELETE FROM embedding_cache e WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.text_hash = e.hash)"
+                " AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.ctx_hash = e.hash)")
+        self._notices.append("Postgres keeps old row versions in its files until they are vacuumed and their "
+                             "space reused: for no copy of the purged text to remain, have the server's "
+                             "administrator run VACUUM FULL on the workspace_memory tables (and mind backups "
+                             "and replicas)")
+        return 0

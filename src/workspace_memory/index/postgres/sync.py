@@ -45,9 +45,9 @@ if TYPE_CHECKING:
 _BATCH = 200  # files a transaction
 ID_SHIFT = 32  # chunk id = workspace_id << ID_SHIFT | the workspace's own counter
 _CHUNK_COLUMNS = ("workspace_id", "id", "path", "start_line", "end_line", "kind", "heading", "text", "role", "day",
-                  "t_start", "t_end", "text_hash", "ctx_hash", "n_tokens", "words", "cjk")
+                  "t_start", "t_end", "text_hash", "ctx_hash", "n_tokens", "words", "cjk", "invalid_at")
 _FACT_COLUMNS = ("workspace_id", "id", "path", "line", "kind", "content", "confidence", "day", "occurred_start",
-                 "occurred_end")
+                 "occurred_end", "end_line", "bullet", "invalid_at", "invalid_reason")
 
 
 def fingerprint() -> dict[str, object]:
@@ -116,13 +116,15 @@ def sync(db: Database, ws_id: int, ws: Workspace, *, rebuild: bool = False, wait
 
 
 def _finish(db: Database, ws_id: int, report: SyncReport, rebuild: bool) -> None:
-    """Counters for BM25 and IDF, the last sync, the fingerprint, and the generation when rows changed."""
+    """Counters for BM25 and IDF (and of struck entries), the last sync, the fingerprint, and the
+    generation when rows changed."""
     dirty = report.dirty or rebuild
     sets = ["last_sync = now()"]
     if dirty:
         sets += ["generation = generation + 1",
                  "chunk_count = (SELECT count(*) FROM chunks WHERE workspace_id = %(ws)s)",
-                 "token_count = (SELECT COALESCE(sum(n_tokens), 0) FROM chunks WHERE workspace_id = %(ws)s)"]
+                 "token_count = (SELECT COALESCE(sum(n_tokens), 0) FROM chunks WHERE workspace_id = %(ws)s)",
+                 "invalid_count = (SELECT count(*) FROM chunks WHERE workspace_id = %(ws)s AND invalid_at IS NOT NULL)"]
         db.conn.execute("DELETE FROM lexemes WHERE workspace_id = %s AND df_any <= 0", (ws_id,))
     sets.append("fingerprint = COALESCE(fingerprint, %(fp)s)" if not rebuild else "fingerprint = %(fp)s")
     db.conn.execute(f"UPDATE workspaces SET {', '.join(sets)} WHERE workspace_id = %(ws)s",
@@ -197,10 +199,12 @@ def _insert(db: Database, ws_id: int, documents: list[tuple[DocumentRows, str | 
                                                 (WEIGHT_CONTEXT, chunk["context_text"])))
             chunks.append((ws_id, cid, chunk["path"], chunk["start_line"], chunk["end_line"], chunk["kind"],
                            chunk["heading"], chunk["text"], chunk["role"], chunk["day"], chunk["t_start"],
-                           chunk["t_end"], chunk["text_hash"], chunk["ctx_hash"], n_tokens, words, chunk["cjk"]))
+                           chunk["t_end"], chunk["text_hash"], chunk["ctx_hash"], n_tokens, words, chunk["cjk"],
+                           chunk["invalid_at"]))
             if fact is not None:
                 facts.append((ws_id, cid, fact["path"], fact["line"], fact["kind"], fact["content"],
-                              fact["confidence"], fact["day"], fact["occurred_start"], fact["occurred_end"]))
+                              fact["confidence"], fact["day"], fact["occurred_start"], fact["occurred_end"],
+                              fact["end_line"], fact["bullet"], fact["invalid_at"], fact["invalid_reason"]))
             seen: set[str] = set()
             for order, slug in enumerate(slugs):
                 if slug.lower() not in seen:

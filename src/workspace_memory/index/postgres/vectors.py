@@ -23,24 +23,40 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from ..base import Filters, VectorUpdate
 from ..embedding import embed_in_batches, texts_to_embed
-from .connection import LOCK_SCHEMA
-from .reads import filter_sql
+from .reads import named_filter
+from .schema import LOCK_SCHEMA
 
 if TYPE_CHECKING:
     from ...embed.base import Embedder
-    from .store import PostgresStore
+    from .connection import Database
+    from .lexical import Stats
 
 EXACT_THRESHOLD = 20_000  # vectors; below, an exact scan is fast and perfect (see index.sqlite.hnsw)
 HNSW_EF_SEARCH = 100
 
 
-def ensure_space(store: PostgresStore, embedder: Embedder) -> int:
+class StoreView(Protocol):
+    """What the vectors need of a PostgresStore (index.postgres.store), which makes them."""
+
+    db: Database
+
+    @property
+    def ids(self) -> list[int]: ...
+
+    def own_id(self, create: bool = True) -> int | None: ...
+
+    def scoped(self, filters: Filters) -> Filters: ...
+
+    def stats(self) -> Stats: ...
+
+
+def ensure_space(store: StoreView, embedder: Embedder) -> int:
     """The space id of this embedder identity, registering it (and its HNSW index) the first time."""
     conn = store.db.conn
     identity = embedder.identity()
@@ -63,7 +79,7 @@ def ensure_space(store: PostgresStore, embedder: Embedder) -> int:
 class PostgresVectors:
     """One embedder's vectors in the Postgres store (index.base.VectorIndex)."""
 
-    def __init__(self, store: PostgresStore, embedder: Embedder) -> None:
+    def __init__(self, store: StoreView, embedder: Embedder) -> None:
         self.store = store
         self.embedder = embedder
         self._space: int | None = None
@@ -164,16 +180,13 @@ class PostgresVectors:
     def _nearest(self, query: np.ndarray, k: int, filters: Filters, exact: bool) -> list[tuple[int, float]]:
         """(chunk id, cosine distance) of up to 2k vectors nearest to `query` in the view."""
         ws = self.store.ids
-        where, params = filter_sql(filters)
+        where, named = named_filter(self.store.scoped(filters))
         dim = int(self.embedder.dim)
         distance = "v.embedding <=> %(q)s" if exact else f"v.embedding::vector({dim}) <=> %(q)s::vector({dim})"
         scope = ""
-        named = {"ws": ws, "q": np.asarray(query, dtype=np.float32), "n": k * 2}
+        named |= {"ws": ws, "q": np.asarray(query, dtype=np.float32), "n": k * 2}
         if where:
-            marks = iter(range(len(params)))
-            scope = (" AND v.chunk_id IN (SELECT c.id FROM chunks c WHERE c.workspace_id = ANY(%(ws)s) AND "
-                     + _named(where, marks) + ")")
-            named |= {f"p{i}": value for i, value in enumerate(params)}
+            scope = f" AND v.chunk_id IN (SELECT c.id FROM chunks c WHERE c.workspace_id = ANY(%(ws)s) AND {where})"
         sql = (f"SELECT v.chunk_id, {distance} AS d FROM chunk_vectors v WHERE v.space_id = {self.space}"
                f" AND v.workspace_id = ANY(%(ws)s){scope} ORDER BY d LIMIT %(n)s")
         with self._search_settings(exact, k):
@@ -202,12 +215,6 @@ class PostgresVectors:
                 " AND chunk_id = ANY(%s) ORDER BY chunk_id, which", (self.store.ids, self.space, list(ids))):
                 out.setdefault(cid, []).append(_array(vector))
         return {cid: np.vstack(vecs) for cid, vecs in out.items()}
-
-
-def _named(where: str, marks) -> str:  # noqa: ANN001 - iterator of ints
-    """Positional %s placeholders of filter_sql as %(pN)s, so they mix with named ones."""
-    parts = where.split("%s")
-    return "".join(part + (f"%(p{next(marks)})s" if i < len(parts) - 1 else "") for i, part in enumerate(parts))
 
 
 def put_cached(conn, provider: str, model: str, vectors: Mapping[str, np.ndarray]) -> None:  # noqa: ANN001

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -30,6 +31,8 @@ from .connection import transaction, writer_lock
 from .embedding_cache import EmbeddingCache
 from .reads import filter_sql
 from .sync import generation
+
+SOURCE_OVERFETCH = 4  # a search that only drops transcripts looks this many times further first
 
 
 def store_path(state_dir: Path, embedder: Embedder) -> Path:
@@ -69,9 +72,11 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[
 
 def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
                   encode: Callable[[list[str]], np.ndarray] | None = None,
-                  progress: Callable[[int, int], None] | None = None,
+                  progress: Callable[..., None] | None = None,
                   budget: float | None = None) -> tuple[int, int]:
     """Embed the texts of chunks that have no cached vector; returns (embedded, still missing).
+
+    `progress(done, total, "embedding")` is called after each batch.
 
     With `budget` (seconds), stop starting new batches once it is spent: a recall answers
     from what is embedded and leaves the backlog to `memory index` (index.embedding).
@@ -183,10 +188,12 @@ class SqliteVectors:
     long-lived process (MCP server) pays for an update only when the chunks changed.
     """
 
-    def __init__(self, conn: sqlite3.Connection, state_dir: Path, embedder: Embedder) -> None:
+    def __init__(self, conn: sqlite3.Connection, state_dir: Path, embedder: Embedder,
+                 scope: Callable[[Filters], Filters] | None = None) -> None:
         self.conn = conn
         self.state_dir = state_dir
         self.embedder = embedder
+        self.scope = scope or (lambda filters: filters)  # SqliteStore.scoped: drop clauses that exclude nothing
         self._store = None  # hnsw.VectorStore, opened by update()
         self._generation: int | None = None  # the generation the store is complete for
 
@@ -217,16 +224,36 @@ class SqliteVectors:
 
     def search(self, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
         """The `k` nearest entries: (chunk id, the better cosine of its two vectors)."""
-        allowed = None
+        filters = self.scope(filters)
         where, params = filter_sql(filters)
+        if where and not filter_sql(replace(filters, sources=(), include_invalid=True))[0]:
+            # Only "memory, not transcripts" (or "valid only"): most entries pass, and listing them
+            # all for the index costs more than looking further and dropping the few that do not.
+            found = self._nearest(query, k * SOURCE_OVERFETCH, None)
+            passing = self._passing([cid for cid, _ in found], where, params)
+            kept = [(cid, cos) for cid, cos in found if cid in passing]
+            if len(kept) >= k or len(found) < k * SOURCE_OVERFETCH:
+                return kept[:k]
+        allowed = None
         if where:
             allowed = {label for (cid,) in self.conn.execute(f"SELECT c.id FROM chunks c WHERE {where}", params)
                        for label in chunk_labels(cid)}
+        return self._nearest(query, k, allowed)
+
+    def _nearest(self, query: np.ndarray, k: int, allowed: set[int] | None) -> list[tuple[int, float]]:
         best: dict[int, float] = {}
         for label, cosine in self._opened().search(query, k * 2, allowed):
             cid = label_chunk(label)
             best[cid] = max(float(cosine), best.get(cid, -1.0))
         return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
+
+    def _passing(self, ids: list[int], where: str, params: tuple) -> set[int]:
+        out: set[int] = set()
+        for part in in_batches(ids):
+            out.update(cid for (cid,) in self.conn.execute(
+                f"SELECT c.id FROM chunks c WHERE c.id IN ({','.join('?' * len(part))}) AND {where}",
+                (*part, *params)))
+        return out
 
     def vectors_of(self, ids) -> dict[int, np.ndarray]:  # noqa: ANN001 - Sequence[int]
         return vectors_for(self.conn, self.embedder, list(ids))
