@@ -105,6 +105,17 @@ class Filters:
             return True, True
         return "memory" in self.sources, "sessions" in self.sources
 
+    def source_and_validity_sql(self, alias: str = "c") -> list[str]:
+        """SQL clauses over chunks `alias` for `sources` and `include_invalid` (no parameters; the
+        same in every store's SQL)."""
+        clauses = []
+        memory, sessions = self.source_roles()
+        if not (memory and sessions):
+            clauses.append(f"{alias}.role {'<>' if memory else '='} 'session'")
+        if not self.include_invalid:
+            clauses.append(f"{alias}.invalid_at IS NULL")
+        return clauses
+
     def time_bounds(self) -> list[tuple[str, str]]:
         """(latest start, earliest end) pairs an entry's [t_start, t_end] must overlap, as ISO text."""
         out = []
