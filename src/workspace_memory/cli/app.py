@@ -13,7 +13,8 @@ import sys
 import click
 
 from ..errors import IndexBusy, MemoryError_, ProviderUnavailable, StoreUnavailable
-from . import commands, memory_cmds, reflect_cmds, store_cmds, ui_cmds
+from . import agent_cmds, commands, memory_cmds, reflect_cmds, store_cmds, ui_cmds
+from .context import accept_global_options_after
 from .render import echo
 
 
@@ -31,8 +32,9 @@ def cli(ctx: click.Context, workspace: str | None, now: str | None) -> None:
 
 
 for _command in (*commands.COMMANDS, *reflect_cmds.COMMANDS, *memory_cmds.COMMANDS, *store_cmds.COMMANDS,
-                 *ui_cmds.COMMANDS):
+                 *ui_cmds.COMMANDS, *agent_cmds.COMMANDS):
     cli.add_command(_command)
+accept_global_options_after(cli)  # `memory recall x --workspace D` is taken as meant
 
 EXIT_CODES = ((ProviderUnavailable, 3), (StoreUnavailable, 3), (IndexBusy, 4), (MemoryError_, 1))
 

@@ -67,15 +67,19 @@ def page_key(path: str) -> set[str]:
     return set()
 
 
-def settings_fingerprint(schema: int, tokenizer: str) -> dict[str, object]:
-    """Everything that shapes a store's derived rows; when it changes the index must be rebuilt."""
-    from ..markdown.parse import PARSER_VERSION
+def settings_fingerprint(schema: int, tokenizer: str, date_order: str | None = None) -> dict[str, object]:
+    """Everything that shapes a store's derived rows; when it changes the index must be rebuilt.
+
+    `date_order` is the workspace's `[time] date_order` (how facts' slashed dates read).
+    """
+    from ..markdown import PARSER_VERSION
     from ..tokens import CHUNK_TOKENS
     from .rows import EMBED_SCHEME
     from .sessions import SESSION_PARSER
 
     return {"schema": schema, "parser": PARSER_VERSION, "chunk_tokens": CHUNK_TOKENS,
-            "tokenizer": tokenizer, "embed_text": EMBED_SCHEME, "sessions": SESSION_PARSER}
+            "tokenizer": tokenizer, "embed_text": EMBED_SCHEME, "sessions": SESSION_PARSER,
+            "date_order": date_order or "unset"}
 
 
 def fingerprint_change(stored: str | dict | None, current: dict[str, object], has_rows: bool) -> str | None:
@@ -95,7 +99,7 @@ def entity_rows(spellings: dict[str, dict[str, int]], fact_counts: dict[str, int
     frontmatter with the page title under "_title"). The most written spelling is the slug;
     the page's frontmatter gives the display name and aliases.
     """
-    from ..markdown.retain import display_name
+    from ..markdown.names import display_name
 
     rows = []
     for key in sorted(set(spellings) | set(pages)):

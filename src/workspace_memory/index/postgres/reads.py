@@ -72,16 +72,17 @@ def rows(conn: psycopg.Connection, ws: list[int], ids: Sequence[int], filters: F
     """
     where, params = filter_sql(filters)
     out: dict[int, ChunkRow] = {}
-    for (cid, path, start, end, kind, heading, text, role, day, t_start, t_end, invalid_at, content, confidence,
-         ws_id, keys, names_) in conn.execute(
-        "SELECT c.id, c.path, c.start_line, c.end_line, c.kind, c.heading, c.text, c.role, c.day, c.t_start,"
+    for (cid, path, start, end, entry_start, kind, heading, text, role, day, t_start, t_end, invalid_at, content,
+         confidence, ws_id, keys, names_) in conn.execute(
+        "SELECT c.id, c.path, c.start_line, c.end_line, COALESCE(c.entry_start, c.start_line), c.kind, c.heading, c.text, c.role, c.day, c.t_start,"
         " c.t_end, c.invalid_at, f.content, f.confidence, c.workspace_id, m.keys, m.names FROM chunks c LEFT JOIN facts f"
         " ON f.workspace_id = c.workspace_id AND f.id = c.id LEFT JOIN LATERAL (SELECT"
         " array_agg(m.entity_key ORDER BY m.ord) AS keys, array_agg(COALESCE(e.name, m.slug) ORDER BY m.ord) AS names"
         " FROM mentions m LEFT JOIN entities e ON e.workspace_id = m.workspace_id AND e.key = m.entity_key"
         " WHERE m.workspace_id = c.workspace_id AND m.chunk_id = c.id) m ON true"
         f" WHERE c.workspace_id = ANY(%s) AND c.id = ANY(%s){_and(where)}", [ws, list(ids), *params]):
-        row: Any = {"id": cid, "path": path, "start_line": start, "end_line": end, "kind": kind,
+        row: Any = {"id": cid, "path": path, "start_line": start, "end_line": end, "entry_start": entry_start,
+                    "kind": kind,
                     "heading": heading, "text": text, "role": role, "day": iso(day), "t_start": iso(t_start),
                     "t_end": iso(t_end), "at": None, "invalid_at": invalid_at, "fact_content": content,
                     "confidence": confidence, "entity_keys": [], "entity_names": []}
@@ -116,13 +117,22 @@ def about_entities(conn: psycopg.Connection, ws: list[int], keys: Sequence[str],
     return [r[0] for r in conn.execute(sql, params | {"ws": ws, "keys": list(keys), "limit": limit})]
 
 
-def browse(conn: psycopg.Connection, ws: list[int], filters: Filters, limit: int) -> list[int]:
+def browse(conn: psycopg.Connection, ws: list[int], filters: Filters, limit: int,
+           per_day: int | None = None) -> list[int]:
+    """Entries that pass the filters, newest first (none without a filter); with `per_day`, the
+    first `per_day` of each day in file order (as the SQLite store)."""
     if filters.empty:
         return []
     where, params = filter_sql(filters)
-    sql = (f"SELECT c.id FROM chunks c WHERE c.workspace_id = ANY(%s) AND {where}"
-           ' ORDER BY c.day DESC NULLS LAST, c.path COLLATE "C", c.start_line LIMIT %s')
-    return [r[0] for r in conn.execute(sql, [ws, *params, limit])]
+    if per_day is None:
+        sql = (f"SELECT c.id FROM chunks c WHERE c.workspace_id = ANY(%s) AND {where}"
+               ' ORDER BY c.day DESC NULLS LAST, c.path COLLATE "C", c.start_line LIMIT %s')
+        return [r[0] for r in conn.execute(sql, [ws, *params, limit])]
+    sql = ('SELECT id FROM (SELECT c.id, c.day, c.path COLLATE "C" AS path, c.start_line, ROW_NUMBER() OVER'
+           ' (PARTITION BY c.day ORDER BY c.path COLLATE "C", c.start_line) AS n FROM chunks c'
+           f" WHERE c.workspace_id = ANY(%s) AND {where}) x"
+           " WHERE n <= %s ORDER BY day DESC NULLS LAST, path, start_line LIMIT %s")
+    return [r[0] for r in conn.execute(sql, [ws, *params, per_day, limit])]
 
 
 def entities(conn: psycopg.Connection, ws: list[int]) -> list[EntityInfo]:

@@ -143,7 +143,15 @@ def m004_validity(conn: psycopg.Connection) -> None:
         conn.execute(sql)
 
 
-MIGRATIONS: list[Migration] = [m001_extensions, m002_tables, m003_cjk_trigrams, m004_validity]
+def m005_entry_start(conn: psycopg.Connection) -> None:
+    """chunks.entry_start: the first line of the entry a chunk is a piece of (one result per entry).
+
+    Filled by the rebuild that the new schema version in the settings fingerprint asks for.
+    """
+    conn.execute("ALTER TABLE chunks ADD COLUMN entry_start integer")
+
+
+MIGRATIONS: list[Migration] = [m001_extensions, m002_tables, m003_cjk_trigrams, m004_validity, m005_entry_start]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

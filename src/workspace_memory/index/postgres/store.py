@@ -218,8 +218,8 @@ class PostgresStore:
         return reads.about_entities(self.db.conn, self.ids, keys, self.scoped(filters), limit, opinions_only)
 
     @guarded
-    def browse(self, filters: Filters, limit: int) -> list[int]:
-        return reads.browse(self.db.conn, self.ids, self.scoped(filters), limit)
+    def browse(self, filters: Filters, limit: int, per_day: int | None = None) -> list[int]:
+        return reads.browse(self.db.conn, self.ids, self.scoped(filters), limit, per_day)
 
     @guarded
     def entities(self) -> list[EntityInfo]:

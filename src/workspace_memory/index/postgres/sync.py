@@ -44,14 +44,14 @@ if TYPE_CHECKING:
 
 _BATCH = 200  # files a transaction
 ID_SHIFT = 32  # chunk id = workspace_id << ID_SHIFT | the workspace's own counter
-_CHUNK_COLUMNS = ("workspace_id", "id", "path", "start_line", "end_line", "kind", "heading", "text", "role", "day",
+_CHUNK_COLUMNS = ("workspace_id", "id", "path", "start_line", "end_line", "entry_start", "kind", "heading", "text", "role", "day",
                   "t_start", "t_end", "text_hash", "ctx_hash", "n_tokens", "words", "cjk", "invalid_at")
 _FACT_COLUMNS = ("workspace_id", "id", "path", "line", "kind", "content", "confidence", "day", "occurred_start",
                  "occurred_end", "end_line", "bullet", "invalid_at", "invalid_reason")
 
 
-def fingerprint() -> dict[str, object]:
-    return settings_fingerprint(SCHEMA_VERSION, TOKENIZER)
+def fingerprint(date_order: str | None = None) -> dict[str, object]:
+    return settings_fingerprint(SCHEMA_VERSION, TOKENIZER, date_order)
 
 
 def known(db: Database, ws_id: int, paths: list[str] | None = None) -> Known:
@@ -61,7 +61,8 @@ def known(db: Database, ws_id: int, paths: list[str] | None = None) -> Known:
     return {p: (m, s, h) for p, m, s, h in rows}
 
 
-def stale_and_known(db: Database, ws_id: int, paths: list[str] | None) -> tuple[str | None, Known]:
+def stale_and_known(db: Database, ws_id: int, paths: list[str] | None,
+                    date_order: str | None = None) -> tuple[str | None, Known]:
     """What changed in the settings since the rows were built (or None), and the stored file stats:
     one round trip, since a recall pays this before every answer."""
     scope = "" if paths is None else " AND f.path = ANY(%s)"
@@ -71,7 +72,7 @@ def stale_and_known(db: Database, ws_id: int, paths: list[str] | None) -> tuple[
         f"{scope} WHERE w.workspace_id = %s", ([paths] if paths is not None else []) + [ws_id]).fetchall()
     stored, has_rows = (rows[0][0], rows[0][5]) if rows else (None, False)
     known = {p: (m, s, h) for _, p, m, s, h, _ in rows if p is not None}
-    return fingerprint_change(stored, fingerprint(), has_rows and stored is None), known
+    return fingerprint_change(stored, fingerprint(date_order), has_rows and stored is None), known
 
 
 def sync(db: Database, ws_id: int, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0,
@@ -79,7 +80,8 @@ def sync(db: Database, ws_id: int, ws: Workspace, *, rebuild: bool = False, wait
     """Bring workspace `ws_id` up to date with `ws`; the arguments are those of Store.sync."""
     started = time.perf_counter()
     report = SyncReport()
-    stale, stored = (None, {}) if rebuild else stale_and_known(db, ws_id, None if only is None else sorted(only))
+    stale, stored = (None, {}) if rebuild else stale_and_known(db, ws_id, None if only is None else sorted(only),
+                                                                       ws.date_order)
     if stale:
         if not rebuild_if_stale:
             report.notices.append(f"index settings changed ({stale}); run `memory index` to rebuild")
@@ -110,12 +112,12 @@ def sync(db: Database, ws_id: int, ws: Workspace, *, rebuild: bool = False, wait
             with db.transaction():
                 rebuild_entities(db, ws_id, keys)
                 update_superseded(db, ws_id, keys)
-                _finish(db, ws_id, report, rebuild)
+                _finish(db, ws_id, report, rebuild, ws.date_order)
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _finish(db: Database, ws_id: int, report: SyncReport, rebuild: bool) -> None:
+def _finish(db: Database, ws_id: int, report: SyncReport, rebuild: bool, date_order: str | None) -> None:
     """Counters for BM25 and IDF (and of struck entries), the last sync, the fingerprint, and the
     generation when rows changed."""
     dirty = report.dirty or rebuild
@@ -128,7 +130,7 @@ def _finish(db: Database, ws_id: int, report: SyncReport, rebuild: bool) -> None
         db.conn.execute("DELETE FROM lexemes WHERE workspace_id = %s AND df_any <= 0", (ws_id,))
     sets.append("fingerprint = COALESCE(fingerprint, %(fp)s)" if not rebuild else "fingerprint = %(fp)s")
     db.conn.execute(f"UPDATE workspaces SET {', '.join(sets)} WHERE workspace_id = %(ws)s",
-                    {"ws": ws_id, "fp": json.dumps(fingerprint(), sort_keys=True)})
+                    {"ws": ws_id, "fp": json.dumps(fingerprint(date_order), sort_keys=True)})
 
 
 def _apply(db: Database, ws_id: int, pending: Pending, report: SyncReport, progress) -> None:  # noqa: ANN001
@@ -197,7 +199,8 @@ def _insert(db: Database, ws_id: int, documents: list[tuple[DocumentRows, str | 
             cid = base + len(chunks)
             words, n_tokens = tsvector_literal(((WEIGHT_TEXT, chunk["search_text"]), (WEIGHT_PATH, chunk["path_text"]),
                                                 (WEIGHT_CONTEXT, chunk["context_text"])))
-            chunks.append((ws_id, cid, chunk["path"], chunk["start_line"], chunk["end_line"], chunk["kind"],
+            chunks.append((ws_id, cid, chunk["path"], chunk["start_line"], chunk["end_line"], chunk["entry_start"],
+                           chunk["kind"],
                            chunk["heading"], chunk["text"], chunk["role"], chunk["day"], chunk["t_start"],
                            chunk["t_end"], chunk["text_hash"], chunk["ctx_hash"], n_tokens, words, chunk["cjk"],
                            chunk["invalid_at"]))

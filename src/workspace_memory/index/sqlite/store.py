@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ...embed.base import Embedder
     from ...facts.model import EntityInfo, Fact
     from ...workspace.layout import Workspace
-    from .vector_sync import SqliteVectors
+    from .vectors import SqliteVectors
 
 READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` to finish a sync
 
@@ -33,7 +33,7 @@ class SqliteStore:
         self.path = self.state_dir / "index.sqlite"
         self._conn: sqlite3.Connection | None = None
         self._notices: list[str] = []
-        self._df = lexical.DfCache()
+        self._cache = lexical.ReadCache()
         self._vectors: dict[str, SqliteVectors] = {}
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -57,6 +57,27 @@ class SqliteStore:
     def take_notices(self) -> list[str]:
         notices, self._notices = self._notices, []
         return notices
+
+    def damaged(self) -> str | None:
+        """Why the index file cannot be read (probed read-only, without repairing it), or None."""
+        if not self.path.exists() or self._conn is not None:
+            return None
+        try:
+            probe = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5)
+            try:
+                probe.execute("SELECT COUNT(*) FROM meta").fetchone()
+                probe.execute("SELECT COUNT(*) FROM files").fetchone()
+            finally:
+                probe.close()
+        except sqlite3.DatabaseError as exc:
+            return str(exc)
+        return None
+
+    def settings_changed(self) -> str | None:
+        """What changed since the index was built with other settings ("chunk_tokens 200 -> 180"), or None."""
+        from .sync import stale_settings
+
+        return stale_settings(self.conn)
 
     def is_damage(self, exc: BaseException) -> bool:
         """True when `exc` says the index file itself is damaged (not busy, not full)."""
@@ -102,7 +123,7 @@ class SqliteStore:
         if not terms:
             return {}
         filters = self.scoped(filters)
-        dfs = {table: self._df.frequencies(self.conn, terms, table) for table in lexical.fts_tables(filters)}
+        dfs = {table: self._cache.frequencies(self.conn, terms, table) for table in lexical.fts_tables(filters)}
         return lexical.candidates(self.conn, terms, limit, filters, dfs)
 
     def term_matches(self, terms: Sequence[Term], ids: Sequence[int],
@@ -110,7 +131,7 @@ class SqliteStore:
         return lexical.term_matches(self.conn, terms, ids, context_share)
 
     def document_frequencies(self, terms: Sequence[Term]) -> dict[str, int]:
-        return self._df.frequencies(self.conn, terms)
+        return self._cache.frequencies(self.conn, terms)
 
     def entry_count(self) -> int:
         # The largest id, not COUNT(*): ids are never reused, so it is an upper bound that costs nothing.
@@ -126,15 +147,18 @@ class SqliteStore:
                        opinions_only: bool = False) -> list[int]:
         return reads.about_entities(self.conn, keys, self.scoped(filters), limit, opinions_only)
 
-    def browse(self, filters: Filters, limit: int) -> list[int]:
-        return reads.browse(self.conn, self.scoped(filters), limit)
+    def browse(self, filters: Filters, limit: int, per_day: int | None = None) -> list[int]:
+        return reads.browse(self.conn, self.scoped(filters), limit, per_day)
 
     def entities(self) -> list[EntityInfo]:
-        return reads.entities(self.conn)
+        cache = self._cache.fresh(self.conn)
+        if cache.entities is None:
+            cache.entities = reads.entities(self.conn)
+        return list(cache.entities)
 
     def vectors(self, embedder: Embedder) -> SqliteVectors:
         """The vectors of `embedder`, kept open (with their HNSW store) for the life of this object."""
-        from .vector_sync import SqliteVectors
+        from .vectors import SqliteVectors
 
         key = embedder.identity()
         if key not in self._vectors:
@@ -179,7 +203,7 @@ class SqliteStore:
         if dry_run:
             return count_session_hits(self.conn, pattern)
         self._vectors.clear()  # their HNSW files are deleted: the next search rebuilds them from SQLite
-        self._df = lexical.DfCache()
+        self._cache = lexical.ReadCache()
         rewritten, log_emptied = purge(self.conn, self.state_dir, pattern, replacement)
         if not log_emptied:
             self._notices.append("another process kept reading the index: its write-ahead log "

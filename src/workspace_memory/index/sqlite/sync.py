@@ -64,18 +64,21 @@ def _scan(ws: Workspace, conn: sqlite3.Connection, everything: bool, only: set[s
     return scan(ws, _known(conn, None if only is None else list(only)), everything, only)
 
 
-def settings_fingerprint() -> dict[str, object]:
-    """Everything that shapes the derived rows; when it changes the index must be rebuilt."""
+def settings_fingerprint(date_order: str | None = None) -> dict[str, object]:
+    """Everything that shapes the derived rows; when it changes the index must be rebuilt.
+
+    `date_order` is the workspace's `[time] date_order` (how facts' slashed dates read).
+    """
     from .schema import FTS_TOKENIZER, SCHEMA_VERSION
 
-    return sync_plan.settings_fingerprint(SCHEMA_VERSION, FTS_TOKENIZER)
+    return sync_plan.settings_fingerprint(SCHEMA_VERSION, FTS_TOKENIZER, date_order)
 
 
-def stale_settings(conn: sqlite3.Connection) -> str | None:
+def stale_settings(conn: sqlite3.Connection, date_order: str | None = None) -> str | None:
     """What changed since the index was built ("chunk_tokens 200 -> 180"), or None."""
     row = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
     has_rows = row is None and conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
-    return fingerprint_change(row[0] if row else None, settings_fingerprint(), has_rows)
+    return fingerprint_change(row[0] if row else None, settings_fingerprint(date_order), has_rows)
 
 
 def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,  # noqa: ANN001
@@ -91,7 +94,7 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,  # n
     """
     started = time.perf_counter()
     report = SyncReport()
-    stale = None if rebuild else stale_settings(conn)
+    stale = None if rebuild else stale_settings(conn, ws.date_order)
     if stale:
         if not rebuild_if_stale:
             report.notices.append(f"index settings changed ({stale}); run `memory index` to rebuild")
@@ -133,7 +136,7 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,  # n
         )
         if rebuild or conn.execute("SELECT 1 FROM meta WHERE key = 'fingerprint'").fetchone() is None:
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fingerprint', ?)",
-                         (json.dumps(settings_fingerprint(), sort_keys=True),))
+                         (json.dumps(settings_fingerprint(ws.date_order), sort_keys=True),))
         if report.dirty or rebuild:
             bump_generation(conn)
     report.seconds = time.perf_counter() - started
@@ -178,7 +181,6 @@ def _apply(ws: Workspace, conn: sqlite3.Connection, pending: Pending, report: Sy
 
 def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_ns: int, size: int,
                old: tuple[int, int, str] | None, report: SyncReport) -> None:
-    del ws
     try:
         digest, head, total = read_bounded(mf.path)  # read only: indexing never writes Markdown
     except OSError:
@@ -192,7 +194,7 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
         report.changed += 1
     else:
         report.added += 1
-    rows = file_rows(mf.key, mf.role, mf.day, head, total)
+    rows = file_rows(mf.key, mf.role, mf.day, head, total, ws.date_order)
     file_row = rows.file | {"hash": digest, "mtime_ns": mtime_ns, "size": size,
                             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds")}
     _insert(conn, "files", [file_row])
@@ -216,9 +218,9 @@ def insert_chunks(conn: sqlite3.Connection, chunks: list) -> list[int]:
     ids = list(range(first, first + len(chunks)))
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('next_chunk_id', ?)", (str(first + len(chunks)),))
     conn.executemany(
-        "INSERT INTO chunks(id, path, start_line, end_line, kind, heading, text, role, day, t_start, t_end,"
-        " at, invalid_at, text_hash, ctx_hash) VALUES (:id, :path, :start_line, :end_line, :kind, :heading, :text,"
-        " :role, :day, :t_start, :t_end, :at, :invalid_at, :text_hash, :ctx_hash)",
+        "INSERT INTO chunks(id, path, start_line, end_line, entry_start, kind, heading, text, role, day, t_start,"
+        " t_end, at, invalid_at, text_hash, ctx_hash) VALUES (:id, :path, :start_line, :end_line, :entry_start,"
+        " :kind, :heading, :text, :role, :day, :t_start, :t_end, :at, :invalid_at, :text_hash, :ctx_hash)",
         [chunk | {"id": cid} for cid, (chunk, _, _) in zip(ids, chunks, strict=True)],
     )
     for table in FTS_TABLES:
