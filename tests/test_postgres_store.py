@@ -330,3 +330,13 @@ def test_concurrent_recalls_in_threads_share_nothing_broken(tmp_path: Path, pg_u
     for t in threads:
         t.join(timeout=120)
     assert not errors, errors
+
+
+def test_doctor_checks_the_server_pgvector_and_the_migrations(tmp_path: Path, pg_url: str) -> None:
+    root = pg_workspace(tmp_path / "doc", pg_url, {"MEMORY.md": "# Core\n\n- The heron is back.\n"})
+    run_ok(root, "index")
+    code, out, _ = run_memory(root, "doctor", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["clean"], report
+    checks = {c["check"]: c for c in json.loads(run_ok(root, "store", "health", "--json"))["findings"]}
+    assert {"server", "pgvector", "migrations"} <= set(checks) and checks["migrations"]["ok"]

@@ -322,8 +322,9 @@ class Store(Protocol):
         """Why the index cannot be read, checked without repairing it (`memory doctor`), or None."""
         ...
 
-    def settings_changed(self) -> str | None:
-        """What changed since the index was built with other settings, or None (`memory doctor`)."""
+    def settings_changed(self, date_order: str | None = None) -> str | None:
+        """What changed since the index was built with other settings, or None (`memory doctor`;
+        `date_order`: the workspace's `[time] date_order`, part of the settings)."""
         ...
 
     # -- recall ---------------------------------------------------------------------------------

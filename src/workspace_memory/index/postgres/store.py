@@ -112,6 +112,18 @@ class PostgresStore:
 
     # -- keeping up with the Markdown ----------------------------------------------------------
     @guarded
+    def damaged(self) -> str | None:
+        """None: a server's tables are never a half-written file (an unreachable server is StoreUnavailable)."""
+        return None
+
+    @guarded
+    def settings_changed(self, date_order: str | None = None) -> str | None:
+        """What changed since this workspace's rows were built with other settings, or None."""
+        from .sync import stale_and_known
+
+        ws_id = self.own_id(create=False)
+        return None if ws_id is None else stale_and_known(self.db, ws_id, [], date_order)[0]
+
     def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,  # noqa: ANN001
              rebuild_if_stale: bool = True, only: set[str] | None = None) -> SyncReport:
         if self.view is not None:

@@ -73,11 +73,11 @@ class SqliteStore:
             return str(exc)
         return None
 
-    def settings_changed(self) -> str | None:
+    def settings_changed(self, date_order: str | None = None) -> str | None:
         """What changed since the index was built with other settings ("chunk_tokens 200 -> 180"), or None."""
         from .sync import stale_settings
 
-        return stale_settings(self.conn)
+        return stale_settings(self.conn, date_order)
 
     def is_damage(self, exc: BaseException) -> bool:
         """True when `exc` says the index file itself is damaged (not busy, not full)."""
