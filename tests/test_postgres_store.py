@@ -96,8 +96,8 @@ def test_two_workspaces_never_see_each_others_rows_without_all_workspaces(tmp_pa
     assert [r["content"] for r in recall(beta, "zebrafish")["results"]] == ["- The zebrafish feeder broke."]
     assert "workspace" not in recall(alpha, "zebrafish")["results"][0]
     both = recall(alpha, "zebrafish", "--workspace-name", store_name(alpha), "--workspace-name", store_name(beta))
-    assert sorted((r["workspace"], r["content"]) for r in both["results"]) == [
-        (store_name(alpha), "- The zebrafish tank is in lab 4."), (store_name(beta), "- The zebrafish feeder broke.")]
+    assert sorted((r["workspace"], r["content"]) for r in both["results"]) == sorted([
+        (store_name(alpha), "- The zebrafish tank is in lab 4."), (store_name(beta), "- The zebrafish feeder broke.")])
     everywhere = recall(beta, "zebrafish", "--all-workspaces")
     assert {r["workspace"] for r in everywhere["results"]} == {store_name(alpha), store_name(beta)}
     code, out, err = run_memory(alpha, "recall", "zebrafish", "--workspace-name", "no-such-workspace")
@@ -116,8 +116,10 @@ def test_a_machine_without_the_checkout_reads_from_the_store(tmp_path: Path, pg_
     env = {"MEMORY_STORE_URL": pg_url, "MEMORY_STORE_WORKSPACE": store_name(root)}
     hits = json.loads(run_ok(elsewhere, "recall", "a828e60", "--json", "--mode", "lexical", env=env))["results"]
     assert hits[0]["path"] == "memory/2025-11-12.md"
-    page = json.loads(run_ok(elsewhere, "get", f"{hits[0]['path']}#L{hits[0]['start_line']}", "--json", env=env))
+    page = json.loads(run_ok(elsewhere, "get", hits[0]["path"], "--json", env=env))
     assert page["text"] == WORKSPACE_FILES["memory/2025-11-12.md"].rstrip("\n")
+    cited = json.loads(run_ok(elsewhere, "get", f"{hits[0]['path']}#L{hits[0]['start_line']}", "--json", env=env))
+    assert cited["start_line"] == hits[0]["start_line"]
     assert "a828e60" in run_ok(elsewhere, "entity", "warelay", env=env)
     status = json.loads(run_ok(elsewhere, "status", "--json", env=env))
     assert status["workspace"] is None and status["files"] == len(WORKSPACE_FILES)
@@ -304,7 +306,9 @@ def test_moving_to_postgres_and_back_embeds_nothing(tmp_path: Path, pg_url: str)
             os.environ.pop(key, None)
     (root / ".memory" / "index.sqlite").unlink()
     back = json.loads(run_ok(root, "store", "export", "--json", env=pg))  # Postgres -> the SQLite index
-    assert back["embeddings"] == moved["embeddings"] and back["vectors_missing"] == 0
+    # The database's cache is shared by its workspaces: it may hold more vectors of these texts
+    # (other tests index the same files with other fake models); every one this workspace needs comes back.
+    assert back["embeddings"] >= moved["embeddings"] and back["vectors_missing"] == 0
 
 
 def test_concurrent_recalls_in_threads_share_nothing_broken(tmp_path: Path, pg_url: str) -> None:
