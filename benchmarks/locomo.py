@@ -2,6 +2,7 @@
 
     python benchmarks/locomo.py [--modes lexical,hybrid] [--conversations 10] [--out benchmarks/out/locomo.json]
                                 [--model all-MiniLM-L6-v2|use-multilingual-v3|...] [--workdir DIR]
+                                [--store-url postgresql://...]
 
 Reads ../shared/benchmarks/locomo/locomo10.json (see its README; the data is not copied
 into the project). Each conversation becomes one workspace: one daily log per session
@@ -13,6 +14,9 @@ after the last session. A turn is found when its line lies inside a returned res
 Reported per category and overall: recall@5, @10, @25, and recall at a budget of
 2,000 characters of returned text (results taken in rank order while the text of the
 lines they cover stays within the budget).
+
+With --store-url the indexes live in that Postgres (one workspace per conversation, named
+locomo-<sample id>) instead of SQLite: the same questions, to compare the two stores.
 
 Nothing here is special-cased in the engine: the workspace is plain Markdown and the
 queries go through the public library API, exactly as `memory recall` runs them.
@@ -119,12 +123,15 @@ class Conversation:
     questions: list[tuple[str, str, list[tuple[str, int]]]]  # (question, category, evidence lines)
 
 
-def prepare(samples: list[dict], tmp: Path) -> tuple[list[Conversation], float]:
+def prepare(samples: list[dict], tmp: Path, store_url: str | None = None) -> tuple[list[Conversation], float]:
     """Write and index every conversation's workspace; returns them open, and the seconds indexing took."""
     conversations, index_s = [], 0.0
     for sample in samples:
         root = tmp / sample["sample_id"]
         where, files, last = write_workspace(sample, root)
+        if store_url:
+            os.environ["MEMORY_STORE_URL"] = store_url
+            os.environ["MEMORY_STORE_WORKSPACE"] = f"locomo-{sample['sample_id']}"
         now = (last + timedelta(days=1)).date().isoformat()
         mem = Memory.open(str(root), now)
         t0 = time.perf_counter()
@@ -180,6 +187,7 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, default=10)
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--store-url", default=None, help="index into this Postgres instead of SQLite")
     parser.add_argument("--workdir", type=Path, default=None,
                         help="keep the workspaces here and reuse their indexes (embeddings are cached)")
     parser.add_argument("--model", default=None,
@@ -190,7 +198,7 @@ def main() -> None:
     tmp = args.workdir or Path(tempfile.mkdtemp(prefix="wm-locomo-"))
     report = {}
     try:
-        conversations, index_s = prepare(samples, tmp)
+        conversations, index_s = prepare(samples, tmp, args.store_url)
         print(f"index ({args.model or 'configured model'}): {index_s:.1f} s")
         for mode in args.modes.split(","):
             table, q = evaluate(conversations, mode)

@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from pg_fixtures import pg_url, register, store, store_env  # noqa: F401 - fixtures for every test module
+
 NOW = "2025-11-30T18:00"
 
 # This process too: the suite never reaches past loopback (tests/offline/sitecustomize.py).
@@ -349,6 +351,7 @@ def run_memory(workspace: Path | str | None, *args: Any, now: str | None = NOW, 
                env: dict[str, str | None] | None = None, stdin: str | None = None) -> tuple[int, str, str]:
     """Run `memory [--workspace W] [--now N] ARGS...`; return (exit code, stdout, stderr)."""
     cmd = [memory_executable()]
+    env = store_env(workspace) | (env or {})  # the workspace's store (tests parametrized over stores)
     if workspace is not None:
         cmd += ["--workspace", str(workspace)]
     if now is not None:
@@ -425,9 +428,9 @@ def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 @pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    """A fresh, realistic, not yet indexed workspace (safe to modify)."""
-    return build_workspace(tmp_path / "ws")
+def workspace(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
+    """A fresh, realistic, not yet indexed workspace (safe to modify); on the test's `store` if it has one."""
+    return register(build_workspace(tmp_path / "ws"), request)
 
 
 @pytest.fixture
@@ -441,6 +444,14 @@ def indexed_workspace(workspace: Path) -> Path:
 def shared_ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One indexed workspace per test module, for read-only tests (do not modify it)."""
     root = build_workspace(tmp_path_factory.mktemp("shared") / "ws")
+    run_ok(root, "index")
+    return root
+
+
+@pytest.fixture(scope="module")
+def store_ws(store: str, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:  # noqa: F811
+    """`shared_ws` on each store in turn (read-only): the tests that take it run on SQLite and Postgres."""
+    root = register(build_workspace(tmp_path_factory.mktemp(f"shared-{store}") / "ws"), request)
     run_ok(root, "index")
     return root
 

@@ -10,7 +10,9 @@ import re
 import sqlite3
 from pathlib import Path
 
-from conftest import index_db, run_memory, run_ok, write_files
+import pytest
+
+from conftest import NOW, index_db, run_memory, run_ok, write_files
 
 
 def doctor(root: Path, *args: str) -> tuple[int, dict]:
@@ -127,3 +129,15 @@ def test_fix_rebuilds_an_unreadable_index(indexed_workspace: Path) -> None:
     assert "index-unreadable" in [f["code"] for f in report["fixed"]]
     with index_db(indexed_workspace) as conn:
         assert conn.execute("SELECT COUNT(*) FROM files").fetchone()[0] > 10
+
+
+def test_a_failed_store_check_is_a_finding(indexed_workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from workspace_memory.api import Memory
+    from workspace_memory.index.sqlite.store import SqliteStore
+
+    failed = {"check": "migrations", "ok": False, "detail": "5 of 7 applied"}
+    monkeypatch.setattr(SqliteStore, "health", lambda self: [failed])
+    mem = Memory.open(str(indexed_workspace), NOW)
+    report = mem.doctor()
+    found = [f for f in report.findings if f.code == "store-migrations"]
+    assert found and found[0].what == "5 of 7 applied" and "memory store health" in found[0].how

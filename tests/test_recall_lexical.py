@@ -56,20 +56,20 @@ def find(hits: list[dict], path: str, line: int | None = None) -> dict | None:
         ("status of OPS-4471", "memory/2025-03-14.md", "OPS-4471"),
     ],
 )
-def test_exact_tokens_rank_first(shared_ws: Path, query: str, path: str, needle: str) -> None:
-    hits = results(shared_ws, query)
+def test_exact_tokens_rank_first(store_ws: Path, query: str, path: str, needle: str) -> None:
+    hits = results(store_ws, query)
     assert hits, query
     top = hits[0]
     assert top["path"] == path
     assert needle in top["content"]
-    cited = "\n".join(disk_lines(shared_ws, path)[top["start_line"] - 1 : top["end_line"]])
+    cited = "\n".join(disk_lines(store_ws, path)[top["start_line"] - 1 : top["end_line"]])
     assert needle in cited, "the cited lines contain the token"
     for other in hits[1:]:
         assert other["score"] <= top["score"]
 
 
-def test_file_name_finds_the_file(shared_ws: Path) -> None:
-    hits = results(shared_ws, "warelay")
+def test_file_name_finds_the_file(store_ws: Path) -> None:
+    hits = results(store_ws, "warelay")
     assert any(h["path"] == "bank/entities/warelay.md" for h in hits), [h["path"] for h in hits]
 
 
@@ -91,16 +91,16 @@ def test_file_name_alone_finds_a_file_whose_text_never_says_it(workspace: Path) 
         ("检查备份 数据库", "memory/2025-11-20.md", "检查备份"),
     ],
 )
-def test_cjk_text_is_found(shared_ws: Path, query: str, path: str, needle: str) -> None:
-    hits = results(shared_ws, query)
+def test_cjk_text_is_found(store_ws: Path, query: str, path: str, needle: str) -> None:
+    hits = results(store_ws, query)
     assert hits, query
     assert hits[0]["path"] == path
     assert needle in hits[0]["content"]
-    assert hits[0]["start_line"] == line_of(shared_ws, path, needle)
+    assert hits[0]["start_line"] == line_of(store_ws, path, needle)
 
 
-def test_cjk_absent_text_finds_nothing(shared_ws: Path) -> None:
-    assert results(shared_ws, "大阪城") == []
+def test_cjk_absent_text_finds_nothing(store_ws: Path) -> None:
+    assert results(store_ws, "大阪城") == []
 
 
 # ------------------------------------------------------------------------------------------ ranking
@@ -110,8 +110,8 @@ def explained(hit: dict) -> dict:
     return hit["explain"]["factors"]
 
 
-def test_recency_is_a_bounded_boost(shared_ws: Path) -> None:
-    hits = results(shared_ws, "quokka migration", "--explain")
+def test_recency_is_a_bounded_boost(store_ws: Path) -> None:
+    hits = results(store_ws, "quokka migration", "--explain")
     new = find(hits, "memory/2025-11-28.md")
     old = find(hits, "memory/2025-03-14.md")
     assert new is not None and old is not None, "both equally matching notes are found"
@@ -121,8 +121,8 @@ def test_recency_is_a_bounded_boost(shared_ws: Path) -> None:
     assert old["score"] >= 0.5 * new["score"], "an old match is penalised, not buried"
 
 
-def test_old_exact_match_still_found(shared_ws: Path) -> None:
-    hits = results(shared_ws, "OPS-4471 flaky backup")
+def test_old_exact_match_still_found(store_ws: Path) -> None:
+    hits = results(store_ws, "OPS-4471 flaky backup")
     assert hits and hits[0]["path"] == "memory/2025-03-14.md"
     assert hits[0]["timestamp"] == "2025-03-14"
 
@@ -130,9 +130,9 @@ def test_old_exact_match_still_found(shared_ws: Path) -> None:
 EVERGREEN = {"MEMORY.md", "bank/world.md", "memory/notes/coffee.md"}
 
 
-def test_evergreen_files_never_decay(shared_ws: Path) -> None:
-    now_hits = results(shared_ws, "espresso", "--explain")
-    later_hits = results(shared_ws, "espresso", "--explain", now="2031-06-01T09:00")
+def test_evergreen_files_never_decay(store_ws: Path) -> None:
+    now_hits = results(store_ws, "espresso", "--explain")
+    later_hits = results(store_ws, "espresso", "--explain", now="2031-06-01T09:00")
     now_scores = {(h["path"], h["start_line"]): h for h in now_hits}
     later_scores = {(h["path"], h["start_line"]): h for h in later_hits}
     assert {p for p, _ in now_scores} >= EVERGREEN | {"memory/2025-11-20.md"}
@@ -172,24 +172,24 @@ def test_since_keeps_recent_entries_and_stated_ranges(shared_ws: Path) -> None:
     assert find(hits, "memory/2025-11-30.md") is not None
 
 
-def test_stated_range_decides_membership(shared_ws: Path) -> None:
-    line = line_of(shared_ws, "memory/2025-11-18.md", "In Marrakech")
-    assert find(results(shared_ws, "Marrakech", "--since", "2025-11-26"), "memory/2025-11-18.md", line)
-    assert find(results(shared_ws, "Marrakech", "--since", "2025-12-01"), "memory/2025-11-18.md", line)
-    assert not find(results(shared_ws, "Marrakech", "--since", "2025-12-02"), "memory/2025-11-18.md", line)
-    assert not find(results(shared_ws, "Marrakech", "--until", "2025-11-20"), "memory/2025-11-18.md", line)
+def test_stated_range_decides_membership(store_ws: Path) -> None:
+    line = line_of(store_ws, "memory/2025-11-18.md", "In Marrakech")
+    assert find(results(store_ws, "Marrakech", "--since", "2025-11-26"), "memory/2025-11-18.md", line)
+    assert find(results(store_ws, "Marrakech", "--since", "2025-12-01"), "memory/2025-11-18.md", line)
+    assert not find(results(store_ws, "Marrakech", "--since", "2025-12-02"), "memory/2025-11-18.md", line)
+    assert not find(results(store_ws, "Marrakech", "--until", "2025-11-20"), "memory/2025-11-18.md", line)
 
 
-def test_until_filter(shared_ws: Path) -> None:
-    hits = results(shared_ws, "warelay Baileys Peter", "--until", "2025-11-15", "--k", "50")
+def test_until_filter(store_ws: Path) -> None:
+    hits = results(store_ws, "warelay Baileys Peter", "--until", "2025-11-15", "--k", "50")
     assert hits
     assert all(h["timestamp"] is not None and h["timestamp"] <= "2025-11-15" for h in hits)
     assert find(hits, "memory/2025-11-12.md") is not None
     assert find(hits, "memory/2025-03-14.md") is None or all(h["timestamp"] <= "2025-11-15" for h in hits)
 
 
-def test_since_and_until_together(shared_ws: Path) -> None:
-    hits = results(shared_ws, "warelay Peter Baileys", "--since", "2025-11-11", "--until", "2025-11-14", "--k", "50")
+def test_since_and_until_together(store_ws: Path) -> None:
+    hits = results(store_ws, "warelay Peter Baileys", "--since", "2025-11-11", "--until", "2025-11-14", "--k", "50")
     assert hits
     assert {h["timestamp"] for h in hits} <= {"2025-11-12", "2025-11-14"}
 
@@ -205,27 +205,27 @@ def test_since_and_until_together(shared_ws: Path) -> None:
         ("O", {"opinion"}),
     ],
 )
-def test_kind_filter(shared_ws: Path, kind: str, allowed: set[str]) -> None:
-    hits = results(shared_ws, "Peter warelay WhatsApp replies Baileys", "--kind", kind, "--k", "50")
+def test_kind_filter(store_ws: Path, kind: str, allowed: set[str]) -> None:
+    hits = results(store_ws, "Peter warelay WhatsApp replies Baileys", "--kind", kind, "--k", "50")
     assert hits
     assert {h["kind"] for h in hits} <= allowed
 
 
-def test_opinions_carry_confidence(shared_ws: Path) -> None:
-    hits = results(shared_ws, "concise replies", "--kind", "opinion")
+def test_opinions_carry_confidence(store_ws: Path) -> None:
+    hits = results(store_ws, "concise replies", "--kind", "opinion")
     confidences = {h["path"]: h["confidence"] for h in hits}
     assert confidences["memory/2025-11-28.md"] == pytest.approx(0.9)
     assert confidences["memory/2025-11-10.md"] == pytest.approx(0.8)
-    default = results(shared_ws, "Hybrid search staging", "--kind", "opinion")
+    default = results(store_ws, "Hybrid search staging", "--kind", "opinion")
     assert default[0]["path"] == "memory/2025-11-14.md" and 0 < default[0]["confidence"] < 1
 
 
-def test_entity_filter(shared_ws: Path) -> None:
-    hits = results(shared_ws, "Baileys release reconnect", "--entity", "warelay", "--k", "50")
+def test_entity_filter(store_ws: Path) -> None:
+    hits = results(store_ws, "Baileys release reconnect", "--entity", "warelay", "--k", "50")
     assert hits
     for hit in hits:
         assert "warelay" in hit["entities"] or hit["path"] == "bank/entities/warelay.md", hit
-    by_alias = results(shared_ws, "Baileys release reconnect", "--entity", "wa-relay", "--k", "50")
+    by_alias = results(store_ws, "Baileys release reconnect", "--entity", "wa-relay", "--k", "50")
     assert [(h["path"], h["start_line"]) for h in by_alias] == [(h["path"], h["start_line"]) for h in hits]
 
 
@@ -246,8 +246,8 @@ def test_filter_only_recall_without_query(shared_ws: Path) -> None:
 # ------------------------------------------------------------------------------------------ the contract
 
 
-def test_json_contract(shared_ws: Path) -> None:
-    data = recall_json(shared_ws, "Peter Baileys espresso Marrakech", "--k", "25")
+def test_json_contract(store_ws: Path) -> None:
+    data = recall_json(store_ws, "Peter Baileys espresso Marrakech", "--k", "25")
     assert set(data) == {"query", "mode", "notices", "results"}
     assert data["query"] == "Peter Baileys espresso Marrakech"
     assert data["mode"] == "lexical"
@@ -263,7 +263,7 @@ def test_json_contract(shared_ws: Path) -> None:
         assert isinstance(hit["entities"], list) and all(isinstance(e, str) for e in hit["entities"])
         assert isinstance(hit["score"], float | int) and 0.0 <= hit["score"] <= 1.0
         assert isinstance(hit["start_line"], int) and 1 <= hit["start_line"] <= hit["end_line"]
-        lines = disk_lines(shared_ws, hit["path"])
+        lines = disk_lines(store_ws, hit["path"])
         assert hit["end_line"] <= len(lines)
         cited = "\n".join(lines[hit["start_line"] - 1 : hit["end_line"]])
         if hit["start_line"] == hit["end_line"]:
@@ -286,32 +286,32 @@ def test_json_contract(shared_ws: Path) -> None:
                 assert hit["confidence"] is None
 
 
-def test_k_limits_results(shared_ws: Path) -> None:
-    assert len(results(shared_ws, "Peter", "--k", "3")) == 3
-    assert len(results(shared_ws, "Peter", "--k", "1")) == 1
+def test_k_limits_results(store_ws: Path) -> None:
+    assert len(results(store_ws, "Peter", "--k", "3")) == 3
+    assert len(results(store_ws, "Peter", "--k", "1")) == 1
 
 
-def test_budget_packs_within_tokens(shared_ws: Path) -> None:
+def test_budget_packs_within_tokens(store_ws: Path) -> None:
     from workspace_memory.tokens import estimate_tokens
 
-    hits = results(shared_ws, "Peter warelay", "--k", "20", "--budget", "120")
+    hits = results(store_ws, "Peter warelay", "--k", "20", "--budget", "120")
     assert 1 <= len(hits) < 20
     assert sum(estimate_tokens(h["content"]) for h in hits) <= 120
 
 
-def test_no_match_is_an_empty_list(shared_ws: Path) -> None:
-    data = recall_json(shared_ws, "zzyzx-never-written")
+def test_no_match_is_an_empty_list(store_ws: Path) -> None:
+    data = recall_json(store_ws, "zzyzx-never-written")
     assert data["results"] == []
 
 
-def test_human_output_cites_sources(shared_ws: Path) -> None:
-    out = run_ok(shared_ws, "recall", "a828e60", "--mode", "lexical")
-    line = line_of(shared_ws, "memory/2025-11-12.md", "a828e60")
+def test_human_output_cites_sources(store_ws: Path) -> None:
+    out = run_ok(store_ws, "recall", "a828e60", "--mode", "lexical")
+    line = line_of(store_ws, "memory/2025-11-12.md", "a828e60")
     assert f"memory/2025-11-12.md#L{line}" in out
     assert "a828e60" in out
 
 
-def test_batch_one_output_line_per_input_line(shared_ws: Path, tmp_path: Path) -> None:
+def test_batch_one_output_line_per_input_line(store_ws: Path, tmp_path: Path) -> None:
     queries = [
         {"query": "a828e60"},
         {"query": "東京"},
@@ -321,7 +321,7 @@ def test_batch_one_output_line_per_input_line(shared_ws: Path, tmp_path: Path) -
     ]
     batch = tmp_path / "queries.jsonl"
     batch.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in queries), encoding="utf-8")
-    out = run_ok(shared_ws, "recall", "--batch", batch, "--json", "--mode", "lexical")
+    out = run_ok(store_ws, "recall", "--batch", batch, "--json", "--mode", "lexical")
     lines = out.strip("\n").split("\n")
     assert len(lines) == len(queries)
     answers = [json.loads(line) for line in lines]
@@ -335,15 +335,15 @@ def test_batch_one_output_line_per_input_line(shared_ws: Path, tmp_path: Path) -
     assert len(answers[2]["results"]) <= 2
     assert {h["kind"] for h in answers[3]["results"]} == {"opinion"}
     assert answers[4]["results"] == []
-    single = recall_json(shared_ws, "a828e60")
+    single = recall_json(store_ws, "a828e60")
     assert answers[0]["results"] == single["results"]
 
 
-def test_batch_bad_line_reports_error_and_continues(shared_ws: Path, tmp_path: Path) -> None:
+def test_batch_bad_line_reports_error_and_continues(store_ws: Path, tmp_path: Path) -> None:
     batch = tmp_path / "queries.jsonl"
     batch.write_text('{"query": "a828e60"}\n{"query": "x", "since": "banana"}\n{"query": "東京"}\n',
                      encoding="utf-8")
-    code, out, err = run_memory(shared_ws, "recall", "--batch", batch, "--json", "--mode", "lexical")
+    code, out, err = run_memory(store_ws, "recall", "--batch", batch, "--json", "--mode", "lexical")
     assert code != 0 and "Traceback" not in err
     answers = [json.loads(line) for line in out.strip().split("\n")]
     assert len(answers) == 3
@@ -351,10 +351,10 @@ def test_batch_bad_line_reports_error_and_continues(shared_ws: Path, tmp_path: P
     assert answers[2]["results"][0]["path"] == "memory/2025-11-22.md"
 
 
-def test_batch_invalid_json_line_does_not_reuse_previous_query(shared_ws: Path, tmp_path: Path) -> None:
+def test_batch_invalid_json_line_does_not_reuse_previous_query(store_ws: Path, tmp_path: Path) -> None:
     batch = tmp_path / "queries.jsonl"
     batch.write_text('{"query": "a828e60"}\nnot json\n', encoding="utf-8")
-    _code, out, _err = run_memory(shared_ws, "recall", "--batch", batch, "--json", "--mode", "lexical")
+    _code, out, _err = run_memory(store_ws, "recall", "--batch", batch, "--json", "--mode", "lexical")
     answers = [json.loads(line) for line in out.strip().split("\n")]
     assert len(answers) == 2 and "error" in answers[1]
     assert answers[1]["query"] is None
@@ -366,7 +366,7 @@ def test_batch_invalid_json_line_does_not_reuse_previous_query(shared_ws: Path, 
 HEAVY = ("torch", "sentence_transformers")
 
 
-def test_lexical_recall_imports_no_heavy_library(shared_ws: Path) -> None:
+def test_lexical_recall_imports_no_heavy_library(store_ws: Path) -> None:
     """Run the CLI in-process with the default embedding settings and inspect sys.modules after."""
     script = textwrap.dedent(f"""
         import json, sys
@@ -374,7 +374,7 @@ def test_lexical_recall_imports_no_heavy_library(shared_ws: Path) -> None:
         for args in (["recall", "Baileys crash", "--json", "--mode", "lexical"],
                      ["recall", "東京", "--json", "--mode", "lexical"]):
             try:
-                main(["--workspace", {str(shared_ws)!r}, "--now", {NOW!r}, *args])
+                main(["--workspace", {str(store_ws)!r}, "--now", {NOW!r}, *args])
             except SystemExit as exc:
                 assert exc.code in (0, None), (args, exc.code)
         heavy = sorted(m for m in sys.modules if m.split(".")[0] in {HEAVY!r})
@@ -389,10 +389,10 @@ def test_lexical_recall_imports_no_heavy_library(shared_ws: Path) -> None:
     assert "a828e60" in proc.stdout
 
 
-def test_lexical_recall_importtime_shows_no_heavy_library(shared_ws: Path) -> None:
+def test_lexical_recall_importtime_shows_no_heavy_library(store_ws: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", "import sys; from workspace_memory.cli.app import main; main(sys.argv[1:])",
-         "--workspace", str(shared_ws), "--now", NOW, "recall", "a828e60", "--json", "--mode", "lexical"],
+         "--workspace", str(store_ws), "--now", NOW, "recall", "a828e60", "--json", "--mode", "lexical"],
         capture_output=True, text=True, encoding="utf-8", env=clean_env({"MEMORY_EMBED_PROVIDER": None}),
         timeout=120,
     )

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import recall_ws as R
-from conftest import assert_one_line_error, disk_lines, run_memory, run_ok
+from conftest import assert_one_line_error, disk_lines, register, run_memory, run_ok
 from workspace_memory.recall.pack import RESULT_OVERHEAD_TOKENS, SNIPPET_CHARS
 from workspace_memory.recall.rank import HALF_LIFE_DAYS, RECENCY_FLOOR
 from workspace_memory.tokens import estimate_tokens
@@ -32,9 +32,9 @@ STATED = {
 
 
 @pytest.fixture(scope="module")
-def ws(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The multi-month workspace, indexed once for the module (read-only)."""
-    root = R.build(tmp_path_factory.mktemp("understanding") / "ws")
+def ws(store: str, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
+    """The multi-month workspace, indexed once for the module on each store in turn (read-only)."""
+    root = register(R.build(tmp_path_factory.mktemp(f"understanding-{store}") / "ws"), request)
     run_ok(root, "index")
     return root
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_workspace, run_memory
+from conftest import build_workspace, register, run_memory
+from pg_fixtures import store_environ
 from workspace_memory.api import Memory
 from workspace_memory.reflect import list_opinions, reflect
 from workspace_memory.reflect.run import ReflectReport
@@ -31,20 +32,22 @@ def write(root: Path, rel: str, text: str) -> None:
 
 
 def run(root: Path, now: str, since: str = "7d", **kw: object) -> ReflectReport:
-    mem = Memory.open(str(root), now=now)
-    try:
-        return reflect(mem.workspace, mem.store, mem.now, since, **kw)
-    finally:
-        mem.close()
+    with store_environ(root):
+        mem = Memory.open(str(root), now=now)
+        try:
+            return reflect(mem.workspace, mem.store, mem.now, since, **kw)
+        finally:
+            mem.close()
 
 
 def opinions(root: Path, entity: str | None = None) -> list[dict]:
-    mem = Memory.open(str(root), now="2025-12-31")
-    try:
-        mem.refresh()
-        return list_opinions(mem.workspace, mem.store, entity)
-    finally:
-        mem.close()
+    with store_environ(root):
+        mem = Memory.open(str(root), now="2025-12-31")
+        try:
+            mem.refresh()
+            return list_opinions(mem.workspace, mem.store, entity)
+        finally:
+            mem.close()
 
 
 def git(root: Path, *args: str) -> str:
@@ -67,9 +70,9 @@ def assert_second_run_is_a_noop(root: Path, now: str, since: str = "7d") -> None
 
 
 @pytest.fixture
-def weeks(tmp_path: Path) -> Path:
-    """Four weeks of logs: an opinion formed, reinforced, contradicted twice; a move; duplicates."""
-    root = tmp_path / "ws"
+def weeks(tmp_path: Path, store: str, request: pytest.FixtureRequest) -> Path:
+    """Four weeks of logs: an opinion formed, reinforced, contradicted twice; a move; duplicates (each store)."""
+    root = register(tmp_path / "ws", request)
     write(root, "memory/2025-11-03.md", log("2025-11-03", [TEA, "W @Peter: Lives in Vienna.",
                                                           "B @warelay: I deployed the bridge to staging."]))
     write(root, "memory/2025-11-05.md", log("2025-11-05", [

@@ -20,7 +20,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .clock import parse_now, workspace_tz
-from .errors import ProviderUnavailable, UserError
+from .errors import PathRefused, ProviderUnavailable, UserError
 from .index.base import SyncReport
 from .recall.query import RecallRequest
 from .workspace.layout import Workspace
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     from .embed.base import Embedder
     from .embed.config import EmbeddingConfig
     from .index.base import SessionReport, Store, VectorIndex
+    from .index.store_config import StoreConfig
+    from .index.transfer import TransferReport
     from .recall.settings import RecallSettings
     from .reflect.run import ReflectReport
     from .workspace.importing import ImportReport
@@ -74,12 +76,15 @@ def _repairing(method: _T) -> _T:
 class Memory:
     """A workspace plus its derived index, opened lazily."""
 
-    def __init__(self, workspace: Workspace, now: datetime | None = None, store: Store | None = None) -> None:
+    def __init__(self, workspace: Workspace, now: datetime | None = None, store: Store | None = None,
+                 *, checkout: bool = True) -> None:
         self.workspace = workspace
         self.tz = workspace_tz(workspace.config)
         self._now = now  # fixed by --now; None follows the clock (a long-lived server crosses midnight)
         if store is not None:
             self.__dict__["store"] = store
+        # False: no Markdown here, only the workspace's rows in a Postgres store (see `open`).
+        self.checkout = checkout
         self._repaired = False  # one repair per Memory: a second failure is reported, not looped on
         self._watcher: Watcher | None = None  # while a long-lived process follows file events
 
@@ -87,12 +92,28 @@ class Memory:
     def open(cls, root: str | None = None, now: str | None = None, *, create: bool = False) -> Memory:
         """Open the workspace at `root` (or $MEMORY_WORKSPACE / the default) with an optional fixed now.
 
-        A folder that is not a workspace is refused unless `create` (what `init` passes).
+        A folder that is not a workspace is refused unless `create` (what `init` passes), or unless
+        a Postgres store is configured in the environment and holds a workspace of that name
+        ($MEMORY_STORE_WORKSPACE, else the folder's name): then the Memory is store-only. It
+        reads (recall, get, entity, opinions, status) from the store, as of the last `memory
+        index` anywhere, and refuses what needs the Markdown (index, retain, reflect, init).
         """
         ws = Workspace.open(root)
-        if not create:
+        tz = workspace_tz(ws.config)
+        if create or ws.is_workspace():
+            return cls(ws, parse_now(now, tz))
+        from .index.factory import store_config
+        from .index.store_config import redact
+
+        config = store_config(ws)
+        if config.url is None:
             ws.require()
-        return cls(ws, parse_now(now, workspace_tz(ws.config)))
+            raise AssertionError("unreachable: require() raises for a folder that is not a workspace")
+        mem = cls(ws, parse_now(now, tz), checkout=False)
+        if not mem.store.exists():  # type: ignore[attr-defined]
+            raise UserError(f"no workspace at {ws.root}, and {redact(config.url)} holds no workspace named "
+                            f"{config.workspace!r}")
+        return mem
 
     @property
     def now(self) -> datetime:
@@ -108,12 +129,25 @@ class Memory:
         return self.now.date()
 
     @cached_property
-    def store(self) -> Store:
-        """The derived index (the SQLite store under `.memory/`), opened on first use."""
-        from .index.sqlite.store import SqliteStore
+    def store_config(self) -> StoreConfig:
+        """`[store]` of memory.toml with its environment twins: which store, and this workspace's name in it."""
+        from .index.factory import store_config
 
-        self.workspace.require()
-        return SqliteStore(self.workspace.state_dir)
+        return store_config(self.workspace)
+
+    @cached_property
+    def store(self) -> Store:
+        """The derived index (SQLite under `.memory/`, or Postgres when configured), opened on first use."""
+        from .index.factory import open_store
+
+        if self.checkout and not self.store_config.postgres:
+            self.workspace.require()
+        return open_store(self.workspace, self.store_config)
+
+    def _needs_checkout(self, what: str) -> None:
+        if not self.checkout:
+            raise UserError(f"{what} needs the workspace's Markdown, and there is no checkout at {self.workspace.root} "
+                            f"(this reads workspace {self.store_config.workspace!r} from the store)")
 
     def close(self) -> None:
         if "store" in self.__dict__:
@@ -161,6 +195,7 @@ class Memory:
         """Bring the index up to date (waiting for another writer if needed), vectors included."""
         import time
 
+        self._needs_checkout("memory index")
         started = time.perf_counter()
         self.workspace.sweep_stale_temps()  # left by writers killed mid-write
         report = self.store.sync(self.workspace, rebuild=rebuild, progress=progress, wait=INDEX_WAIT)
@@ -191,8 +226,11 @@ class Memory:
     def refresh(self, only: set[str] | None = None) -> list[str]:
         """The cheap sync a read does first (`only`: just these changed keys); never waits. Returns notices.
 
+        Store-only (no checkout): nothing to sync from; the store is read as the last index left it.
         While a watcher is attached (`start_watching`), only the files it saw change are synced.
         """
+        if not self.checkout:
+            return []
         if self._watcher is not None and only is None:
             return self._refresh_watched()
         report = self.store.sync(self.workspace, wait=0, rebuild_if_stale=False, only=only)
@@ -208,13 +246,17 @@ class Memory:
         from .recall.engine import recall
 
         notices = self.refresh()
+        store = self.store
+        if request.workspaces or request.all_workspaces:
+            # A view over several workspaces of the store: the same pipeline, rows that name their workspace.
+            store = store.across(None if request.all_workspaces else list(request.workspaces))
         request, more = self._with_sources(request)
         notices += more
         semantic = None
         if request.mode != "lexical":
-            semantic, more = self._semantic_channel(request.mode)
+            semantic, more = self._semantic_channel(request.mode, store)
             notices += more
-        return recall(self.store, request, now=self.now, semantic=semantic, notices=notices,
+        return recall(store, request, now=self.now, semantic=semantic, notices=notices,
                       settings=self.recall_settings, date_order=self.workspace.date_order)
 
     def _with_sources(self, request: RecallRequest) -> tuple[RecallRequest, list[str]]:
@@ -247,8 +289,8 @@ class Memory:
                            "are found after `memory index` (or by a running `memory watch` / MCP server)")
         return request, notices
 
-    def _semantic_channel(self, mode: str):  # noqa: ANN202 - (SemanticChannel | None, notices)
-        """The vector channel for this recall, or None (lexical) with the reason in notices."""
+    def _semantic_channel(self, mode: str, store: Store):  # noqa: ANN202 - (SemanticChannel | None, notices)
+        """The vector channel for this recall over `store`, or None (lexical) with the reason in notices."""
         from .recall.semantic import SemanticChannel
 
         required = mode in ("semantic", "hybrid")
@@ -256,7 +298,7 @@ class Memory:
         if embedder is None:
             return None, notices
         try:
-            vectors, more = self._vectors_for_recall(embedder)
+            vectors, more = self._vectors_for_recall(embedder, store)
         except ProviderUnavailable as exc:
             if required or self.embedding_config.explicit:
                 raise
@@ -264,7 +306,7 @@ class Memory:
         channel = SemanticChannel(vectors, embedder, semantic_only=mode == "semantic", settings=self.recall_settings)
         return channel, notices + more
 
-    def _vectors_for_recall(self, embedder: Embedder) -> tuple[VectorIndex, list[str]]:
+    def _vectors_for_recall(self, embedder: Embedder, store: Store) -> tuple[VectorIndex, list[str]]:
         """The vectors, after embedding new entries for at most RECALL_EMBED_BUDGET seconds.
 
         New or changed entries since the last `memory index` are embedded with the fast encoder
@@ -274,7 +316,7 @@ class Memory:
         from .embed import prepare_embedder
 
         prepared = prepare_embedder(embedder)  # the local model's ONNX export (made if this machine has none)
-        vectors = self.store.vectors(embedder)
+        vectors = store.vectors(embedder)
         fast = getattr(embedder, "onnx_encoder", lambda: None)()
         heavy = fast is None and callable(getattr(embedder, "sentence_transformer", None))  # would load torch
         update = vectors.update(encode=fast.encode if fast is not None else None, embed=not heavy,
@@ -337,8 +379,52 @@ class Memory:
     def status(self) -> dict[str, Any]:
         """Counts, warnings with path:line, index age and available search modes."""
         notices = self.refresh()
-        return {"workspace": str(self.workspace.root), "index": self.store.describe(), **self.store.status(),
-                "modes": self._modes(), "notices": notices}
+        return {"workspace": str(self.workspace.root) if self.checkout else None, "index": self.store.describe(),
+                **self.store.status(), "modes": self._modes(), "notices": notices}
+
+    def move_store(self, direction: str, url: str | None = None) -> TransferReport:
+        """Copy this workspace between SQLite and Postgres without embedding again (index.transfer).
+
+        `export`: from the configured store to the other one; `import`: from the other one into the
+        configured store. The other store is SQLite under `.memory/` when Postgres is configured,
+        else the Postgres at `url`.
+        """
+        from .index.sqlite.store import SqliteStore
+        from .index.transfer import transfer
+
+        self._needs_checkout(f"memory store {direction}")
+        if self.store_config.postgres:
+            other: Store = SqliteStore(self.workspace.state_dir)
+        else:
+            if not url:
+                raise UserError(f"memory store {direction}: give the Postgres URL ({'--to' if direction == 'export' else '--from'} "
+                                "postgresql://...) or configure [store] url")
+            from .index.postgres.store import PostgresStore
+            from .index.store_config import check_url
+
+            try:
+                check_url(url)
+            except ValueError as exc:
+                raise UserError(str(exc)) from None
+            other = PostgresStore(url, self.store_config.workspace)
+        source, target = (self.store, other) if direction == "export" else (other, self.store)
+        try:
+            embedder, _ = self.embedder()
+        except ProviderUnavailable:
+            embedder = None
+        try:
+            return transfer(self.workspace, source, target, embedder)
+        finally:
+            other.close()
+
+    def store_workspaces(self) -> list[str]:
+        """The workspaces of a Postgres store, by name (SQLite holds only this one)."""
+        names = getattr(self.store, "workspace_names", None)
+        return names() if names is not None else [self.store_config.workspace]
+
+    def store_health(self) -> list[dict[str, Any]]:
+        """What `memory doctor` checks of the store: [{check, ok, detail}] (server, extensions, migrations)."""
+        return self.store.health()
 
     def _modes(self) -> list[str]:
         try:
@@ -377,19 +463,27 @@ class Memory:
         """A paged read of one workspace Markdown file (see `workspace.paging.read_page`).
 
         `path` may be a citation as recall prints it: `memory/x.md#L7` reads from line 7,
-        `memory/x.md#L7-L9` exactly lines 7 to 9; explicit `start` / `lines` win.
+        `memory/x.md#L7-L9` exactly lines 7 to 9; explicit `start` / `lines` win. Store-only,
+        the text comes from the store (the file as it was last indexed).
         """
-        from .workspace.paging import parse_citation, read_page
+        from .workspace.paging import page_text, parse_citation, read_page, store_key
 
         path, cited_start, cited_lines = parse_citation(path)
         start = start if start is not None else cited_start or 1
         lines = lines if lines is not None else cited_lines
-        return read_page(self.workspace, path, start, lines, max_chars)
+        if self.checkout:
+            return read_page(self.workspace, path, start, lines, max_chars)
+        key = store_key(path)
+        text = self.store.file_text(key)
+        if text is None:
+            raise PathRefused(f"{path}: no such file in workspace {self.store_config.workspace!r} of the store")
+        return page_text(key, text, start, lines, max_chars)
 
     def retain(self, bullet: str, day: date | None = None) -> RetainWrite:
         """Append a validated Retain bullet to a day's log (see `workspace.retain_writer.retain`)."""
         from .workspace.retain_writer import retain
 
+        self._needs_checkout("memory retain")
         return retain(self.workspace, bullet, day or self.today)
 
     @_repairing
@@ -462,6 +556,7 @@ class Memory:
         """Lay out a new workspace from the bank templates (never overwrites)."""
         from .workspace.init_templates import init_workspace
 
+        self._needs_checkout("memory init")
         return init_workspace(self.workspace, self.today)
 
     # -- reflect -------------------------------------------------------------------------
@@ -471,6 +566,7 @@ class Memory:
         """Rewrite entity pages, opinions, curated lists and core proposals (see reflect.run)."""
         from .reflect import embeddings_wanted, reflect
 
+        self._needs_checkout("memory reflect")
         similarity, notices = None, []
         if use_model and embeddings_wanted(self.workspace.config):
             similarity, notices = self._embed_similarity()

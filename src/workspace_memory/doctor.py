@@ -134,7 +134,11 @@ def _index_health(mem) -> list[Finding]:  # noqa: ANN001
     from .errors import ProviderUnavailable
 
     out = []
-    stale = mem.store.settings_changed()
+    for check in mem.store_health():  # the store itself: SQLite and FTS5, or the server, pgvector, migrations
+        if not check["ok"]:
+            out.append(Finding(f"store-{check['check']}", check["detail"], _index_where(mem), None,
+                               "see `memory store health`; the README's Postgres section says what the store needs"))
+    stale = mem.store.settings_changed(mem.workspace.date_order)
     if stale:
         out.append(Finding("index-settings", f"the index was built with other settings ({stale})", _index_where(mem),
                            None,

@@ -26,6 +26,10 @@ class ProviderUnavailable(MemoryError_):
     """An explicitly configured embedding (or chat) provider cannot be used."""
 
 
+class StoreUnavailable(MemoryError_):
+    """The configured store (a Postgres server) cannot be reached or used; the message never holds a password."""
+
+
 class IndexBusy(MemoryError_):
     """Another process holds a lock for longer than we are willing to wait."""
 

@@ -2,7 +2,7 @@
 
 Each command parses its options, calls one library method and prints. Library errors
 (errors.py) become one line on stderr and a non-zero exit, never a traceback.
-Exit codes: 0 ok, 1 user error, 2 usage, 3 provider unavailable, 4 index busy.
+Exit codes: 0 ok, 1 user error, 2 usage, 3 provider or store unavailable, 4 index busy.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import sys
 
 import click
 
-from ..errors import IndexBusy, MemoryError_, ProviderUnavailable
-from . import agent_cmds, commands, memory_cmds, reflect_cmds, ui_cmds
+from ..errors import IndexBusy, MemoryError_, ProviderUnavailable, StoreUnavailable
+from . import agent_cmds, commands, memory_cmds, reflect_cmds, store_cmds, ui_cmds
 from .context import accept_global_options_after
 from .render import echo
 
@@ -31,12 +31,12 @@ def cli(ctx: click.Context, workspace: str | None, now: str | None) -> None:
     ctx.obj.update(workspace=workspace, now=now)
 
 
-for _command in (*commands.COMMANDS, *reflect_cmds.COMMANDS, *memory_cmds.COMMANDS, *ui_cmds.COMMANDS,
-                 *agent_cmds.COMMANDS):
+for _command in (*commands.COMMANDS, *reflect_cmds.COMMANDS, *memory_cmds.COMMANDS, *store_cmds.COMMANDS,
+                 *ui_cmds.COMMANDS, *agent_cmds.COMMANDS):
     cli.add_command(_command)
 accept_global_options_after(cli)  # `memory recall x --workspace D` is taken as meant
 
-EXIT_CODES = ((ProviderUnavailable, 3), (IndexBusy, 4), (MemoryError_, 1))
+EXIT_CODES = ((ProviderUnavailable, 3), (StoreUnavailable, 3), (IndexBusy, 4), (MemoryError_, 1))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -75,6 +75,9 @@ def status(ctx: click.Context, as_json: bool) -> None:
               show_default=True, help="Search channels to use.")
 @click.option("--budget", type=click.IntRange(1), metavar="TOKENS", help="Pack results into this many tokens.")
 @click.option("--explain", is_flag=True, help="Show which channels found each result and every score factor.")
+@click.option("--workspace-name", "workspaces", multiple=True, metavar="NAME",
+              help="Recall across these workspaces of the Postgres store (repeatable); results name theirs.")
+@click.option("--all-workspaces", is_flag=True, help="Recall across every workspace of the Postgres store.")
 @click.option("--source", type=click.Choice(["memory", "sessions", "all"]), default=None,
               help="Search workspace memory, session transcripts, or both [default: memory.toml [recall] sources].")
 @click.option("--include-invalid", is_flag=True, help="Also facts marked as no longer true (memory forget).")

@@ -35,7 +35,8 @@ def render_recall(result: dict[str, Any]) -> None:
             meta.insert(1, f"c={item['confidence']:.2f}")
         if item.get("invalid_at"):
             meta.append(f"invalid since {item['invalid_at']}")
-        click.echo(f"{n:>2}. {click.style(terminal_safe(item['source']), bold=True)}  ({terminal_safe(', '.join(meta))})")
+        source = f"{item['workspace']}:{item['source']}" if "workspace" in item else item["source"]
+        click.echo(f"{n:>2}. {click.style(terminal_safe(source), bold=True)}  ({terminal_safe(', '.join(meta))})")
         for line in item["content"].splitlines() or [""]:
             echo(f"    {line}")
         if "explain" in item:
@@ -55,7 +56,8 @@ def render_status(data: dict[str, Any]) -> None:
     table.add_column()
     kinds = ", ".join(f"{k} {v}" for k, v in data["facts_by_kind"].items())
     rows = [
-        ("workspace", data["workspace"]),
+        ("workspace", data["workspace"] or "no checkout here (read from the store)"),
+        ("index", data["index"]),
         ("files", str(data["files"])),
         ("chunks", str(data["chunks"])),
         ("facts", f"{data['facts']}" + (f" ({kinds})" if kinds else "")),

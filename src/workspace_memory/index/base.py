@@ -18,7 +18,8 @@ which store they talk to. The contract every store keeps:
   pieces that share it, and recall returns one result per entry), kind (note | world | experience | opinion | observation), heading, text, role (core | daily |
   bank | note | extra), day (ISO, the day a daily log is about, else None), t_start/t_end (the
   day or the stated time range, ISO, open ends as OPEN_START/OPEN_END), fact_content and
-  confidence (facts only), entity_keys and entity_names (lower-cased slugs and display names).
+  confidence (facts only), entity_keys and entity_names (lower-cased slugs and display names);
+  in a view over several workspaces (`Store.across`), also `workspace` (its name in the store).
 - `Filters` are hard filters; each store turns them into its own SQL.
 - Lexical: the store finds BM25 candidates (`lexical_pool`) and tells which query terms each
   candidate contains (`term_matches`, with its own tokenizer); recall computes the coverage
@@ -105,6 +106,17 @@ class Filters:
             return True, True
         return "memory" in self.sources, "sessions" in self.sources
 
+    def source_and_validity_sql(self, alias: str = "c") -> list[str]:
+        """SQL clauses over chunks `alias` for `sources` and `include_invalid` (no parameters; the
+        same in every store's SQL)."""
+        clauses = []
+        memory, sessions = self.source_roles()
+        if not (memory and sessions):
+            clauses.append(f"{alias}.role {'<>' if memory else '='} 'session'")
+        if not self.include_invalid:
+            clauses.append(f"{alias}.invalid_at IS NULL")
+        return clauses
+
     def time_bounds(self) -> list[tuple[str, str]]:
         """(latest start, earliest end) pairs an entry's [t_start, t_end] must overlap, as ISO text."""
         out = []
@@ -149,6 +161,7 @@ class ChunkRow(TypedDict, total=False):
     confidence: float | None
     entity_keys: list[str]
     entity_names: list[str]
+    workspace: str  # only in a view over several workspaces (Store.across)
     at: str | None  # session messages: the message's time (ISO UTC)
     invalid_at: str | None  # a fact struck as no longer true: since when
 
@@ -309,8 +322,9 @@ class Store(Protocol):
         """Why the index cannot be read, checked without repairing it (`memory doctor`), or None."""
         ...
 
-    def settings_changed(self) -> str | None:
-        """What changed since the index was built with other settings, or None (`memory doctor`)."""
+    def settings_changed(self, date_order: str | None = None) -> str | None:
+        """What changed since the index was built with other settings, or None (`memory doctor`;
+        `date_order`: the workspace's `[time] date_order`, part of the settings)."""
         ...
 
     # -- recall ---------------------------------------------------------------------------------
@@ -409,6 +423,20 @@ class Store(Protocol):
         entry's context), drop cached vectors that no entry uses any more, and compact the store so
         that no copy of the old text is left in its files. Returns the session entries rewritten
         (`dry_run`: that would be; nothing changes)."""
+        ...
+
+    # -- several workspaces, kept texts, operations -----------------------------------------------
+    def across(self, names: Sequence[str] | None) -> Store:
+        """A read-only view over the workspaces `names` of this store (None: all of them), whose rows
+        name their workspace. Only a store that holds many workspaces can (else UserError)."""
+        ...
+
+    def file_text(self, path: str) -> str | None:
+        """The text of an indexed file as it was indexed, or None (unknown, or the store keeps no texts)."""
+        ...
+
+    def health(self) -> list[dict[str, Any]]:
+        """What `memory doctor` reports about the store: [{check, ok, detail}]."""
         ...
 
 

@@ -22,11 +22,12 @@ def dedupe(ranked: list[Candidate], limit: int) -> list[Candidate]:
     repeats pay for a fuzzy comparison (and only they import rapidfuzz).
     """
     kept: list[tuple[Candidate, str, set[str]]] = []
-    entries: set[tuple[str, int]] = set()
-    spans: dict[str, list[tuple[int, int]]] = {}
+    entries: set[tuple[tuple[str, str], int]] = set()
+    spans: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for cand in ranked:
         row = cand.row
-        path, first, last = row["path"], row["start_line"], row["end_line"]
+        # A view over several workspaces (Postgres) holds the same paths once per workspace.
+        path, first, last = (row.get("workspace", ""), row["path"]), row["start_line"], row["end_line"]
         entry = (path, row.get("entry_start") or first)
         if entry in entries or any(a <= last and first <= b for a, b in spans.get(path, ())):
             continue

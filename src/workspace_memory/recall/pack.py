@@ -31,9 +31,10 @@ def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
 
 
 def packet(row: dict[str, Any], score: float, entities: list[str]) -> dict[str, Any]:
-    """One result in the recall JSON contract."""
+    """One result in the recall JSON contract (led by its `workspace` in a recall across workspaces)."""
     content = row["fact_content"] if row.get("fact_content") else row["text"]
-    item = {
+    where = {"workspace": row["workspace"]} if "workspace" in row else {}  # a recall across workspaces
+    item = where | {
         "kind": row["kind"],
         "content": snippet(content),
         "entities": entities,

@@ -66,6 +66,9 @@ class RecallRequest:
     mode: str = "auto"
     budget: int | None = None
     explain: bool = False
+    # Recall across workspaces of a Postgres store (results then name their `workspace`).
+    workspaces: tuple[str, ...] = ()
+    all_workspaces: bool = False
     source: str | None = None  # memory | sessions | all (comma-separated allowed); None: [recall] sources
     include_invalid: bool = False  # also facts struck as no longer true (`memory forget`)
 

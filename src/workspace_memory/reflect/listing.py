@@ -25,10 +25,14 @@ def list_opinions(ws: Workspace, store: Store, entity: str | None = None) -> lis
     `--entity` is resolved like everywhere else (facts.entities: names, aliases, typos).
     """
     path = ws.root / PAGE
-    if not path.is_file() or path.is_symlink():
+    if path.is_file() and not path.is_symlink():
+        text = path.read_bytes().decode("utf-8", errors="replace")
+    else:
+        text = store.file_text(PAGE)  # no checkout here: the page as the store last indexed it
+    if text is None:
         return []
     try:
-        page = parse_page(path.read_bytes().decode("utf-8", errors="replace").lstrip("\ufeff"))
+        page = parse_page(text.lstrip("\ufeff"))
     except RegionError as exc:
         raise UserError(f"{PAGE}: {exc}") from None
     known = store.entities()

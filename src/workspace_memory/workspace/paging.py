@@ -62,24 +62,54 @@ class Page:
 def read_page(ws: Workspace, path: str, start: int = 1, lines: int | None = None,
               max_chars: int | None = None) -> Page:
     """Read lines [start, start + lines) of a workspace Markdown file, within max_chars."""
-    lines = DEFAULT_LINES if lines is None else lines
-    max_chars = DEFAULT_MAX_CHARS if max_chars is None else max_chars
+    _check(start, lines)
+    _refuse_transcript(path)
+    mf = ws.resolve_markdown(path)
+    with open(mf.path, "rb") as fh:
+        return page_text(mf.key, decode_markdown(fh.read()).text, start, lines, max_chars)
+
+
+def _check(start: int, lines: int | None) -> None:
     if start < 1:
         raise UserError("--from must be 1 or more (lines are 1-based)")
-    if lines < 1:
+    if lines is not None and lines < 1:
         raise UserError("--lines must be 1 or more")
+
+
+def _refuse_transcript(path: str) -> None:
     if path.startswith(SESSIONS_PREFIX) and path.split("#")[0].endswith(".jsonl"):
         raise PathRefused(f"{path}: session transcripts are not read by get (they stay outside the workspace); "
                           "the recall result holds the message")
-    mf = ws.resolve_markdown(path)
-    with open(mf.path, "rb") as fh:
-        text = normalize_newlines(decode_markdown(fh.read()).text)
-    all_lines = text.split("\n")
+
+
+def store_key(path: str) -> str:
+    """The workspace key of a path given to `get` without a checkout ("./memory/x.md#L3" -> "memory/x.md").
+
+    Only keys of indexed files exist in a store, so the lookup itself confines the read.
+    """
+    if not path or "\x00" in path:
+        raise PathRefused("empty or invalid path")
+    _refuse_transcript(path)
+    key = path.split("#", 1)[0].replace("\\", "/")
+    while key.startswith("./"):
+        key = key[2:]
+    if not key.lower().endswith(".md"):
+        raise PathRefused(f"{path}: only Markdown (.md) files can be read")
+    return key
+
+
+def page_text(key: str, text: str, start: int = 1, lines: int | None = None,
+              max_chars: int | None = None) -> Page:
+    """Lines [start, start + lines) of a file's text, within max_chars (the paging of `read_page`)."""
+    _check(start, lines)
+    lines = DEFAULT_LINES if lines is None else lines
+    max_chars = DEFAULT_MAX_CHARS if max_chars is None else max_chars
+    all_lines = normalize_newlines(text).split("\n")
     if all_lines and all_lines[-1] == "":
         all_lines.pop()  # the final newline does not start another line
     total = len(all_lines)
     if start > max(total, 1):
-        raise UserError(f"{mf.key} has {total} lines; --from {start} is past the end")
+        raise UserError(f"{key} has {total} lines; --from {start} is past the end")
     out: list[str] = []
     used = 0
     cut: tuple[int, int] | tuple[None, None] = (None, None)
@@ -92,4 +122,4 @@ def read_page(ws: Workspace, path: str, start: int = 1, lines: int | None = None
         out.append(line)
         used += len(line) + 1
     end = start + len(out) - 1
-    return Page(mf.key, start, end, total, "\n".join(out), end + 1 if end < total else None, *cut)
+    return Page(key, start, end, total, "\n".join(out), end + 1 if end < total else None, *cut)

@@ -13,16 +13,17 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import replace
 
+from .. import lexical_plan
 from ..base import Filters, Term, in_batches
 from ..rows import path_words
 from .reads import filter_sql
 from .schema import FTS_TOKENIZER
 from .sync import FTS_TABLES
 
-RANK_BUDGET = 4000  # chunks that BM25 may score per query, see fts_plan
+RANK_BUDGET = lexical_plan.RANK_BUDGET  # chunks that BM25 may score per query, see fts_plan
 ENTRY_OVERFETCH = 2  # rows fetched per entry wanted, at first (see _distinct_entries)
 # Column weights for bm25(): the entry text, the words of its file path, the previous entry.
-BM25_WEIGHTS = (1.0, 0.6, 0.3)
+BM25_WEIGHTS = lexical_plan.BM25_WEIGHTS
 _MAIN = "{search_text path_text}"
 _CJK_IDS = "SELECT rowid FROM chunks_trigram"
 
@@ -102,31 +103,11 @@ def _distinct_entries(conn: sqlite3.Connection, sql: str, params: tuple, limit: 
 def fts_plan(terms: Sequence[Term], dfs: dict[str, int]) -> list[tuple[str, bool]]:
     """FTS5 expressions to run, each with whether to order by BM25 (else newest first).
 
-    BM25 costs about 2 µs for every chunk that matches (20 ms for 10,000), since FTS5
-    must score all matches before it can sort them. So BM25 only ranks the matches of
-    the rarest words, up to RANK_BUDGET matches in all; they carry most of the query's
-    information (the highest IDF). Chunks with the remaining, common words are taken
-    newest first: those that contain all of them, then those that contain any. That
-    walk stops after `limit` matches, so it costs little however common the words are.
-    The score (recall.lexical) still counts every word of every candidate.
+    The plan itself is index.lexical_plan's (BM25 costs about 2 µs for every chunk that
+    matches: 20 ms for 10,000, since FTS5 must score all matches before it can sort them).
     """
-    ranked: list[str] = []
-    common: list[str] = []
-    budget = RANK_BUDGET
-    for term in sorted((t for t in terms if dfs[t.label] > 0), key=lambda t: (dfs[t.label], t.label)):
-        if dfs[term.label] <= budget:
-            ranked.append(fts_phrase(term))
-            budget -= dfs[term.label]
-        else:
-            common.append(fts_phrase(term))
-    plan: list[tuple[str, bool]] = []
-    if ranked:
-        plan.append((" OR ".join(ranked), True))
-    if len(common) > 1:
-        plan.append((" AND ".join(common), False))
-    if common:
-        plan.append((" OR ".join(common), False))
-    return plan
+    return [((" AND " if step.join == "all" else " OR ").join(fts_phrase(t) for t in step.terms), step.ranked)
+            for step in lexical_plan.plan(terms, dfs, RANK_BUDGET)]
 
 
 def count_matches(conn: sqlite3.Connection, term: Term, table: str = "chunks_fts") -> int:

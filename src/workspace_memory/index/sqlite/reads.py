@@ -22,11 +22,7 @@ def filter_sql(filters: Filters | None, alias: str = "c") -> tuple[str, tuple]:
     for latest_start, earliest_end in filters.time_bounds():
         clauses.append(f"{alias}.t_start IS NOT NULL AND {alias}.t_start <= ? AND {alias}.t_end >= ?")
         params += [latest_start, earliest_end]
-    memory, sessions = filters.source_roles()
-    if not (memory and sessions):
-        clauses.append(f"{alias}.role {'!=' if memory else '='} 'session'")
-    if not filters.include_invalid:
-        clauses.append(f"{alias}.invalid_at IS NULL")
+    clauses += filters.source_and_validity_sql(alias)
     kinds = filters.kind_list()
     if kinds:
         clauses.append(f"{alias}.kind IN ({','.join('?' * len(kinds))})")

@@ -10,6 +10,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...errors import UserError
 from ..base import ChunkRow, Filters, ReadDeltas, SessionReport, SessionState, SyncReport, Term
 from . import lexical, reads, sessions
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
@@ -72,11 +73,11 @@ class SqliteStore:
             return str(exc)
         return None
 
-    def settings_changed(self) -> str | None:
+    def settings_changed(self, date_order: str | None = None) -> str | None:
         """What changed since the index was built with other settings ("chunk_tokens 200 -> 180"), or None."""
         from .sync import stale_settings
 
-        return stale_settings(self.conn)
+        return stale_settings(self.conn, date_order)
 
     def is_damage(self, exc: BaseException) -> bool:
         """True when `exc` says the index file itself is damaged (not busy, not full)."""
@@ -208,3 +209,26 @@ class SqliteStore:
             self._notices.append("another process kept reading the index: its write-ahead log "
                                  "(.memory/index.sqlite-wal) may still hold old pages; run the purge again when it is done")
         return rewritten
+
+    # -- several workspaces, kept texts, operations -----------------------------------------------
+    def across(self, names: Sequence[str] | None) -> SqliteStore:
+        """One workspace per file: recalling across workspaces needs the Postgres store."""
+        del names
+        raise UserError("recalling across workspaces needs a Postgres store ([store] url in memory.toml "
+                        "or $MEMORY_STORE_URL)")
+
+    def file_text(self, path: str) -> str | None:
+        """The SQLite index keeps no file texts: the checkout beside it is the truth."""
+        del path
+        return None
+
+    def health(self) -> list[dict[str, Any]]:
+        """The SQLite library, FTS5, and the schema version of the index file."""
+        from .schema import SCHEMA_VERSION, current_version
+
+        version = current_version(self.conn)
+        fts5 = "ENABLE_FTS5" in {r[0] for r in self.conn.execute("PRAGMA compile_options")}
+        return [{"check": "sqlite", "ok": True, "detail": f"SQLite {sqlite3.sqlite_version} at {self.path}"},
+                {"check": "fts5", "ok": fts5, "detail": "FTS5 available" if fts5 else "this SQLite has no FTS5"},
+                {"check": "migrations", "ok": version == SCHEMA_VERSION,
+                 "detail": f"{version} of {SCHEMA_VERSION} applied"}]

@@ -16,17 +16,26 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import sqlite3
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ...files import read_bounded
 from ...workspace.layout import MarkdownFile, Workspace
+from .. import sync_plan
 from ..base import SyncReport, in_batches
 from ..rows import file_rows, key_scope
+from ..sync_plan import (
+    Known,
+    Pending,
+    changed_paths,
+    entity_rows,
+    fingerprint_change,
+    page_key,
+    recheck,
+    scan,
+)
 from .connection import transaction, writer_lock
 from .supersession import update_superseded
 
@@ -39,40 +48,20 @@ def fts_table(role: str) -> str:
     return "sessions_fts" if role == "session" else "chunks_fts"
 
 
-@dataclass
-class _Pending:
-    candidates: list[tuple[MarkdownFile, int, int]]  # file, mtime_ns, size
-    removed: list[str]
-    known: dict[str, tuple[int, int, str]]  # path -> (mtime_ns, size, hash)
-    total: int
+def _known(conn: sqlite3.Connection, paths: list[str] | None = None) -> Known:
+    """The stored (mtime_ns, size, hash) of every file, or of `paths`."""
+    if paths is None:
+        return {p: (m, s, h) for p, m, s, h in conn.execute("SELECT path, mtime_ns, size, hash FROM files")}
+    known: Known = {}
+    for part in in_batches(sorted(paths)):
+        known.update({p: (m, s, h) for p, m, s, h in conn.execute(
+            f"SELECT path, mtime_ns, size, hash FROM files WHERE path IN ({','.join('?' * len(part))})", part)})
+    return known
 
 
-def _scan(ws: Workspace, conn: sqlite3.Connection, everything: bool, only: set[str] | None = None) -> _Pending:
+def _scan(ws: Workspace, conn: sqlite3.Connection, everything: bool, only: set[str] | None = None) -> Pending:
     """Stat every Markdown file (or, with `only`, just those workspace keys) against the files table."""
-    if only is None:
-        known = {p: (m, s, h) for p, m, s, h in conn.execute("SELECT path, mtime_ns, size, hash FROM files")}
-        files = ws.markdown_files()
-    else:
-        known = {}
-        for part in in_batches(sorted(only)):
-            known.update({p: (m, s, h) for p, m, s, h in conn.execute(
-                f"SELECT path, mtime_ns, size, hash FROM files WHERE path IN ({','.join('?' * len(part))})", part)})
-        files = ws.files_for_keys(only)
-    candidates = []
-    seen = set()
-    for mf in files:
-        if mf.key in seen:
-            continue
-        seen.add(mf.key)
-        try:
-            st = os.stat(mf.path, follow_symlinks=False)
-        except OSError:
-            continue
-        old = known.get(mf.key)
-        if everything or old is None or old[0] != st.st_mtime_ns or old[1] != st.st_size:
-            candidates.append((mf, st.st_mtime_ns, st.st_size))
-    removed = sorted(set(known) - seen)
-    return _Pending(candidates, removed, known, len(seen))
+    return scan(ws, _known(conn, None if only is None else list(only)), everything, only)
 
 
 def settings_fingerprint(date_order: str | None = None) -> dict[str, object]:
@@ -80,27 +69,16 @@ def settings_fingerprint(date_order: str | None = None) -> dict[str, object]:
 
     `date_order` is the workspace's `[time] date_order` (how facts' slashed dates read).
     """
-    from ...markdown import PARSER_VERSION
-    from ...tokens import CHUNK_TOKENS
-    from ..rows import EMBED_SCHEME
-    from ..sessions import SESSION_PARSER
     from .schema import FTS_TOKENIZER, SCHEMA_VERSION
 
-    return {"schema": SCHEMA_VERSION, "parser": PARSER_VERSION, "chunk_tokens": CHUNK_TOKENS,
-            "tokenizer": FTS_TOKENIZER, "embed_text": EMBED_SCHEME, "sessions": SESSION_PARSER,
-            "date_order": date_order or "unset"}
+    return sync_plan.settings_fingerprint(SCHEMA_VERSION, FTS_TOKENIZER, date_order)
 
 
 def stale_settings(conn: sqlite3.Connection, date_order: str | None = None) -> str | None:
     """What changed since the index was built ("chunk_tokens 200 -> 180"), or None."""
     row = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
-    if row is None:
-        has_rows = conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
-        return "the index predates settings fingerprints" if has_rows else None
-    stored = json.loads(row[0])
-    current = settings_fingerprint(date_order)
-    changed = [f"{k} {stored.get(k)} -> {v}" for k, v in current.items() if stored.get(k) != v]
-    return ", ".join(changed) or None
+    has_rows = row is None and conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
+    return fingerprint_change(row[0] if row else None, settings_fingerprint(date_order), has_rows)
 
 
 def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,  # noqa: ANN001
@@ -181,20 +159,12 @@ def generation(conn: sqlite3.Connection) -> int:
     return _meta_int(conn, "generation")
 
 
-def _recheck(conn: sqlite3.Connection, pending: _Pending) -> _Pending:
+def _recheck(conn: sqlite3.Connection, pending: Pending) -> Pending:
     """Drop the candidates that another process indexed between our scan and our lock."""
-    paths = [mf.key for mf, _, _ in pending.candidates] + pending.removed
-    known: dict[str, tuple[int, int, str]] = {}
-    for part in in_batches(paths):
-        known.update({p: (m, s, h) for p, m, s, h in conn.execute(
-            f"SELECT path, mtime_ns, size, hash FROM files WHERE path IN ({','.join('?' * len(part))})", part)})
-    candidates = [(mf, m, s) for mf, m, s in pending.candidates
-                  if known.get(mf.key) is None or known[mf.key][:2] != (m, s)]
-    removed = [p for p in pending.removed if p in known]
-    return _Pending(candidates, removed, known, pending.total)
+    return recheck(pending, _known(conn, changed_paths(pending)))
 
 
-def _apply(ws: Workspace, conn: sqlite3.Connection, pending: _Pending, report: SyncReport, progress) -> None:  # noqa: ANN001
+def _apply(ws: Workspace, conn: sqlite3.Connection, pending: Pending, report: SyncReport, progress) -> None:  # noqa: ANN001
     if pending.removed:
         with transaction(conn):
             report.removed_chunk_ids += delete_paths(conn, pending.removed, report.entity_keys)
@@ -228,7 +198,7 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
     file_row = rows.file | {"hash": digest, "mtime_ns": mtime_ns, "size": size,
                             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds")}
     _insert(conn, "files", [file_row])
-    report.entity_keys.update(_page_key(mf.key))
+    report.entity_keys.update(page_key(mf.key))
     if rows.chunks:
         report.new_chunk_ids += insert_chunks(conn, rows.chunks)
         report.entity_keys.update(slug.lower() for _, _, mentions in rows.chunks for slug in mentions)
@@ -282,14 +252,6 @@ def _has_rows(conn: sqlite3.Connection, path: str) -> bool:
     return conn.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone() is not None
 
 
-def _page_key(path: str) -> set[str]:
-    """An entity page's entity key ({'peter'} for bank/entities/Peter.md), else empty."""
-    if path.startswith("bank/entities/") and path.count("/") == 2:
-        key = path.rsplit("/", 1)[-1][:-3].lower()
-        return set() if key in ("readme", "index") else {key}
-    return set()
-
-
 def delete_paths(conn: sqlite3.Connection, paths: list[str], keys: set[str] | None = None) -> list[int]:
     removed: list[int] = []
     for path in paths:
@@ -298,7 +260,7 @@ def delete_paths(conn: sqlite3.Connection, paths: list[str], keys: set[str] | No
             keys.update(r[0] for r in conn.execute(
                 "SELECT DISTINCT m.entity_key FROM mentions m JOIN chunks c ON c.id = m.chunk_id WHERE c.path = ?",
                 (path,)))
-            keys.update(_page_key(path))
+            keys.update(page_key(path))
         removed += ids
         for part in in_batches(ids):
             marks = ",".join("?" * len(part))
@@ -341,23 +303,10 @@ def rebuild_entities(conn: sqlite3.Connection, keys: set[str] | None = None) -> 
     for path, meta, title in conn.execute(
         "SELECT path, meta, title FROM files WHERE path LIKE 'bank/entities/%'"
     ):
-        key = next(iter(_page_key(path)), None)
+        key = next(iter(page_key(path)), None)
         if key and (keys is None or key in keys):
             pages[key] = (path, path.rsplit("/", 1)[-1][:-3], json.loads(meta or "{}") | {"_title": title})
-    from ...markdown.names import display_name
-
-    rows = []
-    for key in sorted(set(spellings) | set(pages)):
-        forms = spellings.get(key, {})
-        slug = max(forms, key=lambda s: (forms[s], s)) if forms else pages[key][1]
-        page = pages.get(key)
-        meta = page[2] if page else {}
-        name = str(meta.get("name") or display_name(slug))
-        aliases = meta.get("aliases") or []
-        if isinstance(aliases, str):
-            aliases = [aliases]
-        rows.append((key, slug, name, page[0] if page else None, json.dumps([str(a) for a in aliases]),
-                     fact_counts.get(key, 0)))
+    rows = entity_rows(spellings, fact_counts, pages)
     with transaction(conn):
         if keys is None:
             conn.execute("DELETE FROM entities")

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 import sqlite3
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -26,14 +25,12 @@ import numpy as np
 
 from ...embed.base import Embedder
 from ..base import in_batches
-from ..rows import context_text, embed_text
+from ..embedding import embed_in_batches, texts_to_embed
 from .connection import transaction
 from .embedding_cache import EmbeddingCache
 from .sync import generation
 
-EMBED_BATCH = 256  # chunks embedded (and committed to the cache) at a time
 SOURCE_OVERFETCH = 4  # a search that only drops transcripts looks this many times further first
-BUDGET_BATCH = 16  # the batch of a time-bounded run (a recall): the bound holds within one batch
 
 
 def store_path(state_dir: Path, embedder: Embedder) -> Path:
@@ -66,11 +63,7 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder,
         " ORDER BY c.id",
         (embedder.provider, embedder.model, embedder.dim),
     ).fetchall()
-    todo: dict[str, str] = {}
-    for text, digest, ctx_digest, previous in rows:
-        todo.setdefault(digest, embed_text(text))
-        if ctx_digest and previous is not None:
-            todo.setdefault(ctx_digest, context_text(previous, text))
+    todo = texts_to_embed(rows)
     if todo:
         cached = EmbeddingCache(conn).get_many(embedder.provider, embedder.model, todo, dim=embedder.dim)
         todo = {h: t for h, t in todo.items() if h not in cached}
@@ -86,28 +79,16 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
     `progress(done, total, "embedding")` is called after each batch.
 
     With `budget` (seconds), stop starting new batches once it is spent: a recall answers
-    from what is embedded and leaves the backlog to `memory index`. Small batches then, so
-    the bound holds within about one batch.
+    from what is embedded and leaves the backlog to `memory index` (index.embedding).
     """
-    started = time.perf_counter()
     items = missing_vectors(conn, embedder, ids)
     cache = EmbeddingCache(conn)
-    encode = encode or embedder.embed_documents
-    # Similar lengths batch together: padding to the longest text of a batch is wasted work.
-    # Shortest first, so a bounded run embeds as many entries as it can.
-    items.sort(key=lambda item: len(item[1]))
-    size = EMBED_BATCH if budget is None else BUDGET_BATCH
-    done = 0
-    for start in range(0, len(items), size):
-        if budget is not None and time.perf_counter() - started >= budget:
-            break
-        batch = items[start : start + size]
-        vectors = encode([text for _, text in batch])
+
+    def put(vectors) -> None:  # noqa: ANN001 - {hash: vector}
         with transaction(conn):
-            cache.put_many(embedder.provider, embedder.model, dict(zip([h for h, _ in batch], vectors, strict=True)))
-        done += len(batch)
-        if progress:
-            progress(done, len(items), "embedding")
+            cache.put_many(embedder.provider, embedder.model, vectors)
+
+    done = embed_in_batches(items, encode or embedder.embed_documents, put, budget=budget, progress=progress)
     return done, len(items) - done
 
 

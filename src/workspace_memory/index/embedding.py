@@ -1,0 +1,53 @@
+"""Embedding the texts that have no cached vector, in batches, within a time budget (every store alike).
+
+Similar lengths batch together (padding to the longest text of a batch is wasted work), shortest
+first, so a bounded run (a recall's budget) embeds as many entries as it can; each batch is put
+into the store's embedding cache as soon as it is done.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Mapping
+
+import numpy as np
+
+EMBED_BATCH = 256  # texts embedded (and committed to the cache) at a time
+BUDGET_BATCH = 16  # the batch of a time-bounded run (a recall): the bound holds within one batch
+
+
+def embed_in_batches(items: list[tuple[str, str]], encode: Callable[[list[str]], np.ndarray],
+                     put: Callable[[Mapping[str, np.ndarray]], None], *, budget: float | None = None,
+                     progress: Callable[..., None] | None = None) -> int:
+    """Embed (hash, text) items and `put` each batch {hash: vector}; returns how many were embedded.
+
+    With `budget` (seconds), no new batch starts once it is spent. `progress(done, total, "embedding")`
+    is called after each batch.
+    """
+    started = time.perf_counter()
+    items = sorted(items, key=lambda item: len(item[1]))
+    size = EMBED_BATCH if budget is None else BUDGET_BATCH
+    done = 0
+    for start in range(0, len(items), size):
+        if budget is not None and time.perf_counter() - started >= budget:
+            break
+        batch = items[start : start + size]
+        vectors = encode([text for _, text in batch])
+        put(dict(zip([h for h, _ in batch], vectors, strict=True)))
+        done += len(batch)
+        if progress:
+            progress(done, len(items), "embedding")
+    return done
+
+
+def texts_to_embed(rows: Iterable[tuple[str, str, str | None, str | None]]) -> dict[str, str]:
+    """{hash: embedded text} for entries (text, text hash, context hash, previous entry's text):
+    each entry alone, and after the previous entry of its section when it has a context hash."""
+    from .rows import context_text, embed_text
+
+    todo: dict[str, str] = {}
+    for text, digest, ctx_digest, previous in rows:
+        todo.setdefault(digest, embed_text(text))
+        if ctx_digest and previous is not None:
+            todo.setdefault(ctx_digest, context_text(previous, text))
+    return todo

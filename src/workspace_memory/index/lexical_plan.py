@@ -1,0 +1,67 @@
+"""Which query terms a store ranks by BM25 and which it takes newest first (pure; every store plans alike).
+
+BM25 must score every match of an expression before it can sort them, so it only ranks the
+matches of the rarest terms, up to a budget of matches in all: they carry most of the query's
+information (the highest IDF). Entries with the remaining, common terms are taken newest
+first: those that contain all of them, then those that contain any. That walk stops after
+the pool's size, so it costs little however common the words are. recall.lexical still
+scores every candidate on every term.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .base import Term
+
+RANK_BUDGET = 4000  # matches that BM25 may score per query
+# BM25 as FTS5 computes it: k1, b, and the weight of each column (the entry's text, the words of
+# its file path, the previous entry of its section).
+BM25_K1 = 1.2
+BM25_B = 0.75
+BM25_WEIGHTS = (1.0, 0.6, 0.3)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One search of the plan: `terms` joined by OR (`any`) or AND (`all`), ranked by BM25 or newest first."""
+
+    terms: tuple[Term, ...]
+    ranked: bool
+    join: str = "any"  # "any" | "all"
+
+
+def plan(terms: Sequence[Term], dfs: dict[str, int], budget: int = RANK_BUDGET) -> list[Step]:
+    """The steps for the word terms among `terms` (CJK runs are searched apart), rarest first."""
+    ranked: list[Term] = []
+    common: list[Term] = []
+    for term in sorted((t for t in terms if not t.cjk and dfs[t.label] > 0), key=lambda t: (dfs[t.label], t.label)):
+        if dfs[term.label] <= budget:
+            ranked.append(term)
+            budget -= dfs[term.label]
+        else:
+            common.append(term)
+    steps: list[Step] = []
+    if ranked:
+        steps.append(Step(tuple(ranked), True))
+    if len(common) > 1:
+        steps.append(Step(tuple(common), False, "all"))
+    if common:
+        steps.append(Step(tuple(common), False))
+    return steps
+
+
+def bm25_idf(rows: int, hits: int) -> float:
+    """FTS5's IDF of a phrase found in `hits` of `rows` rows (never below 1e-6)."""
+    import math
+
+    idf = math.log((rows - hits + 0.5) / (hits + 0.5))
+    return idf if idf > 0 else 1e-6
+
+
+def bm25(frequencies: Sequence[float], idfs: Sequence[float], length: int, average_length: float) -> float:
+    """FTS5's bm25() (positive, larger is better) of one row: `frequencies` are each phrase's
+    column-weighted instance counts, `length` the row's tokens in all columns."""
+    norm = BM25_K1 * (1 - BM25_B + BM25_B * length / (average_length or 1.0))
+    return sum(idf * (f * (BM25_K1 + 1)) / (f + norm) for f, idf in zip(frequencies, idfs, strict=True) if f)

@@ -1,0 +1,195 @@
+"""Words in the Postgres store: BM25 candidates, which terms each candidate holds, term counts.
+
+The same plan and the same numbers as the SQLite store (index.sqlite.lexical), so that scores
+mean the same: the terms are searched as tsquery phrases over the tsvector of words.py (whose
+words are FTS5's), BM25 is FTS5's formula computed here from the matched words' positions
+(Postgres' ts_rank has no IDF), and document frequencies come from the per-workspace word
+counts that every sync keeps (`lexemes`), or for phrases from a count over the GIN index.
+CJK runs go through pg_trgm (the words of Chinese and Japanese are not split by spaces).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..base import Filters, Term
+from ..lexical_plan import BM25_WEIGHTS, RANK_BUDGET, bm25, bm25_idf, plan
+from .reads import filter_sql
+from .words import WEIGHT_CONTEXT, WEIGHT_PATH, WEIGHT_TEXT, any_of, lexemes, tsquery_phrase
+
+if TYPE_CHECKING:
+    import psycopg
+
+_COLUMN_WEIGHT = {WEIGHT_TEXT: BM25_WEIGHTS[0], WEIGHT_PATH: BM25_WEIGHTS[1], WEIGHT_CONTEXT: BM25_WEIGHTS[2]}
+MAIN = WEIGHT_TEXT + WEIGHT_PATH  # what a term must be in to count for coverage and IDF
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The view's counters: entries (for BM25's N), tokens (average length), largest id (IDF's N),
+    each workspace's generation, and the entries of facts struck as no longer true."""
+
+    chunks: int
+    tokens: int
+    max_id: int
+    generations: tuple[int, ...]
+    invalid: int = 0
+
+
+def term_words(term: Term) -> list[str]:
+    return lexemes(term.label)
+
+
+def _and(where: str) -> str:
+    return f" AND {where}" if where else ""
+
+
+def frequencies(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term]) -> dict[str, tuple[int, int]]:
+    """{label: (entries with the term in text or path, entries with it anywhere)}."""
+    out: dict[str, tuple[int, int]] = {}
+    single: dict[str, str] = {}
+    for term in terms:
+        words = term_words(term) if not term.cjk else []
+        if term.cjk:
+            count = conn.execute("SELECT count(*) FROM chunks WHERE workspace_id = ANY(%s) AND cjk AND text LIKE %s",
+                                 (ws, _like(term.label))).fetchone()[0]
+            out[term.label] = (count, count)
+        elif not words:
+            out[term.label] = (0, 0)
+        elif len(words) == 1:
+            single[term.label] = words[0]
+        else:
+            out[term.label] = conn.execute(
+                "SELECT count(*) FILTER (WHERE words @@ %s::tsquery), count(*) FROM chunks"
+                " WHERE workspace_id = ANY(%s) AND words @@ %s::tsquery",
+                (tsquery_phrase(words, MAIN), ws, tsquery_phrase(words))).fetchone()
+    if single:
+        counts = {lex: (m, a) for lex, m, a in conn.execute(
+            "SELECT lexeme, sum(df_main)::int, sum(df_any)::int FROM lexemes WHERE workspace_id = ANY(%s)"
+            " AND lexeme = ANY(%s) GROUP BY lexeme", (ws, sorted(set(single.values()))))}
+        for label, lex in single.items():
+            out[label] = counts.get(lex, (0, 0))
+    return out
+
+
+def candidates(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term], limit: int, filters: Filters,
+               dfs: dict[str, tuple[int, int]], stats: Stats) -> dict[int, float]:
+    """The BM25 pool for `terms` (see index.lexical_plan): entry id -> BM25 (positive, larger is better)."""
+    where, params = filter_sql(filters)
+    pool: dict[int, float] = {}
+    average = stats.tokens / stats.chunks if stats.chunks else 1.0
+    for step in plan(terms, {label: main for label, (main, _) in dfs.items()}, RANK_BUDGET):
+        phrases = [term_words(t) for t in step.terms]
+        idfs = [bm25_idf(stats.chunks, dfs[t.label][1]) for t in step.terms]
+        query = (any_of if step.join == "any" else _all_of)(tsquery_phrase(p) or "" for p in phrases)
+        if step.ranked:
+            matched = _positions(conn, ws, phrases, f"c.words @@ %s::tsquery{_and(where)}", [query, *params])
+        else:
+            ids = [r[0] for r in conn.execute(
+                f"SELECT c.id FROM chunks c WHERE c.workspace_id = ANY(%s) AND c.words @@ %s::tsquery{_and(where)}"
+                " ORDER BY c.id DESC LIMIT %s", [ws, query, *params, limit])]
+            matched = _positions(conn, ws, phrases, "c.id = ANY(%s)", [ids]) if ids else {}
+        scored = {cid: bm25([_frequency(words, p) for p in phrases], idfs, length, average)
+                  for cid, (length, words) in matched.items()}
+        best = sorted(scored.items(), key=lambda item: (-item[1], -item[0]))[:limit] if step.ranked else scored.items()
+        for cid, value in best:
+            pool[cid] = max(pool.get(cid, 0.0), value, 1e-9)
+    for term in (t for t in terms if t.cjk):
+        for cid, value in _cjk_candidates(conn, ws, term.label, where, params, limit, dfs[term.label][0]):
+            pool[cid] = pool.get(cid, 0.0) + value
+    return pool
+
+
+def _all_of(phrases: Any) -> str:
+    return " & ".join(f"({p})" for p in phrases)
+
+
+def _positions(conn: psycopg.Connection, ws: list[int], phrases: list[list[str]], where: str,
+               params: list[Any]) -> dict[int, tuple[int, dict[str, dict[int, str]]]]:
+    """For each matching entry: (its tokens, {query word: {position: column weight}})."""
+    wanted = sorted({w for p in phrases for w in p})
+    out: dict[int, tuple[int, dict[str, dict[int, str]]]] = {}
+    for cid, length, lexeme, positions, weights in conn.execute(
+        "SELECT c.id, c.n_tokens, u.lexeme, u.positions, u.weights FROM chunks c, unnest(c.words) u"
+        f" WHERE c.workspace_id = ANY(%s) AND {where} AND u.lexeme = ANY(%s)", [ws, *params, wanted]):
+        entry = out.setdefault(cid, (length, {}))
+        entry[1][lexeme] = dict(zip(positions, weights, strict=True))
+    return out
+
+
+def _frequency(words: dict[str, dict[int, str]], phrase: list[str]) -> float:
+    """The phrase's instances in one entry, each weighted by its column (FTS5's bm25 column weights)."""
+    first = words.get(phrase[0])
+    if not first:
+        return 0.0
+    total = 0.0
+    for start, weight in first.items():
+        if all(start + i in words.get(w, ()) for i, w in enumerate(phrase[1:], 1)):
+            total += _COLUMN_WEIGHT.get(weight, 0.0)
+    return total
+
+
+def _like(run: str) -> str:
+    return "%" + run.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _cjk_candidates(conn: psycopg.Connection, ws: list[int], run: str, where: str, params: list[Any], limit: int,
+                    hits: int) -> list[tuple[int, float]]:
+    """Entries whose text holds the CJK run, with FTS5 trigram BM25 (runs of 1-2 characters: 1.0)."""
+    rows = conn.execute(f"SELECT c.id, c.text FROM chunks c WHERE c.workspace_id = ANY(%s) AND c.cjk"
+                        f" AND c.text LIKE %s{_and(where)} ORDER BY c.id", [ws, _like(run), *params]).fetchall()
+    if len(run) < 3:
+        return [(cid, 1.0) for cid, _ in rows[:limit]]
+    n, total = conn.execute("SELECT count(*), COALESCE(sum(greatest(length(text) - 2, 0)), 0) FROM chunks"
+                            " WHERE workspace_id = ANY(%s) AND cjk", (ws,)).fetchone()
+    idf = bm25_idf(n, hits)
+    scored = [(cid, bm25([_occurrences(text, run)], [idf], max(len(text) - 2, 0), total / n if n else 1.0))
+              for cid, text in rows]
+    return sorted(scored, key=lambda item: -item[1])[:limit]
+
+
+def _occurrences(text: str, run: str) -> int:
+    """Overlapping occurrences of `run` in `text` (instances of the trigram phrase)."""
+    count, at = 0, text.find(run)
+    while at >= 0:
+        count += 1
+        at = text.find(run, at + 1)
+    return count
+
+
+def term_matches(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term], ids: Sequence[int],
+                 context_share: float) -> dict[str, dict[int, float]]:
+    """For each term, the candidates that contain it (1.0) or whose previous entry of the same section
+    does (`context_share`), as index.sqlite.lexical.term_matches decides it."""
+    words = [term_words(t) if not t.cjk else [] for t in terms]
+    checks, params = [], []
+    for term, phrase in zip(terms, words, strict=True):
+        if term.cjk or not phrase:
+            continue
+        checks.append("COALESCE(c.words @@ %s::tsquery, false), COALESCE(p.words @@ %s::tsquery, false)")
+        params += [tsquery_phrase(phrase, MAIN), tsquery_phrase(phrase, WEIGHT_TEXT)]
+    columns = ", ".join(["c.id", "c.text", *checks])
+    rows = conn.execute(
+        f"SELECT {columns} FROM chunks c LEFT JOIN chunks p ON p.workspace_id = c.workspace_id AND p.id = c.id - 1"
+        " AND p.path = c.path AND p.heading = c.heading WHERE c.workspace_id = ANY(%s) AND c.id = ANY(%s)",
+        [*params, ws, list(ids)]).fetchall()
+    out: dict[str, dict[int, float]] = {}
+    column = 2
+    for term, phrase in zip(terms, words, strict=True):
+        if term.cjk:
+            out[term.label] = {r[0]: 1.0 for r in rows if term.label in r[1]}
+            continue
+        if not phrase:
+            out[term.label] = {}
+            continue
+        hits: dict[int, float] = {}
+        for r in rows:
+            if r[column]:
+                hits[r[0]] = 1.0
+            elif r[column + 1]:
+                hits[r[0]] = context_share
+        out[term.label] = hits
+        column += 2
+    return out

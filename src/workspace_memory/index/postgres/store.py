@@ -1,0 +1,320 @@
+"""PostgresStore: many workspaces in one database (index.base.Store), or a view over several of them.
+
+A store is opened for one workspace (its name in the store, `[store] workspace`) and syncs that
+workspace's rows. `across(names)` gives a read-only view over several workspaces of the same
+database (a recall with --workspace-name / --all-workspaces): the same reads over a list of
+workspace ids, whose rows also name their workspace. Entry ids are unique across the database
+(workspace_id << 32 | a per-workspace counter), so the recall pipeline runs unchanged on a view.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+from dataclasses import replace
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+from ...errors import UserError
+from ..base import ChunkRow, Filters, ReadDeltas, SessionReport, SessionState, SyncReport, Term
+from . import lexical, reads
+from .connection import Database, guarded
+
+if TYPE_CHECKING:
+    from ...embed.base import Embedder
+    from ...facts.model import EntityInfo, Fact
+    from ...workspace.layout import Workspace
+    from .vectors import PostgresVectors
+
+READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` of the workspace
+
+
+class PostgresStore:
+    """The derived index of workspace `name` in the Postgres database at `url` (see index.base)."""
+
+    def __init__(self, url: str, name: str, *, db: Database | None = None,
+                 view: tuple[str, ...] | None = None) -> None:
+        self.db = db or Database(url)
+        self.name = name
+        self.view = view  # None: the one workspace `name`; else the names this read-only view spans
+        self._id: int | None = None
+        self._view_ids: dict[int, str] | None = None
+        self._df: tuple[Any, dict[str, tuple[int, int]]] = ((), {})
+        self._stats: lexical.Stats | None = None
+        self._vectors: dict[str, PostgresVectors] = {}
+        self._notices: list[str] = []
+
+    # -- life cycle and identity -------------------------------------------------------------
+    def describe(self) -> str:
+        where = f"workspace {self.name!r}" if self.view is None else f"workspaces {', '.join(self.view)}"
+        return f"postgresql {self.db.where} ({where})"
+
+    def close(self) -> None:
+        self.db.close()
+        self._vectors.clear()
+
+    def take_notices(self) -> list[str]:
+        notices, self._notices = self._notices, []
+        return notices
+
+    def is_damage(self, exc: BaseException) -> bool:
+        del exc
+        return False  # the server keeps its own files whole; a lost server is StoreUnavailable
+
+    @guarded
+    def own_id(self, create: bool = True) -> int | None:
+        """This store's workspace id (registered on first use when `create`); None for a view."""
+        if self.view is not None:
+            return None
+        if self._id is None:
+            conn = self.db.conn
+            row = conn.execute("SELECT workspace_id FROM workspaces WHERE name = %s", (self.name,)).fetchone()
+            if row is None and create:
+                row = conn.execute("INSERT INTO workspaces(name) VALUES (%s) ON CONFLICT (name) DO UPDATE"
+                                   " SET name = EXCLUDED.name RETURNING workspace_id", (self.name,)).fetchone()
+            self._id = row[0] if row else None
+        return self._id
+
+    @property
+    def ids(self) -> list[int]:
+        """The workspace ids this store reads."""
+        if self.view is None:
+            own = self.own_id(create=False)
+            return [own] if own is not None else []
+        return list(self._names())
+
+    def _names(self) -> dict[int, str]:
+        if self._view_ids is None:
+            rows = self.db.conn.execute("SELECT workspace_id, name FROM workspaces ORDER BY name").fetchall()
+            known = {name: wid for wid, name in rows}
+            wanted = self.view or ()
+            missing = [n for n in wanted if n not in known]
+            if missing:
+                listed = ", ".join(sorted(known)) or "none yet"
+                raise UserError(f"no workspace named {missing[0]!r} in {self.db.where} (known: {listed})")
+            self._view_ids = {known[n]: n for n in wanted}
+        return self._view_ids
+
+    @guarded
+    def workspace_names(self) -> list[str]:
+        """Every workspace of the database, by name."""
+        return [r[0] for r in self.db.conn.execute('SELECT name FROM workspaces ORDER BY name COLLATE "C"')]
+
+    @guarded
+    def exists(self) -> bool:
+        """True when the database holds this workspace (a store-only Memory needs it to)."""
+        return self.own_id(create=False) is not None
+
+    def across(self, names: Sequence[str] | None) -> PostgresStore:
+        """A read-only view over the workspaces `names` of this database (None: all of them)."""
+        chosen = tuple(dict.fromkeys(names)) if names is not None else tuple(self.workspace_names())
+        return PostgresStore(self.db.url, self.name, db=self.db, view=chosen)
+
+    # -- keeping up with the Markdown ----------------------------------------------------------
+    @guarded
+    def damaged(self) -> str | None:
+        """None: a server's tables are never a half-written file (an unreachable server is StoreUnavailable)."""
+        return None
+
+    @guarded
+    def settings_changed(self, date_order: str | None = None) -> str | None:
+        """What changed since this workspace's rows were built with other settings, or None."""
+        from .sync import stale_and_known
+
+        ws_id = self.own_id(create=False)
+        return None if ws_id is None else stale_and_known(self.db, ws_id, [], date_order)[0]
+
+    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,  # noqa: ANN001
+             rebuild_if_stale: bool = True, only: set[str] | None = None) -> SyncReport:
+        if self.view is not None:
+            raise UserError("a view over several workspaces is read-only")
+        from .sync import sync
+
+        report = sync(self.db, self.own_id(), ws, rebuild=rebuild, wait=wait, progress=progress,
+                      rebuild_if_stale=rebuild_if_stale, only=only)
+        self._stats = None
+        return report
+
+    @guarded
+    def generation(self) -> int:
+        return sum(self.stats().generations)
+
+    # -- recall ---------------------------------------------------------------------------------
+    _STATS = ("SELECT COALESCE(sum(chunk_count), 0)::bigint, COALESCE(sum(token_count), 0)::bigint,"
+              " COALESCE(sum(next_chunk_id - 1), 0)::bigint, COALESCE(array_agg(generation ORDER BY workspace_id),"
+              " '{}'), COALESCE(sum(invalid_count), 0)::bigint FROM workspaces WHERE workspace_id = ANY(%s)")
+
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One consistent read (REPEATABLE READ); the view's counters come in BEGIN's round trip."""
+        with self.db.guard():
+            ids = self.ids
+            with self.db.snapshot((self._STATS, (ids,))) as rows:
+                self._stats = self._to_stats(rows[0])
+                yield
+            self._stats = None
+
+    @staticmethod
+    def _to_stats(row: tuple) -> lexical.Stats:
+        return lexical.Stats(row[0], row[1], row[2], tuple(row[3]), row[4])
+
+    def stats(self) -> lexical.Stats:
+        """The view's counters (read once per snapshot)."""
+        if self._stats is None or self.db.conn.info.transaction_status == 0:
+            self._stats = self._to_stats(self.db.conn.execute(self._STATS, (self.ids,)).fetchone())
+        return self._stats
+
+    def scoped(self, filters: Filters) -> Filters:
+        """The filters without the clauses that cannot exclude anything here: "memory only" (this
+        store holds no session transcripts), "valid only" while no fact of the view is struck.
+        A clause costs the vector search its HNSW index (a filtered scan instead)."""
+        changes: dict[str, Any] = {}
+        memory, sessions = filters.source_roles()
+        if memory and not sessions:
+            changes["sources"] = ()
+        if not filters.include_invalid and not self.stats().invalid:
+            changes["include_invalid"] = True
+        return replace(filters, **changes) if changes else filters
+
+    @guarded
+    def holds_entries(self, filters: Filters) -> bool:
+        return reads.holds_entries(self.db.conn, self.ids, self.scoped(filters))
+
+    @guarded
+    def lexical_pool(self, terms: Sequence[Term], limit: int, filters: Filters) -> dict[int, float]:
+        if not terms:
+            return {}
+        return lexical.candidates(self.db.conn, self.ids, terms, limit, self.scoped(filters),
+                                  self._frequencies(terms), self.stats())
+
+    @guarded
+    def term_matches(self, terms: Sequence[Term], ids: Sequence[int],
+                     context_share: float) -> dict[str, dict[int, float]]:
+        if not ids:
+            return {t.label: {} for t in terms}
+        return lexical.term_matches(self.db.conn, self.ids, terms, ids, context_share)
+
+    @guarded
+    def document_frequencies(self, terms: Sequence[Term]) -> dict[str, int]:
+        return {label: main for label, (main, _) in self._frequencies(terms).items()}
+
+    def _frequencies(self, terms: Sequence[Term]) -> dict[str, tuple[int, int]]:
+        """(text/path, anywhere) counts per term, cached while the view's generations stay the same."""
+        state = (tuple(self.ids), self.stats().generations)
+        if state != self._df[0]:
+            self._df = (state, {})
+        counts = self._df[1]
+        todo = [t for t in terms if t.label not in counts]
+        if todo:
+            counts.update(lexical.frequencies(self.db.conn, self.ids, todo))
+        return {t.label: counts[t.label] for t in terms}
+
+    @guarded
+    def entry_count(self) -> int:
+        return self.stats().max_id or 1
+
+    @guarded
+    def rows(self, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
+        if not ids:
+            return {}
+        return reads.rows(self.db.conn, self.ids, ids, filters and self.scoped(filters),
+                          self._names() if self.view is not None else None)
+
+    @guarded
+    def superseded(self, ids: Sequence[int]) -> dict[int, int]:
+        return reads.superseded(self.db.conn, self.ids, ids) if ids else {}
+
+    @guarded
+    def about_entities(self, keys: Sequence[str], filters: Filters, limit: int,
+                       opinions_only: bool = False) -> list[int]:
+        return reads.about_entities(self.db.conn, self.ids, keys, self.scoped(filters), limit, opinions_only)
+
+    @guarded
+    def browse(self, filters: Filters, limit: int, per_day: int | None = None) -> list[int]:
+        return reads.browse(self.db.conn, self.ids, self.scoped(filters), limit, per_day)
+
+    @guarded
+    def entities(self) -> list[EntityInfo]:
+        return reads.entities(self.db.conn, self.ids)
+
+    def vectors(self, embedder: Embedder) -> PostgresVectors:
+        from .vectors import PostgresVectors
+
+        key = embedder.identity()
+        if key not in self._vectors:
+            self._vectors[key] = PostgresVectors(self, embedder)
+        return self._vectors[key]
+
+    # -- reflect and views ----------------------------------------------------------------------
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Hold the workspace's indexer lock and one snapshot: reflect never sees a sync half done."""
+        with self.db.guard():
+            own = self.own_id()
+            with self.db.index_lock(own, READ_WAIT), self.db.snapshot():
+                yield
+
+    @guarded
+    def facts(self, until: date | None = None) -> list[Fact]:
+        own = self.own_id(create=False)
+        return reads.facts(self.db.conn, own, until) if own is not None else []
+
+    @guarded
+    def entity_facts(self, key: str, limit: int) -> list[dict[str, Any]]:
+        return reads.entity_facts(self.db.conn, self.ids, key, limit)
+
+    @guarded
+    def log_days(self, since: date, until: date) -> list[tuple[str, str]]:
+        own = self.own_id(create=False)
+        return reads.log_days(self.db.conn, own, since, until) if own is not None else []
+
+    @guarded
+    def day_counts(self) -> list[dict[str, Any]]:
+        return reads.day_counts(self.db.conn, self.ids)
+
+    @guarded
+    def status(self) -> dict[str, Any]:
+        own = self.own_id(create=False)
+        if own is None:
+            return {"files": 0, "chunks": 0, "facts": 0, "facts_by_kind": {}, "entities": 0, "warnings": [],
+                    "last_sync": None, "index_age_seconds": None, "invalid_facts": 0, "sessions": None}
+        return reads.status(self.db.conn, own)
+
+    @guarded
+    def file_text(self, path: str) -> str | None:
+        own = self.own_id(create=False)
+        return reads.file_text(self.db.conn, own, path) if own is not None else None
+
+    @guarded
+    def health(self) -> list[dict[str, Any]]:
+        from .health import findings
+
+        return findings(self.db)
+
+    # -- session transcripts and forgetting -------------------------------------------------------
+    def session_states(self) -> dict[str, SessionState]:
+        """No transcript is ever indexed here (see apply_sessions)."""
+        return {}
+
+    def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
+        """Session transcripts are indexed by the SQLite store only: they are one machine's files."""
+        del read, wait
+        raise UserError("session transcripts need the SQLite store: remove [sessions] paths from memory.toml, "
+                        "or index this workspace without [store] url / $MEMORY_STORE_URL")
+
+    @guarded
+    def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
+        """No session entries to rewrite here (0). After the caller's sync replaced the rows of the
+        purged Markdown, drop the cached vectors that no entry of any workspace uses any more."""
+        del pattern, replacement
+        if dry_run or self.view is not None:
+            return 0
+        with self.db.transaction():
+            self.db.conn.execute(
+                "DELETE FROM embedding_cache e WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.text_hash = e.hash)"
+                " AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.ctx_hash = e.hash)")
+        self._notices.append("Postgres keeps old row versions in its files until they are vacuumed and their "
+                             "space reused: for no copy of the purged text to remain, have the server's "
+                             "administrator run VACUUM FULL on the workspace_memory tables (and mind backups "
+                             "and replicas)")
+        return 0

@@ -1,0 +1,233 @@
+"""Vectors in Postgres: the shared embedding cache, each workspace's chunk vectors, pgvector HNSW search.
+
+Each embedder identity is a vector space (`vector_spaces`) with its own partial HNSW index on
+`chunk_vectors` (cosine, over `embedding::vector(dim)`), created the first time the space is
+used. Bringing a workspace up to date:
+
+1. Embed the texts of its entries that the cache (shared by every workspace of the database)
+   does not hold yet; a text another agent already embedded costs nothing.
+2. Copy the vectors of entries that have none from the cache into `chunk_vectors` (in SQL;
+   vectors of deleted entries went with their rows at sync).
+3. Record the workspace generation the vectors are complete for, so the next recall checks
+   one row instead of the whole workspace.
+
+Search is exact (a scan ordered by distance) while the view holds fewer than EXACT_THRESHOLD
+vectors, as in the SQLite store, and uses HNSW beyond. The HNSW index spans every workspace of
+the database; pgvector 0.8's iterative scans keep a search within one workspace (or a filter)
+from coming back short. Older pgvector stops after `hnsw.ef_search` neighbours and filters
+afterwards, so there a view that holds under half of the space's vectors is searched exactly
+(the scan is bounded by the workspace's rows), and a short HNSW answer is searched again exactly.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+from ..base import Filters, VectorUpdate
+from ..embedding import embed_in_batches, texts_to_embed
+from .reads import named_filter
+from .schema import LOCK_SCHEMA
+
+if TYPE_CHECKING:
+    from ...embed.base import Embedder
+    from .connection import Database
+    from .lexical import Stats
+
+EXACT_THRESHOLD = 20_000  # vectors; below, an exact scan is fast and perfect (see index.sqlite.hnsw)
+HNSW_EF_SEARCH = 100
+
+
+class StoreView(Protocol):
+    """What the vectors need of a PostgresStore (index.postgres.store), which makes them."""
+
+    db: Database
+
+    @property
+    def ids(self) -> list[int]: ...
+
+    def own_id(self, create: bool = True) -> int | None: ...
+
+    def scoped(self, filters: Filters) -> Filters: ...
+
+    def stats(self) -> Stats: ...
+
+
+def ensure_space(store: StoreView, embedder: Embedder) -> int:
+    """The space id of this embedder identity, registering it (and its HNSW index) the first time."""
+    conn = store.db.conn
+    identity = embedder.identity()
+    row = conn.execute("SELECT space_id FROM vector_spaces WHERE identity = %s", (identity,)).fetchone()
+    if row:
+        return row[0]
+    with store.db.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s, 1)", (LOCK_SCHEMA,))
+        row = conn.execute("SELECT space_id FROM vector_spaces WHERE identity = %s", (identity,)).fetchone()
+        if row:
+            return row[0]
+        space = conn.execute("INSERT INTO vector_spaces(identity, provider, model, dim) VALUES (%s, %s, %s, %s)"
+                             " RETURNING space_id", (identity, embedder.provider, embedder.model,
+                                                     int(embedder.dim))).fetchone()[0]
+        conn.execute(f"CREATE INDEX IF NOT EXISTS chunk_vectors_hnsw_{int(space)} ON chunk_vectors USING hnsw"
+                     f" ((embedding::vector({int(embedder.dim)})) vector_cosine_ops) WHERE space_id = {int(space)}")
+    return space
+
+
+class PostgresVectors:
+    """One embedder's vectors in the Postgres store (index.base.VectorIndex)."""
+
+    def __init__(self, store: StoreView, embedder: Embedder) -> None:
+        self.store = store
+        self.embedder = embedder
+        self._space: int | None = None
+
+    @property
+    def space(self) -> int:
+        if self._space is None:
+            self._space = ensure_space(self.store, self.embedder)
+        return self._space
+
+    # -- keeping up --------------------------------------------------------------------------
+    def update(self, *, encode: Callable[[list[str]], np.ndarray] | None = None, embed: bool = True,
+               budget: float | None = None, progress: Callable[[int, int], None] | None = None,
+               wait: float = 0) -> VectorUpdate:
+        """Embed what is missing (within `budget` seconds), then fill the workspace's chunk vectors."""
+        del wait  # nothing here is a shared file: Postgres takes care of concurrent writers
+        with self.store.db.guard():
+            ws_id = self.store.own_id(create=False)
+            if ws_id is None:
+                return VectorUpdate()  # a view or a store-only workspace: nothing of ours to embed
+            conn = self.store.db.conn
+            generation, done = conn.execute(
+                "SELECT w.generation, s.generation FROM workspaces w LEFT JOIN vector_state s ON s.workspace_id ="
+                " w.workspace_id AND s.space_id = %s WHERE w.workspace_id = %s", (self.space, ws_id)).fetchone()
+            if done == generation:
+                return VectorUpdate()
+            items = self._missing(ws_id)
+            embedded = 0
+            if embed and items:
+                embedded = embed_in_batches(items, encode or self.embedder.embed_documents, self._put,
+                                            budget=budget, progress=progress)
+            with self.store.db.transaction():
+                self._fill(ws_id)
+                if embedded == len(items):
+                    conn.execute("INSERT INTO vector_state(workspace_id, space_id, generation) VALUES (%s, %s, %s)"
+                                 " ON CONFLICT (workspace_id, space_id) DO UPDATE SET generation = EXCLUDED.generation",
+                                 (ws_id, self.space, generation))
+            return VectorUpdate(embedded, len(items) - embedded)
+
+    def _missing(self, ws_id: int) -> list[tuple[str, str]]:
+        """(hash, text) of the workspace's embedded texts that the shared cache does not hold."""
+        e = self.embedder
+        rows = self.store.db.conn.execute(
+            "SELECT c.text, c.text_hash, c.ctx_hash, p.text FROM chunks c LEFT JOIN chunks p"
+            " ON p.workspace_id = c.workspace_id AND p.id = c.id - 1 AND p.path = c.path"
+            " WHERE c.workspace_id = %(ws)s AND (NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = %(p)s"
+            "   AND e.model = %(m)s AND e.hash = c.text_hash AND e.dim = %(d)s)"
+            " OR (c.ctx_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = %(p)s"
+            "   AND e.model = %(m)s AND e.hash = c.ctx_hash AND e.dim = %(d)s))) ORDER BY c.id",
+            {"ws": ws_id, "p": e.provider, "m": e.model, "d": int(e.dim)}).fetchall()
+        todo = texts_to_embed(rows)
+        if todo:
+            have = {h for (h,) in self.store.db.conn.execute(
+                "SELECT hash FROM embedding_cache WHERE provider = %s AND model = %s AND dim = %s AND hash = ANY(%s)",
+                (e.provider, e.model, int(e.dim), list(todo)))}
+            todo = {h: t for h, t in todo.items() if h not in have}
+        return list(todo.items())
+
+    def _put(self, vectors: Mapping[str, np.ndarray]) -> None:
+        put_cached(self.store.db.conn, self.embedder.provider, self.embedder.model, vectors)
+
+    def _fill(self, ws_id: int) -> None:
+        """Copy cached vectors into chunk_vectors for the entries that have none (both kinds)."""
+        e = self.embedder
+        for which, column in ((0, "text_hash"), (1, "ctx_hash")):
+            self.store.db.conn.execute(
+                "INSERT INTO chunk_vectors(workspace_id, space_id, chunk_id, which, embedding)"
+                f" SELECT c.workspace_id, %(s)s, c.id, {which}, e.vector FROM chunks c JOIN embedding_cache e"
+                f" ON e.provider = %(p)s AND e.model = %(m)s AND e.hash = c.{column} AND e.dim = %(d)s"
+                " WHERE c.workspace_id = %(ws)s AND NOT EXISTS (SELECT 1 FROM chunk_vectors v"
+                "   WHERE v.workspace_id = c.workspace_id AND v.space_id = %(s)s AND v.chunk_id = c.id"
+                f"   AND v.which = {which}) ON CONFLICT DO NOTHING",
+                {"ws": ws_id, "s": self.space, "p": e.provider, "m": e.model, "d": int(e.dim)})
+
+    # -- search ------------------------------------------------------------------------------
+    def search(self, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
+        """The `k` nearest entries: (chunk id, the better cosine of its two vectors)."""
+        with self.store.db.guard():
+            exact = self._exact()
+            rows = self._nearest(query, k, filters, exact=exact)
+            if len(rows) < 2 * k and not exact:
+                rows = self._nearest(query, k, filters, exact=True)  # HNSW came back short (filters, old pgvector)
+        best: dict[int, float] = {}
+        for cid, d in rows:
+            best[cid] = max(1.0 - float(d), best.get(cid, -1.0))
+        return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
+
+    def _exact(self) -> bool:
+        """Exact search for small views, and for a small share of the database without iterative scans."""
+        mine = self.store.stats().chunks
+        if mine * 2 < EXACT_THRESHOLD:
+            return True
+        if self.store.db.pgvector_at_least(0, 8):
+            return False
+        total = self.store.db.conn.execute("SELECT COALESCE(sum(chunk_count), 0) FROM workspaces").fetchone()[0]
+        return mine * 2 < total
+
+    def _nearest(self, query: np.ndarray, k: int, filters: Filters, exact: bool) -> list[tuple[int, float]]:
+        """(chunk id, cosine distance) of up to 2k vectors nearest to `query` in the view."""
+        ws = self.store.ids
+        where, named = named_filter(self.store.scoped(filters))
+        dim = int(self.embedder.dim)
+        distance = "v.embedding <=> %(q)s" if exact else f"v.embedding::vector({dim}) <=> %(q)s::vector({dim})"
+        scope = ""
+        named |= {"ws": ws, "q": np.asarray(query, dtype=np.float32), "n": k * 2}
+        if where:
+            scope = f" AND v.chunk_id IN (SELECT c.id FROM chunks c WHERE c.workspace_id = ANY(%(ws)s) AND {where})"
+        sql = (f"SELECT v.chunk_id, {distance} AS d FROM chunk_vectors v WHERE v.space_id = {self.space}"
+               f" AND v.workspace_id = ANY(%(ws)s){scope} ORDER BY d LIMIT %(n)s")
+        with self._search_settings(exact, k):
+            return self.store.db.conn.execute(sql, named).fetchall()
+
+    @contextlib.contextmanager
+    def _search_settings(self, exact: bool, k: int):  # noqa: ANN202
+        """ef_search at least 2k, and iterative scans (pgvector >= 0.8), for this transaction only."""
+        conn = self.store.db.conn
+        if exact:
+            yield
+            return
+        outer = conn.info.transaction_status != 0
+        with contextlib.nullcontext() if outer else self.store.db.transaction():
+            conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(max(HNSW_EF_SEARCH, 2 * k)),))
+            if self.store.db.pgvector_at_least(0, 8):
+                conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
+            yield
+
+    def vectors_of(self, ids: Sequence[int]) -> dict[int, np.ndarray]:
+        """The stored vectors of some entries: id -> (1 or 2, dim) array (the entry's own first)."""
+        out: dict[int, list[np.ndarray]] = {}
+        with self.store.db.guard():
+            for cid, vector in self.store.db.conn.execute(
+                "SELECT chunk_id, embedding FROM chunk_vectors WHERE workspace_id = ANY(%s) AND space_id = %s"
+                " AND chunk_id = ANY(%s) ORDER BY chunk_id, which", (self.store.ids, self.space, list(ids))):
+                out.setdefault(cid, []).append(_array(vector))
+        return {cid: np.vstack(vecs) for cid, vecs in out.items()}
+
+
+def put_cached(conn, provider: str, model: str, vectors: Mapping[str, np.ndarray]) -> None:  # noqa: ANN001
+    """Add vectors to the shared cache (a text another process embedded meanwhile is kept as it is)."""
+    rows = [(provider, model, h, int(np.asarray(v).shape[-1]), np.asarray(v, dtype=np.float32))
+            for h, v in vectors.items()]
+    if rows:
+        with conn.cursor() as cur:
+            cur.executemany("INSERT INTO embedding_cache(provider, model, hash, dim, vector) VALUES (%s, %s, %s, %s, %s)"
+                            " ON CONFLICT DO NOTHING", rows)
+
+
+def _array(vector: object) -> np.ndarray:
+    """A pgvector value as float32 (pgvector-python returns its own Vector, or an array)."""
+    to_numpy = getattr(vector, "to_numpy", None)
+    return np.asarray(to_numpy() if to_numpy else vector, dtype=np.float32)
