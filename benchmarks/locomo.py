@@ -1,6 +1,7 @@
 """Evidence recall on LoCoMo (data no one here wrote), lexical and hybrid.
 
     python benchmarks/locomo.py [--modes lexical,hybrid] [--conversations 10] [--out benchmarks/out/locomo.json]
+                                [--model all-MiniLM-L6-v2|use-multilingual-v3|...] [--workdir DIR]
 
 Reads ../shared/benchmarks/locomo/locomo10.json (see its README; the data is not copied
 into the project). Each conversation becomes one workspace: one daily log per session
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import statistics
@@ -28,6 +30,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -107,9 +110,18 @@ def score_question(results: list[dict], evidence: list[tuple[str, int]], files: 
     return out
 
 
-def run(samples: list[dict], mode: str, tmp: Path) -> tuple[dict, dict]:
-    per_cat: dict[str, list[dict]] = defaultdict(list)
-    timings = {"index_s": 0.0, "query_ms": []}
+@dataclass
+class Conversation:
+    """One conversation's indexed workspace, open, with its scorable questions."""
+
+    mem: Memory
+    files: dict[str, list[str]]
+    questions: list[tuple[str, str, list[tuple[str, int]]]]  # (question, category, evidence lines)
+
+
+def prepare(samples: list[dict], tmp: Path) -> tuple[list[Conversation], float]:
+    """Write and index every conversation's workspace; returns them open, and the seconds indexing took."""
+    conversations, index_s = [], 0.0
     for sample in samples:
         root = tmp / sample["sample_id"]
         where, files, last = write_workspace(sample, root)
@@ -117,21 +129,49 @@ def run(samples: list[dict], mode: str, tmp: Path) -> tuple[dict, dict]:
         mem = Memory.open(str(root), now)
         t0 = time.perf_counter()
         mem.index()
-        timings["index_s"] += time.perf_counter() - t0
+        index_s += time.perf_counter() - t0
+        questions = []
         for qa in sample["qa"]:
             evidence = [where[d] for d in normalize_evidence(qa.get("evidence", [])) if d in where]
-            if not evidence:
-                continue
+            if evidence:
+                questions.append((qa["question"], CATEGORIES[qa["category"]], evidence))
+        conversations.append(Conversation(mem, files, questions))
+    return conversations, index_s
+
+
+def evaluate(conversations: list[Conversation], mode: str) -> tuple[dict, list[float]]:
+    """Ask every question through `Memory.recall`; returns the table per category and query milliseconds."""
+    per_cat: dict[str, list[dict]] = defaultdict(list)
+    query_ms = []
+    for conv in conversations:
+        for question, category, evidence in conv.questions:
             t0 = time.perf_counter()
-            result = mem.recall(RecallRequest(qa["question"], k=FETCH_K, mode=mode))
-            timings["query_ms"].append((time.perf_counter() - t0) * 1000)
-            scores = score_question(result["results"], evidence, files)
-            per_cat[CATEGORIES[qa["category"]]].append(scores)
+            result = conv.mem.recall(RecallRequest(question, k=FETCH_K, mode=mode))
+            query_ms.append((time.perf_counter() - t0) * 1000)
+            scores = score_question(result["results"], evidence, conv.files)
+            per_cat[category].append(scores)
             per_cat["all"].append(scores)
-        mem.close()
     table = {cat: {m: round(statistics.mean(s[m] for s in rows), 3) for m in rows[0]} | {"n": len(rows)}
              for cat, rows in per_cat.items()}
-    return table, timings
+    return table, query_ms
+
+
+def use_model(model: str | None) -> None:
+    """Make every Memory opened from now on embed with the local `model` (None: what the settings say)."""
+    if model:
+        # The library reads these like `memory` does; one workdir can hold every model's vectors
+        # (the cache is keyed by model, the HNSW file by the embedder's identity).
+        os.environ["MEMORY_EMBED_PROVIDER"] = "local"
+        os.environ["MEMORY_EMBED_MODEL"] = model
+
+
+def print_table(table: dict) -> None:
+    """Recall per category, one row each, `all` last."""
+    print(f"{'category':<12} {'n':>5} " + " ".join(f"{m:>8}" for m in table["all"] if m != "n"))
+    for cat in ["multi-hop", "temporal", "open-domain", "single-hop", "adversarial", "all"]:
+        if cat in table:
+            row = table[cat]
+            print(f"{cat:<12} {row['n']:>5} " + " ".join(f"{row[m]:>8.3f}" for m in row if m != "n"))
 
 
 def main() -> None:
@@ -142,28 +182,29 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--workdir", type=Path, default=None,
                         help="keep the workspaces here and reuse their indexes (embeddings are cached)")
+    parser.add_argument("--model", default=None,
+                        help="local embedding model (provider local); default: what the settings choose")
     args = parser.parse_args()
+    use_model(args.model)
     samples = json.loads(args.data.read_text())[: args.conversations]
     tmp = args.workdir or Path(tempfile.mkdtemp(prefix="wm-locomo-"))
     report = {}
     try:
+        conversations, index_s = prepare(samples, tmp)
+        print(f"index ({args.model or 'configured model'}): {index_s:.1f} s")
         for mode in args.modes.split(","):
-            table, timings = run(samples, mode, tmp)
+            table, q = evaluate(conversations, mode)
             report[mode] = table
-            q = timings["query_ms"]
-            print(f"\n{mode}: index {timings['index_s']:.1f} s, query p50 {statistics.median(q):.1f} ms "
-                  f"({len(q)} questions)")
-            print(f"{'category':<12} {'n':>5} " + " ".join(f"{m:>8}" for m in table["all"] if m != "n"))
-            for cat in ["multi-hop", "temporal", "open-domain", "single-hop", "adversarial", "all"]:
-                if cat in table:
-                    row = table[cat]
-                    print(f"{cat:<12} {row['n']:>5} " + " ".join(f"{row[m]:>8.3f}" for m in row if m != "n"))
+            print(f"\n{mode}: query p50 {statistics.median(q):.1f} ms ({len(q)} questions)")
+            print_table(table)
+        for conv in conversations:
+            conv.mem.close()
     finally:
         if args.workdir is None:
             shutil.rmtree(tmp, ignore_errors=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(report, indent=2))
+        args.out.write_text(json.dumps({"model": args.model, "index_s": round(index_s, 1)} | report, indent=2))
     sys.stdout.flush()
 
 

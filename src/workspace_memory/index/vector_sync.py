@@ -178,5 +178,37 @@ def _subset(conn: sqlite3.Connection, embedder: Embedder, chunk_ids: list[int]):
     return np.concatenate(labels), np.vstack(vectors)
 
 
+MODEL_KEY = "embedding_model"
+_LOCAL_IDENTITY_RE = re.compile(r"vectors:local/(?P<model>.+)/\d+/[^/]+")
+
+
+def built_with(conn: sqlite3.Connection) -> str | None:
+    """The local model this index's vectors were made with, or None for an index without any.
+
+    Recorded by `record_model`; an index from before that record existed is read from the
+    identities of its vector stores (`vectors:local/<model>/<dim>/...`), the newest first.
+    """
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (MODEL_KEY,)).fetchone()
+    if row:
+        return row[0] or None  # "": forgotten by a rebuild, the settings decide
+    stores = conn.execute("SELECT key, value FROM meta WHERE key LIKE 'vectors:local/%'").fetchall()
+    for key, _ in sorted(stores, key=lambda kv: int(kv[1]) if str(kv[1]).isdigit() else 0, reverse=True):
+        match = _LOCAL_IDENTITY_RE.fullmatch(key)
+        if match:
+            return match["model"]
+    return None
+
+
+def record_model(conn: sqlite3.Connection, embedder: Embedder) -> None:
+    """Remember the local model that made this index's vectors (other providers are not recorded)."""
+    if embedder.provider == "local":
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (MODEL_KEY, embedder.model))
+
+
+def forget_model(conn: sqlite3.Connection) -> None:
+    """Forget which model the index was built with (`memory index --rebuild`): the settings decide again."""
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, '')", (MODEL_KEY,))
+
+
 def _record(conn: sqlite3.Connection, key: str, value: int) -> None:
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, str(value)))

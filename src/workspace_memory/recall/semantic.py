@@ -46,9 +46,16 @@ COS_FLOOR = 0.2
 COS_CEIL = 1.6
 
 
-def calibrate(cosine: float) -> float:
-    """Map a cosine similarity to 0..1 with the fixed calibration above."""
-    return min(1.0, max(0.0, (cosine - COS_FLOOR) / (COS_CEIL - COS_FLOOR)))
+def calibration_of(embedder: Embedder) -> tuple[float, float]:
+    """The embedder's (floor, ceiling), or MiniLM's for a model that does not state one."""
+    floor, ceil = getattr(embedder, "calibration", None) or (COS_FLOOR, COS_CEIL)
+    return float(floor), float(ceil)
+
+
+def calibrate(cosine: float, calibration: tuple[float, float] = (COS_FLOOR, COS_CEIL)) -> float:
+    """Map a cosine similarity to 0..1 with a fixed (floor, ceiling), MiniLM's by default."""
+    floor, ceil = calibration
+    return min(1.0, max(0.0, (cosine - floor) / (ceil - floor)))
 
 
 def fuse(vector: float, lexical: float, settings: RecallSettings) -> float:
@@ -66,6 +73,7 @@ class SemanticChannel:
         self.settings = settings or RecallSettings()
         self.store = store
         self.embedder = embedder
+        self.calibration = calibration_of(embedder)
         self.semantic_only = semantic_only
 
     def add_candidates(self, u, pool, where, params, candidates):  # noqa: ANN001, ANN201 - see engine
@@ -102,7 +110,7 @@ class SemanticChannel:
 
     def relevance(self, cand) -> float:  # noqa: ANN001 - engine.Candidate
         """The candidate's relevance: its calibrated cosine, fused with its lexical score in hybrid mode."""
-        vector = calibrate(cand.channels.get("cosine", 0.0))
+        vector = calibrate(cand.channels.get("cosine", 0.0), self.calibration)
         cand.channels["vector"] = vector
         return vector if self.semantic_only else fuse(vector, cand.channels.get("lexical", 0.0), self.settings)
 

@@ -1,0 +1,114 @@
+"""Tune recall constants on LoCoMo: re-ask every question under patched settings, one line per setting.
+
+    python benchmarks/sweep.py --workdir DIR [--model use-multilingual-v3] [--mode hybrid] \
+        "floor=0.2,ceil=1.6" "floor=0.3,ceil=1.2" "vector_weight=0.6,text_weight=0.4" \
+        "semantic.NEAR_DUPLICATE_COS=0.95"
+
+Uses the workspaces and indexes that `benchmarks/locomo.py --workdir DIR` keeps (indexing
+them again is a no-op), so a configuration costs only the questions (about a minute for the
+1,982). Each argument is one configuration, comma-separated `key=value`:
+
+- `floor`, `ceil`: the embedder's cosine calibration (recall/semantic.py);
+- a field of `RecallSettings` (`vector_weight`, `text_weight`, `mmr_lambda`, ...);
+- `module.NAME`: a constant of `workspace_memory.recall.<module>` (e.g. `semantic.NEAR_DUPLICATE_COS`).
+
+The unpatched settings run first as the baseline, and every configuration starts from them:
+the patches of one never leak into the next.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+import json
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from locomo import BUDGET_CHARS, DATA, KS, Conversation, evaluate, prepare, use_model  # noqa: E402
+
+
+def parse_config(text: str) -> dict[str, float]:
+    """'floor=0.2,ceil=1.6' -> {'floor': 0.2, 'ceil': 1.6}."""
+    out = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, _, value = part.partition("=")
+        out[key.strip()] = float(value)
+    return out
+
+
+@contextmanager
+def patched(conversations: list[Conversation], config: dict[str, float]) -> Iterator[None]:
+    """Apply `config` to every conversation's Memory (and to module constants); undo it on exit."""
+    undo = []
+    settings_fields = {f.name for f in dataclasses.fields(conversations[0].mem.recall_settings)}
+    try:
+        for conv in conversations:
+            mem = conv.mem
+            embedder, _ = mem.embedder()
+            if "floor" in config or "ceil" in config:
+                from workspace_memory.recall.semantic import calibration_of
+
+                floor, ceil = calibration_of(embedder)
+                had = "calibration" in vars(embedder)
+                old = vars(embedder).get("calibration")
+                embedder.calibration = (config.get("floor", floor), config.get("ceil", ceil))
+                undo.append(lambda e=embedder, h=had, o=old: setattr(e, "calibration", o) if h
+                            else delattr(e, "calibration"))
+            changes = {k: v for k, v in config.items() if k in settings_fields}
+            if changes:
+                old_settings = mem.recall_settings
+                mem.__dict__["recall_settings"] = dataclasses.replace(old_settings, **changes)
+                undo.append(lambda m=mem, s=old_settings: m.__dict__.__setitem__("recall_settings", s))
+        for key, value in config.items():
+            if "." in key:
+                module_name, name = key.rsplit(".", 1)
+                module = importlib.import_module(f"workspace_memory.recall.{module_name}")
+                old_value = getattr(module, name)  # AttributeError: a typo never silently sweeps nothing
+                setattr(module, name, type(old_value)(value))
+                undo.append(lambda m=module, n=name, o=old_value: setattr(m, n, o))
+            elif key not in settings_fields | {"floor", "ceil"}:
+                raise SystemExit(f"unknown key {key!r}: floor, ceil, a RecallSettings field, or module.NAME")
+        yield
+    finally:
+        for step in reversed(undo):
+            step()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="sweep recall constants on LoCoMo")
+    parser.add_argument("configs", nargs="*", help="key=value[,key=value...] per configuration")
+    parser.add_argument("--workdir", type=Path, required=True, help="the workdir of benchmarks/locomo.py")
+    parser.add_argument("--model", default=None, help="local embedding model (default: the configured one)")
+    parser.add_argument("--mode", default="hybrid")
+    parser.add_argument("--conversations", type=int, default=10)
+    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--out", type=Path, default=None, help="append one JSON line per configuration")
+    args = parser.parse_args()
+    use_model(args.model)
+    samples = json.loads(args.data.read_text())[: args.conversations]
+    conversations, index_s = prepare(samples, args.workdir)
+    print(f"model {args.model or 'configured'}, mode {args.mode}, index/sync {index_s:.1f} s")
+    metrics = [f"r@{k}" for k in KS] + [f"r@{BUDGET_CHARS}c"]
+    print(f"{'configuration':<44} " + " ".join(f"{m:>8}" for m in metrics) + "   seconds")
+    for text in ["", *args.configs]:
+        config = parse_config(text)
+        t0 = time.perf_counter()
+        with patched(conversations, config):
+            table, _ = evaluate(conversations, args.mode)
+        row = table["all"]
+        print(f"{text or '(baseline)':<44} " + " ".join(f"{row[m]:>8.3f}" for m in metrics)
+              + f"   {time.perf_counter() - t0:7.0f}", flush=True)
+        if args.out:
+            with args.out.open("a") as fh:
+                fh.write(json.dumps({"model": args.model, "mode": args.mode, "config": config} | table) + "\n")
+    for conv in conversations:
+        conv.mem.close()
+
+
+if __name__ == "__main__":
+    main()
