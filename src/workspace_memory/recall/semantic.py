@@ -1,14 +1,19 @@
 """The semantic channel and its fusion with the lexical one (hybrid recall).
 
-Cosine similarity from all-MiniLM-L6-v2 is mapped to 0..1 by a fixed calibration, so
-that a score means the same thing from query to query:
+Cosine similarity is mapped to 0..1 by a fixed calibration of the model, so that a score
+means the same thing from query to query:
 
-    vector(c)    = clamp((cosine - COS_FLOOR) / (COS_CEIL - COS_FLOOR), 0, 1)
+    vector(c)    = clamp((cosine - floor) / (ceil - floor), 0, 1)
     relevance(c) = (vector_weight * vector(c) + text_weight * lexical(c)) / (vector_weight + text_weight)
 
 with the weights of recall.settings (0.7 and 0.3 by default, so the divisor is 1).
 
-COS_FLOOR = 0.2: below it MiniLM cosines are noise (text about the same people, not the
+Each model has its own cosine distribution, so (floor, ceil) is the embedder's
+`calibration` attribute; a model that states none (a remote one) gets MiniLM's:
+all-MiniLM-L6-v2 (0.2, 1.6), use-multilingual-v3 (0.0, 2.0) (fitted the same way, see
+embed/use.py), the ensemble of both (0.2, 1.6) on the mean of their cosines.
+
+For MiniLM, COS_FLOOR = 0.2: below it MiniLM cosines are noise (text about the same people, not the
 question). COS_CEIL = 1.6, above any cosine: it sets how much a cosine difference counts
 against the lexical score, and MiniLM's question-to-answer cosines are modest (0.4-0.7),
 so a steep map let the vector channel outvote exact wording. On LoCoMo (evidence recall
