@@ -32,7 +32,8 @@ def test_an_index_keeps_its_model_until_a_rebuild(tmp_path: Path) -> None:
     pytest.importorskip("sentence_transformers")
     ws = R.build(tmp_path / "ws")
     # Built by an earlier version with the other model: vectors, but no record of the model.
-    run_ok(ws, "index", env={"MEMORY_EMBED_PROVIDER": "local", "MEMORY_EMBED_MODEL": OTHER})
+    # (MiniLM's first index loads torch and exports ONNX: allow for a busy machine)
+    run_ok(ws, "index", env={"MEMORY_EMBED_PROVIDER": "local", "MEMORY_EMBED_MODEL": OTHER}, timeout=600)
     with sqlite3.connect(ws / ".memory" / "index.sqlite") as conn:
         conn.execute("DELETE FROM meta WHERE key = 'embedding_model'")
 
