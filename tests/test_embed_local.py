@@ -92,7 +92,7 @@ def test_cold_query_uses_onnx_without_importing_torch(local):
         "import json, sys\n"
         "from pathlib import Path\n"
         "from workspace_memory.embed import EmbeddingConfig, resolve_embedder\n"
-        "cfg = EmbeddingConfig.from_mapping({'provider': 'local'}, {})\n"
+        "cfg = EmbeddingConfig.from_mapping({'provider': 'local', 'model': 'all-MiniLM-L6-v2'}, {})\n"
         "emb, notices = resolve_embedder(cfg, Path(sys.argv[1]))\n"
         "vec = emb.embed_query(sys.argv[2])\n"
         "heavy = sorted(m for m in ('torch', 'transformers', 'sentence_transformers') if m in sys.modules)\n"
@@ -114,7 +114,8 @@ def test_cold_query_uses_onnx_without_importing_torch(local):
 
 def test_without_an_export_queries_fall_back_to_sentence_transformers(local, tmp_path):
     embedder, _, _ = local
-    emb, notices = resolve_embedder(EmbeddingConfig.from_mapping({"provider": "local"}, {}), tmp_path)
+    minilm = {"provider": "local", "model": "all-MiniLM-L6-v2"}
+    emb, notices = resolve_embedder(EmbeddingConfig.from_mapping(minilm, {}), tmp_path)
     assert notices == [NOTICE_SLOW_QUERY]
     assert float(emb.embed_query(TEXTS[1]) @ embedder.embed_documents([TEXTS[1]])[0]) >= 1 - 1e-6
 

@@ -207,7 +207,8 @@ def record_model(conn: sqlite3.Connection, embedder: Embedder) -> None:
 
 def forget_model(conn: sqlite3.Connection) -> None:
     """Forget which model the index was built with (`memory index --rebuild`): the settings decide again."""
-    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, '')", (MODEL_KEY,))
+    if built_with(conn) is not None:  # a lexical-only index has nothing to forget: no write
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, '')", (MODEL_KEY,))
 
 
 def _record(conn: sqlite3.Connection, key: str, value: int) -> None:
