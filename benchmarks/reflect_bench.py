@@ -130,7 +130,7 @@ def main() -> None:
         started = time.perf_counter()
         mem.index()
         index_s = time.perf_counter() - started
-        facts = mem.conn.execute("SELECT COUNT(*) FROM facts").fetchone()[0]
+        facts = mem.store.conn.execute("SELECT COUNT(*) FROM facts").fetchone()[0]
         mem.close()
         print(f"workspace: {args.days} days, {args.entities} entities, {lines} lines, {facts} facts; "
               f"index {index_s:.2f}s")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -23,7 +24,19 @@ from typing import Any
 import pytest
 
 NOW = "2025-11-30T18:00"
+
+# This process too: the suite never reaches past loopback (tests/offline/sitecustomize.py).
+sys.path.insert(0, str(Path(__file__).parent / "offline"))
+import sitecustomize as _offline  # noqa: E402 - the guard must be in place before any test runs
+
+_offline.install()
+
+# Tests of what the `local` extra does when a model is missing or unknown need the extra itself;
+# without it they would test "not installed" instead. CI installs it (make test), so they run there.
+needs_local = pytest.mark.skipif(
+    importlib.util.find_spec("sentence_transformers") is None, reason="needs the local extra (sentence-transformers)")
 TODAY = "2025-11-30"
+CACHE_ENV = "MEMORY_CACHE_DIR"  # the per-user model cache (see the `model_cache` fixture)
 
 # ------------------------------------------------------------------------------------ the workspace
 
@@ -305,9 +318,18 @@ def memory_executable() -> str:
     return found
 
 
+OFFLINE_DIR = Path(__file__).parent / "offline"  # sitecustomize.py: loopback-only sockets in every child
+
+
 def clean_env(extra: dict[str, str | None] | None = None) -> dict[str, str]:
-    """os.environ without MEMORY_* settings, UTF-8 output, plus `extra` (None values unset a variable)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_")}
+    """os.environ without MEMORY_* settings, UTF-8 output, plus `extra` (None values unset a variable).
+
+    Children run offline: only loopback connections (tests/offline/sitecustomize.py).
+    MEMORY_CACHE_DIR stays: it is the test run's model cache (the `model_cache` fixture), never ~/.cache.
+    """
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_") or k == CACHE_ENV}
+    env["MEMORY_TEST_OFFLINE"] = "1"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH"), str(OFFLINE_DIR)]))
     env.update({"PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1", "NO_COLOR": "1", "COLUMNS": "200"})
     # The foundation suite is about the lexical engine: keep every run deterministic and model-free
     # (a test that wants the default provider passes env={"MEMORY_EMBED_PROVIDER": None}).
@@ -323,7 +345,7 @@ def clean_env(extra: dict[str, str | None] | None = None) -> dict[str, str]:
     return env
 
 
-def run_memory(workspace: Path | str | None, *args: Any, now: str | None = NOW, timeout: float = 120,
+def run_memory(workspace: Path | str | None, *args: Any, now: str | None = NOW, timeout: float = 300,
                env: dict[str, str | None] | None = None, stdin: str | None = None) -> tuple[int, str, str]:
     """Run `memory [--workspace W] [--now N] ARGS...`; return (exit code, stdout, stderr)."""
     cmd = [memory_executable()]
@@ -385,6 +407,21 @@ def index_db(root: Path) -> Iterator[sqlite3.Connection]:
 
 
 # ------------------------------------------------------------------------------------ fixtures
+
+@pytest.fixture(scope="session", autouse=True)
+def model_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The per-user model cache for this test run, shared by the xdist workers (so the ONNX export
+    is made once per run) and never the real ~/.cache. Tests that need an empty cache make their own."""
+    base = tmp_path_factory.getbasetemp()
+    path = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "model-cache"
+    before = os.environ.get(CACHE_ENV)
+    os.environ[CACHE_ENV] = str(path)
+    yield path
+    if before is None:
+        os.environ.pop(CACHE_ENV, None)
+    else:
+        os.environ[CACHE_ENV] = before
+
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import click
 import pytest
 
 from conftest import NOW, assert_one_line_error, recall_json, run_memory, run_ok
-from workspace_memory.cli import cli
+from workspace_memory.cli.app import cli
 
 MISTAKES = [
     pytest.param(("recall", "x", "--bogus"), 2, id="unknown-option"),

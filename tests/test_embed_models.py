@@ -4,7 +4,7 @@ test_embed_switch.py for the real ones)."""
 
 from __future__ import annotations
 
-import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -14,7 +14,7 @@ from workspace_memory.embed.base import Embedder
 from workspace_memory.embed.config import DEFAULT_LOCAL_MODEL
 from workspace_memory.embed.fake import FakeEmbedder
 from workspace_memory.errors import ProviderUnavailable
-from workspace_memory.index.vector_sync import built_with, forget_model, record_model
+from workspace_memory.index.sqlite.store import SqliteStore
 from workspace_memory.recall.semantic import COS_CEIL, COS_FLOOR, calibrate, calibration_of
 
 
@@ -83,26 +83,33 @@ def test_the_model_setting_is_known_to_be_set_or_not():
     assert EmbeddingConfig.from_mapping({}, {"MEMORY_EMBED_MODEL": "all-MiniLM-L6-v2"}).model_set
 
 
-class _Local:
-    provider, model = "local", "use-multilingual-v3"
-
-
-def test_the_index_records_its_model_and_reads_old_indexes():
-    conn = sqlite3.connect(":memory:", isolation_level=None)
-    conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
-    assert built_with(conn) is None  # a new index: the settings decide
+def test_the_store_records_its_model_and_reads_old_indexes(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / ".memory")
+    conn = store.conn
+    assert store.built_with() is None  # a new index: the settings decide
+    store.record_model(None)  # forgetting nothing writes nothing
+    assert conn.execute("SELECT COUNT(*) FROM meta WHERE key = 'embedding_model'").fetchone()[0] == 0
     # An index from before the record: the identities of its vector stores say it, newest first.
     conn.execute("INSERT INTO meta VALUES ('vectors:local/all-MiniLM-L6-v2/384/mean-norm-256', '7')")
     conn.execute("INSERT INTO meta VALUES ('vectors:fake/hash-trigram/64', '9')")
-    assert built_with(conn) == "all-MiniLM-L6-v2"
+    assert store.built_with() == "all-MiniLM-L6-v2"
     conn.execute("INSERT INTO meta VALUES ('vectors:local//home/me/models/e5/768/mean-norm-256', '8')")
-    assert built_with(conn) == "/home/me/models/e5"
-    record_model(conn, _Local())
-    assert built_with(conn) == "use-multilingual-v3"
-    record_model(conn, FakeEmbedder())  # only local models are recorded
-    assert built_with(conn) == "use-multilingual-v3"
-    forget_model(conn)  # --rebuild: the settings decide again, old store identities included
-    assert built_with(conn) is None
+    assert store.built_with() == "/home/me/models/e5"
+    store.record_model("use-multilingual-v3")
+    assert store.built_with() == "use-multilingual-v3"
+    store.record_model(None)  # --rebuild: the settings decide again, old store identities included
+    assert store.built_with() is None
+    store.close()
+
+
+def test_only_local_models_are_recorded(workspace: Path, monkeypatch) -> None:
+    from workspace_memory.api import Memory
+
+    monkeypatch.setenv("MEMORY_EMBED_PROVIDER", "fake")
+    mem = Memory.open(str(workspace))
+    assert mem.index().notices == [] and mem.status()["embedding"] == "fake/hash-trigram"
+    assert mem.store.built_with() is None
+    mem.close()
 
 
 def test_resolving_use_imports_neither_its_package_nor_torch(tmp_path):

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import workspace_memory.embed as embed
+from conftest import needs_local
 from workspace_memory.embed import EmbeddingConfig, resolve_embedder
 from workspace_memory.embed.base import Embedder, l2_normalize
 from workspace_memory.embed.fake import FakeEmbedder
@@ -90,6 +91,7 @@ def test_auto_without_a_model_falls_back_to_lexical_and_says_so(tmp_path, monkey
     ]
 
 
+@needs_local
 def test_auto_with_an_unknown_model_falls_back_with_the_reason(tmp_path, monkeypatch):
     import workspace_memory.embed.local as local
 
@@ -99,6 +101,7 @@ def test_auto_with_an_unknown_model_falls_back_with_the_reason(tmp_path, monkeyp
     assert len(notices) == 1 and "unknown model 'no-such-model'" in notices[0] and "lexical" in notices[0]
 
 
+@needs_local
 def test_explicit_local_that_cannot_load_raises_naming_the_fix(tmp_path, monkeypatch):
     import importlib.util
 
@@ -154,6 +157,7 @@ def test_fake_embedder_is_deterministic_normalised_and_similarity_aware():
     np.testing.assert_array_equal(a.embed_query(docs[0]), va[0])
 
 
-def test_ensure_query_encoder_is_a_no_op_for_providers_without_a_local_model(tmp_path):
-    assert embed.ensure_query_encoder(FakeEmbedder(), tmp_path) is None
-    assert not (tmp_path / "models").exists()
+def test_prepare_is_a_no_op_for_providers_without_a_local_model(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMORY_CACHE_DIR", str(tmp_path))
+    assert embed.prepare_embedder(FakeEmbedder()) == []
+    assert list(tmp_path.iterdir()) == []  # nothing exported, nothing created

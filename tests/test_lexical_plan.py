@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 
 from workspace_memory.api import Memory
-from workspace_memory.recall import lexical
-from workspace_memory.recall.lexical import Term, _fts_plan
+from workspace_memory.index.base import Term
+from workspace_memory.index.sqlite import lexical
+from workspace_memory.index.sqlite.lexical import fts_plan as _fts_plan
 from workspace_memory.recall.query import RecallRequest
 
 
 def term(word: str) -> Term:
-    return Term(word, fts=f'"{word}"')
+    return Term(word)
 
 
 def test_rare_words_are_ranked_together_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from workspace_memory.reflect.facts import Fact
+from workspace_memory.facts.model import Fact
 from workspace_memory.reflect.opinions import (
     MAX_DOWN,
     MAX_UP,
@@ -85,6 +85,24 @@ def test_engine_steps_stay_within_the_documented_bounds(seq: list[tuple[str, flo
                 assert 1.0 - op.confidence <= REPLACE_BELOW + 1e-4
                 continue
             assert -MAX_DOWN - 1e-4 <= op.confidence - c0 <= MAX_UP + 1e-4
+
+
+def test_a_low_confidence_restatement_lowers_but_never_replaces() -> None:
+    """The counterexample hypothesis found: after two contradicting days left confidence just above
+    REPLACE_BELOW, a c=0.0 restatement of the opinion itself replaced the statement with itself and
+    flipped the confidence to 1 - c (0.50 -> 0.62). It must only lower the confidence."""
+    engine = Engine([], [], "2026-01-01")
+    start = date(2025, 11, 1)
+    steps = [(STATEMENTS[0], 1.0), (STATEMENTS[4], 0.8), (STATEMENTS[4], 0.8), (STATEMENTS[0], 0.0)]
+    seen = []
+    for n, (text, c) in enumerate(steps):
+        engine.apply([_fact(n, text, c, start + timedelta(days=2 * n))])
+        seen.append((engine.opinions[0].statement, engine.opinions[0].confidence))
+    assert [s for s, _ in seen] == [STATEMENTS[0]] * 4, seen  # never replaced
+    assert seen[2][1] > REPLACE_BELOW  # two contradicting days, but confidence still above the bar
+    assert seen[3][1] < seen[2][1]  # the restatement at c=0.0 lowers it ...
+    assert seen[2][1] - seen[3][1] <= MAX_DOWN + 1e-4  # ... within the bound
+    assert [h.event for h in engine.opinions[0].history] == ["formed"]
 
 
 def test_reinforce_then_contradict_twice_on_different_days_replaces_and_keeps_history() -> None:

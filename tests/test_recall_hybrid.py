@@ -34,7 +34,7 @@ def hybrid(ws: Path, query: str, *args: str, mode: str = "hybrid") -> dict:
 
 
 def index(ws: Path, *args: str) -> str:
-    return run_ok(ws, "index", *args, now=R.NOW, env=TOML_ENV)
+    return run_ok(ws, "index", *args, now=R.NOW, env=TOML_ENV, timeout=600)  # a first run may export the model
 
 
 def fake_ws(root: Path) -> Path:

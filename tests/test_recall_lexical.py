@@ -370,7 +370,7 @@ def test_lexical_recall_imports_no_heavy_library(shared_ws: Path) -> None:
     """Run the CLI in-process with the default embedding settings and inspect sys.modules after."""
     script = textwrap.dedent(f"""
         import json, sys
-        from workspace_memory.cli import main
+        from workspace_memory.cli.app import main
         for args in (["recall", "Baileys crash", "--json", "--mode", "lexical"],
                      ["recall", "東京", "--json", "--mode", "lexical"]):
             try:
@@ -391,7 +391,7 @@ def test_lexical_recall_imports_no_heavy_library(shared_ws: Path) -> None:
 
 def test_lexical_recall_importtime_shows_no_heavy_library(shared_ws: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-X", "importtime", "-c", "import sys; from workspace_memory.cli import main; main(sys.argv[1:])",
+        [sys.executable, "-X", "importtime", "-c", "import sys; from workspace_memory.cli.app import main; main(sys.argv[1:])",
          "--workspace", str(shared_ws), "--now", NOW, "recall", "a828e60", "--json", "--mode", "lexical"],
         capture_output=True, text=True, encoding="utf-8", env=clean_env({"MEMORY_EMBED_PROVIDER": None}),
         timeout=120,

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import recall_ws as R
-from conftest import assert_one_line_error, disk_lines, run_memory, run_ok
+from conftest import assert_one_line_error, disk_lines, needs_local, run_memory, run_ok
 from http_fixtures import RecordingServer, closed_port, send_json
 
 DIM = 64
@@ -172,6 +172,7 @@ def test_explicit_lexical_mode_does_not_touch_the_remote(tmp_path: Path, server:
     '[embedding]\nmodel = "no-such-model"\n',
     '[embedding]\nprovider = "auto"\nmodel = "no-such-model"\n',
 ])
+@needs_local
 def test_auto_without_a_model_is_lexical_and_says_why(tmp_path: Path, toml: str) -> None:
     ws = R.build(tmp_path / "ws", toml=toml)
     run_ok(ws, "index", now=R.NOW, env=TOML_ENV)
@@ -184,6 +185,7 @@ def test_auto_without_a_model_is_lexical_and_says_why(tmp_path: Path, toml: str)
     assert not (ws / ".memory" / "vectors").exists() or not list((ws / ".memory" / "vectors").glob("*.hnsw"))
 
 
+@needs_local
 def test_auto_without_a_model_refuses_an_explicit_semantic_mode(tmp_path: Path) -> None:
     ws = R.build(tmp_path / "ws", toml='[embedding]\nmodel = "no-such-model"\n')
     code, out, err = run_memory(ws, "recall", "invoice", "--json", "--mode", "hybrid", now=R.NOW, env=TOML_ENV)

@@ -61,7 +61,7 @@ def make_workspace(root: Path, base_url: str) -> Path:
 def run(root: Path, **kw: object):  # noqa: ANN201
     mem = Memory.open(str(root), now="2025-11-30")
     try:
-        return reflect(mem, "7d", **kw)
+        return reflect(mem.workspace, mem.store, mem.now, "7d", **kw)
     finally:
         mem.close()
 
@@ -89,7 +89,7 @@ def test_model_writes_summaries_and_suggests_retain_bullets(tmp_path: Path, serv
     assert run(root).changed == [] and len(FakeChat.requests) == calls
     # Suggestions are facts nowhere: re-indexing does not count them.
     mem = Memory.open(str(root), now="2025-11-30")
-    assert mem.conn.execute("SELECT COUNT(*) FROM facts WHERE path = 'bank/proposals.md'").fetchone()[0] == 0
+    assert mem.store.conn.execute("SELECT COUNT(*) FROM facts WHERE path = 'bank/proposals.md'").fetchone()[0] == 0
     mem.close()
 
 

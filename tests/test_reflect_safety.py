@@ -24,7 +24,7 @@ def workspace(tmp_path: Path) -> Path:
 def run(root: Path, **kw: object) -> ReflectReport:
     mem = Memory.open(str(root), now="2025-11-30")
     try:
-        return reflect(mem, "7d", **kw)
+        return reflect(mem.workspace, mem.store, mem.now, "7d", **kw)
     finally:
         mem.close()
 
@@ -88,15 +88,15 @@ def test_a_page_saved_during_reflect_keeps_the_humans_version(tmp_path: Path,
     root = workspace(tmp_path)
     run(root)
     (root / "memory/2025-11-29.md").write_text("# 2025-11-29\n\n## Retain\n- W @Peter: Moved to London.\n")
-    from workspace_memory.reflect import run as run_module
+    from workspace_memory.reflect.writer import PageWriter
 
-    original = run_module._Run.commit
+    original = PageWriter.commit
 
-    def save_first(self) -> None:  # noqa: ANN001 - the human saves between reading and writing
+    def save_first(self, dry_run: bool):  # noqa: ANN001, ANN202 - the human saves between reading and writing
         (root / "bank/world.md").write_text("# World\n\nMy edit.\n")
-        original(self)
+        return original(self, dry_run)
 
-    monkeypatch.setattr(run_module._Run, "commit", save_first)
+    monkeypatch.setattr(PageWriter, "commit", save_first)
     report = run(root)
     assert (root / "bank/world.md").read_text() == "# World\n\nMy edit.\n"
     assert "bank/world.md" not in report.changed

@@ -33,7 +33,7 @@ def write(root: Path, rel: str, text: str) -> None:
 def run(root: Path, now: str, since: str = "7d", **kw: object) -> ReflectReport:
     mem = Memory.open(str(root), now=now)
     try:
-        return reflect(mem, since, **kw)
+        return reflect(mem.workspace, mem.store, mem.now, since, **kw)
     finally:
         mem.close()
 
@@ -41,7 +41,8 @@ def run(root: Path, now: str, since: str = "7d", **kw: object) -> ReflectReport:
 def opinions(root: Path, entity: str | None = None) -> list[dict]:
     mem = Memory.open(str(root), now="2025-12-31")
     try:
-        return list_opinions(mem, entity)
+        mem.refresh()
+        return list_opinions(mem.workspace, mem.store, entity)
     finally:
         mem.close()
 
@@ -276,7 +277,7 @@ def _reflect_is_registered() -> bool:
     return code == 0
 
 
-_SHIM = ("import sys; from workspace_memory import cli; from workspace_memory.cli_reflect import reflect, opinions; "
+_SHIM = ("import sys; from workspace_memory import cli; from workspace_memory.cli.reflect_cmds import reflect, opinions; "
          "[cli.cli.add_command(c) for c in (reflect, opinions) if c.name not in cli.cli.commands]; cli.main()")
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import run_ok
 from workspace_memory.errors import PathRefused, UserError
-from workspace_memory.workspace import Workspace, day_from_name, file_role
+from workspace_memory.workspace.layout import Workspace, day_from_name, file_role
 
 
 def touch(root: Path, rel: str, text: str = "# x\n\nbody\n") -> Path:

@@ -1,41 +1,90 @@
-"""The library API: one object per workspace that the CLI and the MCP server both call.
+"""The library API: one object per workspace that the CLI, the MCP server and the web UI all call.
 
     mem = Memory.open("~/.openclaw/workspace", now="2025-11-30")
     mem.index()
     mem.recall(RecallRequest("where does Peter live", k=5))
 
-Nothing here prints or exits; errors are the typed exceptions of `errors.py`.
+`Memory` is assembled from the parts below it: the workspace (Markdown, config, writes people
+see), a store (the derived index: SQLite by default, see index.base), an embedder (embed/), and
+the recall and reflect pipelines. Nothing here prints or exits; errors are the typed exceptions
+of `errors.py`.
 """
 
 from __future__ import annotations
 
-import json
+import functools
 import os
-import sqlite3
-from datetime import UTC, date, datetime
+from collections.abc import Callable
+from datetime import date, datetime
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .clock import parse_now, workspace_tz
 from .errors import ProviderUnavailable, UserError
-from .index.store import connect, ensure_schema, writer_lock
-from .index.sync import SyncReport, generation, sync
+from .index.base import SyncReport
 from .recall.query import RecallRequest
-from .workspace import Workspace
+from .workspace.layout import Workspace
+
+if TYPE_CHECKING:
+    from .embed.base import Embedder
+    from .embed.config import EmbeddingConfig
+    from .index.base import Store, VectorIndex
+    from .recall.settings import RecallSettings
+    from .reflect.run import ReflectReport
+    from .workspace.init_templates import InitReport
+    from .workspace.paging import Page
+    from .workspace.retain_writer import RetainWrite
+
+__all__ = ["RECALL_EMBED_BUDGET", "Memory", "RecallRequest"]
+
+_T = TypeVar("_T", bound=Callable[..., Any])
+# Seconds a recall may spend embedding new entries before it answers (the rest: `memory index`).
+RECALL_EMBED_BUDGET = 1.0
+INDEX_WAIT = 60.0  # seconds `memory index` waits for another writer
+
+
+def _repairing(method: _T) -> _T:
+    """Run a public method; if the store finds its index damaged, rebuild it and run the method again.
+
+    The index is derived data: a garbage or truncated file is moved aside (with a notice) and
+    refilled from Markdown by the retried call's sync, instead of stopping the program.
+    """
+
+    @functools.wraps(method)
+    def wrapper(self: Memory, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as exc:
+            repair = getattr(self.store, "repair", None)
+            if self._repaired or repair is None or not self.store.is_damage(exc):
+                raise
+            self._repaired = True
+            repair(str(exc))
+            return method(self, *args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
 
 
 class Memory:
     """A workspace plus its derived index, opened lazily."""
 
-    def __init__(self, workspace: Workspace, now: datetime | None = None) -> None:
+    def __init__(self, workspace: Workspace, now: datetime | None = None, store: Store | None = None) -> None:
         self.workspace = workspace
         self.tz = workspace_tz(workspace.config)
         self.now = now or datetime.now(self.tz)
+        if store is not None:
+            self.__dict__["store"] = store
+        self._repaired = False  # one repair per Memory: a second failure is reported, not looped on
 
     @classmethod
-    def open(cls, root: str | None = None, now: str | None = None) -> Memory:
-        """Open the workspace at `root` (or $MEMORY_WORKSPACE / the default) with an optional fixed now."""
+    def open(cls, root: str | None = None, now: str | None = None, *, create: bool = False) -> Memory:
+        """Open the workspace at `root` (or $MEMORY_WORKSPACE / the default) with an optional fixed now.
+
+        A folder that is not a workspace is refused unless `create` (what `init` passes).
+        """
         ws = Workspace.open(root)
+        if not create:
+            ws.require()
         return cls(ws, parse_now(now, workspace_tz(ws.config)))
 
     @property
@@ -43,22 +92,20 @@ class Memory:
         return self.now.date()
 
     @cached_property
-    def conn(self) -> sqlite3.Connection:
-        """The index connection (schema created or migrated on first use)."""
-        if not self.workspace.root.is_dir():
-            raise UserError(f"no workspace at {self.workspace.root} (run `memory init` or pass --workspace)")
-        conn = connect(self.workspace.index_path)
-        ensure_schema(conn, self.workspace.state_dir)
-        return conn
+    def store(self) -> Store:
+        """The derived index (the SQLite store under `.memory/`), opened on first use."""
+        from .index.sqlite.store import SqliteStore
+
+        self.workspace.require()
+        return SqliteStore(self.workspace.state_dir)
 
     def close(self) -> None:
-        if "conn" in self.__dict__:
-            self.conn.close()
-            del self.__dict__["conn"]
+        if "store" in self.__dict__:
+            self.store.close()
 
-    # -- embeddings --------------------------------------------------------------------
+    # -- settings ----------------------------------------------------------------------------
     @cached_property
-    def embedding_config(self):  # noqa: ANN201 - embed.EmbeddingConfig, imported lazily
+    def embedding_config(self) -> EmbeddingConfig:
         from .embed.config import EmbeddingConfig
 
         try:
@@ -72,15 +119,13 @@ class Memory:
         if not cfg.model_set and cfg.provider in ("auto", "local"):
             from dataclasses import replace
 
-            from .index.vector_sync import built_with
-
-            built = built_with(self.conn)
+            built = self.store.built_with()
             if built is not None and built.lower() != cfg.model.lower():
                 cfg = replace(cfg, model=built)
         return cfg
 
     @cached_property
-    def recall_settings(self):  # noqa: ANN201 - recall.settings.RecallSettings, imported lazily
+    def recall_settings(self) -> RecallSettings:
         """The `[recall]` table of memory.toml, checked."""
         from .recall.settings import RecallSettings
 
@@ -89,7 +134,7 @@ class Memory:
         except ValueError as exc:
             raise UserError(f"memory.toml [recall]: {exc}") from None
 
-    def embedder(self, required: bool = False):  # noqa: ANN201 - (Embedder | None, notices)
+    def embedder(self, required: bool = False) -> tuple[Embedder | None, list[str]]:
         """The configured embedder, or None with a notice when `auto` finds no model.
 
         `required` (an explicit --mode semantic/hybrid) turns "no model" into an error.
@@ -115,69 +160,55 @@ class Memory:
         return (f"this index was built with {cfg.model}; the default model is now {cfg.default_model} "
                 "(`memory index --rebuild` switches to it)")
 
-    def _vectors(self, embedder, *, encode=None, progress=None, wait: float = 0):  # noqa: ANN001, ANN202
-        """Embed chunks that have no vector yet and open the up-to-date vector store.
-
-        Only the holder of the writer lock saves the HNSW file (`memory index` waits for
-        it; a recall does not, and keeps its up-to-date copy in memory).
-        """
-        from .index.vector_sync import built_with, embed_missing, open_store, record_model
-
-        embed_missing(self.conn, embedder, encode=encode, progress=progress)
-        with writer_lock(self.workspace.state_dir, wait=wait) as held:
-            if held and built_with(self.conn) is None:
-                record_model(self.conn, embedder)  # the first vectors of this index (`index` re-records)
-            return open_store(self.conn, self.workspace.state_dir, embedder, persist=held)
+    def _record_model(self, embedder: Embedder) -> None:
+        """Tell the store which local model made its vectors (other providers are not recorded)."""
+        if embedder.provider == "local":
+            self.store.record_model(embedder.model)
 
     # -- index -------------------------------------------------------------------------
+    @_repairing
     def index(self, rebuild: bool = False, progress=None) -> SyncReport:  # noqa: ANN001
         """Bring the index up to date (waiting for another writer if needed), vectors included."""
         import time
 
         started = time.perf_counter()
         if rebuild:
-            from .index.vector_sync import forget_model
-
             # A rebuild also re-chooses the embedding model: the settings (or today's default) decide.
-            forget_model(self.conn)
+            self.store.record_model(None)
             for cached in ("embedding_config", "_embedder"):
                 self.__dict__.pop(cached, None)
-        report = sync(self.workspace, self.conn, rebuild=rebuild, progress=progress)
+        report = self.store.sync(self.workspace, rebuild=rebuild, progress=progress, wait=INDEX_WAIT)
+        report.notices[:0] = self.store.take_notices()
         embedder, notices = self.embedder()
-        from .embed import NOTICE_SLOW_QUERY
-
-        report.notices += [n for n in notices if n != NOTICE_SLOW_QUERY]  # indexing builds the fast encoder
+        report.notices += notices
         if embedder is None:
             return report
+        from .embed import prepare_embedder
+
+        # The model loads here (and is exported to ONNX, once per machine), inside the progress bar.
+        report.notices += prepare_embedder(embedder, progress)
         try:
-            store, more = self._vectors(embedder, progress=progress, wait=60)
+            update = self.store.vectors(embedder).update(progress=progress, wait=INDEX_WAIT)
         except ProviderUnavailable as exc:
             if self.embedding_config.explicit:
                 raise
             report.notices.append(f"{exc}; the index has no vectors yet")
             return report
-        report.notices += more
-        from .index.vector_sync import record_model
-
-        record_model(self.conn, embedder)  # what this index is built with, until the next --rebuild
-        from .embed import ensure_query_encoder
-
-        try:
-            ensure_query_encoder(embedder, self.workspace.state_dir)
-        except Exception as exc:  # noqa: BLE001 - the fast path is an optimisation, never a failure
-            report.notices.append(f"fast query encoder not built: {exc}")
-        self._store, self._store_generation = store, generation(self.conn)
+        report.notices += update.notices
+        self._record_model(embedder)  # what this index is built with, until the next --rebuild
         report.seconds = time.perf_counter() - started
         return report
 
-    def refresh(self) -> list[str]:
-        """The cheap sync a read does first; never waits for another writer. Returns notices."""
-        report = sync(self.workspace, self.conn, wait=0, rebuild_if_stale=False)
+    def refresh(self, only: set[str] | None = None) -> list[str]:
+        """The cheap sync a read does first (`only`: just these changed keys); never waits. Returns notices."""
+        report = self.store.sync(self.workspace, wait=0, rebuild_if_stale=False, only=only)
+        notices = self.store.take_notices()
         if report.busy:
-            return ["the index is being updated by another process; results may be a moment behind"]
-        return report.notices
+            return [*notices, "the index is being updated by another process; results may be a moment behind"]
+        return notices + report.notices
 
     # -- recall ------------------------------------------------------------------------
+    @_repairing
     def recall(self, request: RecallRequest) -> dict[str, Any]:
         """Answer a query with cited results (the JSON contract of DESIGN §3)."""
         from .recall.engine import recall
@@ -187,68 +218,59 @@ class Memory:
         if request.mode != "lexical":
             semantic, more = self._semantic_channel(request.mode)
             notices += more
-        return recall(self.conn, request, now=self.now, semantic=semantic, notices=notices,
+        return recall(self.store, request, now=self.now, semantic=semantic, notices=notices,
                       settings=self.recall_settings)
 
-    def _semantic_channel(self, mode: str):  # noqa: ANN202 - (channel | None, notices)
+    def _semantic_channel(self, mode: str):  # noqa: ANN202 - (SemanticChannel | None, notices)
         """The vector channel for this recall, or None (lexical) with the reason in notices."""
-        from .recall.semantic import semantic_channel
+        from .recall.semantic import SemanticChannel
 
         required = mode in ("semantic", "hybrid")
         embedder, notices = self.embedder(required=required)
         if embedder is None:
             return None, notices
         try:
-            store, more = self._store_for_recall(embedder)
+            vectors, more = self._vectors_for_recall(embedder)
         except ProviderUnavailable as exc:
             if required or self.embedding_config.explicit:
                 raise
             return None, [*notices, f"{exc}; using lexical search"]
-        channel = semantic_channel(self.conn, store, embedder, semantic_only=mode == "semantic",
-                                   settings=self.recall_settings)
+        channel = SemanticChannel(vectors, embedder, semantic_only=mode == "semantic", settings=self.recall_settings)
         return channel, notices + more
 
-    def _store_for_recall(self, embedder):  # noqa: ANN001, ANN202
-        cached = self.__dict__.get("_store")
-        if cached is not None and self.__dict__.get("_store_generation") == generation(self.conn):
-            return cached, []
-        # New or changed chunks since the last `memory index`: embed them with the fast
-        # encoder when it exists, so a recall after an edit does not load torch.
-        fast = getattr(embedder, "query_encoder", lambda: None)()
-        store, notices = self._vectors(embedder, encode=fast.encode if fast is not None else None)
-        self._store, self._store_generation = store, generation(self.conn)
-        return store, notices
+    def _vectors_for_recall(self, embedder: Embedder) -> tuple[VectorIndex, list[str]]:
+        """The vectors, after embedding new entries for at most RECALL_EMBED_BUDGET seconds.
 
-    # -- status ------------------------------------------------------------------------
+        New or changed entries since the last `memory index` are embedded unless that would load
+        torch (MiniLM without its ONNX export: a recall never does); what is left is found by
+        keywords and embedded by `memory index`.
+        """
+        from .embed import prepare_embedder
+
+        # MiniLM's ONNX export (made if this machine has none), USE's tokenizer (likewise).
+        prepared = prepare_embedder(embedder)
+        vectors = self.store.vectors(embedder)
+        heavy = getattr(embedder, "needs_torch", lambda: False)()  # MiniLM without its export: not in a recall
+        update = vectors.update(embed=not heavy, budget=RECALL_EMBED_BUDGET)
+        notices = prepared + list(update.notices)
+        if update.embedded and self.store.built_with() is None:
+            self._record_model(embedder)  # the first vectors of this index (`memory index` records too)
+        if update.missing:
+            why = (f"{update.embedded} embedded within the recall's {RECALL_EMBED_BUDGET:g} s budget" if not heavy
+                   else "no fast encoder in this process")
+            notices.append(f"{update.missing} new text(s) not embedded yet ({why}); they are found by keywords "
+                           "until `memory index` embeds them")
+        return vectors, notices
+
+    # -- status and views -----------------------------------------------------------------
+    @_repairing
     def status(self) -> dict[str, Any]:
         """Counts, warnings with path:line, index age and available search modes."""
         notices = self.refresh()
-        conn = self.conn
-        count = lambda sql: conn.execute(sql).fetchone()[0]  # noqa: E731
-        last_sync = conn.execute("SELECT value FROM meta WHERE key = 'last_sync'").fetchone()
-        age = None
-        if last_sync:
-            age = round((datetime.now(UTC) - datetime.fromisoformat(last_sync[0])).total_seconds(), 1)
         embedding, model_notices = self._embedding()
-        warnings = [
-            {"path": p, "line": line, "message": m}
-            for p, line, m in conn.execute("SELECT path, line, message FROM warnings ORDER BY path, line")
-        ]
-        return {
-            "workspace": str(self.workspace.root),
-            "index": str(self.workspace.index_path),
-            "files": count("SELECT COUNT(*) FROM files"),
-            "chunks": count("SELECT COUNT(*) FROM chunks"),
-            "facts": count("SELECT COUNT(*) FROM facts"),
-            "facts_by_kind": dict(conn.execute("SELECT kind, COUNT(*) FROM facts GROUP BY kind ORDER BY kind")),
-            "entities": count("SELECT COUNT(*) FROM entities"),
-            "warnings": warnings,
-            "last_sync": last_sync[0] if last_sync else None,
-            "index_age_seconds": age,
-            "modes": ["lexical", "semantic", "hybrid"] if embedding else ["lexical"],
-            "embedding": embedding,
-            "notices": notices + model_notices,
-        }
+        return {"workspace": str(self.workspace.root), "index": self.store.describe(), **self.store.status(),
+                "modes": ["lexical", "semantic", "hybrid"] if embedding else ["lexical"],
+                "embedding": embedding, "notices": notices + model_notices}
 
     def _embedding(self) -> tuple[str | None, list[str]]:
         """("provider/model" of the embedder recall would use, or None; its notices about the model)."""
@@ -261,54 +283,79 @@ class Memory:
         kept = self._kept_model_notice()
         return f"{embedder.provider}/{embedder.model}", [kept] if kept else []
 
+    @_repairing
     def entity(self, name: str) -> dict[str, Any]:
         """Everything memory holds about one entity: its page, facts and opinions."""
         from .recall.entity_view import entity_report
 
         self.refresh()
-        report = entity_report(self.conn, name)
+        report = entity_report(self.store, name)
         if report["page"]:
             report["page"] = self.get(report["page"], 1, 200).to_dict()
         return report
 
+    @_repairing
     def entities(self) -> list[dict[str, Any]]:
         """Known entities, most facts first."""
-        return [
-            {"slug": s, "name": n, "page": p, "aliases": json.loads(a or "[]"), "facts": c}
-            for s, n, p, a, c in self.conn.execute(
-                "SELECT slug, name, page_path, aliases, fact_count FROM entities ORDER BY fact_count DESC, slug"
-            )
-        ]
+        self.refresh()
+        known = sorted(self.store.entities(), key=lambda e: (-e.fact_count, e.slug))
+        return [{"slug": e.slug, "name": e.name, "page": e.page_path, "aliases": list(e.aliases),
+                 "facts": e.fact_count} for e in known]
+
+    def timeline(self) -> list[dict[str, Any]]:
+        """Days with a daily log, oldest first: files, note entries and facts (by kind) of each."""
+        self.refresh()
+        return self.store.day_counts()
 
     # -- Markdown reads and writes -------------------------------------------------------
-    def get(self, path: str, start: int = 1, lines: int | None = None, max_chars: int | None = None):  # noqa: ANN201
-        """A paged read of one workspace Markdown file (see `pages.read_page`)."""
-        from .pages import read_page
+    def get(self, path: str, start: int = 1, lines: int | None = None, max_chars: int | None = None) -> Page:
+        """A paged read of one workspace Markdown file (see `workspace.paging.read_page`)."""
+        from .workspace.paging import read_page
 
         return read_page(self.workspace, path, start, lines, max_chars)
 
-    def retain(self, bullet: str, day: date | None = None):  # noqa: ANN201
-        """Append a validated Retain bullet to a day's log (see `journal.retain`)."""
-        from .journal import retain
+    def retain(self, bullet: str, day: date | None = None) -> RetainWrite:
+        """Append a validated Retain bullet to a day's log (see `workspace.retain_writer.retain`)."""
+        from .workspace.retain_writer import retain
 
         return retain(self.workspace, bullet, day or self.today)
 
+    def init(self) -> InitReport:
+        """Lay out a new workspace from the bank templates (never overwrites)."""
+        from .workspace.init_templates import init_workspace
+
+        return init_workspace(self.workspace, self.today)
+
     # -- reflect -------------------------------------------------------------------------
+    @_repairing
     def reflect(self, since: str = "7d", *, dry_run: bool = False, apply_core: bool = False,
-                use_model: bool = True):  # noqa: ANN201 - reflect.ReflectReport
+                use_model: bool = True) -> ReflectReport:
         """Rewrite entity pages, opinions, curated lists and core proposals (see reflect.run)."""
-        from .reflect import reflect
+        from .reflect import embeddings_wanted, reflect
 
-        return reflect(self, since, dry_run=dry_run, apply_core=apply_core, use_model=use_model)
+        similarity, notices = None, []
+        if use_model and embeddings_wanted(self.workspace.config):
+            similarity, notices = self._embed_similarity()
+        report = reflect(self.workspace, self.store, self.now, since, dry_run=dry_run, apply_core=apply_core,
+                         use_model=use_model, embed_similarity=similarity)
+        report.notices[:0] = self.store.take_notices() + notices
+        return report
 
+    def _embed_similarity(self):  # noqa: ANN202 - (EmbedSimilarity | None, notices)
+        """Embedding similarity for opinion matching (`[reflect] embeddings = true`)."""
+        from .errors import MemoryError_
+        from .reflect.assist import embedding_similarity
+
+        try:
+            embedder, notices = self.embedder()
+        except MemoryError_ as exc:
+            return None, [f"embeddings for opinion matching unavailable: {exc}; lexical matching only"]
+        return (embedding_similarity(embedder) if embedder is not None else None), notices
+
+    @_repairing
     def opinions(self, entity: str | None = None) -> list[dict[str, Any]]:
         """The opinions in bank/opinions.md (statement, confidence, history, evidence)."""
         from .reflect import list_opinions
 
-        return list_opinions(self, entity)
-
-    def init(self):  # noqa: ANN201
-        """Lay out a new workspace from the bank templates (never overwrites)."""
-        from .templates import init_workspace
-
-        return init_workspace(self.workspace, self.today)
+        self.refresh()
+        return list_opinions(self.workspace, self.store, entity)

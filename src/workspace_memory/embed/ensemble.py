@@ -12,13 +12,13 @@ twice, and the vectors are 896 floats. What it buys is measured in docs/notes/mo
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import local, use
+from . import local, prepare_embedder, use
 from .local import DEFAULT_MODEL as MINILM
 from .local import LocalEmbedder
 from .use import MODEL as USE
@@ -71,12 +71,16 @@ class EnsembleEmbedder:
         return np.hstack([p.embed_documents(texts) * self._scale for p in self.parts]).astype(np.float32)
 
     def embed_query(self, text: str) -> np.ndarray:
-        """Each part embeds the query its own way (MiniLM through its ONNX export when there is one)."""
+        """Each part embeds the query its own way."""
         return np.concatenate([p.embed_query(text) * self._scale for p in self.parts]).astype(np.float32)
 
-    def query_encoder_ready(self) -> bool:
-        """True when no part needs a slow start for a query."""
-        return all(getattr(p, "query_encoder_ready", lambda: True)() for p in self.parts)
+    def prepare(self, progress: Callable[..., None] | None = None) -> list[str]:
+        """Prepare each part (MiniLM's ONNX export, USE's tokenizer); their notices in order."""
+        return [notice for part in self.parts for notice in prepare_embedder(part, progress)]
+
+    def needs_torch(self) -> bool:
+        """True when a part would load torch to embed (MiniLM without its ONNX export)."""
+        return any(getattr(part, "needs_torch", lambda: False)() for part in self.parts)
 
 
 def _with_model(cfg: EmbeddingConfig, model: str) -> EmbeddingConfig:

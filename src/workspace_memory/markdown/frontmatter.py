@@ -22,14 +22,25 @@ class FrontMatter:
     warnings: list[tuple[int, str]] = field(default_factory=list)
 
 
-def split_frontmatter(lines: list[str]) -> FrontMatter:
-    """Find a `---` ... `---` (or `...`) block on the first lines and parse it."""
+def frontmatter_span(lines: list[str]) -> tuple[int, int] | None:
+    """(opening, closing) line indexes of a leading `---` ... `---` (or `...`) block, or None.
+
+    Lines may keep their endings. Without a closing fence it was a thematic break, not frontmatter.
+    """
     if not lines or lines[0].rstrip() != "---":
-        return FrontMatter()
+        return None
     for idx in range(1, min(len(lines), _MAX_FRONTMATTER_LINES)):
         if lines[idx].rstrip() in ("---", "..."):
-            return _parse_block(lines[1:idx], idx + 1)
-    return FrontMatter()  # no closing fence: it was a thematic break, not frontmatter
+            return 0, idx
+    return None
+
+
+def split_frontmatter(lines: list[str]) -> FrontMatter:
+    """Find the frontmatter block on the first lines and parse it."""
+    span = frontmatter_span(lines)
+    if span is None:
+        return FrontMatter()
+    return _parse_block(lines[1 : span[1]], span[1] + 1)
 
 
 def _parse_block(body: list[str], line_count: int) -> FrontMatter:

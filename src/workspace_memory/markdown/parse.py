@@ -24,7 +24,7 @@ from .frontmatter import split_frontmatter
 from .retain import RetainFact, find_entities, parse_retain_bullet
 
 # Bump when chunk boundaries or texts change: the index's settings fingerprint includes it.
-PARSER_VERSION = 5
+PARSER_VERSION = 7  # 6: binary files are skipped; 7: lines and files cut to a size
 # A heading of this many words or more is a statement ("## Peter: Prefers concise replies"),
 # not a label ("## Notes"); a short section under it is one chunk (see _Walker._close_section).
 STATEMENT_WORDS = 4
@@ -305,18 +305,24 @@ def split_to_fit(raw: str, limit: int) -> list[tuple[int, int, int, str]]:
 
 
 def _char_windows(line: str, limit: int) -> list[str]:
-    """Cut one overlong line into pieces under the limit, preferring to cut at spaces."""
+    """Cut one overlong line into pieces under the limit, preferring to cut at spaces.
+
+    Walks an offset through the line (slicing off the rest each time would copy a 50 MB line
+    thousands of times).
+    """
     out = []
-    rest = line
-    while rest:
+    pos, end = 0, len(line)
+    while pos < end:
         # Start from a window that is surely small enough for any script, then grow it.
         size = max(1, limit)
-        while size < len(rest) and estimate_tokens(rest[: size * 2]) <= limit:
+        while pos + size < end and estimate_tokens(line[pos : pos + size * 2]) <= limit:
             size *= 2
-        while size > 1 and estimate_tokens(rest[:size]) > limit:
+        while size > 1 and estimate_tokens(line[pos : pos + size]) > limit:
             size = size * 3 // 4
-        cut = rest.rfind(" ", size // 2, size) if size < len(rest) else -1
-        cut = cut if cut > 0 else size
-        out.append(rest[:cut])
-        rest = rest[cut:].lstrip(" ")
+        cut = line.rfind(" ", pos + size // 2, pos + size) if pos + size < end else -1
+        cut = cut if cut > pos else min(pos + size, end)
+        out.append(line[pos:cut])
+        pos = cut
+        while pos < end and line[pos] == " ":
+            pos += 1
     return out

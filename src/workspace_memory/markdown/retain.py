@@ -44,6 +44,7 @@ _GRAMMAR = '"W|B|O|S[(c=0..1)] text"'
 _CONFIDENCE_RE = re.compile(r"\s*c\s*=\s*(?P<num>[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+))\s*(?P<pct>%)?\s*", re.I)
 _PAREN_RE = re.compile(r"(?P<space>\s*)\((?P<body>[^()\n]*)\)")
 _SEP_RE = re.compile(r"\s*:\s*|\s+")
+BULLET_PREFIX_RE = re.compile(r"^\s*[-*+]\s+")  # "- ", "* ", "+ " before a bullet's text
 
 
 @dataclass(frozen=True)
@@ -221,6 +222,12 @@ def parse_retain_bullet(text: str, written: date | None) -> RetainParse:
         occurred=resolve_stated_range(_without_mentions(head.rest), written),
     )
     return RetainParse(fact, head.warnings)
+
+
+def normalize_bullet(text: str) -> str:
+    """'- W @Peter: x' or 'W @Peter: x' -> 'W @Peter: x' (one line, outer spaces trimmed)."""
+    text = " ".join(text.strip().split())
+    return BULLET_PREFIX_RE.sub("", text, count=1)
 
 
 def validate_bullet(text: str) -> str | None:

@@ -21,18 +21,14 @@
 from __future__ import annotations
 
 import math
-import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
-import numpy as np
-
 from ..errors import UserError
-from ..index.rows import OPEN_END, OPEN_START
-from ..index.store import snapshot
+from ..index.base import ChunkRow, Filters, Store
 from . import lexical
-from .candidates import Candidate, fetch_rows
+from .candidates import Candidate
 from .dedupe import dedupe
 from .neighbours import neighbour_ids, propagate
 from .pack import pack, packet
@@ -56,20 +52,19 @@ MMR_POOL = 3  # MMR reorders the best k x MMR_POOL results
 class _Query:
     """What every step of one recall needs."""
 
-    conn: sqlite3.Connection
+    store: Store
     u: Understood
     terms: list[lexical.Term]
-    where: str
-    params: tuple
+    filters: Filters
     pool: int
     mode: str
     semantic: Any  # recall.semantic.SemanticChannel | None
     today: date
     settings: RecallSettings
-    qvec: np.ndarray | None = None
+    qvec: Any = None  # the query's vector (numpy), when there is a semantic channel
 
 
-def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, semantic=None,  # noqa: ANN001
+def recall(store: Store, req: RecallRequest, *, now: datetime, semantic=None,  # noqa: ANN001
            notices: list[str] | None = None, settings: RecallSettings | None = None) -> dict[str, Any]:
     """Run the pipeline and return the JSON contract: {query, mode, notices, results}.
 
@@ -80,36 +75,36 @@ def recall(conn: sqlite3.Connection, req: RecallRequest, *, now: datetime, seman
         raise UserError("--k must be at least 1")
     if req.mode not in MODES:
         raise UserError(f"--mode {req.mode!r}: expected one of {', '.join(MODES)}")
-    with snapshot(conn):  # one consistent view of the index, whatever a sync commits meanwhile
-        return _recall(conn, req, now, semantic, list(notices or []), settings or RecallSettings())
+    with store.snapshot():  # one consistent view of the index, whatever a sync commits meanwhile
+        return _recall(store, req, now, semantic, list(notices or []), settings or RecallSettings())
 
 
-def _recall(conn: sqlite3.Connection, req: RecallRequest, now: datetime, semantic: Any,
+def _recall(store: Store, req: RecallRequest, now: datetime, semantic: Any,
             notices: list[str], settings: RecallSettings) -> dict[str, Any]:
     # 1. understand
-    u = understand(req, now, conn)
+    u = understand(req, now, store)
     notices += u.notices
-    where, params = u.where()
+    filters = u.filters()
     mode = "lexical" if semantic is None else ("semantic" if req.mode == "semantic" else "hybrid")
     pool = max(req.k * settings.candidate_multiplier, MIN_POOL)
-    q = _Query(conn, u, lexical.query_terms(u.text), where, params, pool, mode, semantic, now.date(), settings)
+    q = _Query(store, u, lexical.query_terms(u.text), filters, pool, mode, semantic, now.date(), settings)
     # 2-3. candidates and their relevance
     candidates = _candidates(q)
     if not candidates:
         return {"query": req.query, "mode": mode, "notices": notices, "results": []}
     # 4. factors
-    rows = fetch_rows(conn, list(candidates))
+    rows = store.rows(list(candidates))
     candidates = {cid: c for cid, c in candidates.items() if cid in rows}  # a vector for a deleted chunk
     # A present-tense question prefers the newest fact; one that names a time does not.
-    replaced = {} if (u.since or u.until or u.boost_window) else superseded_among(conn, rows)
+    replaced = {} if (u.since or u.until or u.boost_window) else superseded_among(store, rows)
     if replaced:
-        _inherit_relevance(conn, candidates, rows, replaced)
+        _inherit_relevance(store, candidates, rows, replaced)
     for cand in candidates.values():
         cand.row = rows[cand.chunk_id]
         _apply_factors(cand, q, cand.chunk_id in replaced)
     # 5. neighbours of the best matches
     best = sorted(candidates.values(), key=_order)
-    new = neighbour_ids(conn, best, candidates, where, params)
+    new = neighbour_ids(store, best, candidates, filters)
     if new:
         candidates.update(_scored(q, new))
     for cand in propagate(best, candidates):
@@ -147,21 +142,21 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
     """Steps 2-3: the lexical and vector pools, each candidate with its relevance."""
     candidates: dict[int, Candidate] = {}
     if q.mode != "semantic":
-        for cid, bm25 in lexical.candidates(q.conn, q.terms, limit=q.pool, where=q.where, params=q.params).items():
+        for cid, bm25 in q.store.lexical_pool(q.terms, q.pool, q.filters).items():
             candidates[cid] = Candidate(cid, 0.0, {"bm25": bm25}, found_by=["lexical"])
     if q.semantic is not None:
-        q.qvec = q.semantic.add_candidates(q.u, q.pool, q.where, q.params, candidates)
+        q.qvec = q.semantic.add_candidates(q.u, q.pool, q.filters, candidates)
     _relevance(q, candidates)
     if q.u.entity_boost:
         # "tell me about Peter", "what does Peter prefer": entries about the entity compete
         # even when no word matched (a typo, an alias); an opinion question takes opinions.
-        for cid in _entity_ids(q.conn, q.u.entity_boost, q.where, q.params, q.pool, opinions_only=q.u.opinion):
+        for cid in q.store.about_entities(q.u.entity_boost, q.filters, q.pool, opinions_only=q.u.opinion):
             cand = candidates.setdefault(cid, Candidate(cid, 0.0, {}))
             cand.channels["entity"] = 1.0
             cand.found_by.append("entity")
     if not candidates and (not q.terms or q.u.time_phrase):
         # "what happened yesterday": no words match, but the question is about a time.
-        candidates = _browse(q.conn, q.pool, *_with_window(q.where, q.params, q.u.boost_window))
+        candidates = _browse(q.store, q.filters.within(q.u.boost_window), q.pool)
     return candidates
 
 
@@ -170,13 +165,13 @@ def _relevance(q: _Query, candidates: dict[int, Candidate]) -> None:
     if q.mode != "semantic":
         # One pass for both pools: vector-only candidates get their coverage, without BM25.
         bm25s = {cid: c.channels.get("bm25", 0.0) for cid, c in candidates.items()}
-        for hit in lexical.score(q.conn, q.terms, bm25s):
+        for hit in lexical.score(q.store, q.terms, bm25s):
             candidates[hit.chunk_id].channels["lexical"] = hit.score
     for cand in candidates.values():
         cand.relevance = q.semantic.relevance(cand) if q.semantic is not None else cand.channels["lexical"]
 
 
-def _scored(q: _Query, rows: dict[int, dict[str, Any]]) -> dict[int, Candidate]:
+def _scored(q: _Query, rows: dict[int, ChunkRow]) -> dict[int, Candidate]:
     """Steps 3-4 for entries that joined late (neighbours): relevance and factors, as for the pools."""
     joined = {cid: Candidate(cid, 0.0, {}, row=row) for cid, row in rows.items()}
     if q.semantic is not None:
@@ -211,7 +206,7 @@ def _apply_factors(cand: Candidate, q: _Query, superseded: bool) -> None:
     cand.score = math.prod(factors.values())
 
 
-def _inherit_relevance(conn: sqlite3.Connection, candidates: dict[int, Candidate], rows: dict[int, dict],
+def _inherit_relevance(store: Store, candidates: dict[int, Candidate], rows: dict[int, ChunkRow],
                        replaced: dict[int, int]) -> None:
     """The fact that replaced a matching one answers the same question: it joins with that relevance.
 
@@ -220,7 +215,7 @@ def _inherit_relevance(conn: sqlite3.Connection, candidates: dict[int, Candidate
     """
     newer_ids = [new for new in replaced.values() if new not in rows]
     if newer_ids:
-        rows.update(fetch_rows(conn, newer_ids))
+        rows.update(store.rows(newer_ids))
     for old, new in replaced.items():
         old_cand = candidates[old]
         cand = candidates.setdefault(new, Candidate(new, 0.0, {}))
@@ -230,44 +225,16 @@ def _inherit_relevance(conn: sqlite3.Connection, candidates: dict[int, Candidate
             cand.channels["replaces"] = old_cand.relevance
 
 
-def _in_window(row: dict[str, Any], window: tuple[date | None, date | None]) -> bool:
+def _in_window(row: ChunkRow, window: tuple[date | None, date | None]) -> bool:
     start, end = window
     if row["t_start"] is None:
         return False
     return (end is None or row["t_start"] <= end.isoformat()) and (start is None or row["t_end"] >= start.isoformat())
 
 
-def _with_window(where: str, params: tuple, window: tuple[date | None, date | None] | None) -> tuple[str, tuple]:
-    """The filters, narrowed to a boost window when there is one (to browse it)."""
-    if window is None:
-        return where, params
-    start, end = window
-    clause = "c.t_start IS NOT NULL AND c.t_start <= ? AND c.t_end >= ?"
-    bounds = (end.isoformat() if end else OPEN_END, start.isoformat() if start else OPEN_START)
-    return (f"{where} AND {clause}" if where else clause), (*params, *bounds)
-
-
-def _browse(conn: sqlite3.Connection, pool: int, where: str, params: tuple) -> dict[int, Candidate]:
+def _browse(store: Store, filters: Filters, limit: int) -> dict[int, Candidate]:
     """No words to search (e.g. "what happened yesterday"): the filtered entries, newest first."""
-    if not where:
+    if filters.empty:
         return {}
-    sql = f"SELECT c.id FROM chunks c WHERE {where} ORDER BY c.day DESC, c.path, c.start_line LIMIT ?"
     return {cid: Candidate(cid, 0.5, {"filter": 0.5}, found_by=["time window"])
-            for (cid,) in conn.execute(sql, (*params, pool))}
-
-
-def _entity_ids(conn: sqlite3.Connection, keys: tuple[str, ...], where: str, params: tuple,
-               limit: int, opinions_only: bool) -> list[int]:
-    """The newest entries about these entities: their facts and mentions, and their pages."""
-    marks = ",".join("?" * len(keys))
-    kind = " AND c.kind = 'opinion'" if opinions_only else ""
-    extra = f" AND {where}" if where else ""
-    sql = (
-        f"SELECT c.id FROM chunks c WHERE (c.id IN (SELECT chunk_id FROM mentions WHERE entity_key IN ({marks}))"
-        f" OR c.path IN (SELECT page_path FROM entities WHERE key IN ({marks}))){kind}{extra}"
-        " ORDER BY c.day IS NULL, c.day DESC, c.id LIMIT ?"
-    )
-    return [r[0] for r in conn.execute(sql, (*keys, *keys, *params, limit))]
-
-
-
+            for cid in store.browse(filters, limit)}

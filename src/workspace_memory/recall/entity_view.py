@@ -6,49 +6,40 @@ first (superseded ones marked), then its opinions with confidence, each with its
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from ..errors import UserError
-from .entities import resolve_entity
+from ..facts.entities import resolve
+from ..index.base import Store
 from .pack import source_ref
-from .supersession import superseded_among
 
 MAX_FACTS = 200
 
 
-def entity_report(conn: sqlite3.Connection, name: str) -> dict[str, Any]:
+def entity_report(store: Store, name: str) -> dict[str, Any]:
     """Build the report; `page` is the page's path (the caller, which owns I/O, reads it)."""
-    key = resolve_entity(conn, name)
+    entities = store.entities()
+    key = resolve(entities, name)
     if key is None:
         raise UserError(f"no entity called {name!r} (known entities: `memory status --json`)")
-    slug, display, page, aliases, count = conn.execute(
-        "SELECT slug, name, page_path, aliases, fact_count FROM entities WHERE key = ?", (key,)
-    ).fetchone()
+    info = next(e for e in entities if e.key == key)
     facts = []
-    for fid, path, line, kind, content, confidence, day, start, end in conn.execute(
-        "SELECT f.id, f.path, f.line, f.kind, f.content, f.confidence, f.day, f.occurred_start, f.occurred_end"
-        " FROM facts f JOIN mentions m ON m.chunk_id = f.id WHERE m.entity_key = ?"
-        " ORDER BY f.day IS NULL, f.day DESC, f.path DESC, f.line DESC LIMIT ?",
-        (key, MAX_FACTS),
-    ):
+    for row in store.entity_facts(key, MAX_FACTS):
+        start, end = row["occurred_start"], row["occurred_end"]
         facts.append({
-            "id": fid, "kind": kind, "content": content, "timestamp": day, "confidence": confidence,
-            "occurred": [start, end] if start or end else None,
-            "source": source_ref(path, line, line), "path": path, "line": line,
+            "id": row["id"], "kind": row["kind"], "content": row["content"], "timestamp": row["day"],
+            "confidence": row["confidence"], "occurred": [start, end] if start or end else None,
+            "source": source_ref(row["path"], row["line"], row["line"]), "path": row["path"], "line": row["line"],
         })
-    rows = {f["id"]: {"kind": f["kind"], "entity_keys": [key]} for f in facts}
-    replaced = superseded_among(conn, rows)
+    replaced = store.superseded([f["id"] for f in facts if f["kind"] == "world"])
     by_id = {f["id"]: f for f in facts}
     for fact in facts:
         if fact["id"] in replaced:
             newer = by_id.get(replaced[fact["id"]])
             fact["superseded_by"] = newer["source"] if newer else replaced[fact["id"]]
-    import json
-
     return {
-        "entity": display, "slug": slug, "aliases": json.loads(aliases or "[]"), "fact_count": count,
-        "page": page,
+        "entity": info.name, "slug": info.slug, "aliases": list(info.aliases), "fact_count": info.fact_count,
+        "page": info.page_path,
         "facts": [f for f in facts if f["kind"] != "opinion"],
         "opinions": [f for f in facts if f["kind"] == "opinion"],
     }

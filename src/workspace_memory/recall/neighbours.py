@@ -11,16 +11,15 @@ and then gets its own factors (recency, importance, what the question asks for).
 
 Only plain entries (notes) in the same section count: Retain facts are self-contained by
 design, as for the context vector (index.rows). A neighbour must pass the query's filters.
-On LoCoMo (hybrid, evidence recall at 2,000 characters) this took 0.746 to 0.759;
-r@25 went from 0.797 to 0.819.
+Measured on LoCoMo: see the README's "What moved it".
 """
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
-from .candidates import Candidate, fetch_rows
+from ..index.base import ChunkRow, Filters, Store
+from .candidates import Candidate
 
 NEIGHBOUR_SHARE = 0.85
 NEIGHBOUR_DEPTH = 10
@@ -31,18 +30,14 @@ def _same_section(a: dict[str, Any], b: dict[str, Any]) -> bool:
             and a["kind"] == "note" and b["kind"] == "note")
 
 
-def neighbour_ids(conn: sqlite3.Connection, best: list[Candidate], candidates: dict[int, Candidate],
-                  where: str, params: tuple) -> dict[int, dict[str, Any]]:
+def neighbour_ids(store: Store, best: list[Candidate], candidates: dict[int, Candidate],
+                  filters: Filters) -> dict[int, ChunkRow]:
     """Rows of the neighbours of the best matches that are not candidates yet (and pass the filters)."""
     sources = [c for c in best[:NEIGHBOUR_DEPTH] if c.row["kind"] == "note"]
     wanted = sorted({n for c in sources for n in (c.chunk_id - 1, c.chunk_id + 1)} - set(candidates))
     if not wanted:
         return {}
-    marks = ",".join("?" * len(wanted))
-    extra = f" AND {where}" if where else ""
-    ids = [r[0] for r in conn.execute(f"SELECT c.id FROM chunks c WHERE c.id IN ({marks}){extra}",
-                                      (*wanted, *params))]
-    rows = fetch_rows(conn, ids) if ids else {}
+    rows = store.rows(wanted, filters)
     by_id = {c.chunk_id: c for c in sources}
     # Only those that are really next to a source in its section.
     return {cid: row for cid, row in rows.items()

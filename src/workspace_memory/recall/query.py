@@ -16,13 +16,12 @@ text itself:
 from __future__ import annotations
 
 import re
-import sqlite3
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
 from ..errors import UserError
-from ..index.rows import OPEN_END, OPEN_START
-from .entities import entities_in_text, resolve_entity
+from ..facts.entities import mentioned, resolve
+from ..index.base import Filters, Store
 
 KINDS = ("world", "experience", "opinion", "observation", "note")
 _KIND_ALIASES = {"w": "world", "b": "experience", "o": "opinion", "s": "observation", "opinions": "opinion",
@@ -66,34 +65,9 @@ class Understood:
     time_phrase: str | None = None
     notices: list[str] = field(default_factory=list)
 
-    def where(self) -> tuple[str, tuple]:
-        """SQL over `c` (chunks) for the filters, with its parameters."""
-        clauses: list[str] = []
-        params: list = []
-        if self.since or self.until:
-            clauses.append("c.t_start IS NOT NULL AND c.t_start <= ? AND c.t_end >= ?")
-            params += [self.until.isoformat() if self.until else OPEN_END,
-                       self.since.isoformat() if self.since else OPEN_START]
-        if self.kinds:
-            if "fact" in self.kinds:
-                clauses.append("c.kind != 'note'")
-            else:
-                clauses.append(f"c.kind IN ({','.join('?' * len(self.kinds))})")
-                params += list(self.kinds)
-        if self.entity_filter:
-            marks = ",".join("?" * len(self.entity_filter))
-            clauses.append(
-                f"(c.id IN (SELECT chunk_id FROM mentions WHERE entity_key IN ({marks}))"
-                f" OR c.path IN (SELECT page_path FROM entities WHERE key IN ({marks})))"
-            )
-            params += list(self.entity_filter) * 2
-        return " AND ".join(clauses), tuple(params)
-
-
-def _holds_entries(conn: sqlite3.Connection, u: Understood) -> bool:
-    """Whether any entry passes the filters of `u`."""
-    where, params = u.where()
-    return conn.execute(f"SELECT 1 FROM chunks c WHERE {where or '1'} LIMIT 1", params).fetchone() is not None
+    def filters(self) -> Filters:
+        """The hard filters, as the store boundary takes them."""
+        return Filters(self.since, self.until, self.kinds, self.entity_filter)
 
 
 def parse_kind(value: str | None) -> tuple[str, ...]:
@@ -109,7 +83,7 @@ def parse_kind(value: str | None) -> tuple[str, ...]:
     return tuple(kinds)
 
 
-def understand(req: RecallRequest, now: datetime, conn: sqlite3.Connection) -> Understood:
+def understand(req: RecallRequest, now: datetime, store: Store) -> Understood:
     """Apply the rules in the module docstring to a request."""
     from ..timeparse import extract_time_window, parse_since
 
@@ -121,8 +95,9 @@ def understand(req: RecallRequest, now: datetime, conn: sqlite3.Connection) -> U
         raise UserError(str(exc)) from None
     if u.since and u.until and u.since > u.until:
         raise UserError(f"--since {req.since} is after --until {req.until}")
+    entities = store.entities()
     if req.entity:
-        key = resolve_entity(conn, req.entity)
+        key = resolve(entities, req.entity)
         if key is None:
             raise UserError(f"--entity {req.entity!r}: no such entity (see `memory status` for known entities)")
         u.entity_filter = (key,)
@@ -136,7 +111,7 @@ def understand(req: RecallRequest, now: datetime, conn: sqlite3.Connection) -> U
             # The query's window narrows an explicit --since/--until, never widens it.
             narrowed = replace(u, since=max(filter(None, (u.since, window.start)), default=None),
                                until=min(filter(None, (u.until, window.end)), default=None))
-            if _holds_entries(conn, narrowed) or not _holds_entries(conn, u):
+            if store.holds_entries(narrowed.filters()) or not store.holds_entries(u.filters()):
                 u.since, u.until = narrowed.since, narrowed.until
             else:
                 # Nothing that the other filters let through is dated inside: entries written in
@@ -146,6 +121,6 @@ def understand(req: RecallRequest, now: datetime, conn: sqlite3.Connection) -> U
                                   window.end and window.end + EMPTY_WINDOW_WIDEN)
                 u.notices.append(f"no entry is dated {window.phrase!r}; entries from the "
                                  f"{EMPTY_WINDOW_WIDEN.days} days around it rank first")
-    u.entity_boost = tuple(entities_in_text(conn, u.text))
+    u.entity_boost = tuple(mentioned(entities, u.text))
     u.opinion = bool(_OPINION_RE.search(u.text))
     return u

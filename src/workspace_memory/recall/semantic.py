@@ -34,12 +34,10 @@ never treats "not in the other top list" as zero similarity.
 
 from __future__ import annotations
 
-import sqlite3
-
 import numpy as np
 
 from ..embed.base import Embedder
-from ..index.vector_sync import chunk_labels, label_chunk, vectors_for
+from ..index.base import Filters, VectorIndex
 from .settings import RecallSettings
 
 # MMR: next = argmax  lambda * score - (1 - lambda) * redundancy (lambda: settings.mmr_lambda), where redundancy is the
@@ -72,16 +70,15 @@ def fuse(vector: float, lexical: float, settings: RecallSettings) -> float:
 class SemanticChannel:
     """What the recall pipeline uses when vectors exist: candidates + fusion, and MMR."""
 
-    def __init__(self, conn: sqlite3.Connection, store, embedder: Embedder,  # noqa: ANN001 - VectorStore
-                 semantic_only: bool = False, settings: RecallSettings | None = None) -> None:
-        self.conn = conn
-        self.settings = settings or RecallSettings()
-        self.store = store
+    def __init__(self, vectors: VectorIndex, embedder: Embedder, semantic_only: bool = False,
+                 settings: RecallSettings | None = None) -> None:
+        self.vectors = vectors
         self.embedder = embedder
         self.calibration = calibration_of(embedder)
+        self.settings = settings or RecallSettings()
         self.semantic_only = semantic_only
 
-    def add_candidates(self, u, pool, where, params, candidates):  # noqa: ANN001, ANN201 - see engine
+    def add_candidates(self, u, pool: int, filters: Filters, candidates):  # noqa: ANN001, ANN201 - see engine
         """Add the vector pool to `candidates`, give every candidate its cosine; return the query vector."""
         from .candidates import Candidate
 
@@ -90,13 +87,9 @@ class SemanticChannel:
             self.fill_cosines(None, candidates)
             return None
         qvec = self.embedder.embed_query(query)
-        allowed = None
-        if where:
-            allowed = {label for (cid,) in self.conn.execute(f"SELECT c.id FROM chunks c WHERE {where}", params)
-                       for label in chunk_labels(cid)}
-        # Each chunk has two vectors (alone, after the previous entry): the better cosine counts.
-        for label, cosine in self.store.search(qvec, pool * 2, allowed):
-            cand = candidates.setdefault(label_chunk(label), Candidate(label_chunk(label), 0.0, {}))
+        # Each entry has two vectors (alone, after the previous entry): the better cosine counts.
+        for cid, cosine in self.vectors.search(qvec, pool, filters):
+            cand = candidates.setdefault(cid, Candidate(cid, 0.0, {}))
             if "vector" not in cand.found_by:
                 cand.found_by.append("vector")
             cand.channels["cosine"] = max(float(cosine), cand.channels.get("cosine", -1.0))
@@ -108,7 +101,7 @@ class SemanticChannel:
         missing = [cid for cid, c in candidates.items() if "cosine" not in c.channels]
         if not missing:
             return
-        stored = vectors_for(self.conn, self.embedder, missing) if qvec is not None else {}
+        stored = self.vectors.vectors_of(missing) if qvec is not None else {}
         for cid in missing:
             vecs = stored.get(cid)
             candidates[cid].channels["cosine"] = float(np.max(vecs @ qvec)) if vecs is not None else 0.0
@@ -124,7 +117,7 @@ class SemanticChannel:
         lam = self.settings.mmr_lambda
         if len(ranked) < 3 or lam >= 1.0:
             return ranked
-        stored = vectors_for(self.conn, self.embedder, [c.chunk_id for c in ranked])
+        stored = self.vectors.vectors_of([c.chunk_id for c in ranked])
         dim = self.embedder.dim
         # The entry alone (first vector), not its context; zeros when it has none.
         matrix = np.vstack([stored[c.chunk_id][0] if c.chunk_id in stored else np.zeros(dim, np.float32)
@@ -142,9 +135,3 @@ class SemanticChannel:
             redundancy = np.maximum(redundancy, matrix @ matrix[best])
         chosen = set(order)
         return [ranked[i] for i in order] + [c for i, c in enumerate(ranked) if i not in chosen]
-
-
-def semantic_channel(conn: sqlite3.Connection, store, embedder: Embedder,  # noqa: ANN001 - VectorStore
-                     semantic_only: bool = False, settings: RecallSettings | None = None) -> SemanticChannel:
-    """The object the recall pipeline uses to add vector candidates, fuse scores and diversify."""
-    return SemanticChannel(conn, store, embedder, semantic_only, settings)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .facts import EntityInfo, Fact, entity_info, strip_entity_prefix
+from ..facts.model import EntityInfo, Fact, entity_info, strip_entity_prefix
+from ..facts.textmatch import cluster
 from .regions import one_line, relative_link
-from .textmatch import cluster
 
 DUPLICATE_THRESHOLD = 90.0
 CURATED = {"world": ("bank/world.md", "World", "world"), "experience": ("bank/experience.md", "Experience",

@@ -15,8 +15,8 @@ changes only when the region's content changed, so a run with nothing new writes
 
 from __future__ import annotations
 
+from ..facts.model import EntityInfo, Fact, strip_entity_prefix
 from .curated import fact_bullets
-from .facts import EntityInfo, Fact, strip_entity_prefix
 from .opinions import Opinion
 from .regions import one_line, relative_link, replace_region, upsert_frontmatter, yaml_scalar
 

@@ -9,35 +9,33 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import UserError
+from ..facts.entities import resolve
+from ..facts.model import by_key, entity_info
+from ..index.base import Store
 from ..markdown.retain import slugify
-from .facts import EntityInfo, entity_info, load_entities
+from ..workspace.layout import Workspace
+from .opinions import Opinion, confidence_trail
 from .opinions_md import PAGE, parse_page, visible
 from .regions import RegionError
 
 
-def _entity_keys(name: str, entities: dict[str, EntityInfo]) -> set[str]:
-    """Keys an --entity argument may mean: its slug, or an entity whose name or alias it is."""
-    wanted = name.strip().lstrip("@")
-    keys = {slugify(wanted).lower(), wanted.lower()}
-    folded = wanted.casefold()
-    for key, info in entities.items():
-        if any(n.casefold() == folded for n in info.names()):
-            keys.add(key)
-    return keys
+def list_opinions(ws: Workspace, store: Store, entity: str | None = None) -> list[dict[str, Any]]:
+    """Every opinion (statement, entities, confidence, last_updated, history, evidence), page order.
 
-
-def list_opinions(mem, entity: str | None = None) -> list[dict[str, Any]]:  # noqa: ANN001 - api.Memory
-    """Every opinion (statement, entities, confidence, last_updated, history, evidence), page order."""
-    path = mem.workspace.root / PAGE
+    `--entity` is resolved like everywhere else (facts.entities: names, aliases, typos).
+    """
+    path = ws.root / PAGE
     if not path.is_file() or path.is_symlink():
         return []
     try:
         page = parse_page(path.read_bytes().decode("utf-8", errors="replace").lstrip("\ufeff"))
     except RegionError as exc:
         raise UserError(f"{PAGE}: {exc}") from None
-    mem.refresh()
-    entities = load_entities(mem.conn)
-    wanted = _entity_keys(entity, entities) if entity else None
+    known = store.entities()
+    entities = by_key(known)
+    wanted = None
+    if entity:
+        wanted = {resolve(known, entity) or slugify(entity.strip().lstrip("@")).lower()}
     out = []
     for sec in page.sections:
         if sec.duplicate:
@@ -61,10 +59,20 @@ def list_opinions(mem, entity: str | None = None) -> list[dict[str, Any]]:  # no
             "last_updated": shown.last_updated or (op.last_updated if op else None),
             "history": [{"day": h.day, "event": h.event, "statement": h.statement, "confidence": h.confidence}
                         | ({"value": h.value} if h.value is not None else {}) for h in (op.history if op else [])],
-            "evidence": [{"role": "supporting" if ev.role == "+" else "contradicting", "path": ev.path,
-                          "line": ev.line, "day": ev.day or None, "source": f"{ev.path}#L{ev.line}",
-                          "kind": {"O": "opinion", "W": "world", "B": "experience"}.get(ev.kind, ev.kind)}
-                         for ev in (op.evidence if op else [])],
+            "evidence": _evidence(store, op) if op else [],
             "source": f"{PAGE}#L{sec.start + 1}",
         })
     return out
+
+
+def _evidence(store: Store, op: Opinion) -> list[dict[str, Any]]:
+    """The opinion's evidence in the order applied, each with the confidence it left."""
+    confidence_of: dict[str, float | None] = {}
+    if any(ev.after is None for ev in op.evidence[1:]):  # only old ledgers need the facts (an estimate)
+        confidence_of = {f.hash: f.confidence for f in store.facts()}
+    trail = confidence_trail(op, confidence_of.get)
+    return [{"role": "supporting" if ev.role == "+" else "contradicting", "path": ev.path,
+             "line": ev.line, "day": ev.day or None, "source": f"{ev.path}#L{ev.line}",
+             "kind": {"O": "opinion", "W": "world", "B": "experience"}.get(ev.kind, ev.kind),
+             "confidence_after": after, "estimated": estimated}
+            for ev, (after, estimated) in zip(op.evidence, trail, strict=True)]

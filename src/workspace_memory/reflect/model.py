@@ -14,20 +14,18 @@ What a model writes is never a fact: summaries sit in an entity page's generated
 (marked as model-written, and reused while the page's facts are unchanged, so runs stay
 idempotent), and suggested Retain bullets go to bank/proposals.md for a human, never into a
 daily log. Every failure (refused connection, timeout, bad JSON) becomes a notice and reflect
-falls back to its deterministic output. Only the standard library is used (urllib).
+falls back to its deterministic output. The HTTP client is the project's one (endpoints.py).
 """
 
 from __future__ import annotations
 
-import json
 import os
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
-from ..journal import normalize_bullet
-from ..markdown.retain import validate_bullet
+from ..endpoints import EndpointError, JsonEndpoint
+from ..errors import UserError
+from ..markdown.retain import normalize_bullet, validate_bullet
 from .regions import one_line
 
 MAX_SUMMARY_CHARS = 800
@@ -56,37 +54,46 @@ class ChatModel:
 
     def complete(self, system: str, user: str) -> str:
         """One chat completion at temperature 0; raises ModelError."""
-        body = json.dumps({
+        payload = {
             "model": self.model, "temperature": 0, "stream": False,
             "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
-        }).encode("utf-8")
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        url = self.base_url.rstrip("/") + "/chat/completions"
-        request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+        }
+        where = f"model {self.model} at {self.base_url.rstrip('/')}/chat/completions"
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310 - configured URL
-                data = json.loads(response.read().decode("utf-8"))
+            data = JsonEndpoint(self.base_url, api_key=self.api_key, timeout=self.timeout).post(
+                "chat/completions", payload)
             content = data["choices"][0]["message"]["content"]
-        except (urllib.error.URLError, OSError, ValueError, KeyError, IndexError, TypeError) as exc:
-            raise ModelError(f"model {self.model} at {url}: {one_line(str(exc), 120) or type(exc).__name__}") from None
+        except EndpointError as exc:
+            raise ModelError(f"{where}: {one_line(str(exc), 120)}") from None
+        except (KeyError, IndexError, TypeError):
+            raise ModelError(f"{where}: the reply is not a chat completion") from None
         if not isinstance(content, str):
-            raise ModelError(f"model {self.model} at {url}: the reply has no text")
+            raise ModelError(f"{where}: the reply has no text")
         return content
 
 
 def model_from_config(config: dict[str, Any]) -> ChatModel | None:
     """The configured model, or None when `[reflect.model]` is absent or has no base_url/model."""
-    section = (config.get("reflect") or {}).get("model") if isinstance(config.get("reflect"), dict) else None
-    if not isinstance(section, dict) or not section.get("base_url") or not section.get("model"):
+    section = (config.get("reflect") or {}).get("model")
+    if section is None:
+        return None
+    if not isinstance(section, dict):
+        raise UserError("memory.toml: [reflect.model] must be a table")
+    for key, expected, name in (("base_url", str, "a string"), ("model", str, "a string"),
+                                ("api_key_env", str, "a string"), ("summaries", bool, "true or false"),
+                                ("retain", bool, "true or false")):
+        if key in section and not isinstance(section[key], expected):
+            raise UserError(f"memory.toml: [reflect.model] {key} must be {name}, not {section[key]!r:.40}")
+    timeout = section.get("timeout", 30)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        raise UserError(f"memory.toml: [reflect.model] timeout must be a positive number, not {timeout!r:.40}")
+    if not section.get("base_url") or not section.get("model"):
         return None
     key_env = section.get("api_key_env")
     return ChatModel(
-        base_url=str(section["base_url"]), model=str(section["model"]),
-        api_key=os.environ.get(str(key_env)) if key_env else None,
-        timeout=float(section.get("timeout", 30)),
-        summaries=bool(section.get("summaries", True)), retain=bool(section.get("retain", True)),
+        base_url=section["base_url"], model=section["model"],
+        api_key=os.environ.get(key_env) if key_env else None, timeout=float(timeout),
+        summaries=section.get("summaries", True), retain=section.get("retain", True),
     )
 
 

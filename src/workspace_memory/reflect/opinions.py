@@ -44,9 +44,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..facts.model import Fact
+from ..facts.textmatch import Claim, analyze, similarity
 from ..markdown.retain import DEFAULT_OPINION_CONFIDENCE, slugify
-from .facts import Fact
-from .textmatch import Claim, analyze, similarity
 
 MAX_UP = 0.10
 MAX_DOWN = 0.20
@@ -89,6 +89,9 @@ class Evidence:
     day: str  # written day, "" for undated
     role: str  # "+" supports the current statement, "-" contradicts it
     kind: str = "O"  # O | W | B
+    # The confidence this fact left, in the current statement (re-expressed as 1 - c when the statement
+    # is replaced, as `role` swaps sides); None: applied before reflect kept it.
+    after: float | None = None
 
 
 @dataclass
@@ -245,7 +248,7 @@ class Engine:
         op = Opinion(
             key=unique_key(opinion_key(fact.content, fact.entities), taken), statement=_one_line(fact.content),
             entities=list(fact.entities), confidence=c, last_updated=day, since=day,
-            evidence=[Evidence(fact.hash, fact.path, fact.line, fact.day_s, "+", "O")],
+            evidence=[Evidence(fact.hash, fact.path, fact.line, fact.day_s, "+", "O", c)],
             history=[HistoryEntry(day, "formed", _one_line(fact.content), c)],
         )
         self.opinions.append(op)
@@ -256,16 +259,21 @@ class Engine:
         role, strength, counts = classify(self.claim(op.statement, op.entities), op.confidence,
                                           self.claim(fact.content, fact.entities), fact)
         day = fact.day_s or self.today
-        op.evidence.append(Evidence(fact.hash, fact.path, fact.line, fact.day_s, role, _KIND_LETTER[fact.kind]))
+        evidence = Evidence(fact.hash, fact.path, fact.line, fact.day_s, role, _KIND_LETTER[fact.kind])
+        op.evidence.append(evidence)
         op.last_updated = max(op.last_updated, day)
         self.stats.applied += 1
         if role == "+":
-            op.confidence = reinforce(op.confidence, strength)
+            op.confidence = evidence.after = reinforce(op.confidence, strength)
             self.stats.reinforced.add(op.key)
             return
-        op.confidence = contradict(op.confidence, strength)
+        op.confidence = evidence.after = contradict(op.confidence, strength)
         self.stats.contradicted.add(op.key)
-        if counts and day not in op.pending:
+        if not counts:
+            # A low-confidence restatement lowers confidence but never replaces the statement:
+            # it says the same thing, and replacing would swap in the statement itself with 1 - c.
+            return
+        if day not in op.pending:
             op.pending.append(day)
         if len(op.pending) >= REPLACE_DAYS and op.confidence <= REPLACE_BELOW:
             replace_statement(op, _one_line(fact.content), day)
@@ -274,13 +282,48 @@ class Engine:
 
 def classify(opinion: Claim, c: float, evidence: Claim, fact: Fact) -> tuple[str, float, bool]:
     """(role, strength, counts toward replacement) of a matched fact; see the module's rule."""
-    strength = fact.confidence if fact.kind == "opinion" and fact.confidence is not None else (
-        DEFAULT_OPINION_CONFIDENCE if fact.kind == "opinion" else WEAK_STRENGTH)
+    strength = evidence_strength(_KIND_LETTER[fact.kind], fact.confidence)
     if evidence.polarity != opinion.polarity:
         return "-", strength, fact.kind == "opinion"
     if fact.kind == "opinion" and fact.confidence is not None and fact.confidence <= c - LOW_RESTATEMENT_GAP:
         return "-", c - fact.confidence, False
     return "+", strength, False
+
+
+def evidence_strength(kind: str, fact_confidence: float | None) -> float:
+    """The strength `s` of an evidence of kind O, W or B whose fact states `fact_confidence`."""
+    if kind != "O":
+        return WEAK_STRENGTH
+    return DEFAULT_OPINION_CONFIDENCE if fact_confidence is None else fact_confidence
+
+
+def confidence_trail(op: Opinion, fact_confidence: Callable[[str], float | None]) -> list[tuple[float, bool]]:
+    """(confidence after it, estimated?) for each of the opinion's evidence, in the order applied.
+
+    Values are confidences in the current statement. Reflect keeps the exact value
+    (`Evidence.after`). Evidence applied before it did gets an estimate: the rule replayed from the
+    previous value, on the side the evidence is on now, with the strength of its fact
+    (`fact_confidence(evidence hash)`); a replacement or a hand edit in between is not replayed.
+    The fact that formed the opinion is exact: the formed confidence.
+    """
+    formed = next((h.confidence for h in op.history if h.event == "formed"), None)
+    if formed is not None and sum(h.event == "replaced" for h in op.history) % 2:
+        formed = clamp(1.0 - formed)  # the formed belief, seen from the current statement
+    out: list[tuple[float, bool]] = []
+    for index, ev in enumerate(op.evidence):
+        if ev.after is not None:
+            out.append((ev.after, False))
+            continue
+        if index == 0 and formed is not None:
+            out.append((formed, False))
+            continue
+        strength = evidence_strength(ev.kind, fact_confidence(ev.hash))
+        if not out:
+            out.append((clamp(strength), True))  # a recovered opinion: as if this fact formed it
+            continue
+        previous = out[-1][0]
+        out.append((reinforce(previous, strength) if ev.role == "+" else contradict(previous, strength), True))
+    return out
 
 
 def replace_statement(op: Opinion, statement: str, day: str) -> None:
@@ -290,6 +333,8 @@ def replace_statement(op: Opinion, statement: str, day: str) -> None:
     op.confidence = clamp(1.0 - op.confidence)
     for ev in op.evidence:
         ev.role = "-" if ev.role == "+" else "+"
+        if ev.after is not None:
+            ev.after = clamp(1.0 - ev.after)
     op.pending = []
     op.since = day
 

@@ -35,9 +35,9 @@ import json
 import re
 from dataclasses import dataclass, field
 
+from ..facts.model import Fact
 from ..files import detect_newline
 from ..markdown.retain import DEFAULT_OPINION_CONFIDENCE, find_entities, slugify
-from .facts import Fact
 from .opinions import Evidence, HistoryEntry, Opinion, Tombstone, clamp
 from .regions import RegionError, find_region, one_line
 
@@ -149,8 +149,10 @@ def _parse_ledger(body: list[str]) -> tuple[dict[str, Opinion], list[Tombstone],
                 opinions[key] = Opinion(key, str(data["s"]), [str(e) for e in data["e"]], float(data["c"]),
                                         str(data["u"]), str(data["since"]), [str(p) for p in data.get("p", [])])
             elif tag == "e":
+                after = data.get("a")
                 opinions[key].evidence.append(Evidence(str(data["h"]), str(data["p"]), int(data["l"]),
-                                                       str(data["d"]), str(data["r"]), str(data.get("t", "O"))))
+                                                       str(data["d"]), str(data["r"]), str(data.get("t", "O")),
+                                                       None if after is None else float(after)))
             elif tag == "h":
                 opinions[key].history.append(HistoryEntry(str(data["d"]), str(data["ev"]), str(data["s"]),
                                                           float(data["c"]), data.get("v")))

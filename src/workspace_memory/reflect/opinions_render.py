@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from ..facts.model import Fact, strip_entity_prefix
 from ..markdown.retain import find_entities
-from .facts import Fact, strip_entity_prefix
 from .opinions import Evidence, HistoryEntry, Opinion, Tombstone
 from .opinions_md import (
     EVIDENCE,
@@ -175,14 +175,20 @@ def _json(data: dict) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("--", "-\\u002d")
 
 
+def _evidence_record(key: str, ev: Evidence) -> dict:
+    data = {"k": key, "h": ev.hash, "p": ev.path, "l": ev.line, "d": ev.day, "r": ev.role, "t": ev.kind}
+    if ev.after is not None:  # ledgers written before the confidence was kept have no "a"
+        data["a"] = ev.after
+    return data
+
+
 def ledger_lines(opinions: list[Opinion], tombstones: list[Tombstone]) -> list[str]:
     """The ledger region: one JSON line per opinion, evidence, history entry and deletion."""
     body = [begin_marker(STATE), "<!--", LEDGER_NOTE]
     for op in opinions:
         body.append("o " + _json({"k": op.key, "s": op.statement, "c": op.confidence, "e": op.entities,
                                   "u": op.last_updated, "since": op.since, "p": op.pending}))
-        body += ["e " + _json({"k": op.key, "h": ev.hash, "p": ev.path, "l": ev.line, "d": ev.day, "r": ev.role,
-                               "t": ev.kind}) for ev in op.evidence]
+        body += ["e " + _json(_evidence_record(op.key, ev)) for ev in op.evidence]
         for entry in op.history:
             data = {"k": op.key, "d": entry.day, "ev": entry.event, "s": entry.statement, "c": entry.confidence}
             if entry.value is not None:

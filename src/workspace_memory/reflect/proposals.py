@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from ..facts.model import Fact
+from ..facts.textmatch import analyze, cluster
 from ..files import detect_newline
-from .facts import Fact
 from .opinions import Opinion
 from .regions import one_line, relative_link
-from .textmatch import analyze, cluster
 
 RECUR_DAYS = 3
 RECUR_THRESHOLD = 85.0

@@ -22,6 +22,7 @@ import re
 from functools import lru_cache
 
 from ..files import detect_newline
+from ..markdown.frontmatter import frontmatter_span
 
 
 class RegionError(ValueError):
@@ -89,25 +90,6 @@ def yaml_scalar(value: str) -> str:
     if _PLAIN_RE.match(value) and value.strip() == value and value.lower() not in _YAML_WORDS:
         return value
     return json.dumps(value, ensure_ascii=False)
-
-
-def frontmatter_span(lines: list[str]) -> tuple[int, int] | None:
-    """(opening, closing) line indexes of a leading `---` block, or None."""
-    if not lines or lines[0].rstrip("\r\n").rstrip() != "---":
-        return None
-    for idx in range(1, min(len(lines), 500)):
-        if lines[idx].rstrip("\r\n").rstrip() in ("---", "..."):
-            return 0, idx
-    return None
-
-
-def frontmatter_keys(text: str) -> set[str]:
-    """Top-level keys of the page's frontmatter, read line by line (no YAML needed)."""
-    lines = text.splitlines()
-    span = frontmatter_span(lines)
-    if span is None:
-        return set()
-    return {m[1] for line in lines[span[0] + 1 : span[1]] if (m := _KEY_RE.match(line))}
 
 
 def upsert_frontmatter(text: str, defaults: dict[str, str], updates: dict[str, str]) -> str:

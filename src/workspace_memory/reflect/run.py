@@ -3,14 +3,14 @@
 Steps, under a workspace-wide reflect lock (`.memory/reflect.lock`; a second reflect waits
 LOCK_WAIT seconds, then reports `busy` and changes nothing):
 
-1. bring the index's facts up to date (`index.sync`, which waits for a concurrent `memory index`;
-   not `Memory.index()`, which would also load an embedding model reflect does not need)
-   and read every fact up to --now in one read transaction (a consistent snapshot);
+1. bring the store's facts up to date (its sync waits for a concurrent `memory index`; no
+   vectors: reflect needs no embedding model) and read every fact up to --now in one
+   consistent snapshot;
 2. bank/opinions.md: fold in hand edits, apply the window's new facts, render;
 3. bank/entities/<Slug>.md for every entity with facts in the window and every existing page;
 4. bank/world.md and bank/experience.md;
 5. core proposals in bank/proposals.md (and MEMORY.md with --apply-core); model suggestions;
-6. write each changed file atomically, and only if nobody changed it since step 2 read it.
+6. write each changed file atomically, and only if nobody changed it since it was read (writer.py).
 
 Nothing in any output depends on the wall clock, only on the workspace and --now, and the
 window only decides what is *new*: pages are rendered from all facts, so a run with nothing
@@ -24,23 +24,23 @@ import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..errors import MemoryError_, UserError
-from ..files import atomic_write_text
-from ..index.store import writer_lock
-from ..index.sync import sync
+from ..errors import UserError
+from ..facts.model import Fact, by_key, entity_info
+from ..facts.supersession import superseded_ids
+from ..index.base import Store
 from ..locks import file_lock
 from ..timeparse import parse_since
+from ..workspace.layout import Workspace
 from . import assist, curated, entity_pages, opinions_md, opinions_render, proposals
-from .facts import Fact, entity_info, load_entities, load_facts
 from .model import ChatModel, model_from_config
 from .opinions import EmbedSimilarity, Engine, UpdateStats
 from .regions import RegionError, region_body, replace_region
-from .supersede import superseded_ids
+from .writer import PageWriter
 
 LOCK_WAIT = 5.0
 INDEX_WAIT = 60.0  # how long to wait for a concurrent `memory index` before giving up (IndexBusy)
@@ -105,59 +105,54 @@ def reflect_lock(state_dir: Path, wait: float = LOCK_WAIT) -> Iterator[bool]:
         yield held
 
 
-def reflect(mem, since: str = "7d", *, dry_run: bool = False, apply_core: bool = False,  # noqa: ANN001
-            use_model: bool = True, lock_wait: float = LOCK_WAIT,
+def reflect(ws: Workspace, store: Store, now: datetime, since: str = "7d", *, dry_run: bool = False,
+            apply_core: bool = False, use_model: bool = True, lock_wait: float = LOCK_WAIT,
             embed_similarity: EmbedSimilarity | None = None) -> ReflectReport:
-    """Run reflect over the facts written since `since` (7d, 2w, 6m, 1y, YYYY-MM-DD) on `mem` (api.Memory)."""
+    """Run reflect over the facts written since `since` (7d, 2w, 6m, 1y, YYYY-MM-DD) as of `now`.
+
+    `embed_similarity` (optional) blends embedding similarity into opinion matching.
+    """
     started = time.perf_counter()
     try:
-        since_day = parse_since(since, mem.now)
+        since_day = parse_since(since, now)
     except ValueError as exc:
         raise UserError(f"--since: {exc}") from None
     report = ReflectReport(since=since_day.isoformat(), dry_run=dry_run)
-    mem.conn  # noqa: B018 - opens the index, or raises "no workspace" before the lock would create .memory/
-    with reflect_lock(mem.workspace.state_dir, lock_wait) as held:
+    with reflect_lock(ws.state_dir, lock_wait) as held:
         if not held:
             report.busy = True
         else:
-            # The index's facts, not its vectors: Memory.index() would also load an embedding model.
-            sync(mem.workspace, mem.conn, wait=INDEX_WAIT)
-            model = model_from_config(mem.workspace.config) if use_model else None
-            if embed_similarity is None and use_model:
-                embed_similarity = _configured_embeddings(mem, report.notices)
-            _Run(mem, since_day, report, model, embed_similarity).run(apply_core)
+            # The index's facts, not its vectors (which would load an embedding model reflect does not need).
+            report.notices += store.sync(ws, wait=INDEX_WAIT).notices
+            model = model_from_config(ws.config) if use_model else None
+            _Run(ws, store, now.date(), since_day, report, model, embed_similarity).run(apply_core)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def embeddings_wanted(config: dict) -> bool:
+    """True when `[reflect] embeddings = true`: opinion matching may use the configured embedder."""
+    section = config.get("reflect")
+    return isinstance(section, dict) and bool(section.get("embeddings"))
 
 
 class _Run:
     """One pass; holds the snapshot and the planned writes."""
 
-    def __init__(self, mem, since_day: date, report: ReflectReport, model: ChatModel | None,  # noqa: ANN001
-                 embed_similarity: EmbedSimilarity | None) -> None:
-        self.mem = mem
-        self.root: Path = mem.workspace.root
-        self.today = mem.today.isoformat()
+    def __init__(self, ws: Workspace, store: Store, today: date, since_day: date, report: ReflectReport,
+                 model: ChatModel | None, embed_similarity: EmbedSimilarity | None) -> None:
+        self.ws = ws
+        self.root: Path = ws.root
+        self.today = today.isoformat()
         self.since_day = since_day
         self.report = report
         self.model = model
         self.embed_similarity = embed_similarity
-        self.reads: dict[str, str | None] = {}  # what each planned file held when read
-        self.boms: set[str] = set()  # files that start with a UTF-8 byte-order mark (kept on write)
-        self.planned: dict[str, str] = {}
-        conn = mem.conn
-        # A sync may commit in several transactions: holding the writer lock while reading means we never
-        # see one half done; one read transaction makes every query below see the same snapshot.
-        with writer_lock(mem.workspace.state_dir, wait=INDEX_WAIT):
-            conn.execute("BEGIN")
-            try:
-                self.facts = load_facts(conn, mem.today)
-                self.entities = load_entities(conn)
-                self.log_days = conn.execute(
-                    "SELECT path, day FROM files WHERE role = 'daily' AND day >= ? AND day <= ? ORDER BY path",
-                    (since_day.isoformat(), self.today)).fetchall()
-            finally:
-                conn.execute("COMMIT")
+        self.pages = PageWriter(ws)
+        with store.reading():  # one consistent snapshot, never a sync half done
+            self.facts = store.facts(today)
+            self.entities = by_key(store.entities())
+            self.log_days = store.log_days(since_day, today)
         self.window = [f for f in self.facts if f.day is None or f.day >= since_day]
         self.by_id = {f.id: f for f in self.facts}
         self.by_hash: dict[str, Fact] = {}
@@ -172,49 +167,11 @@ class _Run:
     def _slug_of(self, key: str) -> str:
         return entity_info(self.entities, key).slug
 
-    # -- files ---------------------------------------------------------------------------------
     def read(self, key: str) -> str | None:
-        """A workspace text file as str (None if missing); refuses files reflect must not rewrite."""
-        path = self.root / key
-        # Symlinks are never followed (DESIGN §1): not the page, nor bank/ or bank/entities/ above it.
-        rel = Path(key)
-        for part in [rel, *rel.parents[:-1]]:  # parents end with "." (the workspace itself)
-            if (self.root / part).is_symlink():
-                raise RegionError(f"{part.as_posix()} is a symbolic link")
-        if not path.exists():
-            self.reads[key] = None
-            return None
-        text = _decode(path.read_bytes(), key)
-        if text.startswith("\ufeff"):
-            self.boms.add(key)
-            text = text[1:]
-        self.reads[key] = text
-        return text
+        return self.pages.read(key)
 
     def plan(self, key: str, text: str) -> bool:
-        """Plan a write; True when it changes the file."""
-        if text == self.reads.get(key):
-            return False
-        self.planned[key] = text
-        return True
-
-    def commit(self) -> None:
-        for key in sorted(self.planned):
-            self.report.changed.append(key)
-            if self.report.dry_run:
-                continue
-            path = self.root / key
-            bom = "\ufeff" if key in self.boms else ""
-            try:
-                current = _decode(path.read_bytes(), key) if path.exists() else None
-            except RegionError:
-                current = ""
-            if current != (None if self.reads.get(key) is None else bom + self.reads[key]):
-                # Trigger: someone saved the page while we were reflecting. Outcome: keep their version.
-                self.report.changed.remove(key)
-                self.report.notices.append(f"{key} changed while reflecting; left as is (run reflect again)")
-                continue
-            atomic_write_text(path, bom + self.planned[key])
+        return self.pages.plan(key, text)
 
     # -- steps ---------------------------------------------------------------------------------
     def run(self, apply_core: bool) -> None:
@@ -225,7 +182,8 @@ class _Run:
         for kind in ("world", "experience"):
             self.curated(kind)
         self.proposals(ops, apply_core)
-        self.commit()
+        report.changed, notices = self.pages.commit(report.dry_run)
+        report.notices += notices
 
     def opinions(self) -> list:
         key = opinions_md.PAGE
@@ -286,7 +244,7 @@ class _Run:
 
     def proposals(self, ops: list, apply_core: bool) -> None:
         key = proposals.PAGE
-        core_key = self.mem.workspace.core_path.relative_to(self.root).as_posix()
+        core_key = self.ws.core_path.relative_to(self.root).as_posix()
         try:
             old = self.read(key)
             core_text = self.read(core_key) or ""
@@ -331,31 +289,6 @@ class _Run:
         if old_region is None and "## Retain suggestions" not in text:
             text = text.rstrip("\n") + "\n\n## Retain suggestions from the model (copy what is right)\n"
         return replace_region(text, "retain", lines)
-
-
-def _configured_embeddings(mem, notices: list[str]) -> EmbedSimilarity | None:  # noqa: ANN001
-    """The embedding similarity when `[reflect] embeddings = true` and an embedder is configured."""
-    section = mem.workspace.config.get("reflect")
-    if not isinstance(section, dict) or not section.get("embeddings"):
-        return None
-    try:
-        embedder, more = mem.embedder()
-    except MemoryError_ as exc:
-        notices.append(f"embeddings for opinion matching unavailable: {exc}; lexical matching only")
-        return None
-    notices += more
-    return assist.embedding_similarity(embedder) if embedder is not None else None
-
-
-def _decode(data: bytes, key: str) -> str:
-    """Strict UTF-8: a page reflect cannot read exactly is a page it must not rewrite."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RegionError(f"{key} is not valid UTF-8") from None
-    if "\x00" in text:
-        raise RegionError(f"{key} contains NUL bytes")
-    return text
 
 
 def _existing_pages(root: Path) -> dict[str, str]:

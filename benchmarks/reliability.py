@@ -1,0 +1,340 @@
+"""Reliability harness: crash safety, corruption, hostile input and confinement, as figures.
+
+    python benchmarks/reliability.py crash --kills 200
+    python benchmarks/reliability.py corruption
+    python benchmarks/reliability.py hostile --examples 2000
+    python benchmarks/reliability.py confinement
+    python benchmarks/reliability.py all
+
+Every check runs the installed `memory` executable on a generated workspace (workspace_gen.py)
+and checks what a user would: Markdown files byte-identical to their state before or after the
+interrupted write (sha256 of every file), the index answering (or rebuilt) on the next command,
+no traceback, no temporary files piling up. tests/test_reliability_harness.py runs a small sample
+of each with the same functions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from datetime import UTC
+
+from workspace_gen import generate  # noqa: E402
+
+NOW = "2025-11-30T18:00"
+
+
+def memory_executable() -> str:
+    beside = Path(sys.executable).parent / "memory"
+    return str(beside) if beside.exists() else shutil.which("memory") or "memory"
+
+
+def env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    out = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_") or k == "MEMORY_TEST_OFFLINE"}
+    out.update({"MEMORY_EMBED_PROVIDER": "none", "PYTHONUTF8": "1", "NO_COLOR": "1"})
+    return out | (extra or {})
+
+
+def memory(ws: Path, *args: str, timeout: float = 300, extra_env: dict[str, str] | None = None
+           ) -> subprocess.CompletedProcess:
+    return subprocess.run([memory_executable(), "--workspace", str(ws), "--now", NOW, *args],
+                          capture_output=True, text=True, timeout=timeout, env=env(extra_env))
+
+
+def markdown_hashes(ws: Path) -> dict[str, str]:
+    """sha256 of every Markdown file of the workspace (the user's data)."""
+    return {p.relative_to(ws).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(ws.rglob("*.md")) if ".memory" not in p.parts}
+
+
+def temp_files(ws: Path) -> list[Path]:
+    return [p for p in ws.rglob("*.tmp")]
+
+
+def make_workspace(root: Path, days: int = 40) -> Path:
+    ws = root / "ws"
+    generate(ws, days, 12)
+    (ws / "MEMORY.md").write_text("# Core\n\n## Persona\nA careful assistant.\n\n## Human\n- Name: Peter\n",
+                                  encoding="utf-8")
+    memory(ws, "index")
+    return ws
+
+
+# ------------------------------------------------------------------------------------------ crash
+
+
+@dataclass
+class CrashReport:
+    kills: int = 0
+    by_command: dict[str, int] = field(default_factory=dict)
+    finished_before_kill: int = 0
+    half_written: list[str] = field(default_factory=list)
+    broken_after: list[str] = field(default_factory=list)
+    max_temp_files: int = 0
+    temp_files_left: int = 0
+    files_checked: int = 0
+
+
+def _commands(rng: random.Random, n: int) -> list[list[str]]:
+    """The writers to interrupt: indexing (rebuild), reflect, retain into today's or an old log."""
+    day = f"2025-11-{rng.randint(1, 30):02d}"
+    return [
+        ["index", "--rebuild"],
+        ["reflect", "--since", "30d"],
+        ["retain", f"W @Peter: crash fact {n} in {day}", "--date", day],
+        ["retain", f"O(c=0.{rng.randint(1, 9)}) @Anna: Prefers crash test {n}", "--date", "2025-11-30"],
+    ]
+
+
+def crash(kills: int, seed: int = 1, work: Path | None = None, commands: Callable | None = None) -> CrashReport:
+    """SIGKILL writers at random moments; after each kill every Markdown file is as before or as after."""
+    rng = random.Random(seed)
+    report = CrashReport()
+    with tempfile.TemporaryDirectory(dir=work) as tmp:
+        ws = make_workspace(Path(tmp))
+        durations: dict[str, float] = {}
+        for n in range(kills):
+            options = (commands or _commands)(rng, n)
+            args = options[n % len(options)]
+            name = args[0] if args[0] != "retain" else "retain"
+            before = markdown_hashes(ws)
+            # The state a complete run leaves, from a copy (every command is deterministic under --now).
+            after_ws = Path(tmp) / "after"
+            shutil.rmtree(after_ws, ignore_errors=True)
+            shutil.copytree(ws, after_ws, symlinks=True)
+            started = time.perf_counter()
+            memory(after_ws, *args)
+            durations.setdefault(name, time.perf_counter() - started)
+            after = markdown_hashes(after_ws)
+            proc = subprocess.Popen([memory_executable(), "--workspace", str(ws), "--now", NOW, *args],
+                                    env=env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(rng.uniform(0.05, 1.1 * durations[name]))
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGKILL)
+            else:
+                report.finished_before_kill += 1
+            proc.wait()
+            report.kills += 1
+            report.by_command[name] = report.by_command.get(name, 0) + 1
+            now = markdown_hashes(ws)
+            report.files_checked += len(now)
+            for key in set(before) | set(now):
+                if now.get(key) not in (before.get(key), after.get(key)):
+                    report.half_written.append(f"kill {n} ({' '.join(args)}): {key}")
+            report.max_temp_files = max(report.max_temp_files, len(temp_files(ws)))
+            check = memory(ws, "recall", "Peter", "--json", "--mode", "lexical")
+            if check.returncode != 0 or "Traceback" in check.stderr or not json.loads(check.stdout or "{}").get("query"):
+                report.broken_after.append(f"kill {n} ({' '.join(args)}): exit {check.returncode} {check.stderr[-200:]}")
+        # One more complete write of each kind leaves no temporary file behind.
+        for args in _commands(rng, kills):
+            memory(ws, *args)
+        report.temp_files_left = len([p for p in temp_files(ws) if ".memory" not in p.parts])
+    return report
+
+
+# ------------------------------------------------------------------------------------------ corruption
+
+
+def _truncate(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 3])
+
+
+def _garbage(path: Path) -> None:
+    path.write_bytes(os.urandom(max(4096, path.stat().st_size)))
+
+
+def corruption(work: Path | None = None) -> list[dict]:
+    """Damage each derived file in turn; the next commands rebuild with a notice, no Markdown byte lost."""
+    results = []
+    with tempfile.TemporaryDirectory(dir=work) as tmp:
+        ws = make_workspace(Path(tmp))
+        memory(ws, "index", extra_env={"MEMORY_EMBED_PROVIDER": "fake"})
+        state = ws / ".memory"
+        targets = {
+            "index.sqlite": lambda: state / "index.sqlite",
+            "index.sqlite-wal": lambda: state / "index.sqlite-wal",
+            "hnsw file": lambda: next((state / "vectors").glob("*.hnsw")),
+            "hnsw sidecar": lambda: next((state / "vectors").glob("*.hnsw.json")),
+        }
+        for target, locate in targets.items():
+            for damage_name, damage in (("truncated", _truncate), ("garbage", _garbage)):
+                memory(ws, "index", extra_env={"MEMORY_EMBED_PROVIDER": "fake"})
+                if target == "index.sqlite-wal":
+                    # Leave committed frames in the WAL: a write, then no checkpoint.
+                    memory(ws, "retain", "W @Peter: a WAL frame", "--date", "2025-11-29")
+                    memory(ws, "recall", "WAL frame", extra_env={"MEMORY_EMBED_PROVIDER": "fake"})
+                before = markdown_hashes(ws)
+                path = locate()
+                if target != "index.sqlite-wal" or path.exists():
+                    if not path.exists():
+                        path.write_bytes(b"")
+                    damage(path)
+                outcome = {"target": target, "damage": damage_name, "ok": True, "notices": []}
+                for args in (("recall", "Peter", "--json", "--mode", "hybrid"), ("status", "--json"),
+                             ("index",), ("reflect", "--dry-run")):
+                    proc = memory(ws, *args, extra_env={"MEMORY_EMBED_PROVIDER": "fake"})
+                    if proc.returncode != 0 or "Traceback" in proc.stderr + proc.stdout:
+                        outcome["ok"] = False
+                        outcome["error"] = f"{' '.join(args)}: exit {proc.returncode}: {proc.stderr[-300:]}"
+                        break
+                    if args[0] == "recall":
+                        outcome["notices"] = json.loads(proc.stdout)["notices"]
+                outcome["markdown_unchanged"] = markdown_hashes(ws) == before
+                outcome["ok"] = outcome["ok"] and outcome["markdown_unchanged"]
+                results.append(outcome)
+    return results
+
+
+# ------------------------------------------------------------------------------------------ hostile input
+
+
+def hostile(examples: int, seed: int = 0) -> dict:
+    """Fuzz the parsers with hypothesis: no crash, bounded time per input; then a 50 MB one-line file."""
+    from datetime import date, datetime
+
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from workspace_memory.markdown.frontmatter import split_frontmatter
+    from workspace_memory.markdown.parse import parse_markdown
+    from workspace_memory.markdown.retain import parse_retain_bullet, validate_bullet
+    from workspace_memory.timeparse import extract_time_window, resolve_stated_range
+
+    written = date(2025, 11, 27)
+    now = datetime(2025, 11, 30, 18, tzinfo=UTC)
+    alphabet = st.characters(codec="utf-8", categories=("L", "N", "P", "S", "Z", "Cc"))
+    markdownish = st.lists(st.one_of(
+        st.sampled_from(["## Retain", "- W @Peter: Lives in Vienna", "- O(c=1.5) @X: y", "---", "```", "~~~",
+                         "<!-- reflect:begin x -->", "| a | b |", "# T", "> q", "  - nested", "1. one", ""]),
+        st.text(alphabet, max_size=80)), max_size=40).map("\n".join)
+    timings: dict[str, list[float]] = {}
+
+    def timed(name: str, *calls: tuple) -> None:
+        """Time one fuzz case (the first case of each kind also pays for imports and compiled rules)."""
+        started = time.perf_counter()
+        for fn, *args in calls:
+            fn(*args)
+        timings.setdefault(name, []).append(time.perf_counter() - started)
+
+    common = settings(max_examples=examples, deadline=None, derandomize=True, database=None,
+                      suppress_health_check=list(HealthCheck))
+
+    @common
+    @given(st.text(alphabet, max_size=300))
+    def retain_grammar(text: str) -> None:
+        timed("retain grammar", (parse_retain_bullet, text, written), (validate_bullet, text))
+
+    @common
+    @given(markdownish)
+    def chunker(text: str) -> None:
+        timed("chunker", (parse_markdown, text, written))
+
+    @common
+    @given(st.lists(st.text(alphabet, max_size=60), max_size=30))
+    def frontmatter(lines: list[str]) -> None:
+        timed("frontmatter", (split_frontmatter, ["---", *lines, "---"]))
+
+    @common
+    @given(st.one_of(st.text(alphabet, max_size=120), st.from_regex(
+        r"(since|until|around|in|on|last|next)? ?(\d{1,4}[./-]\d{1,2}([./-]\d{1,4})?|[A-Z][a-z]{2,8} \d{1,2}(, \d{4})?)",
+        fullmatch=True)))
+    def time_phrases(text: str) -> None:
+        timed("time phrases", (extract_time_window, text, now), (resolve_stated_range, text, written))
+
+    for fuzz in (retain_grammar, chunker, frontmatter, time_phrases):
+        fuzz()
+    out = {name: {"cases": len(t), "first_ms": round(1000 * t[0], 1), "max_ms_after_first": round(1000 * max(t[1:]), 2),
+                  "median_ms": round(1000 * statistics.median(t), 3)} for name, t in timings.items()}
+    with tempfile.TemporaryDirectory() as tmp:
+        ws = Path(tmp) / "ws"
+        (ws / "memory").mkdir(parents=True)
+        (ws / "MEMORY.md").write_text("# Core\n", encoding="utf-8")
+        rng = random.Random(seed)
+        line = "".join(rng.choice("abcdefghij klmnop") for _ in range(1_000_000)) * 50
+        (ws / "memory" / "huge.md").write_text(line + "\n", encoding="utf-8")
+        started = time.perf_counter()
+        proc = subprocess.run(["/usr/bin/time", "-f", "%M", memory_executable(), "--workspace", str(ws), "index"],
+                              capture_output=True, text=True, env=env(), timeout=900)
+        out["50 MB one-line file"] = {"seconds": round(time.perf_counter() - started, 2),
+                                      "max_rss_mb": round(int(proc.stderr.strip().splitlines()[-1]) / 1024, 1),
+                                      "exit": proc.returncode}
+    return out
+
+
+# ------------------------------------------------------------------------------------------ confinement
+
+HOSTILE_PATHS = [
+    "../outside.md", "memory/../../outside.md", "/etc/passwd", "/etc/hostname.md", "memory/%2e%2e/%2e%2e/outside.md",
+    "memory/..%2f..%2foutside.md", "%2e%2e%2foutside.md", "memory/link.md", "memory/linkdir/note.md", "bank/../../x.md",
+    ".memory/index.sqlite", ".memory/x.md", "memory/.hidden/secret.md", "memory.toml",
+    "memory/2025-11-01.md/../../../outside.md", "~/outside.md", "memory\\..\\..\\outside.md", "memory/notes.txt",
+]
+
+
+def confinement(work: Path | None = None) -> list[dict]:
+    """`memory get` (and memory_get, which calls the same library) on hostile paths: all refused."""
+    out = []
+    with tempfile.TemporaryDirectory(dir=work) as tmp:
+        root = Path(tmp)
+        ws = make_workspace(root, days=3)
+        (root / "outside.md").write_text("SECRET outside\n", encoding="utf-8")
+        (ws / "memory" / "link.md").symlink_to(root / "outside.md")
+        (root / "dir").mkdir()
+        (root / "dir" / "note.md").write_text("SECRET in a linked folder\n", encoding="utf-8")
+        (ws / "memory" / "linkdir").symlink_to(root / "dir", target_is_directory=True)
+        (ws / "memory" / ".hidden").mkdir()
+        (ws / "memory" / ".hidden" / "secret.md").write_text("SECRET hidden\n", encoding="utf-8")
+        (ws / "memory" / "notes.txt").write_text("SECRET text\n", encoding="utf-8")
+        for path in HOSTILE_PATHS:
+            proc = memory(ws, "get", path)
+            leaked = "SECRET" in proc.stdout or "root:" in proc.stdout
+            out.append({"path": path, "refused": proc.returncode != 0 and not leaked,
+                        "one_line": len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr,
+                        "message": proc.stderr.strip()[:160]})
+        recall = memory(ws, "recall", "SECRET", "--json", "--mode", "lexical")
+        out.append({"path": "(recall of text outside the workspace)",
+                    "refused": recall.returncode == 0 and not json.loads(recall.stdout)["results"], "one_line": True})
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", choices=["crash", "corruption", "hostile", "confinement", "all"])
+    parser.add_argument("--kills", type=int, default=200)
+    parser.add_argument("--examples", type=int, default=2000)
+    args = parser.parse_args()
+    started = time.perf_counter()
+    if args.what in ("crash", "all"):
+        report = crash(args.kills)
+        print(json.dumps({"crash": report.__dict__}, indent=2))
+    if args.what in ("corruption", "all"):
+        results = corruption()
+        print(json.dumps({"corruption": results}, indent=2))
+        print(f"corruption: {sum(r['ok'] for r in results)}/{len(results)} recovered with Markdown unchanged")
+    if args.what in ("hostile", "all"):
+        print(json.dumps({"hostile": hostile(args.examples)}, indent=2))
+    if args.what in ("confinement", "all"):
+        results = confinement()
+        print(json.dumps({"confinement": results}, indent=2))
+        print(f"confinement: {sum(r['refused'] and r['one_line'] for r in results)}/{len(results)} refused cleanly")
+    print(f"({time.perf_counter() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

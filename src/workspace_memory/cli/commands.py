@@ -1,0 +1,177 @@
+"""The core commands: init, index, status, recall, get, retain, entity."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from ..errors import MemoryError_, UserError
+from .context import echo_json, memory_of, parse_day
+from .render import echo
+
+
+@click.command()
+@click.pass_context
+def init(ctx: click.Context) -> None:
+    """Lay out a workspace from the bank templates (never overwrites a file)."""
+    report = memory_of(ctx, create=True).init()
+    for path in report.created:
+        echo(f"created {path}")
+    for path in report.kept:
+        echo(f"kept    {path} (exists)")
+    for path in report.skipped:
+        echo(f"skipped {path}", err=True)
+
+
+@click.command()
+@click.option("--rebuild", is_flag=True, help="Drop the derived rows and parse every file again.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def index(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
+    """Index changed Markdown files (incremental; --rebuild for everything)."""
+    from .progress import progress_bar
+
+    mem = memory_of(ctx)
+    with progress_bar("indexing", enabled=not as_json) as progress:
+        report = mem.index(rebuild=rebuild, progress=progress)
+    fields = {k: getattr(report, k) for k in ("added", "changed", "removed", "touched", "unchanged")}
+    if as_json:
+        echo_json(fields | {"seconds": round(report.seconds, 3), "notices": report.notices})
+        return
+    echo(", ".join(f"{v} {k}" for k, v in fields.items()) + f" in {report.seconds:.2f}s")
+    for notice in report.notices:
+        echo(f"note: {notice}", err=True)
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the status as JSON.")
+@click.pass_context
+def status(ctx: click.Context, as_json: bool) -> None:
+    """Files, chunks, facts, entities, warnings (path:line), index age and search modes."""
+    data = memory_of(ctx).status()
+    if as_json:
+        echo_json(data)
+        return
+    from .render import render_status
+
+    render_status(data)
+
+
+@click.command()
+@click.argument("query", required=False, default="")
+@click.option("--k", "k", type=click.IntRange(1, 1000), default=10, show_default=True, help="Results to return.")
+@click.option("--since", metavar="30d|2w|6m|1y|DATE", help="Only entries from this time on.")
+@click.option("--until", metavar="30d|2w|6m|1y|DATE", help="Only entries up to this time.")
+@click.option("--kind", metavar="KIND", help="world|experience|opinion|observation|note (comma-separated).")
+@click.option("--entity", metavar="NAME", help="Only entries about this entity.")
+@click.option("--mode", type=click.Choice(["auto", "lexical", "semantic", "hybrid"]), default="auto",
+              show_default=True, help="Search channels to use.")
+@click.option("--budget", type=click.IntRange(1), metavar="TOKENS", help="Pack results into this many tokens.")
+@click.option("--explain", is_flag=True, help="Show which channels found each result and every score factor.")
+@click.option("--batch", type=click.File("rb"), metavar="FILE.jsonl",
+              help="One query object per line in, one result object per line out.")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")
+@click.pass_context
+def recall(ctx: click.Context, query: str, batch, as_json: bool, **options: Any) -> None:  # noqa: ANN001
+    """Find what memory says about QUERY, with sources as path#Lline."""
+    from ..recall.query import RecallRequest
+
+    mem = memory_of(ctx)
+    if batch is not None:
+        failed = _recall_batch(mem, batch, options)
+        if failed:
+            raise UserError(f"{failed} batch line(s) failed; see their \"error\" fields")
+        return
+    if not query.strip() and not (options["since"] or options["until"] or options["entity"] or options["kind"]):
+        raise click.UsageError("give a QUERY (or a filter such as --since or --entity)")
+    result = mem.recall(RecallRequest(query=query, **options))
+    if as_json:
+        echo_json(result)
+        return
+    from .render import render_recall
+
+    render_recall(result)
+
+
+def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:  # noqa: ANN001
+    """One result object (or {"query", "error"}) per input line; returns how many lines failed."""
+    from ..recall.query import RecallRequest
+
+    allowed = set(RecallRequest.__dataclass_fields__)
+    failed = 0
+    for number, raw in enumerate(lines, 1):
+        spec: Any = None
+        try:
+            line = raw.decode("utf-8")
+            if not line.strip():
+                continue
+            spec = json.loads(line)
+            if not isinstance(spec, dict) or not isinstance(spec.get("query"), str):
+                raise UserError(f"line {number}: expected an object with a \"query\" string")
+            unknown = set(spec) - allowed
+            if unknown:
+                raise UserError(f"line {number}: unknown field(s) {', '.join(sorted(unknown))}")
+            out = mem.recall(RecallRequest(**(defaults | spec)))
+        except UnicodeDecodeError:
+            failed += 1
+            out = {"query": None, "error": f"line {number}: not valid UTF-8"}
+        except (MemoryError_, ValueError, TypeError) as exc:
+            failed += 1
+            query = spec.get("query") if isinstance(spec, dict) else None
+            out = {"query": query, "error": str(exc) if str(exc).startswith("line") else f"line {number}: {exc}"}
+        click.echo(json.dumps(out, ensure_ascii=False))
+    return failed
+
+
+@click.command()
+@click.argument("path")
+@click.option("--from", "start", type=int, default=1, show_default=True, help="First line (1-based).")
+@click.option("--lines", type=int, default=None, help="How many lines (default 120, at most 12,000 chars).")
+@click.option("--json", "as_json", is_flag=True, help="Print the page as JSON.")
+@click.pass_context
+def get(ctx: click.Context, path: str, start: int, lines: int | None, as_json: bool) -> None:
+    """Read a workspace Markdown file page by page."""
+    page = memory_of(ctx).get(path, start, lines)
+    if as_json:
+        echo_json(page.to_dict())
+        return
+    if page.text:
+        echo(page.text)
+    echo(page.hint())
+
+
+@click.command()
+@click.argument("bullet")
+@click.option("--date", "day", metavar="YYYY-MM-DD", help="The day's log to write to (default: today).")
+@click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
+@click.pass_context
+def retain(ctx: click.Context, bullet: str, day: str | None, as_json: bool) -> None:
+    """Validate a fact ("O(c=0.8) @Peter: ...") and append it to the day's ## Retain."""
+    when = parse_day(day) if day else None
+    written = memory_of(ctx).retain(bullet, when)
+    if as_json:
+        echo_json(written.__dict__)
+    elif written.duplicate:
+        echo(f"already retained at {written.path}#L{written.line}")
+    else:
+        echo(f"retained at {written.path}#L{written.line}")
+
+
+@click.command()
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.pass_context
+def entity(ctx: click.Context, name: str, as_json: bool) -> None:
+    """Tell me about NAME: its page, its facts newest first, its opinions with confidence."""
+    report = memory_of(ctx).entity(name)
+    if as_json:
+        echo_json(report)
+        return
+    from .render import render_entity
+
+    render_entity(report)
+
+
+COMMANDS = (init, index, status, recall, get, retain, entity)

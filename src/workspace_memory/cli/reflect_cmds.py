@@ -1,0 +1,61 @@
+"""`memory reflect` and `memory opinions`: thin click commands over workspace_memory.reflect.
+
+Registered in cli/app.py with the other COMMANDS.
+Exit codes: 0 ok (also when another reflect is running: cron should not alarm), 1 error.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .context import memory_of
+from .render import echo
+
+
+def _memory():  # noqa: ANN202 - api.Memory, imported lazily
+    return memory_of(click.get_current_context())
+
+
+@click.command()
+@click.option("--since", default="7d", show_default=True, metavar="7d|2w|6m|1y|DATE",
+              help="Facts written since then count as new evidence.")
+@click.option("--dry-run", is_flag=True, help="Compute everything, write nothing; list the files that would change.")
+@click.option("--apply-core", is_flag=True, help="Append the core proposals to MEMORY.md (## Learned).")
+@click.option("--no-model", is_flag=True, help="Do not call the configured model endpoint.")
+@click.option("--json", "as_json", is_flag=True, help="Print the run's summary as JSON.")
+def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json: bool) -> None:
+    """Update entity pages, opinions, world/experience lists and core proposals from recent facts."""
+    report = _memory().reflect(since, dry_run=dry_run, apply_core=apply_core, use_model=not no_model)
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+        return
+    echo(report.summary_line())
+    for prop in report.new_proposals:
+        echo(f"  propose for MEMORY.md: {prop.text} ({prop.reason})")
+    for text in report.applied_core:
+        echo(f"  added to MEMORY.md: {text}")
+    for notice in report.notices:
+        echo(f"note: {notice}", err=True)
+
+
+@click.command()
+@click.option("--entity", metavar="NAME", help="Only opinions about this entity (@Slug, name or alias).")
+@click.option("--json", "as_json", is_flag=True, help="Print the opinions as JSON.")
+def opinions(entity: str | None, as_json: bool) -> None:
+    """List the opinions in bank/opinions.md with confidence, history and evidence (path#Lline)."""
+    found = _memory().opinions(entity)
+    if as_json:
+        click.echo(json.dumps(found, ensure_ascii=False, indent=2))
+        return
+    if not found:
+        echo("no opinions")
+        return
+    for op in found:
+        conf = "?" if op["confidence"] is None else f"{op['confidence']:.2f}"
+        echo(f"{conf}  {op['statement']}  ({', '.join(op['entities']) or 'no entity'}; "
+                   f"updated {op['last_updated']}; {len(op['evidence'])} evidence)")
+
+
+COMMANDS = (reflect, opinions)

@@ -1,0 +1,91 @@
+"""Human-readable output for the CLI (JSON output needs none of this)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import click
+
+# C0 controls but tab and newline, DEL, and C1 controls: ESC, BEL, OSC and CSI sequences in a
+# note must not reach the terminal (they can retitle it, move the cursor or hide text).
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def terminal_safe(text: object) -> str:
+    """`text` with control characters shown as \\xNN escapes (human output only; JSON stays exact)."""
+    return _CONTROL_RE.sub(lambda m: f"\\x{ord(m[0]):02x}", str(text))
+
+
+def echo(text: object = "", err: bool = False) -> None:
+    """click.echo for human output: control characters escaped."""
+    click.echo(terminal_safe(text), err=err)
+
+
+def render_recall(result: dict[str, Any]) -> None:
+    """Numbered results: source, kind, date, score, then the content indented."""
+    for notice in result["notices"]:
+        echo(f"note: {notice}", err=True)
+    if not result["results"]:
+        echo("no results")
+        return
+    for n, item in enumerate(result["results"], 1):
+        meta = [item["kind"], item["timestamp"] or "evergreen", f"score {item['score']:.2f}"]
+        if item["confidence"] is not None:
+            meta.insert(1, f"c={item['confidence']:.2f}")
+        click.echo(f"{n:>2}. {click.style(terminal_safe(item['source']), bold=True)}  ({terminal_safe(', '.join(meta))})")
+        for line in item["content"].splitlines() or [""]:
+            echo(f"    {line}")
+        if "explain" in item:
+            ex = item["explain"]
+            found = f"found by {'+'.join(ex['found_by'])}; " if ex.get("found_by") else ""
+            echo("    why: " + found + ", ".join(f"{k}={v}" for k, v in (ex["channels"] | ex["factors"]).items()))
+
+
+def render_status(data: dict[str, Any]) -> None:
+    """A rich table of counts, then warnings as path:line lines."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(show_header=False, box=None)
+    table.add_column(style="bold")
+    table.add_column()
+    kinds = ", ".join(f"{k} {v}" for k, v in data["facts_by_kind"].items())
+    rows = [
+        ("workspace", data["workspace"]),
+        ("files", str(data["files"])),
+        ("chunks", str(data["chunks"])),
+        ("facts", f"{data['facts']}" + (f" ({kinds})" if kinds else "")),
+        ("entities", str(data["entities"])),
+        ("last sync", f"{data['last_sync']} ({data['index_age_seconds']}s ago)" if data["last_sync"] else "never"),
+        ("search modes", ", ".join(data["modes"])),
+        ("embedding", data.get("embedding") or "none (lexical search)"),
+        ("warnings", str(len(data["warnings"]))),
+    ]
+    for key, value in rows:
+        table.add_row(key, terminal_safe(value))
+    console.print(table)
+    for w in data["warnings"]:
+        console.print(terminal_safe(f"  {w['path']}:{w['line']}: {w['message']}"), markup=False, highlight=False)
+    for notice in data.get("notices", []):
+        console.print(terminal_safe(f"note: {notice}"), markup=False)
+
+
+def render_entity(report: dict[str, Any]) -> None:
+    """The entity's name and aliases, its page, then facts and opinions with sources."""
+    aliases = f" (also: {', '.join(report['aliases'])})" if report["aliases"] else ""
+    click.echo(click.style(terminal_safe(report["entity"]), bold=True) + terminal_safe(aliases))
+    if report["page"]:
+        echo(f"\n{report['page']['path']}:")
+        for line in report["page"]["text"].splitlines():
+            echo(f"    {line}")
+    for title, items in (("facts", report["facts"]), ("opinions", report["opinions"])):
+        if not items:
+            continue
+        echo(f"\n{title}:")
+        for item in items:
+            conf = f" c={item['confidence']:.2f}" if item["confidence"] is not None else ""
+            old = f"  [superseded by {item['superseded_by']}]" if item.get("superseded_by") else ""
+            echo(f"  {item['timestamp'] or 'evergreen'} {item['kind']}{conf}: {item['content']}"
+                       f"  ({item['source']}){old}")

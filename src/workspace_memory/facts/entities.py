@@ -1,0 +1,88 @@
+"""The one entity resolver: `@Peter`, a bare name or alias ("peter", "the WhatsApp relay"), a typo.
+
+Used by recall (names in a query, `--entity`), `memory entity`, `memory opinions --entity` and
+reflect, over the entities a store knows (slugs, display names, page frontmatter aliases):
+
+- `resolve(entities, name)`: the entity a name given on purpose means: exact (any case, spaces
+  or dashes) on any of its forms, else a close fuzzy match (rapidfuzz ratio >= FUZZY_MIN);
+- `mentioned(entities, text)`: the entities a question names: @mentions; 1-3 word spans equal
+  to a name (possessives stripped: "Maria's" is Maria); and, for capitalised words of 4+
+  letters, a close fuzzy match ("Petr", "Marakech").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .model import EntityInfo
+
+FUZZY_MIN = 88
+_WORD_RE = re.compile(r"[^\W_][\w'’-]*", re.UNICODE)
+_MENTION_RE = re.compile(r"(?<![\w@])@([^\W\d_][\w-]*)", re.UNICODE)
+_POSSESSIVE_RE = re.compile(r"['’]s$")
+# Words that are names of entities surprisingly often but never mean them in a question.
+_NOT_NAMES = frozenset({"i", "me", "my", "we", "you", "the", "a", "an", "what", "who", "when", "where", "how",
+                        "does", "did", "do", "is", "are", "was", "think", "about", "tell", "of", "in", "on"})
+
+
+def _normal(name: str) -> str:
+    return " ".join(name.strip().lstrip("@").split()).lower()
+
+
+def resolve(entities: Sequence[EntityInfo], name: str) -> str | None:
+    """The key of the entity called `name` (exact on any form, any case; else a close fuzzy match)."""
+    wanted = _POSSESSIVE_RE.sub("", _normal(name))
+    if not wanted:
+        return None
+    for ent in entities:
+        forms = ent.forms()
+        if wanted in forms or wanted.replace(" ", "-") in forms:
+            return ent.key
+    return _fuzzy(wanted, entities)
+
+
+def _fuzzy(word: str, entities: Sequence[EntityInfo]) -> str | None:
+    if len(word) < 4 or not entities:
+        return None
+    from rapidfuzz import fuzz, process
+
+    choices = {(ent.key, form): form for ent in entities for form in ent.forms() if len(form) >= 4}
+    best = process.extractOne(word, choices, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN)
+    return best[2][0] if best else None
+
+
+def mentioned(entities: Sequence[EntityInfo], text: str) -> list[str]:
+    """Keys of the entities a text mentions, in order of first mention, without repeats."""
+    found: list[str] = []
+    if not entities:
+        return found
+
+    def add(key: str | None) -> None:
+        if key and key not in found:
+            found.append(key)
+
+    for slug in _MENTION_RE.findall(text):
+        add(resolve(entities, slug))
+    by_form: dict[str, str] = {}
+    for ent in entities:
+        for form in ent.forms():
+            by_form.setdefault(form, ent.key)
+    words = _WORD_RE.findall(_MENTION_RE.sub(" ", text))
+    lowered = [_POSSESSIVE_RE.sub("", w.lower()) for w in words]
+    used = [False] * len(words)
+    for size in (3, 2, 1):
+        for i in range(len(words) - size + 1):
+            if any(used[i : i + size]):
+                continue
+            span = " ".join(lowered[i : i + size])
+            if size == 1 and (span in _NOT_NAMES or len(span) < 2):
+                continue
+            key = by_form.get(span) or by_form.get(span.replace(" ", "-"))
+            if key:
+                add(key)
+                used[i : i + size] = [True] * size
+    for i, word in enumerate(words):
+        if not used[i] and word[:1].isupper() and len(lowered[i]) >= 4 and lowered[i] not in _NOT_NAMES:
+            add(_fuzzy(lowered[i], entities))
+    return found

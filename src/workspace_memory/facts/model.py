@@ -1,0 +1,115 @@
+"""The domain's nouns: a Retain fact and an entity, as every store returns them.
+
+A fact is identified across runs by its *evidence hash*: the hash of its path and normalised
+content. Line numbers shift whenever someone edits a daily log, so a line is only a way to
+show the fact, never its identity.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import date
+from functools import cached_property
+
+from ..markdown.retain import display_name
+
+# Files reflect writes that must never feed back into its own input.
+PROPOSALS_PATH = "bank/proposals.md"
+
+KIND_ORDER = {"world": 0, "experience": 1, "opinion": 2, "observation": 3}
+
+
+def evidence_hash(path: str, content: str) -> str:
+    """Stable identity of a fact: its file and its whitespace/case-normalised text (12 hex digits)."""
+    norm = " ".join(content.split()).casefold()
+    return hashlib.sha256(f"{path}\0{norm}".encode()).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One Retain fact as the index knows it."""
+
+    id: int
+    path: str
+    line: int
+    kind: str  # world | experience | opinion | observation
+    content: str  # as indexed: mentions shown as display names ("Peter: Prefers ...")
+    confidence: float | None
+    day: date | None  # the day it was written (daily logs); None for evergreen files
+    entities: tuple[str, ...]  # entity keys (lower-cased slugs), in order of appearance
+    occurred_start: str | None = None
+    occurred_end: str | None = None
+
+    @cached_property
+    def hash(self) -> str:
+        return evidence_hash(self.path, self.content)
+
+    @property
+    def day_s(self) -> str:
+        """The written day as ISO text, "" for undated facts (sorts first)."""
+        return self.day.isoformat() if self.day else ""
+
+    @property
+    def order(self) -> tuple[str, str, int]:
+        """Oldest first: written day, then file, then line."""
+        return (self.day_s, self.path, self.line)
+
+    @property
+    def source(self) -> str:
+        return f"{self.path}#L{self.line}"
+
+
+@dataclass(frozen=True)
+class EntityInfo:
+    """An entity: its key, the slug as usually written, display name, page and aliases."""
+
+    key: str
+    slug: str
+    name: str
+    page_path: str | None
+    aliases: tuple[str, ...] = ()
+    fact_count: int = 0
+
+    def names(self) -> tuple[str, ...]:
+        """Every way the entity may appear at the start of a fact's text."""
+        return tuple(dict.fromkeys((self.name, display_name(self.slug), *self.aliases)))
+
+    def forms(self) -> frozenset[str]:
+        """Every lower-case name it may be called by: key, slug, display name, aliases."""
+        forms = {self.key, self.slug.lower(), self.name.lower(), self.slug.replace("-", " ").lower()}
+        return frozenset(forms | {a.lower() for a in self.aliases if a.strip()})
+
+
+def order_mentions(content: str, mentions: list[tuple[str, str]]) -> tuple[str, ...]:
+    """Entity keys of a fact's (key, slug) mentions in the order they appear in its text.
+
+    Stores keep mentions unordered; the position of each display name in the text gives the
+    order back (the first is the fact's primary entity).
+    """
+    ordered = sorted(mentions, key=lambda ks: (_position(content, display_name(ks[1])), ks[0]))
+    return tuple(dict.fromkeys(k for k, _ in ordered))
+
+
+def _position(text: str, name: str) -> int:
+    pos = text.find(name)
+    return pos if pos >= 0 else len(text)
+
+
+def by_key(entities: list[EntityInfo]) -> dict[str, EntityInfo]:
+    """Entity key -> EntityInfo."""
+    return {e.key: e for e in entities}
+
+
+def entity_info(entities: dict[str, EntityInfo], key: str) -> EntityInfo:
+    """The entity for `key`, or a stand-in built from the key when the index does not know it."""
+    return entities.get(key) or EntityInfo(key, key, display_name(key), None)
+
+
+def strip_entity_prefix(content: str, names: tuple[str, ...]) -> str:
+    """'Peter: Prefers tea' -> 'Prefers tea' when the text opens with one of the entity's names."""
+    for name in sorted(names, key=len, reverse=True):
+        if name and content.startswith(name) and content[len(name):len(name) + 1] == ":":
+            rest = content[len(name) + 1:].strip()
+            return rest or content
+    return content

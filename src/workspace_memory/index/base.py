@@ -1,0 +1,298 @@
+"""The store boundary: everything recall, reflect and the façade need from a derived index.
+
+Markdown is the truth; a store holds what is derived from it (entries, facts, entities, words,
+vectors) and can always be rebuilt. Two stores fill this interface:
+
+- `index.sqlite.store.SqliteStore`: the embedded default, `.memory/index.sqlite` (FTS5) plus
+  an HNSW file per embedder under `.memory/vectors/`;
+- `index.postgres.store.PostgresStore`: one database for many workspaces (tsvector, pg_trgm,
+  pgvector).
+
+recall/ and reflect/ see only the types of this module: they never write SQL and never learn
+which store they talk to. The contract every store keeps:
+
+- Entry ids are integers, never reused, and consecutive within a file in file order, so the
+  entries right before and after an entry are `id - 1` and `id + 1` (neighbours, context).
+- A row (`ChunkRow`) carries: id, path, start_line, end_line (1-based, inclusive, as on disk),
+  kind (note | world | experience | opinion | observation), heading, text, role (core | daily |
+  bank | note | extra), day (ISO, the day a daily log is about, else None), t_start/t_end (the
+  day or the stated time range, ISO, open ends as OPEN_START/OPEN_END), fact_content and
+  confidence (facts only), entity_keys and entity_names (lower-cased slugs and display names).
+- `Filters` are hard filters; each store turns them into its own SQL.
+- Lexical: the store finds BM25 candidates (`lexical_pool`) and tells which query terms each
+  candidate contains (`term_matches`, with its own tokenizer); recall computes the coverage
+  score from those (recall.lexical), so scores mean the same on every store.
+- Vectors: one `VectorIndex` per embedder identity; cosines of unit vectors.
+- The embedding model: a store remembers the name of the local model its vectors were made with
+  (`built_with` / `record_model`, one text value per index; `record_model(None)` forgets it, which
+  `memory index --rebuild` does). When the settings name no model, the façade keeps that model
+  instead of today's default, so that a new default never silently re-embeds an existing index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict
+
+from ..facts.model import EntityInfo, Fact
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..embed.base import Embedder
+    from ..workspace.layout import Workspace
+
+# Open ends of a stated range ("since March") are stored as far dates so that "overlaps [a, b]"
+# stays one indexed comparison: t_start <= b AND t_end >= a.
+OPEN_START = "0001-01-01"
+OPEN_END = "9999-12-31"
+FACT_KINDS = ("world", "experience", "opinion", "observation")
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The hard filters of a recall (--since/--until/--kind/--entity) as data.
+
+    An entry passes when its day, or the time range its fact states, overlaps [since, until];
+    its kind is one of `kinds` ("fact" = any fact kind); and it mentions one of `entity_keys`
+    or sits on one of their pages. `window` narrows the time further (browsing a boost window).
+    """
+
+    since: date | None = None
+    until: date | None = None
+    kinds: tuple[str, ...] = ()
+    entity_keys: tuple[str, ...] = ()
+    window: tuple[date | None, date | None] | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not (self.since or self.until or self.kinds or self.entity_keys or self.window)
+
+    def within(self, window: tuple[date | None, date | None] | None) -> Filters:
+        """These filters, narrowed to a time window too (None: unchanged)."""
+        if window is None:
+            return self
+        return Filters(self.since, self.until, self.kinds, self.entity_keys, window)
+
+    def time_bounds(self) -> list[tuple[str, str]]:
+        """(latest start, earliest end) pairs an entry's [t_start, t_end] must overlap, as ISO text."""
+        out = []
+        for start, end in ((self.since, self.until), self.window or (None, None)):
+            if start or end:
+                out.append((end.isoformat() if end else OPEN_END, start.isoformat() if start else OPEN_START))
+        return out
+
+    def kind_list(self) -> tuple[str, ...]:
+        """The kinds to keep, with "fact" spelled out."""
+        return FACT_KINDS if "fact" in self.kinds else self.kinds
+
+
+@dataclass(frozen=True)
+class Term:
+    """One unit of a lexical query: lower-cased words (searched as a phrase) or a CJK run."""
+
+    label: str  # "memorysearch query hybrid", or "記憶索引"
+    cjk: bool = False
+
+    @property
+    def words(self) -> list[str]:
+        return self.label.split()
+
+
+class ChunkRow(TypedDict, total=False):
+    """An entry as recall ranks and packs it (see the module docstring for the fields)."""
+
+    id: int
+    path: str
+    start_line: int
+    end_line: int
+    kind: str
+    heading: str
+    text: str
+    role: str
+    day: str | None
+    t_start: str | None
+    t_end: str | None
+    fact_content: str | None
+    confidence: float | None
+    entity_keys: list[str]
+    entity_names: list[str]
+
+
+@dataclass
+class SyncReport:
+    """What a sync did. `busy` means another writer held the lock and we did not wait."""
+
+    added: int = 0
+    changed: int = 0
+    removed: int = 0
+    touched: int = 0
+    unchanged: int = 0
+    new_chunk_ids: list[int] = field(default_factory=list)
+    removed_chunk_ids: list[int] = field(default_factory=list)
+    entity_keys: set[str] = field(default_factory=set)  # entities whose rows must be recomputed
+    notices: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    busy: bool = False
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+
+@dataclass
+class VectorUpdate:
+    """What bringing a vector index up to date did: texts embedded, still missing, notices."""
+
+    embedded: int = 0
+    missing: int = 0
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return self.missing == 0
+
+
+class VectorIndex(Protocol):
+    """One embedder's vectors in a store: each entry has up to two (alone, after the previous entry)."""
+
+    def update(self, *, encode: Callable[[list[str]], np.ndarray] | None = None, embed: bool = True,
+               budget: float | None = None, progress: Progress | None = None,
+               wait: float = 0) -> VectorUpdate:
+        """Embed the entries' texts that have no vector yet (through the store's embedding cache),
+        then bring the searchable index up to date. `budget` bounds the embedding in seconds;
+        `embed=False` embeds nothing; `wait` is how long to wait to save shared files."""
+        ...
+
+    def search(self, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
+        """The `k` entries nearest to the unit vector `query`: (entry id, best cosine of its vectors)."""
+        ...
+
+    def vectors_of(self, ids: Sequence[int]) -> dict[int, np.ndarray]:
+        """The stored vectors of some entries: id -> (1 or 2, dim) array (the entry's own first)."""
+        ...
+
+
+class Store(Protocol):
+    """A derived index of one workspace (see the module docstring)."""
+
+    def describe(self) -> str:
+        """Where the index lives, for `memory status` ("sqlite /ws/.memory/index.sqlite")."""
+        ...
+
+    def close(self) -> None: ...
+
+    # -- keeping up with the Markdown ----------------------------------------------------------
+    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0,
+             progress: Progress | None = None, rebuild_if_stale: bool = True,
+             only: set[str] | None = None) -> SyncReport:
+        """Bring the rows up to date with the workspace's Markdown (only changed files are parsed;
+        `only`: just these workspace keys). `wait=0` returns at once (busy) when another writer works."""
+        ...
+
+    def generation(self) -> int:
+        """A counter that every sync which changed entries bumps."""
+        ...
+
+    def take_notices(self) -> list[str]:
+        """What the store repaired or wants said since the last call (a damaged index rebuilt, ...)."""
+        ...
+
+    # -- recall ---------------------------------------------------------------------------------
+    def snapshot(self) -> AbstractContextManager[None]:
+        """One consistent view of the index for the reads inside (a recall)."""
+        ...
+
+    def holds_entries(self, filters: Filters) -> bool: ...
+
+    def lexical_pool(self, terms: Sequence[Term], limit: int, filters: Filters) -> dict[int, float]:
+        """Up to about `limit` entries per expression that contain the terms: id -> BM25 (larger is better)."""
+        ...
+
+    def term_matches(self, terms: Sequence[Term], ids: Sequence[int],
+                     context_share: float) -> dict[str, dict[int, float]]:
+        """For each term, the entries among `ids` that contain it (1.0), or whose previous entry of
+        the same section does (`context_share`)."""
+        ...
+
+    def document_frequencies(self, terms: Sequence[Term]) -> dict[str, int]:
+        """How many entries contain each term (by label)."""
+        ...
+
+    def entry_count(self) -> int:
+        """The number of entries (an upper bound is fine: it only scales IDF)."""
+        ...
+
+    def rows(self, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
+        """The rows of these entries (those that exist, and pass `filters` when given)."""
+        ...
+
+    def superseded(self, ids: Sequence[int]) -> dict[int, int]:
+        """For the world facts among `ids` that a newer fact replaced: id -> the newer fact's id."""
+        ...
+
+    def about_entities(self, keys: Sequence[str], filters: Filters, limit: int,
+                       opinions_only: bool = False) -> list[int]:
+        """The newest entries that mention these entities or sit on their pages."""
+        ...
+
+    def browse(self, filters: Filters, limit: int) -> list[int]:
+        """Entries that pass `filters` (which are not empty), newest first."""
+        ...
+
+    def entities(self) -> list[EntityInfo]:
+        """Every known entity (slug, display name, page, aliases, fact count)."""
+        ...
+
+    def vectors(self, embedder: Embedder) -> VectorIndex:
+        """This store's vectors for `embedder` (one object per embedder, kept by the caller)."""
+        ...
+
+    def built_with(self) -> str | None:
+        """The local model this index's vectors were made with, or None when it records none
+        (a new or lexical-only index, or one whose record a rebuild forgot)."""
+        ...
+
+    def record_model(self, model: str | None) -> None:
+        """Remember `model` as the one the vectors are made with; None forgets the record. A store
+        may also infer the model of an index made before it recorded any."""
+        ...
+
+    # -- reflect and views ----------------------------------------------------------------------
+    def reading(self) -> AbstractContextManager[None]:
+        """A consistent read of facts, entities and logs while no sync is half done (reflect)."""
+        ...
+
+    def facts(self, until: date | None = None) -> list[Fact]:
+        """Every Retain fact written up to `until` (undated ones always), oldest first."""
+        ...
+
+    def entity_facts(self, key: str, limit: int) -> list[dict[str, Any]]:
+        """The facts that mention one entity, newest first: id, kind, content, confidence, day,
+        occurred_start, occurred_end, path, line."""
+        ...
+
+    def log_days(self, since: date, until: date) -> list[tuple[str, str]]:
+        """(path, day) of the daily logs written in [since, until]."""
+        ...
+
+    def day_counts(self) -> list[dict[str, Any]]:
+        """One dict per day with a daily log, oldest first: day, files (paths), notes (note
+        entries), facts, facts_by_kind (the web UI's timeline)."""
+        ...
+
+    def status(self) -> dict[str, Any]:
+        """Counts for `memory status`: files, chunks, facts, facts_by_kind, entities, warnings
+        ([{path, line, message}]), last_sync (ISO or None)."""
+        ...
+
+
+def in_batches(items: Sequence[Any], size: int = 500) -> Iterator[Sequence[Any]]:
+    """`items` in slices of `size`: SQL IN lists stay under every engine's parameter limit."""
+    for start in range(0, len(items), size):
+        yield items[start : start + size]

@@ -1,0 +1,185 @@
+"""Words in the SQLite index: FTS5 BM25 candidates, which terms each candidate holds, term counts.
+
+recall.lexical turns these into the comparable coverage score; this module only knows FTS5.
+Terms are phrases of lower-case words (`"memorysearch query hybrid"`) on `chunks_fts`
+(porter + unicode61); CJK runs go through the trigram table, since unicode61 does not split
+Chinese or Japanese into words.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from ..base import Filters, Term
+from ..rows import path_words
+from .reads import filter_sql
+from .schema import FTS_TOKENIZER
+
+RANK_BUDGET = 4000  # chunks that BM25 may score per query, see fts_plan
+# Column weights for bm25(): the entry text, the words of its file path, the previous entry.
+BM25_WEIGHTS = (1.0, 0.6, 0.3)
+_MAIN = "{search_text path_text}"
+_CJK_IDS = "SELECT rowid FROM chunks_trigram"
+
+
+def fts_phrase(term: Term) -> str:
+    """The FTS5 phrase for a term of words."""
+    return '"' + term.label.replace('"', "") + '"'
+
+
+def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filters: Filters,
+               dfs: dict[str, int]) -> dict[int, float]:
+    """The FTS5 pool for `terms`: chunk id -> BM25 (positive, larger is better).
+
+    At most `limit` chunks per FTS expression, restricted by the filters. The pool is only
+    ordered by BM25; recall.lexical gives the comparable value.
+    """
+    where, params = filter_sql(filters)
+    bm25: dict[int, float] = {}
+    weights = ", ".join(map(str, BM25_WEIGHTS))
+    for expr, by_rank in fts_plan([t for t in terms if not t.cjk], dfs):
+        order = "b DESC" if by_rank else "chunks_fts.rowid DESC"
+        if where:
+            sql = (f"SELECT c.id, -bm25(chunks_fts, {weights}) AS b FROM chunks_fts "
+                   f"JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND {where} "
+                   f"ORDER BY {order} LIMIT ?")
+        else:  # no join: a third of the time when a word matches thousands of chunks
+            sql = (f"SELECT chunks_fts.rowid, -bm25(chunks_fts, {weights}) AS b FROM chunks_fts "
+                   f"WHERE chunks_fts MATCH ? ORDER BY {order} LIMIT ?")
+        for cid, b in conn.execute(sql, (expr, *params, limit)):
+            bm25[cid] = max(bm25.get(cid, 0.0), b, 1e-9)
+    for term in (t for t in terms if t.cjk):
+        for cid, b in _cjk_candidates(conn, term.label, where, params, limit):
+            bm25[cid] = bm25.get(cid, 0.0) + b
+    return bm25
+
+
+def fts_plan(terms: Sequence[Term], dfs: dict[str, int]) -> list[tuple[str, bool]]:
+    """FTS5 expressions to run, each with whether to order by BM25 (else newest first).
+
+    BM25 costs about 2 µs for every chunk that matches (20 ms for 10,000), since FTS5
+    must score all matches before it can sort them. So BM25 only ranks the matches of
+    the rarest words, up to RANK_BUDGET matches in all; they carry most of the query's
+    information (the highest IDF). Chunks with the remaining, common words are taken
+    newest first: those that contain all of them, then those that contain any. That
+    walk stops after `limit` matches, so it costs little however common the words are.
+    The score (recall.lexical) still counts every word of every candidate.
+    """
+    ranked: list[str] = []
+    common: list[str] = []
+    budget = RANK_BUDGET
+    for term in sorted((t for t in terms if dfs[t.label] > 0), key=lambda t: (dfs[t.label], t.label)):
+        if dfs[term.label] <= budget:
+            ranked.append(fts_phrase(term))
+            budget -= dfs[term.label]
+        else:
+            common.append(fts_phrase(term))
+    plan: list[tuple[str, bool]] = []
+    if ranked:
+        plan.append((" OR ".join(ranked), True))
+    if len(common) > 1:
+        plan.append((" AND ".join(common), False))
+    if common:
+        plan.append((" OR ".join(common), False))
+    return plan
+
+
+def count_matches(conn: sqlite3.Connection, term: Term) -> int:
+    """How many chunks contain the term (its document frequency)."""
+    if not term.cjk:
+        return conn.execute("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ?",
+                            (f"{_MAIN} : {fts_phrase(term)}",)).fetchone()[0]
+    run = term.label
+    if len(run) >= 3:
+        return conn.execute("SELECT COUNT(*) FROM chunks_trigram WHERE chunks_trigram MATCH ?",
+                            ('"' + run.replace('"', "") + '"',)).fetchone()[0]
+    return conn.execute(f"SELECT COUNT(*) FROM chunks WHERE instr(text, ?) > 0 AND id IN ({_CJK_IDS})",
+                        (run,)).fetchone()[0]
+
+
+def _cjk_candidates(conn: sqlite3.Connection, run: str, where: str, params: tuple, limit: int) -> list:
+    extra = f" AND {where}" if where else ""
+    if len(run) >= 3:
+        sql = (
+            "SELECT c.id, -bm25(chunks_trigram) FROM chunks_trigram JOIN chunks c ON c.id = chunks_trigram.rowid "
+            f"WHERE chunks_trigram MATCH ?{extra} ORDER BY 2 DESC LIMIT ?"
+        )
+        return conn.execute(sql, ('"' + run.replace('"', "") + '"', *params, limit)).fetchall()
+    # Trigrams cannot match one- or two-character words: scan the (small) CJK subset.
+    sql = f"SELECT c.id, 1.0 FROM chunks c WHERE instr(c.text, ?) > 0 AND c.id IN ({_CJK_IDS}){extra} LIMIT ?"
+    return conn.execute(sql, (run, *params, limit)).fetchall()
+
+
+def _scratch(conn: sqlite3.Connection) -> str:
+    """A private in-memory FTS5 table with the index's tokenizer, to test terms on candidates.
+
+    Matching each term against just the candidates here takes microseconds, where the
+    same MATCH on the main table walks the term's whole posting list. Contentless, so
+    that 'delete-all' empties it without tokenizing every row again (half the cost).
+    """
+    conn.execute(
+        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_scratch USING "
+        f"fts5(search_text, path_text, context_text, content='', tokenize='{FTS_TOKENIZER}')"
+    )
+    return "recall_scratch"
+
+
+def term_matches(conn: sqlite3.Connection, terms: Sequence[Term], ids: Sequence[int],
+                 context_share: float) -> dict[str, dict[int, float]]:
+    """For each term, the candidates that contain it (1.0) or whose context does (`context_share`).
+
+    Uses FTS5's own tokenizer, so "replies" matches "reply" exactly as the index does.
+    """
+    marks = ",".join("?" * len(ids))
+    rows = conn.execute(
+        "SELECT c.id, c.heading, c.text, c.path, COALESCE(p.text, '') FROM chunks c LEFT JOIN chunks p"
+        f" ON p.id = c.id - 1 AND p.path = c.path AND p.heading = c.heading WHERE c.id IN ({marks})",
+        list(ids),
+    ).fetchall()
+    table = _scratch(conn)
+    out: dict[str, dict[int, float]] = {}
+    try:
+        conn.executemany(
+            f"INSERT INTO temp.{table}(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
+            [(cid, f"{heading}\n{text}" if heading else text, path_words(path), previous)
+             for cid, heading, text, path, previous in rows],
+        )
+        for term in terms:
+            if term.cjk:
+                out[term.label] = {cid: 1.0 for cid, _, text, _, _ in rows if term.label in text}
+                continue
+            weights: dict[int, float] = {}
+            phrase = fts_phrase(term)
+            for column, share in ((f"context_text : {phrase}", context_share), (f"{_MAIN} : {phrase}", 1.0)):
+                for (cid,) in conn.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (column,)):
+                    weights[cid] = share
+            out[term.label] = weights
+    finally:
+        conn.execute(f"INSERT INTO temp.{table}({table}) VALUES ('delete-all')")
+    return out
+
+
+class DfCache:
+    """Document frequencies per connection, valid while the index does not change.
+
+    Counting a word's matches walks its whole posting list (5 ms for a word in 100,000
+    chunks); a long-lived process (MCP server, benchmark) asks for the same words again
+    and again. The key is `PRAGMA data_version` (bumped by other connections' commits)
+    and the index generation (bumped by every sync that changes chunks, ours included),
+    so a stale count is never used. (Not `total_changes`: the scratch table bumps it.)
+    """
+
+    def __init__(self) -> None:
+        self.state: tuple | None = None
+        self.counts: dict[str, int] = {}
+
+    def frequencies(self, conn: sqlite3.Connection, terms: Sequence[Term]) -> dict[str, int]:
+        state = (conn.execute("PRAGMA data_version").fetchone()[0],
+                 conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone())
+        if state != self.state:
+            self.state, self.counts = state, {}
+        for term in terms:
+            if term.label not in self.counts:
+                self.counts[term.label] = count_matches(conn, term)
+        return {t.label: self.counts[t.label] for t in terms}

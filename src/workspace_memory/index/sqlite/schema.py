@@ -1,0 +1,114 @@
+"""The SQLite schema, as numbered migrations (after llm's embeddings_migrations).
+
+Everything here is derived from Markdown and can be thrown away: `memory index --rebuild`
+drops the rows and parses every file again. Migrations run under the writer lock.
+
+Tables
+  meta        key/value: schema version, settings fingerprint, last sync
+  files       one row a Markdown file: hash, mtime_ns, size, role, day, title, frontmatter
+  chunks      one row an entry: path, 1-based inclusive lines, kind, heading, text, dates,
+              hashes of its embedded texts (alone, and after the previous entry)
+  facts       one row a Retain fact; id = its chunk's id
+  mentions    chunk -> entity key (lower-cased slug) and the slug as written: fact-entity
+              links (a fact's id is its chunk's id) and @mentions in notes
+  entities    one row an entity: slug, display name, page path, aliases
+  warnings    path, line, message: what status and doctor report
+  embedding_cache  provider, model, text hash -> dim, float32 vector (see embedding_cache.py)
+  chunks_fts      FTS5 (porter + unicode61) over search text, path words and the previous
+                  entry of the section (context, weighted low); rowid = chunk id
+  chunks_trigram  FTS5 trigram over the text of chunks that contain CJK characters
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+# The FTS5 tokenizer is part of the settings fingerprint: changing it requires a rebuild.
+FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def m001_core_tables(conn: sqlite3.Connection) -> None:
+    import sqlite_utils
+
+    db = sqlite_utils.Database(conn)
+    db["meta"].create({"key": str, "value": str}, pk="key")
+    db["files"].create(
+        {"path": str, "hash": str, "mtime_ns": int, "size": int, "role": str, "day": str,
+         "title": str, "meta": str, "indexed_at": str},
+        pk="path",
+    )
+    db["chunks"].create(
+        {"id": int, "path": str, "start_line": int, "end_line": int, "kind": str, "heading": str,
+         "text": str, "role": str, "day": str, "t_start": str, "t_end": str, "text_hash": str},
+        pk="id",
+    )
+    db["chunks"].create_index(["path"])
+    db["chunks"].create_index(["day"])
+    db["facts"].create(
+        {"id": int, "path": str, "line": int, "kind": str, "content": str, "confidence": float,
+         "day": str, "occurred_start": str, "occurred_end": str},
+        pk="id",
+    )
+    db["facts"].create_index(["kind"])
+    db["mentions"].create({"chunk_id": int, "entity_key": str, "slug": str}, pk=("chunk_id", "entity_key"))
+    db["mentions"].create_index(["entity_key"])
+    db["entities"].create(
+        {"key": str, "slug": str, "name": str, "page_path": str, "aliases": str, "fact_count": int},
+        pk="key",
+    )
+    db["warnings"].create({"path": str, "line": int, "message": str})
+    db["warnings"].create_index(["path"])
+    conn.execute(
+        f"CREATE VIRTUAL TABLE chunks_fts USING fts5(search_text, path_text, tokenize='{FTS_TOKENIZER}')"
+    )
+    conn.execute("CREATE VIRTUAL TABLE chunks_trigram USING fts5(text, tokenize='trigram')")
+
+
+def m002_context_vectors(conn: sqlite3.Connection) -> None:
+    """Entries get a second vector, embedded with the entry before them (see rows.EMBED_SCHEME)."""
+    conn.execute("ALTER TABLE chunks ADD COLUMN ctx_hash TEXT")
+
+
+def m003_fts_context(conn: sqlite3.Connection) -> None:
+    """chunks_fts gains the previous entry of the section as a low-weight `context_text` column.
+
+    The rows are refilled by the rebuild that the new schema version in the settings
+    fingerprint triggers.
+    """
+    conn.execute("DROP TABLE IF EXISTS chunks_fts")
+    conn.execute(
+        "CREATE VIRTUAL TABLE chunks_fts USING "
+        f"fts5(search_text, path_text, context_text, tokenize='{FTS_TOKENIZER}')"
+    )
+
+
+def m004_superseded_by(conn: sqlite3.Connection) -> None:
+    """facts.superseded_by: the id of the newer world fact that replaced this one (index.supersession)."""
+    conn.execute("ALTER TABLE facts ADD COLUMN superseded_by INTEGER")
+
+
+def m005_embedding_cache(conn: sqlite3.Connection) -> None:
+    """The embedding cache joins the migrations (it was created on first use before; hence IF NOT EXISTS)."""
+    conn.execute(
+        "CREATE TABLE IF NOT EXISTS embedding_cache ("
+        " provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,"
+        " dim INTEGER NOT NULL, vector BLOB NOT NULL,"
+        " PRIMARY KEY (provider, model, hash))"
+    )
+
+
+MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors, m003_fts_context, m004_superseded_by,
+                               m005_embedding_cache]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def current_version(conn: sqlite3.Connection) -> int:
+    """The schema version recorded in the database (0 for an empty file)."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except sqlite3.OperationalError:
+        return 0
+    return int(row[0]) if row else 0

@@ -1,0 +1,160 @@
+"""SqliteStore: the embedded store (index.base.Store) over `.memory/index.sqlite` and `.memory/vectors/`."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterator, Sequence
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..base import ChunkRow, Filters, SyncReport, Term
+from . import lexical, reads
+from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
+from .sync import generation, sync
+
+if TYPE_CHECKING:
+    from ...embed.base import Embedder
+    from ...facts.model import EntityInfo, Fact
+    from ...workspace.layout import Workspace
+    from .vector_sync import SqliteVectors
+
+READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` to finish a sync
+
+
+class SqliteStore:
+    """The derived index of one workspace in SQLite (see index.base for the contract)."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.state_dir = Path(state_dir)
+        self.path = self.state_dir / "index.sqlite"
+        self._conn: sqlite3.Connection | None = None
+        self._notices: list[str] = []
+        self._df = lexical.DfCache()
+        self._vectors: dict[str, SqliteVectors] = {}
+
+    # -- life cycle ----------------------------------------------------------------------------
+    @property
+    def conn(self) -> sqlite3.Connection:
+        """The connection (the schema created or migrated, a damaged file replaced, on first use)."""
+        if self._conn is None:
+            self._conn, repairs = open_index(self.path, self.state_dir)
+            self._notices += repairs
+        return self._conn
+
+    def describe(self) -> str:
+        return f"sqlite {self.path}"
+
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        self._vectors.clear()
+
+    def take_notices(self) -> list[str]:
+        notices, self._notices = self._notices, []
+        return notices
+
+    def is_damage(self, exc: BaseException) -> bool:
+        """True when `exc` says the index file itself is damaged (not busy, not full)."""
+        return is_corruption(exc)
+
+    def repair(self, reason: str) -> None:
+        """The index failed mid-operation as damaged: move it aside and start a new, empty one."""
+        damaged = file_id(self.path)
+        self.close()
+        self._conn, repairs = recreate_index(self.path, self.state_dir, reason, damaged)
+        self._notices += repairs
+
+    # -- keeping up with the Markdown ----------------------------------------------------------
+    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,  # noqa: ANN001
+             rebuild_if_stale: bool = True, only: set[str] | None = None) -> SyncReport:
+        return sync(ws, self.conn, rebuild=rebuild, wait=wait, progress=progress,
+                    rebuild_if_stale=rebuild_if_stale, only=only)
+
+    def generation(self) -> int:
+        return generation(self.conn)
+
+    # -- recall ---------------------------------------------------------------------------------
+    def snapshot(self) -> contextlib.AbstractContextManager:
+        return snapshot(self.conn)
+
+    def holds_entries(self, filters: Filters) -> bool:
+        return reads.holds_entries(self.conn, filters)
+
+    def lexical_pool(self, terms: Sequence[Term], limit: int, filters: Filters) -> dict[int, float]:
+        if not terms:
+            return {}
+        return lexical.candidates(self.conn, terms, limit, filters, self.document_frequencies(terms))
+
+    def term_matches(self, terms: Sequence[Term], ids: Sequence[int],
+                     context_share: float) -> dict[str, dict[int, float]]:
+        return lexical.term_matches(self.conn, terms, ids, context_share)
+
+    def document_frequencies(self, terms: Sequence[Term]) -> dict[str, int]:
+        return self._df.frequencies(self.conn, terms)
+
+    def entry_count(self) -> int:
+        # The largest id, not COUNT(*): ids are never reused, so it is an upper bound that costs nothing.
+        return self.conn.execute("SELECT MAX(id) FROM chunks").fetchone()[0] or 1
+
+    def rows(self, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
+        return reads.rows(self.conn, ids, filters) if ids else {}
+
+    def superseded(self, ids: Sequence[int]) -> dict[int, int]:
+        return reads.superseded(self.conn, ids)
+
+    def about_entities(self, keys: Sequence[str], filters: Filters, limit: int,
+                       opinions_only: bool = False) -> list[int]:
+        return reads.about_entities(self.conn, keys, filters, limit, opinions_only)
+
+    def browse(self, filters: Filters, limit: int) -> list[int]:
+        return reads.browse(self.conn, filters, limit)
+
+    def entities(self) -> list[EntityInfo]:
+        return reads.entities(self.conn)
+
+    def vectors(self, embedder: Embedder) -> SqliteVectors:
+        """The vectors of `embedder`, kept open (with their HNSW store) for the life of this object."""
+        from .vector_sync import SqliteVectors
+
+        key = embedder.identity()
+        if key not in self._vectors:
+            self._vectors[key] = SqliteVectors(self.conn, self.state_dir, embedder)
+        return self._vectors[key]
+
+    def built_with(self) -> str | None:
+        from .vector_sync import built_with
+
+        return built_with(self.conn)
+
+    def record_model(self, model: str | None) -> None:
+        from .vector_sync import record_model
+
+        record_model(self.conn, model)
+
+    # -- reflect and views ----------------------------------------------------------------------
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Hold the writer lock and one read transaction: a sync may commit in several
+        transactions, and reflect must never see one half done."""
+        with writer_lock(self.state_dir, wait=READ_WAIT), snapshot(self.conn):
+            yield
+
+    def facts(self, until: date | None = None) -> list[Fact]:
+        return reads.facts(self.conn, until)
+
+    def entity_facts(self, key: str, limit: int) -> list[dict[str, Any]]:
+        return reads.entity_facts(self.conn, key, limit)
+
+    def log_days(self, since: date, until: date) -> list[tuple[str, str]]:
+        return reads.log_days(self.conn, since, until)
+
+    def day_counts(self) -> list[dict[str, Any]]:
+        from .timeline import day_counts
+
+        return day_counts(self.conn)
+
+    def status(self) -> dict[str, Any]:
+        return reads.status(self.conn)

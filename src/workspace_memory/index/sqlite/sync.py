@@ -1,0 +1,349 @@
+"""Keep the index in step with the Markdown: cheap stat check first, then parse what changed.
+
+1. Scan the workspace (no symlinks) and compare (mtime_ns, size) with the `files` table.
+2. If nothing differs, stop: this is all a recall pays when nothing changed.
+3. Take the writer lock and scan again (another process may have just synced).
+4. For each candidate, hash its bytes; same hash = only touched, update the stat.
+5. Parse changed files and replace their rows in one transaction per batch;
+   delete the rows of files that are gone (a rename is a delete plus an add, and the
+   embedding cache keyed by text hash makes it cheap).
+6. Rebuild the small `entities` table from mentions and entity pages.
+
+Indexing never writes Markdown: files are only opened for reading.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from ...files import read_bounded
+from ...workspace.layout import MarkdownFile, Workspace
+from ..base import SyncReport, in_batches
+from ..rows import file_rows, key_scope
+from .connection import transaction, writer_lock
+from .supersession import update_superseded
+
+_BATCH = 200  # files a transaction: keeps readers' view fresh and memory flat on big rebuilds
+
+
+@dataclass
+class _Pending:
+    candidates: list[tuple[MarkdownFile, int, int]]  # file, mtime_ns, size
+    removed: list[str]
+    known: dict[str, tuple[int, int, str]]  # path -> (mtime_ns, size, hash)
+    total: int
+
+
+def _scan(ws: Workspace, conn: sqlite3.Connection, everything: bool, only: set[str] | None = None) -> _Pending:
+    """Stat every Markdown file (or, with `only`, just those workspace keys) against the files table."""
+    if only is None:
+        known = {p: (m, s, h) for p, m, s, h in conn.execute("SELECT path, mtime_ns, size, hash FROM files")}
+        files = ws.markdown_files()
+    else:
+        known = {}
+        for part in in_batches(sorted(only)):
+            known.update({p: (m, s, h) for p, m, s, h in conn.execute(
+                f"SELECT path, mtime_ns, size, hash FROM files WHERE path IN ({','.join('?' * len(part))})", part)})
+        files = ws.files_for_keys(only)
+    candidates = []
+    seen = set()
+    for mf in files:
+        if mf.key in seen:
+            continue
+        seen.add(mf.key)
+        try:
+            st = os.stat(mf.path, follow_symlinks=False)
+        except OSError:
+            continue
+        old = known.get(mf.key)
+        if everything or old is None or old[0] != st.st_mtime_ns or old[1] != st.st_size:
+            candidates.append((mf, st.st_mtime_ns, st.st_size))
+    removed = sorted(set(known) - seen)
+    return _Pending(candidates, removed, known, len(seen))
+
+
+def settings_fingerprint() -> dict[str, object]:
+    """Everything that shapes the derived rows; when it changes the index must be rebuilt."""
+    from ...markdown.parse import PARSER_VERSION
+    from ...tokens import CHUNK_TOKENS
+    from ..rows import EMBED_SCHEME
+    from .schema import FTS_TOKENIZER, SCHEMA_VERSION
+
+    return {"schema": SCHEMA_VERSION, "parser": PARSER_VERSION, "chunk_tokens": CHUNK_TOKENS,
+            "tokenizer": FTS_TOKENIZER, "embed_text": EMBED_SCHEME}
+
+
+def stale_settings(conn: sqlite3.Connection) -> str | None:
+    """What changed since the index was built ("chunk_tokens 200 -> 180"), or None."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
+    if row is None:
+        has_rows = conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
+        return "the index predates settings fingerprints" if has_rows else None
+    stored = json.loads(row[0])
+    current = settings_fingerprint()
+    changed = [f"{k} {stored.get(k)} -> {v}" for k, v in current.items() if stored.get(k) != v]
+    return ", ".join(changed) or None
+
+
+def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,  # noqa: ANN001
+         wait: float | None = 60.0, progress=None, rebuild_if_stale: bool = True,
+         only: set[str] | None = None) -> SyncReport:
+    """Bring the index up to date with the workspace; see the module docstring for the steps.
+
+    `wait=0` returns at once with `busy=True` when another process is writing.
+    `progress(done, total)` is called while parsing, for progress bars.
+    `only` limits the scan to these workspace keys (a watcher that saw them change).
+    When the settings fingerprint changed, the whole index is rebuilt; with
+    `rebuild_if_stale=False` (a recall) it is left as it is and a notice says so.
+    """
+    started = time.perf_counter()
+    report = SyncReport()
+    stale = None if rebuild else stale_settings(conn)
+    if stale:
+        if not rebuild_if_stale:
+            report.notices.append(f"index settings changed ({stale}); run `memory index` to rebuild")
+            return report
+        rebuild = True
+        report.notices.append(f"index settings changed ({stale}); rebuilt the index")
+    if rebuild:
+        only = None
+    if not rebuild:
+        pending = _scan(ws, conn, everything=False, only=only)
+        if not pending.candidates and not pending.removed:
+            report.unchanged = pending.total
+            report.seconds = time.perf_counter() - started
+            return report
+    with writer_lock(ws.state_dir, wait=wait) as held:
+        if not held:
+            report.busy = True
+            return report
+        # A rebuild is one transaction: readers keep seeing the old index until the new one is
+        # whole, instead of an empty or half-filled one (WAL lets them read meanwhile).
+        with transaction(conn) if rebuild else contextlib.nullcontext():
+            if rebuild:
+                _clear(conn)
+                pending = _scan(ws, conn, everything=True)
+            else:
+                pending = _recheck(conn, pending)  # another writer may have synced some meanwhile
+            report.unchanged = pending.total - len(pending.candidates)
+            _apply(ws, conn, pending, report, progress)
+            if rebuild:
+                rebuild_entities(conn)
+                update_superseded(conn)
+            elif report.entity_keys:
+                rebuild_entities(conn, report.entity_keys)
+                with transaction(conn):
+                    update_superseded(conn, report.entity_keys)
+        conn.execute(
+            "INSERT OR REPLACE INTO meta(key, value) VALUES ('last_sync', ?)",
+            (datetime.now(UTC).isoformat(timespec="seconds"),),
+        )
+        if rebuild or conn.execute("SELECT 1 FROM meta WHERE key = 'fingerprint'").fetchone() is None:
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fingerprint', ?)",
+                         (json.dumps(settings_fingerprint(), sort_keys=True),))
+        if report.dirty or rebuild:
+            # Readers of derived state (the vector index) compare this to what they last saw.
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('generation', ?)",
+                         (str(_meta_int(conn, "generation") + 1),))
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _meta_int(conn: sqlite3.Connection, key: str) -> int:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return int(row[0]) if row and str(row[0]).isdigit() else 0
+
+
+def generation(conn: sqlite3.Connection) -> int:
+    """A counter bumped by every sync that changed chunks (0 for a new index)."""
+    return _meta_int(conn, "generation")
+
+
+def _recheck(conn: sqlite3.Connection, pending: _Pending) -> _Pending:
+    """Drop the candidates that another process indexed between our scan and our lock."""
+    paths = [mf.key for mf, _, _ in pending.candidates] + pending.removed
+    known: dict[str, tuple[int, int, str]] = {}
+    for part in in_batches(paths):
+        known.update({p: (m, s, h) for p, m, s, h in conn.execute(
+            f"SELECT path, mtime_ns, size, hash FROM files WHERE path IN ({','.join('?' * len(part))})", part)})
+    candidates = [(mf, m, s) for mf, m, s in pending.candidates
+                  if known.get(mf.key) is None or known[mf.key][:2] != (m, s)]
+    removed = [p for p in pending.removed if p in known]
+    return _Pending(candidates, removed, known, pending.total)
+
+
+def _apply(ws: Workspace, conn: sqlite3.Connection, pending: _Pending, report: SyncReport, progress) -> None:  # noqa: ANN001
+    if pending.removed:
+        with transaction(conn):
+            report.removed_chunk_ids += _delete_paths(conn, pending.removed, report.entity_keys)
+        report.removed += len(pending.removed)
+    total = len(pending.candidates)
+    for start in range(0, total, _BATCH):
+        batch = pending.candidates[start : start + _BATCH]
+        with transaction(conn):
+            for mf, mtime_ns, size in batch:
+                _sync_file(ws, conn, mf, mtime_ns, size, pending.known.get(mf.key), report)
+        if progress:
+            progress(min(start + _BATCH, total), total)
+
+
+def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_ns: int, size: int,
+               old: tuple[int, int, str] | None, report: SyncReport) -> None:
+    del ws
+    try:
+        digest, head, total = read_bounded(mf.path)  # read only: indexing never writes Markdown
+    except OSError:
+        return
+    if old is not None and old[2] == digest and _has_rows(conn, mf.key):
+        conn.execute("UPDATE files SET mtime_ns = ?, size = ? WHERE path = ?", (mtime_ns, size, mf.key))
+        report.touched += 1
+        return
+    if old is not None:
+        report.removed_chunk_ids += _delete_paths(conn, [mf.key], report.entity_keys)
+        report.changed += 1
+    else:
+        report.added += 1
+    rows = file_rows(mf.key, mf.role, mf.day, head, total)
+    file_row = rows.file | {"hash": digest, "mtime_ns": mtime_ns, "size": size,
+                            "indexed_at": datetime.now(UTC).isoformat(timespec="seconds")}
+    _insert(conn, "files", [file_row])
+    report.entity_keys.update(_page_key(mf.key))
+    if rows.chunks:
+        _insert_chunks(conn, rows.chunks, report)
+    if rows.warnings:
+        conn.executemany("INSERT INTO warnings(path, line, message) VALUES (?, ?, ?)",
+                         [(mf.key, line, msg) for line, msg in rows.warnings])
+
+
+def _insert_chunks(conn: sqlite3.Connection, chunks: list, report: SyncReport) -> None:
+    """Insert a file's chunks and their FTS, fact and mention rows, a statement per table."""
+    # Ids are never reused (a counter in meta, not MAX(id) + 1): the vector index keys its
+    # vectors by chunk id, and a reused id would silently keep the old text's vector.
+    first = max(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM chunks").fetchone()[0], _meta_int(conn, "next_chunk_id"))
+    ids = list(range(first, first + len(chunks)))
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('next_chunk_id', ?)", (str(first + len(chunks)),))
+    report.new_chunk_ids += ids
+    report.entity_keys.update(slug.lower() for _, _, mentions in chunks for slug in mentions)
+    conn.executemany(
+        "INSERT INTO chunks(id, path, start_line, end_line, kind, heading, text, role, day, t_start, t_end,"
+        " text_hash, ctx_hash) VALUES (:id, :path, :start_line, :end_line, :kind, :heading, :text, :role, :day,"
+        " :t_start, :t_end, :text_hash, :ctx_hash)",
+        [chunk | {"id": cid} for cid, (chunk, _, _) in zip(ids, chunks, strict=True)],
+    )
+    conn.executemany("INSERT INTO chunks_fts(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
+                     [(cid, c["search_text"], c["path_text"], c["context_text"])
+                      for cid, (c, _, _) in zip(ids, chunks, strict=True)])
+    conn.executemany("INSERT INTO chunks_trigram(rowid, text) VALUES (?, ?)",
+                     [(cid, c["text"]) for cid, (c, _, _) in zip(ids, chunks, strict=True) if c["cjk"]])
+    facts = [fact | {"id": cid} for cid, (_, fact, _) in zip(ids, chunks, strict=True) if fact is not None]
+    if facts:
+        cols = list(facts[0])
+        conn.executemany(f"INSERT OR REPLACE INTO facts({', '.join(cols)}) VALUES ({', '.join(':' + c for c in cols)})",
+                         facts)
+    conn.executemany(
+        "INSERT OR IGNORE INTO mentions(chunk_id, entity_key, slug) VALUES (?, ?, ?)",
+        [(cid, slug.lower(), slug) for cid, (_, _, mentions) in zip(ids, chunks, strict=True) for slug in mentions],
+    )
+
+
+def _insert(conn: sqlite3.Connection, table: str, rows: Iterable[dict]) -> None:
+    for row in rows:
+        cols = ", ".join(row)
+        marks = ", ".join(f":{c}" for c in row)
+        conn.execute(f"INSERT OR REPLACE INTO {table}({cols}) VALUES ({marks})", row)
+
+
+def _has_rows(conn: sqlite3.Connection, path: str) -> bool:
+    return conn.execute("SELECT 1 FROM files WHERE path = ?", (path,)).fetchone() is not None
+
+
+def _page_key(path: str) -> set[str]:
+    """An entity page's entity key ({'peter'} for bank/entities/Peter.md), else empty."""
+    if path.startswith("bank/entities/") and path.count("/") == 2:
+        key = path.rsplit("/", 1)[-1][:-3].lower()
+        return set() if key in ("readme", "index") else {key}
+    return set()
+
+
+def _delete_paths(conn: sqlite3.Connection, paths: list[str], keys: set[str] | None = None) -> list[int]:
+    removed: list[int] = []
+    for path in paths:
+        ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE path = ?", (path,))]
+        if keys is not None:
+            keys.update(r[0] for r in conn.execute(
+                "SELECT DISTINCT m.entity_key FROM mentions m JOIN chunks c ON c.id = m.chunk_id WHERE c.path = ?",
+                (path,)))
+            keys.update(_page_key(path))
+        removed += ids
+        for part in in_batches(ids):
+            marks = ",".join("?" * len(part))
+            for table, col in (("chunks_fts", "rowid"), ("chunks_trigram", "rowid"), ("facts", "id"),
+                               ("mentions", "chunk_id")):
+                conn.execute(f"DELETE FROM {table} WHERE {col} IN ({marks})", part)
+        conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
+        conn.execute("DELETE FROM warnings WHERE path = ?", (path,))
+        conn.execute("DELETE FROM files WHERE path = ?", (path,))
+    return removed
+
+
+def _clear(conn: sqlite3.Connection) -> None:
+    with transaction(conn):
+        for table in ("chunks_fts", "chunks_trigram", "facts", "mentions", "chunks", "warnings", "files",
+                      "entities"):
+            conn.execute(f"DELETE FROM {table}")
+
+
+def rebuild_entities(conn: sqlite3.Connection, keys: set[str] | None = None) -> None:
+    """Recompute `entities` from @mentions and bank/entities/*.md pages (names, aliases).
+
+    With `keys`, only those entities are recomputed (a one-file sync stays cheap on a
+    10,000-file workspace); without, the whole table.
+    """
+    if keys is not None and not keys:
+        return
+    scope, params = key_scope(keys, "entity_key IN ({})")
+    spellings: dict[str, dict[str, int]] = {}
+    for key, slug, count in conn.execute(
+        f"SELECT entity_key, slug, COUNT(*) FROM mentions WHERE 1{scope} GROUP BY entity_key, slug", params
+    ):
+        spellings.setdefault(key, {})[slug] = count
+    fact_counts = dict(conn.execute(
+        "SELECT m.entity_key, COUNT(*) FROM mentions m JOIN facts f ON f.id = m.chunk_id"
+        f" WHERE 1{scope.replace('entity_key', 'm.entity_key')} GROUP BY m.entity_key", params
+    ))
+    pages: dict[str, tuple[str, str, dict]] = {}
+    for path, meta, title in conn.execute(
+        "SELECT path, meta, title FROM files WHERE path LIKE 'bank/entities/%'"
+    ):
+        key = next(iter(_page_key(path)), None)
+        if key and (keys is None or key in keys):
+            pages[key] = (path, path.rsplit("/", 1)[-1][:-3], json.loads(meta or "{}") | {"_title": title})
+    from ...markdown.retain import display_name
+
+    rows = []
+    for key in sorted(set(spellings) | set(pages)):
+        forms = spellings.get(key, {})
+        slug = max(forms, key=lambda s: (forms[s], s)) if forms else pages[key][1]
+        page = pages.get(key)
+        meta = page[2] if page else {}
+        name = str(meta.get("name") or display_name(slug))
+        aliases = meta.get("aliases") or []
+        if isinstance(aliases, str):
+            aliases = [aliases]
+        rows.append((key, slug, name, page[0] if page else None, json.dumps([str(a) for a in aliases]),
+                     fact_counts.get(key, 0)))
+    with transaction(conn):
+        if keys is None:
+            conn.execute("DELETE FROM entities")
+        else:
+            conn.execute(f"DELETE FROM entities WHERE key IN ({','.join('?' * len(keys))})", params)
+        conn.executemany(
+            "INSERT INTO entities(key, slug, name, page_path, aliases, fact_count) VALUES (?, ?, ?, ?, ?, ?)", rows
+        )

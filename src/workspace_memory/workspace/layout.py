@@ -1,0 +1,334 @@
+"""The workspace: where Markdown lives, which files count, and path safety.
+
+Layout (DESIGN §1): MEMORY.md (core; legacy memory.md read only when MEMORY.md is
+absent), memory/**/*.md (daily logs and notes), bank/**/*.md (curated pages), plus
+extra paths from the optional config file `memory.toml` at the workspace root.
+Symlinks are never followed; `.memory/` and hidden folders (repair archives live in
+`.memory-repair/`) are never indexed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from ..errors import IndexBusy, PathRefused, UserError
+from ..files import remove_stale_temps
+from ..locks import file_lock
+
+DEFAULT_WORKSPACE = "~/.openclaw/workspace"
+CONFIG_NAME = "memory.toml"
+STATE_DIR = ".memory"
+REPAIR_DIR = ".memory-repair"
+CORE_NAME = "MEMORY.md"
+LEGACY_CORE_NAME = "memory.md"
+SCANNED_DIRS = ("memory", "bank")
+WRITE_LOCK_WAIT = 30.0  # seconds a writer waits for another writer of the same file
+
+# A daily log is named by its day: memory/2025-11-27.md (a suffix such as
+# memory/2025-11-27-standup.md is still that day's note).
+_DAY_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\b|_|$)")
+
+
+@dataclass(frozen=True)
+class MarkdownFile:
+    """One indexable file: its key (workspace-relative, '/'-separated) and where it is."""
+
+    key: str
+    path: str | Path  # a str from directory walks: building 10,000 Path objects costs more than the stats
+
+    @property
+    def day(self) -> date | None:
+        """The day a daily log is about, from its file name; None for evergreen files."""
+        return day_from_name(self.key)
+
+    @property
+    def role(self) -> str:
+        """core | daily | bank | note | extra."""
+        return file_role(self.key)
+
+
+def day_from_name(key: str) -> date | None:
+    """The date in a `memory/` file name (memory/2025-11-27.md -> 2025-11-27), else None."""
+    if not key.startswith("memory/"):
+        return None
+    match = _DAY_RE.match(key.rsplit("/", 1)[-1])
+    if not match:
+        return None
+    try:
+        return date(int(match[1]), int(match[2]), int(match[3]))
+    except ValueError:
+        return None
+
+
+def file_role(key: str) -> str:
+    """Classify a file key: core memory, daily log, bank page, other note, or extra path."""
+    if key in (CORE_NAME, LEGACY_CORE_NAME):
+        return "core"
+    if key.startswith("memory/"):
+        return "daily" if day_from_name(key) else "note"
+    if key.startswith("bank/"):
+        return "bank"
+    return "extra"
+
+
+@dataclass
+class Workspace:
+    """A memory workspace on disk plus its optional configuration."""
+
+    root: Path
+    config: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, root: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> Workspace:
+        """Open the workspace at `root`, else $MEMORY_WORKSPACE, else ~/.openclaw/workspace.
+
+        The folder need not exist yet (`memory init` creates it); its config is read when present.
+        """
+        env = os.environ if env is None else env
+        raw = root or env.get("MEMORY_WORKSPACE") or DEFAULT_WORKSPACE
+        resolved = Path(os.path.expanduser(str(raw))).resolve()
+        if resolved.exists() and not resolved.is_dir():
+            raise UserError(f"workspace {resolved} is not a directory")
+        config_path = Path(env["MEMORY_CONFIG"]) if env.get("MEMORY_CONFIG") else resolved / CONFIG_NAME
+        return cls(resolved, load_config(config_path))
+
+    def is_workspace(self) -> bool:
+        """True when the folder looks like a memory workspace (what every command but init needs).
+
+        A folder with none of MEMORY.md, memory.md, memory/, bank/, memory.toml or .memory/ is
+        refused, so that `memory --workspace / status` cannot scatter a `.memory/` anywhere.
+        """
+        markers = (CORE_NAME, LEGACY_CORE_NAME, "memory", "bank", CONFIG_NAME, STATE_DIR)
+        return self.root.is_dir() and any(os.path.lexists(self.root / m) for m in markers)
+
+    def require(self) -> None:
+        """Raise a one-line UserError unless this folder is a workspace (see is_workspace)."""
+        if not self.root.is_dir():
+            raise UserError(f"no workspace at {self.root} (run `memory init` or pass --workspace)")
+        if not self.is_workspace():
+            raise UserError(f"{self.root} is not a memory workspace (no MEMORY.md, memory/ or memory.toml); "
+                            "run `memory --workspace DIR init` to make it one")
+
+    # -- well-known places -------------------------------------------------------------
+    @property
+    def state_dir(self) -> Path:
+        """`.memory/`: derived state (index, vectors, locks); never committed, always rebuildable."""
+        return self.root / STATE_DIR
+
+    @property
+    def index_path(self) -> Path:
+        return self.state_dir / "index.sqlite"
+
+    @property
+    def core_path(self) -> Path:
+        """MEMORY.md, or the legacy memory.md when only that one exists."""
+        canonical = self.root / CORE_NAME
+        legacy = self.root / LEGACY_CORE_NAME
+        if not _exists_exact(canonical) and _exists_exact(legacy):
+            return legacy
+        return canonical
+
+    @contextlib.contextmanager
+    def write_lock(self, key: str, wait: float = WRITE_LOCK_WAIT) -> Iterator[None]:
+        """Hold the lock of one Markdown file (its workspace key) while re-reading and rewriting it.
+
+        Every writer (retain, reflect, init, core edits, doctor --fix) takes it, then reads the
+        file under it and writes atomically, so two writers never overwrite each other's change.
+        The lock is a separate file under `.memory/locks/`: the Markdown file itself is replaced
+        by a rename on every write, and a lock held on the old inode would protect nothing.
+        """
+        name = hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+        with file_lock(self.state_dir / "locks" / f"{name}.lock", wait) as held:
+            if not held:
+                raise IndexBusy(f"{key} is being written by another process for over {wait:.0f}s; try again")
+            # A writer killed mid-write leaves its temporary file; holding the lock, we know its
+            # owner is gone, so it goes now instead of piling up.
+            target = Path(key) if os.path.isabs(key) else self.root / key
+            remove_stale_temps(target)
+            yield
+
+    def daily_path(self, day: date) -> Path:
+        return self.root / "memory" / f"{day.isoformat()}.md"
+
+    def extra_roots(self) -> list[Path]:
+        """Configured extra Markdown files/folders, resolved; symlinked ones are skipped."""
+        roots = []
+        for raw in self.config.get("extra_paths", []) or []:
+            path = Path(os.path.expanduser(str(raw)))
+            path = path if path.is_absolute() else self.root / path
+            if path.is_symlink():
+                continue
+            roots.append(path.resolve())
+        return roots
+
+    # -- enumeration ---------------------------------------------------------------------
+    def markdown_files(self) -> Iterator[MarkdownFile]:
+        """Every indexable Markdown file, never following a symlink, in a stable order."""
+        core = self.core_path
+        if core.is_file() and not core.is_symlink():
+            yield MarkdownFile(core.name, core)
+        for folder in SCANNED_DIRS:
+            yield from self._walk(self.root / folder)
+        for extra in self.extra_roots():
+            if extra.is_file() and extra.suffix.lower() == ".md":
+                yield MarkdownFile(self.key_for(extra), extra)
+            elif extra.is_dir():
+                yield from self._walk(extra)
+
+    def files_for_keys(self, keys: set[str]) -> Iterator[MarkdownFile]:
+        """The indexable Markdown files among these workspace keys (the rest: gone or not ours).
+
+        The same rules as `markdown_files`, checked for a few paths a watcher saw change, so a
+        long-lived process re-syncs them without walking the whole workspace.
+        """
+        roots = [self.root / d for d in SCANNED_DIRS] + self.extra_roots()
+        for key in sorted(keys):
+            path = Path(key) if os.path.isabs(key) else self.root / key
+            if not key.lower().endswith(".md") or not path.is_file():
+                continue
+            if key in (CORE_NAME, LEGACY_CORE_NAME):
+                if path == self.core_path and not path.is_symlink():
+                    yield MarkdownFile(key, path)
+                continue
+            top = next((r for r in roots if path == r or _is_within(path, r)), None)
+            if top is None:
+                continue
+            inside = path.relative_to(top).parts
+            links = any((top / Path(*inside[:i])).is_symlink() for i in range(1, len(inside) + 1))
+            if not links and not any(p.startswith(".") for p in inside) and not top.is_symlink():
+                yield MarkdownFile(key, path)
+
+    def _walk(self, top: Path) -> Iterator[MarkdownFile]:
+        if not top.is_dir() or top.is_symlink():
+            return
+        root = str(self.root) + os.sep
+        stack = [str(top)]
+        while stack:
+            folder = stack.pop()
+            try:
+                entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            except OSError:
+                continue
+            subdirs = []
+            for entry in entries:
+                if entry.name.startswith(".") or entry.is_symlink():
+                    continue  # hidden folders hold state and repair archives; links are never followed
+                if entry.is_dir(follow_symlinks=False):
+                    subdirs.append(entry.path)
+                elif entry.name.lower().endswith(".md") and entry.is_file(follow_symlinks=False):
+                    inside = entry.path.startswith(root)
+                    key = entry.path[len(root):].replace(os.sep, "/") if inside else entry.path
+                    yield MarkdownFile(key, entry.path)
+            stack.extend(reversed(subdirs))
+
+    def key_for(self, path: Path) -> str:
+        """Workspace-relative '/'-separated key; absolute for extra paths outside the workspace."""
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    # -- path safety ---------------------------------------------------------------------
+    def resolve_markdown(self, user_path: str) -> MarkdownFile:
+        """Confine a user-given path to the workspace's Markdown (for `get` and MCP reads).
+
+        Refuses: non-.md files, symlinks anywhere on the way, anything outside MEMORY.md,
+        memory/, bank/ and the extra paths (so `../` and absolute paths elsewhere fail).
+        """
+        if not user_path or "\x00" in user_path:
+            raise PathRefused("empty or invalid path")
+        candidate = Path(os.path.expanduser(user_path))
+        if not candidate.is_absolute():
+            candidate = self.root / candidate
+        if candidate.suffix.lower() != ".md":
+            raise PathRefused(f"{user_path}: only Markdown (.md) files can be read")
+        normal = Path(os.path.normpath(candidate))
+        allowed = [self.root / CORE_NAME, self.root / LEGACY_CORE_NAME]
+        allowed += [self.root / d for d in SCANNED_DIRS] + self.extra_roots()
+        if not any(normal == a or _is_within(normal, a) for a in allowed):
+            raise PathRefused(f"{user_path}: outside the workspace's memory files (MEMORY.md, memory/, bank/)")
+        _refuse_links(normal, self.root if _is_within(normal, self.root) else None)
+        if _is_within(normal, self.root) and any(p.startswith(".") for p in normal.relative_to(self.root).parts):
+            raise PathRefused(f"{user_path}: hidden folders are not memory files")
+        if not normal.is_file():
+            raise PathRefused(f"{user_path}: no such file")
+        return MarkdownFile(self.key_for(normal), normal)
+
+
+def _exists_exact(path: Path) -> bool:
+    """True when a file with exactly this name exists (case-insensitive filesystems lie)."""
+    try:
+        return path.name in os.listdir(path.parent)
+    except OSError:
+        return False
+
+
+def _is_within(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(folder)
+    except ValueError:
+        return False
+    return path != folder
+
+
+def _refuse_links(path: Path, stop: Path | None) -> None:
+    """Refuse the path if it, or any folder between it and the workspace root, is a symlink."""
+    current = path
+    while True:
+        if current.is_symlink():
+            raise PathRefused(f"{path}: symbolic links are not followed")
+        if stop is not None and current == stop:
+            return
+        if current.parent == current:
+            return
+        current = current.parent
+        if stop is None and current == Path(current.anchor):
+            return
+
+
+# The top level of memory.toml: each key and the TOML type it must have. A table's own keys
+# are checked by the module that reads it (embed.config, recall.settings, reflect.model, ...).
+CONFIG_KEYS: dict[str, type] = {
+    "timezone": str, "extra_paths": list, "embedding": dict, "recall": dict, "reflect": dict,
+    "store": dict, "sessions": dict, "ui": dict, "core": dict, "time": dict, "mcp": dict,
+}
+_TYPE_NAMES = {str: "a string", list: "a list", dict: "a table"}
+
+
+def load_config(path: Path) -> dict[str, Any]:
+    """Read the optional TOML config; a broken one is a clear user error, not a traceback."""
+    if not path.is_file():
+        return {}
+    try:
+        with path.open("rb") as fh:
+            config = tomllib.load(fh)
+    except (tomllib.TOMLDecodeError, OSError) as exc:
+        raise UserError(f"{path}: invalid config: {exc}") from None
+    problem = config_problem(config)
+    if problem:
+        raise UserError(f"{path.name}: {problem}")
+    return config
+
+
+def config_problem(config: Mapping[str, Any]) -> str | None:
+    """What is wrong with the top level of a config (unknown key, wrong type), or None."""
+    for key, value in config.items():
+        expected = CONFIG_KEYS.get(key)
+        if expected is None:
+            return f"unknown setting {key!r}; expected one of: {', '.join(CONFIG_KEYS)}"
+        if not isinstance(value, expected):
+            hint = f" ([{key}] ...)" if expected is dict else ""
+            return f"{key} must be {_TYPE_NAMES[expected]}{hint}, not {type(value).__name__} {value!r:.40}"
+    paths = config.get("extra_paths", [])
+    if any(not isinstance(p, str) or not p.strip() for p in paths):
+        return "extra_paths must be a list of folders or files (strings), e.g. extra_paths = [\"~/notes\"]"
+    return None

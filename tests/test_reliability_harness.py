@@ -1,0 +1,52 @@
+"""A sample of the reliability harness (benchmarks/reliability.py runs the full figures):
+writers killed at random moments, derived files damaged, parsers fuzzed, hostile paths refused."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+import reliability  # noqa: E402
+from workspace_memory.errors import PathRefused  # noqa: E402
+from workspace_memory.workspace.layout import Workspace  # noqa: E402
+
+
+def test_killed_writers_leave_every_file_as_before_or_after(tmp_path: Path) -> None:
+    report = reliability.crash(8, seed=3, work=tmp_path)
+    assert report.kills == 8 and set(report.by_command) == {"index", "reflect", "retain"}
+    assert report.half_written == [], report.half_written
+    assert report.broken_after == [], report.broken_after
+    assert report.temp_files_left == 0
+
+
+def test_damaged_derived_files_are_rebuilt_and_markdown_is_untouched(tmp_path: Path) -> None:
+    results = reliability.corruption(work=tmp_path)
+    assert len(results) == 8
+    failed = [r for r in results if not r["ok"]]
+    assert not failed, failed
+    rebuilt = {(r["target"], r["damage"]) for r in results if any("rebuilt" in n for n in r["notices"])}
+    assert ("index.sqlite", "garbage") in rebuilt and ("hnsw file", "truncated") in rebuilt
+
+
+def test_parsers_survive_fuzzing_in_bounded_time() -> None:
+    out = reliability.hostile(examples=60)
+    for name in ("retain grammar", "chunker", "frontmatter", "time phrases"):
+        assert out[name]["cases"] == 60
+        assert out[name]["median_ms"] < 50, out[name]
+    huge = out["50 MB one-line file"]
+    assert huge["exit"] == 0 and huge["seconds"] < 120 and huge["max_rss_mb"] < 1024, huge
+
+
+def test_hostile_paths_are_refused(tmp_path: Path) -> None:
+    results = reliability.confinement(work=tmp_path)
+    assert all(r["refused"] and r["one_line"] for r in results), [r for r in results if not r["refused"]]
+
+
+@pytest.mark.parametrize("path", ["MEMORY.md\x00.txt", "memory/\x00../x.md", ""])
+def test_the_library_refuses_nul_bytes_and_empty_paths(tmp_path: Path, path: str) -> None:
+    (tmp_path / "MEMORY.md").write_text("# Core\n", encoding="utf-8")
+    with pytest.raises(PathRefused):
+        Workspace.open(tmp_path).resolve_markdown(path)
