@@ -1,4 +1,4 @@
-"""The `Embedder` protocol every provider implements, and the normalisation helper they share.
+"""The `Embedder` protocol every provider implements, and the helpers they share.
 
 Vectors are always float32 and L2-normalised, so that a dot product is a cosine similarity: the
 vector index stores them with an inner-product metric and recall can threshold the scores.
@@ -54,3 +54,18 @@ def l2_normalize(vectors: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(arr, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return (arr / norms).astype(np.float32, copy=False)
+
+
+def log_notice(message: str) -> None:
+    """Log a notice that no caller asked for (a model prepared on first use, outside `prepare_embedder`).
+
+    logging is imported here, not at the top: a cold recall never needs it.
+    """
+    import logging
+
+    logging.getLogger("workspace_memory.embed").warning("%s", message)
+
+
+def one_line(exc: BaseException, limit: int = 200) -> str:
+    """An exception's message on one line, cut to `limit` characters (for a notice)."""
+    return " ".join(str(exc).split())[:limit] or type(exc).__name__

