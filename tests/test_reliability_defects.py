@@ -47,6 +47,18 @@ def test_retain_and_reflect_on_the_same_file_lose_nothing(indexed_workspace: Pat
     assert all(f"Likes green tea variant {i}" in text for i in range(8))
 
 
+def test_temporary_files_of_killed_writers_are_swept_by_index(indexed_workspace: Path) -> None:
+    """A writer killed mid-write leaves `.<name>.<hex>.tmp`; `memory index` removes those nobody holds."""
+    stale = indexed_workspace / "memory" / ".2025-11-12.md.0123456789ab.tmp"
+    stale.write_text("half a file", encoding="utf-8")
+    core = indexed_workspace / ".MEMORY.md.abcdefabcdef.tmp"
+    core.write_text("half", encoding="utf-8")
+    keep = indexed_workspace / "memory" / ".notes.tmp"  # not ours: left alone
+    keep.write_text("x", encoding="utf-8")
+    run_ok(indexed_workspace, "index")
+    assert not stale.exists() and not core.exists() and keep.exists()
+
+
 # ------------------------------------------------------------------ 2. a damaged index is rebuilt
 
 

@@ -45,6 +45,7 @@ def test_design_world_fact() -> None:
             entities=("Peter",),
             confidence=None,
             occurred=DateRange(date(2025, 11, 27), date(2025, 12, 1)),
+            bullet="W @Peter: Currently in Marrakech (Nov 27–Dec 1, 2025) for Andy's birthday.",
         ),
         (),
     )

@@ -28,9 +28,10 @@ from .workspace.layout import Workspace
 if TYPE_CHECKING:
     from .embed.base import Embedder
     from .embed.config import EmbeddingConfig
-    from .index.base import Store, VectorIndex
+    from .index.base import SessionReport, Store, VectorIndex
     from .recall.settings import RecallSettings
     from .reflect.run import ReflectReport
+    from .workspace.importing import ImportReport
     from .workspace.init_templates import InitReport
     from .workspace.paging import Page
     from .workspace.retain_writer import RetainWrite
@@ -172,6 +173,7 @@ class Memory:
         import time
 
         started = time.perf_counter()
+        self.workspace.sweep_stale_temps()  # left by writers killed mid-write
         if rebuild:
             # A rebuild also re-chooses the embedding model: the settings (or today's default) decide.
             self.store.record_model(None)
@@ -179,6 +181,10 @@ class Memory:
                 self.__dict__.pop(cached, None)
         report = self.store.sync(self.workspace, rebuild=rebuild, progress=progress, wait=INDEX_WAIT)
         report.notices[:0] = self.store.take_notices()
+        sessions = self.sync_sessions(wait=INDEX_WAIT)
+        if sessions.files or sessions.removed or sessions.notices:
+            report.sessions = sessions
+            report.notices += sessions.notices
         embedder, notices = self.embedder()
         report.notices += notices
         if embedder is None:
@@ -214,12 +220,44 @@ class Memory:
         from .recall.engine import recall
 
         notices = self.refresh()
+        request, more = self._with_sources(request)
+        notices += more
         semantic = None
         if request.mode != "lexical":
             semantic, more = self._semantic_channel(request.mode)
             notices += more
         return recall(self.store, request, now=self.now, semantic=semantic, notices=notices,
                       settings=self.recall_settings)
+
+    def _with_sources(self, request: RecallRequest) -> tuple[RecallRequest, list[str]]:
+        """The request with its sources spelled out ([recall] sources when it names none), and a
+        notice when transcripts have messages not indexed yet (a recall never reads them itself)."""
+        from dataclasses import replace
+
+        from .index.sessions import outdated
+        from .recall.settings import parse_sources
+        from .workspace.transcripts import session_paths
+
+        try:
+            sources = parse_sources(request.source) if request.source else self.recall_settings.sources
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        request = replace(request, source=",".join(sources))
+        if "sessions" not in sources:
+            return request, []
+        configured = bool(session_paths(self.workspace.config))
+        states = self.store.session_states()
+        if not configured and not states:
+            if sources == ("sessions",):
+                raise UserError("no session transcripts are configured: add [sessions] paths = "
+                                '["~/.openclaw/agents/main/sessions"] to memory.toml, then run `memory index`')
+            return request, []
+        files, notices = self.session_files()
+        behind = outdated(files, states)
+        if behind:
+            notices.append(f"{behind} session transcript(s) changed since they were indexed; their new messages "
+                           "are found after `memory index` (or by a running `memory watch` / MCP server)")
+        return request, notices
 
     def _semantic_channel(self, mode: str):  # noqa: ANN202 - (SemanticChannel | None, notices)
         """The vector channel for this recall, or None (lexical) with the reason in notices."""
@@ -261,6 +299,32 @@ class Memory:
             notices.append(f"{update.missing} new text(s) not embedded yet ({why}); they are found by keywords "
                            "until `memory index` embeds them")
         return vectors, notices
+
+    # -- session transcripts ------------------------------------------------------------------
+    def session_files(self):  # noqa: ANN201 - (list[workspace.transcripts.SessionFile], notices)
+        """The transcripts `[sessions] paths` names, and notices (a missing folder, a link, a clash)."""
+        from .workspace.transcripts import session_files
+
+        return session_files(self.workspace)
+
+    @_repairing
+    def sync_sessions(self, *, min_bytes: int = 0, min_lines: int = 0,
+                      wait: float | None = INDEX_WAIT) -> SessionReport:
+        """Index what was added to the configured session transcripts (see index.sessions).
+
+        `memory index` reads everything. A long-lived process (watch, the MCP server) calls
+        `sync_sessions(min_bytes=DELTA_BYTES, min_lines=DELTA_LINES, wait=0)` when a transcript
+        changes (OpenClaw's delta thresholds; `wait=0` never waits for another writer and says
+        `busy`), and without thresholds when it is idle or stops. Recall never calls it.
+        """
+        from .index.sessions import sync_sessions
+        from .workspace.transcripts import session_paths
+
+        files, notices = self.session_files()
+        report = sync_sessions(self.store, files, self.tz, min_bytes=min_bytes, min_lines=min_lines, wait=wait,
+                               configured=bool(session_paths(self.workspace.config)))
+        report.notices[:0] = notices
+        return report
 
     # -- status and views -----------------------------------------------------------------
     @_repairing
@@ -319,6 +383,72 @@ class Memory:
         from .workspace.retain_writer import retain
 
         return retain(self.workspace, bullet, day or self.today)
+
+    @_repairing
+    def forget(self, target: str, *, reason: str | None = None, undo: bool = False,
+               day: date | None = None) -> dict[str, Any]:
+        """Mark the fact `target` (its text or a citation) as no longer true since `day` (default
+        today), or with `undo` take the mark back; see workspace.forget. The index follows at once."""
+        from .facts.select import select_fact
+        from .workspace.forget import strike, unstrike
+
+        self.store.sync(self.workspace, wait=INDEX_WAIT)
+        fact = select_fact(self.store.facts(), target, invalid=undo)
+        end = fact.end_line or fact.line
+        if undo:
+            written = unstrike(self.workspace, fact.path, fact.line, end, fact.bullet)
+        else:
+            written = strike(self.workspace, fact.path, fact.line, end, fact.bullet,
+                             (day or self.today).isoformat(), reason)
+        self.store.sync(self.workspace, wait=INDEX_WAIT, only={fact.path})
+        return {"undone": undo, "kind": fact.kind, "content": fact.content, "source": f"{written.path}#L{written.line}",
+                "path": written.path, "line": written.line, "before": written.before, "after": written.after,
+                "invalid_at": None if undo else (day or self.today).isoformat(), "reason": None if undo else reason}
+
+    @_repairing
+    def purge(self, pattern: str, *, apply: bool = False) -> dict[str, Any]:
+        """Remove `pattern` from the Markdown, the index (session entries too) and every derived file
+        (see workspace.purge, index.sqlite.purge). Without `apply`, only say what would change."""
+        from .workspace import purge as markdown
+
+        found = markdown.plan(self.workspace, pattern)
+        self.store.sync(self.workspace, wait=INDEX_WAIT)
+        result: dict[str, Any] = {
+            "applied": apply, "replacement": found.replacement, "files": sorted(found.files),
+            "lines": [{"path": h.path, "line": h.line, "after": h.after} for h in found.hits],
+            "session_entries": self.store.purge(pattern, found.replacement, dry_run=True),
+            "notices": ["session transcripts are OpenClaw's files and are not changed: their entries are rewritten"
+                        " in the index; a transcript that is replaced or rewritten is read again whole",
+                        "copies outside the workspace (git history, backups) are not reached"],
+        }
+        if apply:
+            result["changed"] = markdown.apply(self.workspace, found)
+            self.store.sync(self.workspace, wait=INDEX_WAIT)
+            result["session_entries"] = self.store.purge(pattern, found.replacement)
+            result["notices"] += self.store.take_notices()
+        return result
+
+    def export(self, fmt: str = "jsonl", since: str | None = None) -> str | bytes:
+        """Every fact (kind, entities, confidence, stated time, source, validity) as JSONL text, or a
+        Markdown zip as bytes (see index.export); `since` keeps facts written since then."""
+        from .index.export import FORMATS, fact_records, to_jsonl, to_markdown_zip
+        from .timeparse import parse_since
+
+        if fmt not in FORMATS:
+            raise UserError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
+        try:
+            since_day = parse_since(since, self.now) if since else None
+        except ValueError as exc:
+            raise UserError(f"--since: {exc}") from None
+        self.refresh()
+        records = fact_records(self.store.facts(), self.store.entities(), since_day)
+        return to_jsonl(records) if fmt == "jsonl" else to_markdown_zip(records)
+
+    def import_facts(self, lines, name: str = "FILE") -> ImportReport:  # noqa: ANN001 - an iterable of bytes
+        """Append exported facts (JSONL lines) as Retain bullets to their days (workspace.importing)."""
+        from .workspace.importing import import_items, read_records
+
+        return import_items(self.workspace, read_records(lines, name))
 
     def init(self) -> InitReport:
         """Lay out a new workspace from the bank templates (never overwrites)."""

@@ -97,14 +97,19 @@ def atomic_write_text(path: Path, text: str) -> None:
     The text is written as given (no newline translation), so callers control the bytes
     exactly and diffs stay minimal.
     """
+    atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write `data` to `path` atomically (see atomic_write_text); the file's mode is kept."""
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = None
     if path.exists():
         mode = path.stat().st_mode & 0o7777
     fd, tmp = _create_temp(path)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         if mode is not None:

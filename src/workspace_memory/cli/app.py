@@ -13,7 +13,7 @@ import sys
 import click
 
 from ..errors import IndexBusy, MemoryError_, ProviderUnavailable
-from . import commands, reflect_cmds, ui_cmds
+from . import commands, memory_cmds, reflect_cmds, ui_cmds
 from .render import echo
 
 
@@ -30,7 +30,7 @@ def cli(ctx: click.Context, workspace: str | None, now: str | None) -> None:
     ctx.obj.update(workspace=workspace, now=now)
 
 
-for _command in (*commands.COMMANDS, *reflect_cmds.COMMANDS, *ui_cmds.COMMANDS):
+for _command in (*commands.COMMANDS, *reflect_cmds.COMMANDS, *memory_cmds.COMMANDS, *ui_cmds.COMMANDS):
     cli.add_command(_command)
 
 EXIT_CODES = ((ProviderUnavailable, 3), (IndexBusy, 4), (MemoryError_, 1))

@@ -37,10 +37,15 @@ def index(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
     with progress_bar("indexing", enabled=not as_json) as progress:
         report = mem.index(rebuild=rebuild, progress=progress)
     fields = {k: getattr(report, k) for k in ("added", "changed", "removed", "touched", "unchanged")}
+    sessions = report.sessions
     if as_json:
-        echo_json(fields | {"seconds": round(report.seconds, 3), "notices": report.notices})
+        extra = {"sessions": sessions.to_dict()} if sessions else {}
+        echo_json(fields | {"seconds": round(report.seconds, 3), "notices": report.notices} | extra)
         return
     echo(", ".join(f"{v} {k}" for k, v in fields.items()) + f" in {report.seconds:.2f}s")
+    if sessions:
+        echo(f"sessions: {sessions.read} of {sessions.files} transcript(s) read, {sessions.messages} message(s), "
+             f"{sessions.other + sessions.malformed} line(s) skipped ({sessions.malformed} malformed)")
     for notice in report.notices:
         echo(f"note: {notice}", err=True)
 
@@ -64,12 +69,15 @@ def status(ctx: click.Context, as_json: bool) -> None:
 @click.option("--k", "k", type=click.IntRange(1, 1000), default=10, show_default=True, help="Results to return.")
 @click.option("--since", metavar="30d|2w|6m|1y|DATE", help="Only entries from this time on.")
 @click.option("--until", metavar="30d|2w|6m|1y|DATE", help="Only entries up to this time.")
-@click.option("--kind", metavar="KIND", help="world|experience|opinion|observation|note (comma-separated).")
+@click.option("--kind", metavar="KIND", help="world|experience|opinion|observation|note|session (comma-separated).")
 @click.option("--entity", metavar="NAME", help="Only entries about this entity.")
 @click.option("--mode", type=click.Choice(["auto", "lexical", "semantic", "hybrid"]), default="auto",
               show_default=True, help="Search channels to use.")
 @click.option("--budget", type=click.IntRange(1), metavar="TOKENS", help="Pack results into this many tokens.")
 @click.option("--explain", is_flag=True, help="Show which channels found each result and every score factor.")
+@click.option("--source", type=click.Choice(["memory", "sessions", "all"]), default=None,
+              help="Search workspace memory, session transcripts, or both [default: memory.toml [recall] sources].")
+@click.option("--include-invalid", is_flag=True, help="Also facts marked as no longer true (memory forget).")
 @click.option("--batch", type=click.File("rb"), metavar="FILE.jsonl",
               help="One query object per line in, one result object per line out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")

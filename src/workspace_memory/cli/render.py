@@ -33,6 +33,8 @@ def render_recall(result: dict[str, Any]) -> None:
         meta = [item["kind"], item["timestamp"] or "evergreen", f"score {item['score']:.2f}"]
         if item["confidence"] is not None:
             meta.insert(1, f"c={item['confidence']:.2f}")
+        if item.get("invalid_at"):
+            meta.append(f"invalid since {item['invalid_at']}")
         click.echo(f"{n:>2}. {click.style(terminal_safe(item['source']), bold=True)}  ({terminal_safe(', '.join(meta))})")
         for line in item["content"].splitlines() or [""]:
             echo(f"    {line}")
@@ -58,6 +60,10 @@ def render_status(data: dict[str, Any]) -> None:
         ("chunks", str(data["chunks"])),
         ("facts", f"{data['facts']}" + (f" ({kinds})" if kinds else "")),
         ("entities", str(data["entities"])),
+        *([("invalid facts", str(data["invalid_facts"]))] if data.get("invalid_facts") else []),
+        *([("sessions", "{files} transcript(s), {messages} message(s), {entries} entries; skipped {other} "
+                        "other and {malformed} malformed line(s)".format(**data["sessions"]))]
+          if data.get("sessions") else []),
         ("last sync", f"{data['last_sync']} ({data['index_age_seconds']}s ago)" if data["last_sync"] else "never"),
         ("search modes", ", ".join(data["modes"])),
         ("embedding", data.get("embedding") or "none (lexical search)"),
@@ -87,5 +93,6 @@ def render_entity(report: dict[str, Any]) -> None:
         for item in items:
             conf = f" c={item['confidence']:.2f}" if item["confidence"] is not None else ""
             old = f"  [superseded by {item['superseded_by']}]" if item.get("superseded_by") else ""
+            old += f"  [invalid since {item['invalid_at']}]" if item.get("invalid_at") else ""
             echo(f"  {item['timestamp'] or 'evergreen'} {item['kind']}{conf}: {item['content']}"
                        f"  ({item['source']}){old}")

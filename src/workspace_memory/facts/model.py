@@ -40,6 +40,14 @@ class Fact:
     entities: tuple[str, ...]  # entity keys (lower-cased slugs), in order of appearance
     occurred_start: str | None = None
     occurred_end: str | None = None
+    bullet: str = ""  # the bullet's text as written, without an invalid mark ("W @Peter: ...")
+    end_line: int | None = None  # the last line of its bullet
+    invalid_at: str | None = None  # the day it stopped being true (`memory forget`); None: valid
+    invalid_reason: str | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.invalid_at is None
 
     @cached_property
     def hash(self) -> str:

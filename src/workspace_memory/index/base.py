@@ -27,13 +27,30 @@ which store they talk to. The contract every store keeps:
   (`built_with` / `record_model`, one text value per index; `record_model(None)` forgets it, which
   `memory index --rebuild` does). When the settings name no model, the façade keeps that model
   instead of today's default, so that a new default never silently re-embeds an existing index.
+
+Added for session transcripts and `memory forget` (issue 13; every store implements them):
+
+- Sources. Session transcripts (index.sessions) are entries like any other, with kind and role
+  `session`, path `sessions/<file name>`, lines = JSONL lines, and `at`, the message's time
+  (ISO UTC; None for Markdown). `Filters.sources` keeps entries of some sources only:
+  "memory" (every Markdown entry) and "sessions"; empty = both.
+- Validity. A Retain fact struck as no longer true (markdown.retain) has `invalid_at` (ISO day)
+  on its facts row and on every chunk of it; `Filters.include_invalid=False` (the default) leaves
+  those entries out. `Store.facts()` returns invalid facts too (reflect strikes them), with
+  `Fact.invalid_at` / `invalid_reason`, and every fact carries `bullet` (its text as written,
+  for export and forget) and `end_line` (its bullet's last line).
+- `session_states()` and `apply_sessions(read, wait)`: the read state of each transcript, and
+  applying what index.sessions read from them, under the store's writer lock.
+- `purge(pattern, replacement)`: after the caller rewrote the Markdown and synced, rewrite the
+  session entries that hold `pattern`, forget cached vectors no entry uses any more, and make
+  sure no byte of the text survives in the store's files (free pages, logs, vector files).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
@@ -50,6 +67,7 @@ if TYPE_CHECKING:
 OPEN_START = "0001-01-01"
 OPEN_END = "9999-12-31"
 FACT_KINDS = ("world", "experience", "opinion", "observation")
+SOURCES = ("memory", "sessions")  # where entries come from: workspace Markdown, session transcripts
 
 Progress = Callable[[int, int], None]
 
@@ -61,6 +79,8 @@ class Filters:
     An entry passes when its day, or the time range its fact states, overlaps [since, until];
     its kind is one of `kinds` ("fact" = any fact kind); and it mentions one of `entity_keys`
     or sits on one of their pages. `window` narrows the time further (browsing a boost window).
+    It must also come from one of `sources` (SOURCES; empty = any) and, unless
+    `include_invalid`, not be a fact struck as no longer true.
     """
 
     since: date | None = None
@@ -68,16 +88,25 @@ class Filters:
     kinds: tuple[str, ...] = ()
     entity_keys: tuple[str, ...] = ()
     window: tuple[date | None, date | None] | None = None
+    sources: tuple[str, ...] = ()
+    include_invalid: bool = False
 
     @property
     def empty(self) -> bool:
+        """True when nothing narrows the entries by time, kind or entity (sources and validity aside)."""
         return not (self.since or self.until or self.kinds or self.entity_keys or self.window)
 
     def within(self, window: tuple[date | None, date | None] | None) -> Filters:
         """These filters, narrowed to a time window too (None: unchanged)."""
         if window is None:
             return self
-        return Filters(self.since, self.until, self.kinds, self.entity_keys, window)
+        return replace(self, window=window)
+
+    def source_roles(self) -> tuple[bool, bool]:
+        """(keep memory entries, keep session entries)."""
+        if not self.sources:
+            return True, True
+        return "memory" in self.sources, "sessions" in self.sources
 
     def time_bounds(self) -> list[tuple[str, str]]:
         """(latest start, earliest end) pairs an entry's [t_start, t_end] must overlap, as ISO text."""
@@ -122,6 +151,80 @@ class ChunkRow(TypedDict, total=False):
     confidence: float | None
     entity_keys: list[str]
     entity_names: list[str]
+    at: str | None  # session messages: the message's time (ISO UTC)
+    invalid_at: str | None  # a fact struck as no longer true: since when
+
+
+# -- session transcripts (index.sessions reads them; a store keeps and applies) ------------------
+
+@dataclass(frozen=True)
+class SessionState:
+    """What the store remembers of a transcript (table session_files in SQLite)."""
+
+    key: str
+    source: str  # the file's absolute path
+    size: int = 0
+    mtime_ns: int = 0
+    offset: int = 0  # bytes read: the end of the last complete line
+    lines: int = 0  # lines read
+    digest: str = ""  # hash of the first and last 4 KB of [0, offset) (a replaced file no longer matches)
+    session_id: str | None = None
+    last_at: str | None = None  # the newest message time read (for a message without one)
+    messages: int = 0
+    other: int = 0
+    malformed: int = 0
+    first_malformed: int | None = None
+
+
+@dataclass
+class SessionDelta:
+    """What to change in the store for one transcript: new rows, and its new state.
+
+    `whole` replaces every row of the file (new, replaced or rewritten); else the rows are
+    appended. `removed` drops the file and its rows (the transcript is gone). `pending`: lines
+    were added, under the thresholds; nothing changes yet.
+    """
+
+    key: str
+    state: SessionState | None
+    chunks: list[dict[str, Any]] = field(default_factory=list)
+    whole: bool = False
+    removed: bool = False
+    pending: bool = False
+    reread: bool = False  # whole, and the file had been read before (replaced or rewritten)
+    counts: dict[str, int] = field(default_factory=dict)  # lines read: message / other / malformed
+
+
+@dataclass
+class SessionReport:
+    """What a session sync did. `busy`: another writer held the index and we did not wait."""
+
+    files: int = 0  # transcripts configured
+    read: int = 0  # transcripts read (in part or whole)
+    reread: int = 0  # of those, read again whole
+    removed: int = 0
+    pending: int = 0  # transcripts with new lines under the thresholds, left for later
+    messages: int = 0
+    other: int = 0
+    malformed: int = 0
+    bytes: int = 0
+    new_chunk_ids: list[int] = field(default_factory=list)
+    removed_chunk_ids: list[int] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    busy: bool = False
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self.new_chunk_ids or self.removed_chunk_ids or self.removed)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("files", "read", "reread", "removed", "pending", "messages", "other",
+                                              "malformed", "bytes", "busy", "notices")} | {
+            "seconds": round(self.seconds, 3)}
+
+
+ReadDeltas = Callable[[Mapping[str, SessionState]], Iterable[SessionDelta]]
 
 
 @dataclass
@@ -139,6 +242,7 @@ class SyncReport:
     notices: list[str] = field(default_factory=list)
     seconds: float = 0.0
     busy: bool = False
+    sessions: SessionReport | None = None  # what `memory index` did to session transcripts, when configured
 
     @property
     def dirty(self) -> bool:
@@ -274,7 +378,7 @@ class Store(Protocol):
 
     def entity_facts(self, key: str, limit: int) -> list[dict[str, Any]]:
         """The facts that mention one entity, newest first: id, kind, content, confidence, day,
-        occurred_start, occurred_end, path, line."""
+        occurred_start, occurred_end, path, line, invalid_at, invalid_reason."""
         ...
 
     def log_days(self, since: date, until: date) -> list[tuple[str, str]]:
@@ -288,7 +392,26 @@ class Store(Protocol):
 
     def status(self) -> dict[str, Any]:
         """Counts for `memory status`: files, chunks, facts, facts_by_kind, entities, warnings
-        ([{path, line, message}]), last_sync (ISO or None)."""
+        ([{path, line, message}]), last_sync (ISO or None), invalid_facts, and sessions ({files,
+        messages, other, malformed, entries}, or None when no transcript is indexed)."""
+        ...
+
+    # -- session transcripts and forgetting (see the module docstring) ---------------------------
+    def session_states(self) -> dict[str, SessionState]:
+        """How far each indexed transcript was read, by key (`sessions/<file name>`)."""
+        ...
+
+    def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
+        """Under the writer lock: call `read(current states)` and apply each delta it yields (one
+        transcript per transaction; a `whole` delta replaces the file's rows, `removed` drops them).
+        `wait=0` returns at once (busy) when another writer works."""
+        ...
+
+    def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
+        """Replace `pattern` by `replacement` in every session entry (text, search text, the next
+        entry's context), drop cached vectors that no entry uses any more, and compact the store so
+        that no copy of the old text is left in its files. Returns the session entries rewritten
+        (`dry_run`: that would be; nothing changes)."""
         ...
 
 

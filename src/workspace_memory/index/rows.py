@@ -128,11 +128,13 @@ def _chunk_rows(key: str, role: str, day_s: str | None, pwords: str, chunk: Chun
             "confidence": fact.confidence, "day": day_s,
             "occurred_start": occurred.start.isoformat() if occurred and occurred.start else None,
             "occurred_end": occurred.end.isoformat() if occurred and occurred.end else None,
+            "end_line": chunk.fact_end_line or chunk.end_line, "bullet": fact.bullet,
+            "invalid_at": fact.invalid_at, "invalid_reason": fact.invalid_reason,
         }
     chunk_row = {
         "path": key, "start_line": chunk.start_line, "end_line": chunk.end_line, "kind": chunk.kind,
         "heading": chunk.heading, "text": chunk.text, "role": role, "day": day_s,
-        "t_start": t_start, "t_end": t_end,
+        "t_start": t_start, "t_end": t_end, "invalid_at": chunk.invalid_at, "at": None,
         "text_hash": text_hash(embed_text(chunk.text)),
         "search_text": f"{chunk.heading}\n{chunk.text}" if chunk.heading else chunk.text,
         "path_text": pwords, "cjk": has_cjk(chunk.text),

@@ -24,7 +24,7 @@ from .frontmatter import split_frontmatter
 from .retain import RetainFact, find_entities, parse_retain_bullet
 
 # Bump when chunk boundaries or texts change: the index's settings fingerprint includes it.
-PARSER_VERSION = 7  # 6: binary files are skipped; 7: lines and files cut to a size
+PARSER_VERSION = 8  # 6: binary files are skipped; 7: lines and files cut to a size; 8: struck (invalid) facts
 # A heading of this many words or more is a statement ("## Peter: Prefers concise replies"),
 # not a label ("## Notes"); a short section under it is one chunk (see _Walker._close_section).
 STATEMENT_WORDS = 4
@@ -54,6 +54,8 @@ class Chunk:
     kind: str = "note"  # note | world | experience | opinion | observation
     fact: RetainFact | None = None
     entities: tuple[str, ...] = ()
+    fact_end_line: int | None = None  # a fact's first piece: the last line of its whole bullet
+    invalid_at: str | None = None  # every piece of a struck (invalid) fact: the day it stopped being true
 
 
 @dataclass
@@ -232,7 +234,9 @@ class _Walker:
         # carries the fact (one facts row), the others keep its kind and entities.
         for n, (_, first, last, piece) in enumerate(split_to_fit(raw, CHUNK_TOKENS)):
             self.doc.chunks.append(Chunk(line + first, line + last, piece, self.heading_path, fact.kind,
-                                         fact if n == 0 else None, fact.entities))
+                                         fact if n == 0 else None, fact.entities,
+                                         fact_end_line=line + raw.count("\n") if n == 0 else None,
+                                         invalid_at=fact.invalid_at))
 
     def _entry(self, start: int, end: int) -> None:
         block = self.lines[start:end]

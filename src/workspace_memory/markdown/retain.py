@@ -7,6 +7,14 @@ A prefix letter (``W`` world, ``B`` experience, ``O`` opinion, ``S`` observation
 confidence ``(c=0..1)`` or ``(c=0..100%)`` directly after it (opinions only), then whitespace or ``:`` and
 the text. ``@Slug`` mentions anywhere in the text are entities. Parsing never raises: a malformed bullet
 comes back without a fact and with a one-line warning, so the indexer can keep it as plain text.
+
+A fact that is no longer true keeps its bullet, struck through and annotated (`memory forget`):
+
+    ~~W @Peter: Lives in Vienna.~~ (invalid since 2025-12-01: moved to London)
+
+The struck text is parsed as the fact; the annotation gives the day it stopped being true and an
+optional reason. A bullet struck by hand without the annotation is invalid since the day it was
+written (or, in an undated file, since an unknown day: INVALID_UNKNOWN).
 """
 
 from __future__ import annotations
@@ -24,8 +32,12 @@ __all__ = [
     "FACT_KINDS",
     "RetainFact",
     "RetainParse",
+    "INVALID_UNKNOWN",
+    "InvalidMark",
     "display_name",
     "find_entities",
+    "invalid_mark",
+    "mark_invalid",
     "parse_retain_bullet",
     "slugify",
     "validate_bullet",
@@ -45,6 +57,12 @@ _CONFIDENCE_RE = re.compile(r"\s*c\s*=\s*(?P<num>[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+
 _PAREN_RE = re.compile(r"(?P<space>\s*)\((?P<body>[^()\n]*)\)")
 _SEP_RE = re.compile(r"\s*:\s*|\s+")
 BULLET_PREFIX_RE = re.compile(r"^\s*[-*+]\s+")  # "- ", "* ", "+ " before a bullet's text
+# "~~fact~~ (invalid since 2025-12-01: reason)": greedy, so a "~~" inside the fact stays in it.
+_INVALID_RE = re.compile(
+    r"^~~(?P<inner>\S(?:.*\S)?)~~(?:\s*\(invalid since (?P<day>\d{4}-\d{2}-\d{2})(?::\s*(?P<reason>.*?))?\))?\s*$",
+    re.S)
+# The day a fact struck by hand in an undated file stopped being true: unknown, stored as the far past.
+INVALID_UNKNOWN = "0001-01-01"
 
 
 @dataclass(frozen=True)
@@ -56,6 +74,9 @@ class RetainFact:
     entities: tuple[str, ...]  # slugs as written after "@", deduplicated in order of appearance
     confidence: float | None  # opinions only: given (clamped to 0..1) or DEFAULT_OPINION_CONFIDENCE
     occurred: DateRange | None  # the time the text states, if any
+    bullet: str = ""  # the bullet's text as written, without an invalid mark ("W @Peter: ...")
+    invalid_at: str | None = None  # ISO day it stopped being true (INVALID_UNKNOWN: unknown), None: valid
+    invalid_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -64,6 +85,15 @@ class RetainParse:
 
     fact: RetainFact | None
     warnings: tuple[str, ...]  # one-line messages without a path; the caller adds path:line
+
+
+@dataclass(frozen=True)
+class InvalidMark:
+    """A struck bullet's parts: the fact as written, the day it stopped being true, the reason."""
+
+    inner: str
+    day: str | None  # None: struck by hand without the annotation
+    reason: str | None
 
 
 @dataclass(frozen=True)
@@ -203,23 +233,57 @@ def _parse_head(text: str) -> _Head | str:
     return _Head(letter, rest, confidence, tuple(warnings), refusal)
 
 
+def invalid_mark(text: str) -> InvalidMark | None:
+    """The parts of a struck bullet ("~~W ...~~ (invalid since DAY: reason)"), or None when not struck."""
+    m = _INVALID_RE.match(text.strip())
+    if m is None:
+        return None
+    reason = " ".join((m["reason"] or "").split()) or None
+    day = m["day"]
+    try:
+        date.fromisoformat(day) if day else None
+    except ValueError:
+        day = None  # "invalid since 2025-13-45": struck, but on no real day
+    return InvalidMark(m["inner"], day, reason)
+
+
+def mark_invalid(bullet: str, day: str | None, reason: str | None = None) -> str:
+    """The struck form of a bullet's text: "~~W @Peter: x~~ (invalid since 2025-12-01: reason)".
+
+    Without a day (or INVALID_UNKNOWN) it is struck only, as by hand: "~~W @Peter: x~~".
+    """
+    if day in (None, INVALID_UNKNOWN):
+        return f"~~{bullet.strip()}~~"
+    note = f"invalid since {day}" + (f": {' '.join(reason.split())}" if reason and reason.strip() else "")
+    return f"~~{bullet.strip()}~~ ({note})"
+
+
 def parse_retain_bullet(text: str, written: date | None) -> RetainParse:
     """Parse one Retain list item's text (without the "- " marker) written on day ``written``.
 
     Never raises. A malformed bullet gives ``RetainParse(None, (warning,))``; a fact may still carry
-    warnings (a clamped confidence, a c= on a non-opinion).
+    warnings (a clamped confidence, a c= on a non-opinion). A struck bullet (module docstring) is
+    the fact it strikes, with `invalid_at` set.
     """
     if not isinstance(text, str):
         return RetainParse(None, (f"not a Retain fact: expected {_GRAMMAR}, got {type(text).__name__}",))
-    head = _parse_head(text)
+    mark = invalid_mark(text)
+    bullet = mark.inner if mark else text.strip()
+    head = _parse_head(bullet)
     if isinstance(head, str):
         return RetainParse(None, (head,))
+    invalid_at = None
+    if mark is not None:
+        invalid_at = mark.day or (written.isoformat() if written else INVALID_UNKNOWN)
     fact = RetainFact(
         kind=FACT_KINDS[head.letter],
         content=_render(head.rest),
         entities=find_entities(head.rest),
         confidence=head.confidence,
         occurred=resolve_stated_range(_without_mentions(head.rest), written),
+        bullet=" ".join(bullet.split()),
+        invalid_at=invalid_at,
+        invalid_reason=mark.reason if mark else None,
     )
     return RetainParse(fact, head.warnings)
 

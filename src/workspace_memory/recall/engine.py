@@ -33,7 +33,7 @@ from .dedupe import dedupe
 from .neighbours import neighbour_ids, propagate
 from .pack import pack, packet
 from .query import RecallRequest, Understood, understand
-from .rank import importance_factor, recency_factor
+from .rank import dated_day, importance_factor, recency_factor
 from .settings import RecallSettings
 from .supersession import SUPERSEDED_FACTOR, superseded_among
 
@@ -191,7 +191,7 @@ def _apply_factors(cand: Candidate, q: _Query, superseded: bool) -> None:
         relevance = max(relevance, ENTITY_FLOOR)
     factors = {
         "relevance": relevance,
-        "recency": recency_factor(row["day"] if row["role"] == "daily" else None, q.today, q.settings.half_life_days),
+        "recency": recency_factor(dated_day(row), q.today, q.settings.half_life_days),
         "importance": importance_factor(row["kind"], row.get("confidence")),
     }
     if u.entity_boost and not about:

@@ -1,7 +1,8 @@
 """`memory entity NAME`: everything memory holds about one entity ("tell me about X").
 
 The entity's page (bank/entities/<Slug>.md) when there is one, then its facts newest
-first (superseded ones marked), then its opinions with confidence, each with its source.
+first (superseded ones, and ones no longer true, marked), then its opinions with confidence,
+each with its source.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def entity_report(store: Store, name: str) -> dict[str, Any]:
             "id": row["id"], "kind": row["kind"], "content": row["content"], "timestamp": row["day"],
             "confidence": row["confidence"], "occurred": [start, end] if start or end else None,
             "source": source_ref(row["path"], row["line"], row["line"]), "path": row["path"], "line": row["line"],
-        })
+        } | ({"invalid_at": row["invalid_at"], "invalid_reason": row["invalid_reason"]} if row.get("invalid_at") else {}))
     replaced = store.superseded([f["id"] for f in facts if f["kind"] == "world"])
     by_id = {f["id"]: f for f in facts}
     for fact in facts:

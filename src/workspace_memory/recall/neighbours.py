@@ -9,8 +9,9 @@ NEIGHBOUR_DEPTH matches is at least NEIGHBOUR_SHARE as relevant as that match:
 
 and then gets its own factors (recency, importance, what the question asks for).
 
-Only plain entries (notes) in the same section count: Retain facts are self-contained by
-design, as for the context vector (index.rows). A neighbour must pass the query's filters.
+Only plain entries (notes) in the same section, or messages of the same session transcript,
+count: Retain facts are self-contained by design, as for the context vector (index.rows). A
+neighbour must pass the query's filters.
 Measured on LoCoMo: see the README's "What moved it".
 """
 
@@ -23,17 +24,18 @@ from .candidates import Candidate
 
 NEIGHBOUR_SHARE = 0.85
 NEIGHBOUR_DEPTH = 10
+_NARRATIVE = ("note", "session")  # kinds whose entries are told in sequence
 
 
 def _same_section(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return (a["path"] == b["path"] and a["heading"] == b["heading"]
-            and a["kind"] == "note" and b["kind"] == "note")
+            and a["kind"] in _NARRATIVE and a["kind"] == b["kind"])
 
 
 def neighbour_ids(store: Store, best: list[Candidate], candidates: dict[int, Candidate],
                   filters: Filters) -> dict[int, ChunkRow]:
     """Rows of the neighbours of the best matches that are not candidates yet (and pass the filters)."""
-    sources = [c for c in best[:NEIGHBOUR_DEPTH] if c.row["kind"] == "note"]
+    sources = [c for c in best[:NEIGHBOUR_DEPTH] if c.row["kind"] in _NARRATIVE]
     wanted = sorted({n for c in sources for n in (c.chunk_id - 1, c.chunk_id + 1)} - set(candidates))
     if not wanted:
         return {}
@@ -49,7 +51,7 @@ def propagate(best: list[Candidate], candidates: dict[int, Candidate]) -> list[C
 
     The shares come from the relevances before any was raised, so they never chain.
     """
-    sources = [(c, c.relevance) for c in best[:NEIGHBOUR_DEPTH] if c.row["kind"] == "note"]
+    sources = [(c, c.relevance) for c in best[:NEIGHBOUR_DEPTH] if c.row["kind"] in _NARRATIVE]
     raised: dict[int, Candidate] = {}
     for source, relevance in sources:
         for cid in (source.chunk_id - 1, source.chunk_id + 1):

@@ -33,11 +33,11 @@ def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
 def packet(row: dict[str, Any], score: float, entities: list[str]) -> dict[str, Any]:
     """One result in the recall JSON contract."""
     content = row["fact_content"] if row.get("fact_content") else row["text"]
-    return {
+    item = {
         "kind": row["kind"],
         "content": snippet(content),
         "entities": entities,
-        "timestamp": row["day"],
+        "timestamp": row.get("at") or row["day"],  # a session message's time; else the day
         "confidence": row.get("confidence"),
         "source": source_ref(row["path"], row["start_line"], row["end_line"]),
         "path": row["path"],
@@ -45,6 +45,9 @@ def packet(row: dict[str, Any], score: float, entities: list[str]) -> dict[str, 
         "end_line": row["end_line"],
         "score": round(score, 4),
     }
+    if row.get("invalid_at"):  # only with --include-invalid
+        item["invalid_at"] = row["invalid_at"]
+    return item
 
 
 def pack(packets: list[dict[str, Any]], k: int, budget: int | None) -> list[dict[str, Any]]:

@@ -22,8 +22,9 @@ from datetime import date, datetime, timedelta
 from ..errors import UserError
 from ..facts.entities import mentioned, resolve
 from ..index.base import Filters, Store
+from .settings import parse_sources
 
-KINDS = ("world", "experience", "opinion", "observation", "note")
+KINDS = ("world", "experience", "opinion", "observation", "note", "session")
 _KIND_ALIASES = {"w": "world", "b": "experience", "o": "opinion", "s": "observation", "opinions": "opinion",
                  "facts": "fact", "notes": "note"}
 EMPTY_WINDOW_WIDEN = timedelta(days=7)  # see understand(): a window that holds no entry
@@ -48,6 +49,8 @@ class RecallRequest:
     mode: str = "auto"
     budget: int | None = None
     explain: bool = False
+    source: str | None = None  # memory | sessions | all (comma-separated allowed); None: [recall] sources
+    include_invalid: bool = False  # also facts struck as no longer true (`memory forget`)
 
 
 @dataclass
@@ -64,10 +67,13 @@ class Understood:
     opinion: bool = False  # the question asks what someone prefers / thinks / likes
     time_phrase: str | None = None
     notices: list[str] = field(default_factory=list)
+    sources: tuple[str, ...] = ()  # empty: every source
+    include_invalid: bool = False
 
     def filters(self) -> Filters:
         """The hard filters, as the store boundary takes them."""
-        return Filters(self.since, self.until, self.kinds, self.entity_filter)
+        return Filters(self.since, self.until, self.kinds, self.entity_filter, sources=self.sources,
+                       include_invalid=self.include_invalid)
 
 
 def parse_kind(value: str | None) -> tuple[str, ...]:
@@ -87,7 +93,12 @@ def understand(req: RecallRequest, now: datetime, store: Store) -> Understood:
     """Apply the rules in the module docstring to a request."""
     from ..timeparse import extract_time_window, parse_since
 
-    u = Understood(text=req.query.strip(), kinds=parse_kind(req.kind))
+    u = Understood(text=req.query.strip(), kinds=parse_kind(req.kind), include_invalid=req.include_invalid)
+    if req.source:
+        try:
+            u.sources = parse_sources(req.source)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     try:
         u.since = parse_since(req.since, now) if req.since else None
         u.until = parse_since(req.until, now) if req.until else None

@@ -2,8 +2,8 @@
 
     final = relevance * recency * importance
 
-recency (dated daily notes only; MEMORY.md, bank pages and undated notes are
-evergreen and get 1.0):
+recency (dated daily notes and session messages; MEMORY.md, bank pages and undated
+notes are evergreen and get 1.0):
 
     recency = RECENCY_FLOOR + (1 - RECENCY_FLOOR) * 0.5 ** (age_days / HALF_LIFE_DAYS)
 
@@ -13,7 +13,10 @@ of an equally relevant one from last year, so an old but clearly better match st
 measurements are in the README's "What moved it".)
 
 importance: opinions count by their confidence (a 0.9 opinion outranks a 0.3 one),
-facts slightly above free notes because they were deliberately retained:
+facts slightly above free notes because they were deliberately retained, and messages of a
+session transcript (kind "session") below both: a conversation is raw material, what was
+written into memory was chosen, so curated memory wins a tie; a clearly better match in a
+transcript still wins (0.85 / 0.92: a message must be about 8% more relevant than a note):
 
     importance = KIND_IMPORTANCE[kind] * (0.75 + 0.25 * confidence   for opinions)
 """
@@ -24,7 +27,14 @@ from datetime import date
 
 HALF_LIFE_DAYS = 30.0
 RECENCY_FLOOR = 0.85
-KIND_IMPORTANCE = {"world": 1.0, "experience": 1.0, "opinion": 1.0, "observation": 0.95, "note": 0.92}
+KIND_IMPORTANCE = {"world": 1.0, "experience": 1.0, "opinion": 1.0, "observation": 0.95, "note": 0.92,
+                   "session": 0.85}
+DATED_ROLES = ("daily", "session")  # entries whose day makes them age (recency)
+
+
+def dated_day(row: dict) -> str | None:
+    """The day recency counts from: a daily note's or a session message's day; None for evergreen text."""
+    return row["day"] if row["role"] in DATED_ROLES else None
 
 
 def recency_factor(day: str | None, today: date, half_life_days: float = HALF_LIFE_DAYS) -> float:

@@ -8,6 +8,7 @@ candidate_multiplier = 4    # each channel's pool is k x this (at least 40)
 half_life_days = 30         # recency of dated daily notes (bounded, see recall.rank)
 mmr_lambda = 0.7            # 1.0 turns the near-duplicate penalty off
 min_score = 0.05            # results below are dropped, unless only keyword hits would be left
+sources = ["memory"]        # what recall searches by default: "memory", "sessions" (see [sessions])
 ```
 
 Every key is optional; the defaults above are what the README's figures were measured with.
@@ -19,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from ..index.base import SOURCES
 from .rank import HALF_LIFE_DAYS
 
 
@@ -32,6 +34,7 @@ class RecallSettings:
     half_life_days: float = HALF_LIFE_DAYS
     mmr_lambda: float = 0.7
     min_score: float = 0.05
+    sources: tuple[str, ...] = ("memory",)
 
     @classmethod
     def from_mapping(cls, d: Mapping[str, Any] | None) -> RecallSettings:
@@ -42,6 +45,9 @@ class RecallSettings:
         for key, raw in d.items():
             if key not in known:
                 raise ValueError(f"unknown key {key!r}; expected one of: {', '.join(known)}")
+            if key == "sources":
+                values[key] = parse_sources(raw, "sources")
+                continue
             if isinstance(raw, bool) or not isinstance(raw, int | float):
                 raise ValueError(f"{key} must be a number, not {raw!r}")
             values[key] = int(raw) if key == "candidate_multiplier" else float(raw)
@@ -59,3 +65,20 @@ class RecallSettings:
             raise ValueError(f"candidate_multiplier must be at least 1, not {self.candidate_multiplier}")
         if self.half_life_days <= 0:
             raise ValueError(f"half_life_days must be positive, not {self.half_life_days}")
+
+
+def parse_sources(value: Any, name: str = "--source") -> tuple[str, ...]:
+    """"memory", "sessions", "all", a comma-separated string or a list of them -> a tuple of SOURCES."""
+    parts = value.split(",") if isinstance(value, str) else value
+    if not isinstance(parts, list | tuple) or not parts:
+        raise ValueError(f"{name} must name sources: {', '.join(SOURCES)} or all")
+    out: list[str] = []
+    for part in parts:
+        name_ = str(part).strip().lower()
+        if name_ == "all":
+            out += SOURCES
+        elif name_ in SOURCES:
+            out.append(name_)
+        else:
+            raise ValueError(f"{name} {part!r}: expected {', '.join(SOURCES)} or all")
+    return tuple(dict.fromkeys(out))

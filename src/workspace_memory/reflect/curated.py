@@ -4,7 +4,8 @@ World (W) and experience (B) facts are grouped by their primary entity (the firs
 facts without one go under "General", last), newest first. Near-duplicates within a group
 (same polarity, rapidfuzz token-sort ratio >= DUPLICATE_THRESHOLD on the canonical text) are
 merged into one bullet that shows the newest wording and links every source. A fact that a
-newer one replaced (see `supersede`) is struck through and points to its replacement.
+newer one replaced (see `supersede`) is struck through and points to its replacement; a fact
+marked as no longer true (`memory forget`) is struck through with the day and reason.
 """
 
 from __future__ import annotations
@@ -41,7 +42,11 @@ def fact_bullets(facts: list[Fact], page: str, superseded: dict[int, int], by_id
     """
     ordered = newest_first(facts)
     texts = [strip_entity_prefix(f.content, names) for f in ordered]
-    groups = cluster(texts, DUPLICATE_THRESHOLD) if merge else [[i] for i in range(len(ordered))]
+    valid = [i for i, f in enumerate(ordered) if f.valid]
+    # An invalid fact is never merged into a valid one's bullet: it is shown, struck, on its own.
+    groups = ([[valid[i] for i in g] for g in cluster([texts[i] for i in valid], DUPLICATE_THRESHOLD)]
+              if merge else [[i] for i in valid])
+    groups = sorted(groups + [[i] for i, f in enumerate(ordered) if not f.valid], key=lambda g: g[0])
     lines = []
     for group in groups:
         head = ordered[group[0]]
@@ -52,7 +57,9 @@ def fact_bullets(facts: list[Fact], page: str, superseded: dict[int, int], by_id
         sources = links[0] + (f"; also {', '.join(links[1:])}" if len(links) > 1 else "")
         when = head.day_s or "undated"
         newer = by_id.get(superseded.get(head.id, -1))
-        if newer is not None:
+        if not head.valid:
+            lines.append(f"- ~~{text}~~ ({invalid_note(head)}) — {when} · {sources}")
+        elif newer is not None:
             replaced_by = relative_link(page, newer.path, newer.line)
             lines.append(f"- ~~{text}~~ (superseded by {replaced_by}) — {when} · {sources}")
         else:
@@ -81,3 +88,11 @@ def curated_body(kind: str, facts: list[Fact], superseded: dict[int, int], by_id
         lines += [f"## {info.name}" if info else "## General", ""]
         lines += fact_bullets(groups[key], page, superseded, by_id, info.names() if info else ())
     return lines
+
+
+def invalid_note(fact: Fact) -> str:
+    """"invalid since 2025-12-01: moved" (or "invalid" when the day is unknown)."""
+    from ..markdown.retain import INVALID_UNKNOWN
+
+    note = "invalid" if fact.invalid_at in (None, INVALID_UNKNOWN) else f"invalid since {fact.invalid_at}"
+    return note + (f": {one_line(fact.invalid_reason, 80)}" if fact.invalid_reason else "")

@@ -6,7 +6,7 @@ The region (`reflect:begin entity`) holds:
   facts never lead; a fact that replaced an older one says what it replaced.
   (With a model configured, a model-written summary may stand here instead; see `model`.)
 - Facts: every fact that mentions the entity, grouped by kind, newest first, near-duplicates
-  merged, superseded facts struck through, each with its source link.
+  merged, superseded facts and facts no longer true struck through, each with its source link.
 - Opinions: the opinions about the entity from bank/opinions.md with their confidence.
 
 Frontmatter gets `name`, `aliases` (when missing) and `updated` (the --now day), and `updated`
@@ -41,7 +41,7 @@ def summary_lines(entity: EntityInfo, facts: list[Fact], opinions: list[Opinion]
         if old in by_id:
             replaced.setdefault(new, []).append(by_id[old])
     for fact in facts:
-        if fact.kind == "opinion" or fact.id in superseded:
+        if fact.kind == "opinion" or fact.id in superseded or not fact.valid:
             continue
         text = one_line(strip_entity_prefix(fact.content, names), 160)
         line = f"- {text} — {fact.kind}, {fact.day_s or 'undated'} · {relative_link(page, fact.path, fact.line)}"

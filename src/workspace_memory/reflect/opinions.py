@@ -37,6 +37,12 @@ written after the day the deletion was noticed may create it again.
 
 Every fact is applied at most once: its evidence hash (path + text) is kept in the opinion's
 ledger in bank/opinions.md, so re-indexing or re-running never counts it twice.
+
+A fact marked as no longer true (`memory forget`) is never applied. Evidence already applied
+whose fact is now invalid is *withdrawn*: it stays listed, struck through, and its step on the
+confidence is taken back (``c -= after - before``, the values the ledger kept; the fact that
+formed the opinion counts from the neutral WITHDRAWN_BASE = 0.5). When the mark is taken back
+(`memory forget --undo`) the step is applied again. Both are recorded in the history.
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ WEAK_STRENGTH = 0.5
 LOW_RESTATEMENT_GAP = 0.3
 REPLACE_DAYS = 2
 REPLACE_BELOW = 0.5
+WITHDRAWN_BASE = 0.5  # the confidence an opinion would have with no evidence either way
 MATCH_THRESHOLD = 60.0
 EVIDENCE_MATCH_THRESHOLD = 75.0
 
@@ -92,17 +99,20 @@ class Evidence:
     # The confidence this fact left, in the current statement (re-expressed as 1 - c when the statement
     # is replaced, as `role` swaps sides); None: applied before reflect kept it.
     after: float | None = None
+    withdrawn: str | None = None  # the day its fact stopped being true: it no longer counts
 
 
 @dataclass
 class HistoryEntry:
-    """A change to an opinion's statement or baseline: formed, replaced, edited (by hand), set (by hand)."""
+    """A change to an opinion's statement or baseline: formed, replaced, edited (by hand), set (by hand),
+    withdrawn / restored (evidence whose fact was marked invalid, or valid again)."""
 
     day: str
     event: str
     statement: str  # the statement before the event ("formed": the statement formed)
     confidence: float  # the confidence before the event
     value: float | None = None  # "set": the confidence a human gave it
+    note: str | None = None  # "withdrawn" / "restored": the evidence (path#Lline)
 
 
 @dataclass
@@ -142,10 +152,12 @@ class UpdateStats:
     suppressed: int = 0  # facts that matched a deleted opinion and were older than its deletion
     relinked: int = 0  # ledger entries whose fact was edited in place and found again by its line
     applied: int = 0  # facts applied as evidence
+    withdrawn: set[str] = field(default_factory=set)  # opinions that lost evidence to an invalid fact
+    restored: set[str] = field(default_factory=set)  # opinions that got such evidence back
 
     @property
     def changed(self) -> set[str]:
-        return self.new | self.reinforced | self.contradicted | self.replaced
+        return self.new | self.reinforced | self.contradicted | self.replaced | self.withdrawn | self.restored
 
 
 NamesOf = Callable[[tuple[str, ...]], tuple[str, ...]]
@@ -206,12 +218,31 @@ class Engine:
                     applied.add(edited.hash)
                     self.stats.relinked += 1
 
+    def withdraw_invalid(self, facts: list[Fact]) -> None:
+        """Withdraw the evidence whose fact is now invalid, restore the evidence whose fact is valid again."""
+        invalid = {f.hash: f.invalid_at or "" for f in facts if not f.valid}
+        valid = {f.hash for f in facts if f.valid}
+        for op in self.opinions:
+            for index, ev in enumerate(op.evidence):
+                if ev.withdrawn is None and ev.hash in invalid:
+                    op.history.append(HistoryEntry(self.today, "withdrawn", op.statement, op.confidence,
+                                                   note=f"{ev.path}#L{ev.line}"))
+                    op.confidence = clamp(op.confidence - _step(op, index))
+                    ev.withdrawn = invalid[ev.hash] or self.today
+                    self.stats.withdrawn.add(op.key)
+                elif ev.withdrawn is not None and ev.hash in valid:
+                    op.history.append(HistoryEntry(self.today, "restored", op.statement, op.confidence,
+                                                   note=f"{ev.path}#L{ev.line}"))
+                    ev.withdrawn = None
+                    op.confidence = clamp(op.confidence + _step(op, index))
+                    self.stats.restored.add(op.key)
+
     # -- applying facts ------------------------------------------------------------------------
     def apply(self, facts: list[Fact]) -> UpdateStats:
-        """Apply every not-yet-applied O, W and B fact, oldest first."""
+        """Apply every not-yet-applied, valid O, W and B fact, oldest first."""
         applied = self.applied_hashes()
         for fact in sorted(facts, key=lambda f: f.order):
-            if fact.kind not in ("opinion", "world", "experience") or fact.hash in applied:
+            if fact.kind not in ("opinion", "world", "experience") or fact.hash in applied or not fact.valid:
                 continue
             applied.add(fact.hash)
             self._apply_one(fact)
@@ -278,6 +309,15 @@ class Engine:
         if len(op.pending) >= REPLACE_DAYS and op.confidence <= REPLACE_BELOW:
             replace_statement(op, _one_line(fact.content), day)
             self.stats.replaced.add(op.key)
+
+
+def _step(op: Opinion, index: int) -> float:
+    """How far the evidence at `index` moved the confidence when it was applied (0 when unknown)."""
+    ev = op.evidence[index]
+    if ev.after is None:
+        return 0.0
+    before = WITHDRAWN_BASE if index == 0 else op.evidence[index - 1].after
+    return 0.0 if before is None else ev.after - before
 
 
 def classify(opinion: Claim, c: float, evidence: Claim, fact: Fact) -> tuple[str, float, bool]:

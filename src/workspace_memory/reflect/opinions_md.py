@@ -152,10 +152,12 @@ def _parse_ledger(body: list[str]) -> tuple[dict[str, Opinion], list[Tombstone],
                 after = data.get("a")
                 opinions[key].evidence.append(Evidence(str(data["h"]), str(data["p"]), int(data["l"]),
                                                        str(data["d"]), str(data["r"]), str(data.get("t", "O")),
-                                                       None if after is None else float(after)))
+                                                       None if after is None else float(after),
+                                                       str(data["w"]) if data.get("w") else None))
             elif tag == "h":
                 opinions[key].history.append(HistoryEntry(str(data["d"]), str(data["ev"]), str(data["s"]),
-                                                          float(data["c"]), data.get("v")))
+                                                          float(data["c"]), data.get("v"),
+                                                          str(data["n"]) if data.get("n") else None))
             else:
                 tombstones.append(Tombstone(key, str(data["d"]), [str(e) for e in data["e"]], str(data["s"]),
                                             [str(h) for h in data.get("h", [])]))

@@ -151,11 +151,15 @@ def _evidence_line(ev: Evidence, facts_by_hash: dict[str, Fact], names_of: Names
     fact = facts_by_hash.get(ev.hash)
     when = ev.day or "undated"
     if fact is None:
-        return f"- {link} {when}: (no longer in the file)"
-    kind = {"W": " (world fact)", "B": " (experience)"}.get(ev.kind, "")
-    conf = f" c={fact.confidence:.2f}" if fact.kind == "opinion" and fact.confidence is not None else ""
-    text = one_line(strip_entity_prefix(fact.content, names_of(fact.entities)), 100)
-    return f"- {link} {when}{conf}{kind}: {text}"
+        line = f"{link} {when}: (no longer in the file)"
+    else:
+        kind = {"W": " (world fact)", "B": " (experience)"}.get(ev.kind, "")
+        conf = f" c={fact.confidence:.2f}" if fact.kind == "opinion" and fact.confidence is not None else ""
+        text = one_line(strip_entity_prefix(fact.content, names_of(fact.entities)), 100)
+        line = f"{link} {when}{conf}{kind}: {text}"
+    if ev.withdrawn is not None:  # struck: a reader (and reflect, recovering a lost ledger) skips it
+        return f"- ~~{line}~~ (invalid since {ev.withdrawn}; no longer counted)"
+    return f"- {line}"
 
 
 def _history_line(entry: HistoryEntry) -> str:
@@ -166,6 +170,10 @@ def _history_line(entry: HistoryEntry) -> str:
         return f"- {entry.day}: statement replaced after repeated contradiction; was \"{was}\" at {entry.confidence:.2f}"
     if entry.event == "edited":
         return f"- {entry.day}: statement edited by hand; was \"{was}\""
+    if entry.event in ("withdrawn", "restored"):
+        verb = "no longer counted: its fact was marked invalid" if entry.event == "withdrawn" else (
+            "counted again: its fact is valid again")
+        return f"- {entry.day}: evidence {entry.note or '?'} {verb} (was {entry.confidence:.2f})"
     value = f"{entry.value:.2f}" if isinstance(entry.value, float | int) else "?"
     return f"- {entry.day}: confidence set by hand to {value} (was {entry.confidence:.2f})"
 
@@ -179,6 +187,8 @@ def _evidence_record(key: str, ev: Evidence) -> dict:
     data = {"k": key, "h": ev.hash, "p": ev.path, "l": ev.line, "d": ev.day, "r": ev.role, "t": ev.kind}
     if ev.after is not None:  # ledgers written before the confidence was kept have no "a"
         data["a"] = ev.after
+    if ev.withdrawn is not None:
+        data["w"] = ev.withdrawn
     return data
 
 
@@ -193,6 +203,8 @@ def ledger_lines(opinions: list[Opinion], tombstones: list[Tombstone]) -> list[s
             data = {"k": op.key, "d": entry.day, "ev": entry.event, "s": entry.statement, "c": entry.confidence}
             if entry.value is not None:
                 data["v"] = entry.value
+            if entry.note is not None:
+                data["n"] = entry.note
             body.append("h " + _json(data))
     body += ["x " + _json({"k": t.key, "d": t.day, "e": t.entities, "s": t.statement, "h": t.hashes})
              for t in tombstones]

@@ -75,7 +75,8 @@ class ReflectReport:
         s = self.stats
         parts = [f"{len(s.new)} new", f"{len(s.reinforced)} reinforced", f"{len(s.contradicted)} contradicted"]
         parts += [f"{n} {label}" for n, label in ((len(s.replaced), "replaced"), (self.hand_edits, "hand edits"),
-                                                   (self.deleted, "deleted")) if n]
+                                                   (self.deleted, "deleted"), (len(s.withdrawn), "lost evidence"),
+                                                   (len(s.restored), "regained evidence")) if n]
         line = (f"reflect: {self.facts} facts, {self.entity_pages} entity pages ({self.entity_pages_changed} "
                 f"changed), {self.opinions} opinions ({', '.join(parts)}), {len(self.proposals)} core proposals")
         if self.applied_core:
@@ -90,6 +91,7 @@ class ReflectReport:
             "entity_pages": {"total": self.entity_pages, "changed": self.entity_pages_changed},
             "opinions": {"total": self.opinions, "new": sorted(s.new), "reinforced": sorted(s.reinforced),
                          "contradicted": sorted(s.contradicted), "replaced": sorted(s.replaced),
+                         "withdrawn": sorted(s.withdrawn), "restored": sorted(s.restored),
                          "hand_edits": self.hand_edits, "deleted": self.deleted, "suppressed": s.suppressed,
                          "facts_applied": s.applied},
             "proposals": [p.to_dict() for p in self.proposals],
@@ -153,12 +155,14 @@ class _Run:
             self.facts = store.facts(today)
             self.entities = by_key(store.entities())
             self.log_days = store.log_days(since_day, today)
-        self.window = [f for f in self.facts if f.day is None or f.day >= since_day]
+        # Facts marked as no longer true are shown (struck) on pages, never used as evidence.
+        self.valid = [f for f in self.facts if f.valid]
+        self.window = [f for f in self.valid if f.day is None or f.day >= since_day]
         self.by_id = {f.id: f for f in self.facts}
         self.by_hash: dict[str, Fact] = {}
         for fact in self.facts:  # oldest first: a bullet repeated in one file is shown at its first line
             self.by_hash.setdefault(fact.hash, fact)
-        self.superseded = superseded_ids(self.facts)
+        self.superseded = superseded_ids(self.valid)
         self.names_of = lru_cache(maxsize=4096)(self._names_of)
 
     def _names_of(self, keys: tuple[str, ...]) -> tuple[str, ...]:
@@ -193,6 +197,7 @@ class _Run:
             rec = opinions_md.reconcile(page, self.facts, self.today)
             engine = Engine(rec.opinions, rec.tombstones, self.today, self.names_of, self.embed_similarity)
             engine.refresh_ledger(self.facts)
+            engine.withdraw_invalid(self.facts)
             self.report.stats = engine.apply(self.window)
             text = opinions_render.render_page(page, rec, self.by_hash, self._slug_of, self.names_of)
         except RegionError as exc:
@@ -248,7 +253,7 @@ class _Run:
         try:
             old = self.read(key)
             core_text = self.read(core_key) or ""
-            found = proposals.core_proposals(self.facts, ops, self.superseded, core_text)
+            found = proposals.core_proposals(self.valid, ops, self.superseded, core_text)
             old_core = region_body(old, "core") if old else None
             self.report.new_proposals = [p for p in found if f"- {p.text} — " not in "\n".join(old_core or [])]
             if apply_core and found:

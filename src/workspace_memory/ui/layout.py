@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..workspace.transcripts import SESSIONS_PREFIX
 from .html import Safe, el, join
 from .links import source_href
 
 NAV = (("/", "Timeline", "timeline"), ("/search", "Search", "search"), ("/entities", "Entities", "entities"),
        ("/opinions", "Opinions", "opinions"), ("/status", "Status", "status"))
-KIND_LETTER = {"world": "W", "experience": "B", "opinion": "O", "observation": "S", "note": "N"}
+KIND_LETTER = {"world": "W", "experience": "B", "opinion": "O", "observation": "S", "note": "N", "session": "T"}
 
 
 def page(title: str, body: object, *, section: str, footer: str = "") -> str:
@@ -44,6 +45,8 @@ def kind_badge(kind: str, title: str | None = None) -> Safe:
 def source_link(path: str, start: int | None = None, end: int | None = None) -> Safe:
     """`path#Lstart` (or `#Lstart-Lend`) as a link to where it opens in the UI."""
     label = path if start is None else f"{path}#L{start}" + (f"-L{end}" if end and end != start else "")
+    if path.startswith(SESSIONS_PREFIX):  # a session transcript: cited, never opened (not workspace Markdown)
+        return el("span", label, class_="source")
     return el("a", label, href=source_href(path, start), class_="source")
 
 

@@ -51,7 +51,11 @@ def _fact_list(facts: list[dict[str, Any]]) -> Safe:
     for f in facts:
         text: Any = f["content"]
         replaced = f.get("superseded_by")
-        if replaced:
+        if f.get("invalid_at"):
+            replaced = replaced or True
+            why = f": {f['invalid_reason']}" if f.get("invalid_reason") else ""
+            text = el("span", el("s", f["content"]), f" (invalid since {f['invalid_at']}{why})")
+        elif replaced:
             text = el("span", el("s", f["content"]), " (superseded by ",
                       source_link(*_split_source(replaced)) if isinstance(replaced, str) else str(replaced), ")")
         conf = el("span", f"c={f['confidence']:.2f}", class_="conf") if f.get("confidence") is not None else None

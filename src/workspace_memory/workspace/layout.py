@@ -33,6 +33,9 @@ LEGACY_CORE_NAME = "memory.md"
 SCANNED_DIRS = ("memory", "bank")
 WRITE_LOCK_WAIT = 30.0  # seconds a writer waits for another writer of the same file
 
+# What files.atomic_write_text names its temporary file: ".<name>.<12 hex>.tmp".
+_TEMP_RE = re.compile(r"^\.(.+)\.[0-9a-f]{12}\.tmp$")
+
 # A daily log is named by its day: memory/2025-11-27.md (a suffix such as
 # memory/2025-11-27-standup.md is still that day's note).
 _DAY_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\b|_|$)")
@@ -229,6 +232,29 @@ class Workspace:
                     key = entry.path[len(root):].replace(os.sep, "/") if inside else entry.path
                     yield MarkdownFile(key, entry.path)
             stack.extend(reversed(subdirs))
+
+    def sweep_stale_temps(self) -> int:
+        """Remove the temporary files of writers killed mid-write, wherever they are (returns the files cleared).
+
+        A temp file `.<name>.<12 hex>.tmp` whose file's write lock is free has no live owner.
+        `write_lock` already clears them for the file it locks; this finds the rest (`memory index`).
+        """
+        removed = 0
+        folders = [self.root] + [self.root / d for d in SCANNED_DIRS if (self.root / d).is_dir()]
+        for top in folders:
+            for folder, dirs, names in os.walk(top) if top != self.root else [(str(top), [], os.listdir(top))]:
+                dirs[:] = [d for d in dirs if not d.startswith(".")]
+                for name in names:
+                    match = _TEMP_RE.match(name)
+                    if not match:
+                        continue
+                    key = self.key_for(Path(folder) / match[1])
+                    try:
+                        with self.write_lock(key, wait=0):  # clears the temps of `key`
+                            removed += 1
+                    except IndexBusy:
+                        continue  # a live writer: its temp is in use
+        return removed
 
     def key_for(self, path: Path) -> str:
         """Workspace-relative '/'-separated key; absolute for extra paths outside the workspace."""

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from ..errors import UserError
+from ..errors import PathRefused, UserError
 from ..files import decode_markdown
 from ..markdown.parse import normalize_newlines
 from .layout import Workspace
+from .transcripts import SESSIONS_PREFIX
 
 DEFAULT_LINES = 120
 DEFAULT_MAX_CHARS = 12_000
@@ -52,6 +53,9 @@ def read_page(ws: Workspace, path: str, start: int = 1, lines: int | None = None
         raise UserError("--from must be 1 or more (lines are 1-based)")
     if lines < 1:
         raise UserError("--lines must be 1 or more")
+    if path.startswith(SESSIONS_PREFIX) and path.split("#")[0].endswith(".jsonl"):
+        raise PathRefused(f"{path}: session transcripts are not read by get (they stay outside the workspace); "
+                          "the recall result holds the message")
     mf = ws.resolve_markdown(path)
     with open(mf.path, "rb") as fh:
         text = normalize_newlines(decode_markdown(fh.read()).text)

@@ -13,15 +13,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from pathlib import Path
 
-from ..errors import InvalidFact, UserError
-from ..files import atomic_write_text, decode_markdown, detect_newline
+from ..errors import InvalidFact
 from ..markdown.retain import BULLET_PREFIX_RE, normalize_bullet, validate_bullet
 from .layout import Workspace
+from .line_files import LineFile
 
 _HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_BOM = "\ufeff"
 
 
 @dataclass
@@ -41,27 +41,32 @@ def retain(ws: Workspace, bullet: str, day: date) -> RetainWrite:
         raise InvalidFact(f"not retained: {problem}")
     ws.require()
     path = ws.daily_path(day)
+    created = not path.exists()
+    ((line, created_section, duplicate),) = append_retain_items(ws, path, f"# {day.isoformat()}", [f"- {body}"],
+                                                                "not retained")
+    return RetainWrite(ws.key_for(path), line, created, created_section, duplicate)
+
+
+def append_retain_items(ws: Workspace, path: Path, title: str, items: list[str],
+                        refusal: str) -> list[tuple[int, bool, bool]]:
+    """Append list items ("- W ...") to the file's Retain section in one atomic write, under its lock.
+
+    A new file gets `title` and a Retain section. Returns, per item, (1-based line, whether the
+    section was created for it, whether it was already there). `refusal` opens error messages.
+    """
     key = ws.key_for(path)
     if path.is_symlink() or path.parent.is_symlink():  # never write through a link (DESIGN §1)
-        raise InvalidFact(f"not retained: {key} is a symbolic link")
+        raise InvalidFact(f"{refusal}: {key} is a symbolic link")
     # Read and rewrite under the file's lock: a concurrent writer's bullet is in what we read.
     with ws.write_lock(key):
-        if not path.exists():
-            atomic_write_text(path, f"# {day.isoformat()}\n\n## Retain\n- {body}\n")
-            return RetainWrite(key, 4, True, True, False)
-        data = path.read_bytes()
-        decoded = decode_markdown(data)
-        if decoded.problems:  # rewriting would replace or drop bytes the user has: refuse, change nothing
-            line, problem = decoded.problems[0]
-            raise UserError(f"not retained: {key}:{line}: {problem.split(';')[0]}; fix the file first")
-        original = decoded.text
-        bom = _BOM if data.startswith(_BOM.encode("utf-8")) else ""
-        newline = detect_newline(original)
-        lines = original.replace("\r\n", "\n").split("\n")
-        new_lines, line_no, created_section, duplicate = insert_retain_line(lines, f"- {body}")
-        if not duplicate:
-            atomic_write_text(path, bom + newline.join(new_lines))
-    return RetainWrite(key, line_no, False, created_section, duplicate)
+        doc = LineFile.read(path, key, refusal) if path.exists() else LineFile([title, ""])
+        out = []
+        for item in items:
+            doc.lines, line_no, created_section, duplicate = insert_retain_line(doc.lines, item)
+            out.append((line_no, created_section, duplicate))
+        if not all(duplicate for _, _, duplicate in out):
+            doc.write(path)
+    return out
 
 
 def insert_retain_line(lines: list[str], item: str) -> tuple[list[str], int, bool, bool]:

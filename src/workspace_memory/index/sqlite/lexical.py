@@ -2,7 +2,8 @@
 
 recall.lexical turns these into the comparable coverage score; this module only knows FTS5.
 Terms are phrases of lower-case words (`"memorysearch query hybrid"`) on `chunks_fts`
-(porter + unicode61); CJK runs go through the trigram table, since unicode61 does not split
+(porter + unicode61), or `sessions_fts` for session messages, each searched only when the
+recall wants that source; CJK runs go through the trigram table, since unicode61 does not split
 Chinese or Japanese into words.
 """
 
@@ -10,11 +11,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..base import Filters, Term
 from ..rows import path_words
 from .reads import filter_sql
 from .schema import FTS_TOKENIZER
+from .sync import FTS_TABLES
 
 RANK_BUDGET = 4000  # chunks that BM25 may score per query, see fts_plan
 # Column weights for bm25(): the entry text, the words of its file path, the previous entry.
@@ -28,27 +31,37 @@ def fts_phrase(term: Term) -> str:
     return '"' + term.label.replace('"', "") + '"'
 
 
+def fts_tables(filters: Filters) -> list[str]:
+    """The FTS5 tables that hold the words of the sources the filters keep."""
+    memory, sessions = filters.source_roles()
+    return [table for table, wanted in zip(FTS_TABLES, (memory, sessions), strict=True) if wanted]
+
+
 def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filters: Filters,
-               dfs: dict[str, int]) -> dict[int, float]:
+               dfs: dict[str, dict[str, int]]) -> dict[int, float]:
     """The FTS5 pool for `terms`: chunk id -> BM25 (positive, larger is better).
 
-    At most `limit` chunks per FTS expression, restricted by the filters. The pool is only
-    ordered by BM25; recall.lexical gives the comparable value.
+    At most `limit` chunks per FTS expression and table, restricted by the filters (`dfs`: the
+    term counts of each table). The pool is only ordered by BM25; recall.lexical gives the
+    comparable value.
     """
-    where, params = filter_sql(filters)
+    # The table is the source: the other filters need SQL, the source filter does not.
+    where, params = filter_sql(replace(filters, sources=()))
     bm25: dict[int, float] = {}
     weights = ", ".join(map(str, BM25_WEIGHTS))
-    for expr, by_rank in fts_plan([t for t in terms if not t.cjk], dfs):
-        order = "b DESC" if by_rank else "chunks_fts.rowid DESC"
-        if where:
-            sql = (f"SELECT c.id, -bm25(chunks_fts, {weights}) AS b FROM chunks_fts "
-                   f"JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ? AND {where} "
-                   f"ORDER BY {order} LIMIT ?")
-        else:  # no join: a third of the time when a word matches thousands of chunks
-            sql = (f"SELECT chunks_fts.rowid, -bm25(chunks_fts, {weights}) AS b FROM chunks_fts "
-                   f"WHERE chunks_fts MATCH ? ORDER BY {order} LIMIT ?")
-        for cid, b in conn.execute(sql, (expr, *params, limit)):
-            bm25[cid] = max(bm25.get(cid, 0.0), b, 1e-9)
+    for table in fts_tables(filters):
+        for expr, by_rank in fts_plan([t for t in terms if not t.cjk], dfs[table]):
+            order = "b DESC" if by_rank else f"{table}.rowid DESC"
+            if where:
+                sql = (f"SELECT c.id, -bm25({table}, {weights}) AS b FROM {table} "
+                       f"JOIN chunks c ON c.id = {table}.rowid WHERE {table} MATCH ? AND {where} "
+                       f"ORDER BY {order} LIMIT ?")
+            else:  # no join: a third of the time when a word matches thousands of chunks
+                sql = (f"SELECT {table}.rowid, -bm25({table}, {weights}) AS b FROM {table} "
+                       f"WHERE {table} MATCH ? ORDER BY {order} LIMIT ?")
+            for cid, b in conn.execute(sql, (expr, *params, limit)):
+                bm25[cid] = max(bm25.get(cid, 0.0), b, 1e-9)
+    where, params = filter_sql(filters)  # the trigram table holds both sources
     for term in (t for t in terms if t.cjk):
         for cid, b in _cjk_candidates(conn, term.label, where, params, limit):
             bm25[cid] = bm25.get(cid, 0.0) + b
@@ -85,11 +98,13 @@ def fts_plan(terms: Sequence[Term], dfs: dict[str, int]) -> list[tuple[str, bool
     return plan
 
 
-def count_matches(conn: sqlite3.Connection, term: Term) -> int:
-    """How many chunks contain the term (its document frequency)."""
+def count_matches(conn: sqlite3.Connection, term: Term, table: str = "chunks_fts") -> int:
+    """How many chunks of an FTS table contain the term (its document frequency; CJK: in any table)."""
     if not term.cjk:
-        return conn.execute("SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ?",
+        return conn.execute(f"SELECT COUNT(*) FROM {table} WHERE {table} MATCH ?",
                             (f"{_MAIN} : {fts_phrase(term)}",)).fetchone()[0]
+    if table != FTS_TABLES[0]:
+        return 0  # CJK runs are counted once, over the trigram table that holds every source
     run = term.label
     if len(run) >= 3:
         return conn.execute("SELECT COUNT(*) FROM chunks_trigram WHERE chunks_trigram MATCH ?",
@@ -172,14 +187,18 @@ class DfCache:
 
     def __init__(self) -> None:
         self.state: tuple | None = None
-        self.counts: dict[str, int] = {}
+        self.counts: dict[tuple[str, str], int] = {}
 
-    def frequencies(self, conn: sqlite3.Connection, terms: Sequence[Term]) -> dict[str, int]:
+    def frequencies(self, conn: sqlite3.Connection, terms: Sequence[Term],
+                    table: str | None = None) -> dict[str, int]:
+        """Term counts in one FTS table, or (None) in the whole index."""
         state = (conn.execute("PRAGMA data_version").fetchone()[0],
                  conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone())
         if state != self.state:
             self.state, self.counts = state, {}
+        tables = FTS_TABLES if table is None else (table,)
         for term in terms:
-            if term.label not in self.counts:
-                self.counts[term.label] = count_matches(conn, term)
-        return {t.label: self.counts[t.label] for t in terms}
+            for name in tables:
+                if (name, term.label) not in self.counts:
+                    self.counts[name, term.label] = count_matches(conn, term, name)
+        return {t.label: sum(self.counts[name, t.label] for name in tables) for t in terms}

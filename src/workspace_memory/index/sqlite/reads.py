@@ -22,6 +22,11 @@ def filter_sql(filters: Filters | None, alias: str = "c") -> tuple[str, tuple]:
     for latest_start, earliest_end in filters.time_bounds():
         clauses.append(f"{alias}.t_start IS NOT NULL AND {alias}.t_start <= ? AND {alias}.t_end >= ?")
         params += [latest_start, earliest_end]
+    memory, sessions = filters.source_roles()
+    if not (memory and sessions):
+        clauses.append(f"{alias}.role {'!=' if memory else '='} 'session'")
+    if not filters.include_invalid:
+        clauses.append(f"{alias}.invalid_at IS NULL")
     kinds = filters.kind_list()
     if kinds:
         clauses.append(f"{alias}.kind IN ({','.join('?' * len(kinds))})")
@@ -43,7 +48,8 @@ def holds_entries(conn: sqlite3.Connection, filters: Filters) -> bool:
 
 _ROW_SQL = (
     "SELECT c.id, c.path, c.start_line, c.end_line, c.kind, c.heading, c.text, c.role, c.day, c.t_start,"
-    " c.t_end, f.content AS fact_content, f.confidence FROM chunks c LEFT JOIN facts f ON f.id = c.id"
+    " c.t_end, c.at, c.invalid_at, f.content AS fact_content, f.confidence FROM chunks c"
+    " LEFT JOIN facts f ON f.id = c.id"
     " WHERE c.id IN ({marks}){extra}"
 )
 
@@ -103,7 +109,7 @@ def about_entities(conn: sqlite3.Connection, keys: Sequence[str], filters: Filte
 def browse(conn: sqlite3.Connection, filters: Filters, limit: int) -> list[int]:
     """Entries that pass the filters, newest first (none when there is no filter)."""
     where, params = filter_sql(filters)
-    if not where:
+    if filters.empty:
         return []
     sql = f"SELECT c.id FROM chunks c WHERE {where} ORDER BY c.day DESC, c.path, c.start_line LIMIT ?"
     return [cid for (cid,) in conn.execute(sql, (*params, limit))]
@@ -135,16 +141,19 @@ def facts(conn: sqlite3.Connection, until: date | None = None) -> list[Fact]:
     ):
         mentions.setdefault(chunk_id, []).append((key, slug))
     out: list[Fact] = []
-    for fid, path, line, kind, content, confidence, day_s, o_start, o_end in conn.execute(
-        "SELECT id, path, line, kind, content, confidence, day, occurred_start, occurred_end FROM facts"
+    for fid, path, line, kind, content, confidence, day_s, o_start, o_end, *more in conn.execute(
+        "SELECT id, path, line, kind, content, confidence, day, occurred_start, occurred_end, bullet, end_line,"
+        " invalid_at, invalid_reason FROM facts"
     ):
         if path == PROPOSALS_PATH:
             continue
         day = date.fromisoformat(day_s) if day_s else None
         if until is not None and day is not None and day > until:
             continue
+        bullet, end_line, invalid_at, reason = more
         out.append(Fact(fid, path, line, kind, content, confidence, day,
-                        order_mentions(content, mentions.get(fid, [])), o_start, o_end))
+                        order_mentions(content, mentions.get(fid, [])), o_start, o_end, bullet or "",
+                        end_line, invalid_at, reason))
     out.sort(key=lambda f: f.order)
     return out
 
@@ -152,8 +161,8 @@ def facts(conn: sqlite3.Connection, until: date | None = None) -> list[Fact]:
 def entity_facts(conn: sqlite3.Connection, key: str, limit: int) -> list[dict[str, Any]]:
     """The facts that mention one entity, newest first."""
     cur = conn.execute(
-        "SELECT f.id, f.kind, f.content, f.confidence, f.day, f.occurred_start, f.occurred_end, f.path, f.line"
-        " FROM facts f JOIN mentions m ON m.chunk_id = f.id WHERE m.entity_key = ?"
+        "SELECT f.id, f.kind, f.content, f.confidence, f.day, f.occurred_start, f.occurred_end, f.path, f.line,"
+        " f.invalid_at, f.invalid_reason FROM facts f JOIN mentions m ON m.chunk_id = f.id WHERE m.entity_key = ?"
         " ORDER BY f.day IS NULL, f.day DESC, f.path DESC, f.line DESC LIMIT ?",
         (key, limit),
     )
@@ -172,6 +181,8 @@ def status(conn: sqlite3.Connection) -> dict[str, Any]:
     def count(sql: str) -> int:
         return conn.execute(sql).fetchone()[0]
 
+    from .sessions import session_totals
+
     last_sync = conn.execute("SELECT value FROM meta WHERE key = 'last_sync'").fetchone()
     age = None
     if last_sync:
@@ -186,4 +197,6 @@ def status(conn: sqlite3.Connection) -> dict[str, Any]:
                      conn.execute("SELECT path, line, message FROM warnings ORDER BY path, line")],
         "last_sync": last_sync[0] if last_sync else None,
         "index_age_seconds": age,
+        "invalid_facts": count("SELECT COUNT(*) FROM facts WHERE invalid_at IS NOT NULL"),
+        "sessions": session_totals(conn),
     }

@@ -14,9 +14,15 @@ Tables
   entities    one row an entity: slug, display name, page path, aliases
   warnings    path, line, message: what status and doctor report
   embedding_cache  provider, model, text hash -> dim, float32 vector (see embedding_cache.py)
+  session_files   one row a session transcript (JSONL, outside the workspace): where it is, how
+                  far it was read (byte offset, lines), a hash of its head (a replaced file is
+                  read again whole) and what was skipped; its messages are chunks with role
+                  'session' and path 'sessions/<file name>' (see index.sessions)
   chunks_fts      FTS5 (porter + unicode61) over search text, path words and the previous
                   entry of the section (context, weighted low); rowid = chunk id
   chunks_trigram  FTS5 trigram over the text of chunks that contain CJK characters
+  sessions_fts    chunks_fts for session entries: a recall of memory alone never walks past a
+                  transcript's words, nor does one of transcripts past the Markdown's
 """
 
 from __future__ import annotations
@@ -100,8 +106,31 @@ def m005_embedding_cache(conn: sqlite3.Connection) -> None:
     )
 
 
+def m006_sessions_and_validity(conn: sqlite3.Connection) -> None:
+    """Session transcripts (session_files; chunks.at, the message's time) and facts that are no longer
+    true (facts.invalid_at / invalid_reason, chunks.invalid_at for every piece; `memory forget`), plus
+    what export and forget need of a fact: its whole bullet's last line and its text as written."""
+    for table, column in (("chunks", "at"), ("chunks", "invalid_at"), ("facts", "end_line INTEGER"),
+                          ("facts", "bullet"), ("facts", "invalid_at"), ("facts", "invalid_reason")):
+        name, _, kind = column.partition(" ")
+        conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind or 'TEXT'}")
+    # Few entries are invalid: a partial index answers "is there any?" and keeps the filter cheap.
+    conn.execute("CREATE INDEX chunks_invalid ON chunks(id) WHERE invalid_at IS NOT NULL")
+    conn.execute(
+        f"CREATE VIRTUAL TABLE sessions_fts USING fts5(search_text, path_text, context_text, tokenize='{FTS_TOKENIZER}')"
+    )
+    conn.execute(
+        "CREATE TABLE session_files ("
+        " path TEXT PRIMARY KEY, source TEXT NOT NULL, dev INTEGER, ino INTEGER, size INTEGER,"
+        " mtime_ns INTEGER, offset INTEGER NOT NULL DEFAULT 0, lines INTEGER NOT NULL DEFAULT 0,"
+        " head TEXT, session_id TEXT, last_at TEXT, messages INTEGER NOT NULL DEFAULT 0,"
+        " other INTEGER NOT NULL DEFAULT 0, malformed INTEGER NOT NULL DEFAULT 0, first_malformed INTEGER,"
+        " indexed_at TEXT)"
+    )
+
+
 MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors, m003_fts_context, m004_superseded_by,
-                               m005_embedding_cache]
+                               m005_embedding_cache, m006_sessions_and_validity]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..base import ChunkRow, Filters, SyncReport, Term
-from . import lexical, reads
+from ..base import ChunkRow, Filters, ReadDeltas, SessionReport, SessionState, SyncReport, Term
+from . import lexical, reads, sessions
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
 from .sync import generation, sync
 
@@ -80,13 +81,28 @@ class SqliteStore:
     def snapshot(self) -> contextlib.AbstractContextManager:
         return snapshot(self.conn)
 
+    def scoped(self, filters: Filters) -> Filters:
+        """The filters without the clauses that cannot exclude anything here: "memory only" while no
+        transcript is indexed, "valid only" while no fact is struck. Most workspaces have neither,
+        and a filter costs FTS5 a join on every match."""
+        changes: dict[str, Any] = {}
+        memory, sessions_too = filters.source_roles()
+        if memory and not sessions_too and self.conn.execute("SELECT 1 FROM session_files LIMIT 1").fetchone() is None:
+            changes["sources"] = ()
+        if not filters.include_invalid and self.conn.execute(
+                "SELECT 1 FROM chunks WHERE invalid_at IS NOT NULL LIMIT 1").fetchone() is None:
+            changes["include_invalid"] = True
+        return replace(filters, **changes) if changes else filters
+
     def holds_entries(self, filters: Filters) -> bool:
-        return reads.holds_entries(self.conn, filters)
+        return reads.holds_entries(self.conn, self.scoped(filters))
 
     def lexical_pool(self, terms: Sequence[Term], limit: int, filters: Filters) -> dict[int, float]:
         if not terms:
             return {}
-        return lexical.candidates(self.conn, terms, limit, filters, self.document_frequencies(terms))
+        filters = self.scoped(filters)
+        dfs = {table: self._df.frequencies(self.conn, terms, table) for table in lexical.fts_tables(filters)}
+        return lexical.candidates(self.conn, terms, limit, filters, dfs)
 
     def term_matches(self, terms: Sequence[Term], ids: Sequence[int],
                      context_share: float) -> dict[str, dict[int, float]]:
@@ -100,17 +116,17 @@ class SqliteStore:
         return self.conn.execute("SELECT MAX(id) FROM chunks").fetchone()[0] or 1
 
     def rows(self, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
-        return reads.rows(self.conn, ids, filters) if ids else {}
+        return reads.rows(self.conn, ids, filters and self.scoped(filters)) if ids else {}
 
     def superseded(self, ids: Sequence[int]) -> dict[int, int]:
         return reads.superseded(self.conn, ids)
 
     def about_entities(self, keys: Sequence[str], filters: Filters, limit: int,
                        opinions_only: bool = False) -> list[int]:
-        return reads.about_entities(self.conn, keys, filters, limit, opinions_only)
+        return reads.about_entities(self.conn, keys, self.scoped(filters), limit, opinions_only)
 
     def browse(self, filters: Filters, limit: int) -> list[int]:
-        return reads.browse(self.conn, filters, limit)
+        return reads.browse(self.conn, self.scoped(filters), limit)
 
     def entities(self) -> list[EntityInfo]:
         return reads.entities(self.conn)
@@ -121,7 +137,7 @@ class SqliteStore:
 
         key = embedder.identity()
         if key not in self._vectors:
-            self._vectors[key] = SqliteVectors(self.conn, self.state_dir, embedder)
+            self._vectors[key] = SqliteVectors(self.conn, self.state_dir, embedder, scope=self.scoped)
         return self._vectors[key]
 
     def built_with(self) -> str | None:
@@ -158,3 +174,23 @@ class SqliteStore:
 
     def status(self) -> dict[str, Any]:
         return reads.status(self.conn)
+
+    # -- session transcripts and forgetting -------------------------------------------------------
+    def session_states(self) -> dict[str, SessionState]:
+        return sessions.session_states(self.conn)
+
+    def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
+        return sessions.apply_sessions(self.conn, self.state_dir, read, wait=wait)
+
+    def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
+        from .purge import count_session_hits, purge
+
+        if dry_run:
+            return count_session_hits(self.conn, pattern)
+        self._vectors.clear()  # their HNSW files are deleted: the next search rebuilds them from SQLite
+        self._df = lexical.DfCache()
+        rewritten, log_emptied = purge(self.conn, self.state_dir, pattern, replacement)
+        if not log_emptied:
+            self._notices.append("another process kept reading the index: its write-ahead log "
+                                 "(.memory/index.sqlite-wal) may still hold old pages; run the purge again when it is done")
+        return rewritten

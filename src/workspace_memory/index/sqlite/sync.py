@@ -31,6 +31,12 @@ from .connection import transaction, writer_lock
 from .supersession import update_superseded
 
 _BATCH = 200  # files a transaction: keeps readers' view fresh and memory flat on big rebuilds
+FTS_TABLES = ("chunks_fts", "sessions_fts")  # the words of Markdown entries, and of session messages
+
+
+def fts_table(role: str) -> str:
+    """The FTS5 table that holds the words of an entry of this role."""
+    return "sessions_fts" if role == "session" else "chunks_fts"
 
 
 @dataclass
@@ -74,10 +80,11 @@ def settings_fingerprint() -> dict[str, object]:
     from ...markdown.parse import PARSER_VERSION
     from ...tokens import CHUNK_TOKENS
     from ..rows import EMBED_SCHEME
+    from ..sessions import SESSION_PARSER
     from .schema import FTS_TOKENIZER, SCHEMA_VERSION
 
     return {"schema": SCHEMA_VERSION, "parser": PARSER_VERSION, "chunk_tokens": CHUNK_TOKENS,
-            "tokenizer": FTS_TOKENIZER, "embed_text": EMBED_SCHEME}
+            "tokenizer": FTS_TOKENIZER, "embed_text": EMBED_SCHEME, "sessions": SESSION_PARSER}
 
 
 def stale_settings(conn: sqlite3.Connection) -> str | None:
@@ -149,9 +156,7 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,  # n
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fingerprint', ?)",
                          (json.dumps(settings_fingerprint(), sort_keys=True),))
         if report.dirty or rebuild:
-            # Readers of derived state (the vector index) compare this to what they last saw.
-            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('generation', ?)",
-                         (str(_meta_int(conn, "generation") + 1),))
+            bump_generation(conn)
     report.seconds = time.perf_counter() - started
     return report
 
@@ -159,6 +164,12 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,  # n
 def _meta_int(conn: sqlite3.Connection, key: str) -> int:
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
     return int(row[0]) if row and str(row[0]).isdigit() else 0
+
+
+def bump_generation(conn: sqlite3.Connection) -> None:
+    """Say that entries changed: readers of derived state (vectors, term counts) compare this to what they saw."""
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('generation', ?)",
+                 (str(_meta_int(conn, "generation") + 1),))
 
 
 def generation(conn: sqlite3.Connection) -> int:
@@ -182,7 +193,7 @@ def _recheck(conn: sqlite3.Connection, pending: _Pending) -> _Pending:
 def _apply(ws: Workspace, conn: sqlite3.Connection, pending: _Pending, report: SyncReport, progress) -> None:  # noqa: ANN001
     if pending.removed:
         with transaction(conn):
-            report.removed_chunk_ids += _delete_paths(conn, pending.removed, report.entity_keys)
+            report.removed_chunk_ids += delete_paths(conn, pending.removed, report.entity_keys)
         report.removed += len(pending.removed)
     total = len(pending.candidates)
     for start in range(0, total, _BATCH):
@@ -206,7 +217,7 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
         report.touched += 1
         return
     if old is not None:
-        report.removed_chunk_ids += _delete_paths(conn, [mf.key], report.entity_keys)
+        report.removed_chunk_ids += delete_paths(conn, [mf.key], report.entity_keys)
         report.changed += 1
     else:
         report.added += 1
@@ -216,30 +227,33 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
     _insert(conn, "files", [file_row])
     report.entity_keys.update(_page_key(mf.key))
     if rows.chunks:
-        _insert_chunks(conn, rows.chunks, report)
+        report.new_chunk_ids += insert_chunks(conn, rows.chunks)
+        report.entity_keys.update(slug.lower() for _, _, mentions in rows.chunks for slug in mentions)
     if rows.warnings:
         conn.executemany("INSERT INTO warnings(path, line, message) VALUES (?, ?, ?)",
                          [(mf.key, line, msg) for line, msg in rows.warnings])
 
 
-def _insert_chunks(conn: sqlite3.Connection, chunks: list, report: SyncReport) -> None:
-    """Insert a file's chunks and their FTS, fact and mention rows, a statement per table."""
+def insert_chunks(conn: sqlite3.Connection, chunks: list) -> list[int]:
+    """Insert a file's (chunk, fact, mentions) rows and their FTS rows, a statement per table; returns the ids.
+
+    The ids are consecutive, in the order given (index.base: neighbours are id - 1 and id + 1).
+    """
     # Ids are never reused (a counter in meta, not MAX(id) + 1): the vector index keys its
     # vectors by chunk id, and a reused id would silently keep the old text's vector.
     first = max(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM chunks").fetchone()[0], _meta_int(conn, "next_chunk_id"))
     ids = list(range(first, first + len(chunks)))
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('next_chunk_id', ?)", (str(first + len(chunks)),))
-    report.new_chunk_ids += ids
-    report.entity_keys.update(slug.lower() for _, _, mentions in chunks for slug in mentions)
     conn.executemany(
         "INSERT INTO chunks(id, path, start_line, end_line, kind, heading, text, role, day, t_start, t_end,"
-        " text_hash, ctx_hash) VALUES (:id, :path, :start_line, :end_line, :kind, :heading, :text, :role, :day,"
-        " :t_start, :t_end, :text_hash, :ctx_hash)",
+        " at, invalid_at, text_hash, ctx_hash) VALUES (:id, :path, :start_line, :end_line, :kind, :heading, :text,"
+        " :role, :day, :t_start, :t_end, :at, :invalid_at, :text_hash, :ctx_hash)",
         [chunk | {"id": cid} for cid, (chunk, _, _) in zip(ids, chunks, strict=True)],
     )
-    conn.executemany("INSERT INTO chunks_fts(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
-                     [(cid, c["search_text"], c["path_text"], c["context_text"])
-                      for cid, (c, _, _) in zip(ids, chunks, strict=True)])
+    for table in FTS_TABLES:
+        conn.executemany(f"INSERT INTO {table}(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
+                         [(cid, c["search_text"], c["path_text"], c["context_text"])
+                          for cid, (c, _, _) in zip(ids, chunks, strict=True) if fts_table(c["role"]) == table])
     conn.executemany("INSERT INTO chunks_trigram(rowid, text) VALUES (?, ?)",
                      [(cid, c["text"]) for cid, (c, _, _) in zip(ids, chunks, strict=True) if c["cjk"]])
     facts = [fact | {"id": cid} for cid, (_, fact, _) in zip(ids, chunks, strict=True) if fact is not None]
@@ -251,6 +265,7 @@ def _insert_chunks(conn: sqlite3.Connection, chunks: list, report: SyncReport) -
         "INSERT OR IGNORE INTO mentions(chunk_id, entity_key, slug) VALUES (?, ?, ?)",
         [(cid, slug.lower(), slug) for cid, (_, _, mentions) in zip(ids, chunks, strict=True) for slug in mentions],
     )
+    return ids
 
 
 def _insert(conn: sqlite3.Connection, table: str, rows: Iterable[dict]) -> None:
@@ -272,7 +287,7 @@ def _page_key(path: str) -> set[str]:
     return set()
 
 
-def _delete_paths(conn: sqlite3.Connection, paths: list[str], keys: set[str] | None = None) -> list[int]:
+def delete_paths(conn: sqlite3.Connection, paths: list[str], keys: set[str] | None = None) -> list[int]:
     removed: list[int] = []
     for path in paths:
         ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE path = ?", (path,))]
@@ -284,8 +299,8 @@ def _delete_paths(conn: sqlite3.Connection, paths: list[str], keys: set[str] | N
         removed += ids
         for part in in_batches(ids):
             marks = ",".join("?" * len(part))
-            for table, col in (("chunks_fts", "rowid"), ("chunks_trigram", "rowid"), ("facts", "id"),
-                               ("mentions", "chunk_id")):
+            for table, col in (("chunks_fts", "rowid"), ("sessions_fts", "rowid"), ("chunks_trigram", "rowid"),
+                               ("facts", "id"), ("mentions", "chunk_id")):
                 conn.execute(f"DELETE FROM {table} WHERE {col} IN ({marks})", part)
         conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
         conn.execute("DELETE FROM warnings WHERE path = ?", (path,))
@@ -295,8 +310,9 @@ def _delete_paths(conn: sqlite3.Connection, paths: list[str], keys: set[str] | N
 
 def _clear(conn: sqlite3.Connection) -> None:
     with transaction(conn):
-        for table in ("chunks_fts", "chunks_trigram", "facts", "mentions", "chunks", "warnings", "files",
-                      "entities"):
+        # Session rows go too (their offsets with them): the next session sync reads every transcript whole.
+        for table in ("chunks_fts", "sessions_fts", "chunks_trigram", "facts", "mentions", "chunks", "warnings",
+                      "files", "entities", "session_files"):
             conn.execute(f"DELETE FROM {table}")
 
 

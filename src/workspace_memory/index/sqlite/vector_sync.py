@@ -20,6 +20,7 @@ import re
 import sqlite3
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +34,7 @@ from .reads import filter_sql
 from .sync import generation
 
 EMBED_BATCH = 256  # chunks embedded (and committed to the cache) at a time
+SOURCE_OVERFETCH = 4  # a search that only drops transcripts looks this many times further first
 BUDGET_BATCH = 16  # the batch of a time-bounded run (a recall): the bound holds within one batch
 
 
@@ -238,10 +240,12 @@ class SqliteVectors:
     long-lived process (MCP server) pays for an update only when the chunks changed.
     """
 
-    def __init__(self, conn: sqlite3.Connection, state_dir: Path, embedder: Embedder) -> None:
+    def __init__(self, conn: sqlite3.Connection, state_dir: Path, embedder: Embedder,
+                 scope: Callable[[Filters], Filters] | None = None) -> None:
         self.conn = conn
         self.state_dir = state_dir
         self.embedder = embedder
+        self.scope = scope or (lambda filters: filters)  # SqliteStore.scoped: drop clauses that exclude nothing
         self._store = None  # hnsw.VectorStore, opened by update()
         self._generation: int | None = None  # the generation the store is complete for
 
@@ -272,16 +276,36 @@ class SqliteVectors:
 
     def search(self, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
         """The `k` nearest entries: (chunk id, the better cosine of its two vectors)."""
-        allowed = None
+        filters = self.scope(filters)
         where, params = filter_sql(filters)
+        if where and not filter_sql(replace(filters, sources=(), include_invalid=True))[0]:
+            # Only "memory, not transcripts" (or "valid only"): most entries pass, and listing them
+            # all for the index costs more than looking further and dropping the few that do not.
+            found = self._nearest(query, k * SOURCE_OVERFETCH, None)
+            passing = self._passing([cid for cid, _ in found], where, params)
+            kept = [(cid, cos) for cid, cos in found if cid in passing]
+            if len(kept) >= k or len(found) < k * SOURCE_OVERFETCH:
+                return kept[:k]
+        allowed = None
         if where:
             allowed = {label for (cid,) in self.conn.execute(f"SELECT c.id FROM chunks c WHERE {where}", params)
                        for label in chunk_labels(cid)}
+        return self._nearest(query, k, allowed)
+
+    def _nearest(self, query: np.ndarray, k: int, allowed: set[int] | None) -> list[tuple[int, float]]:
         best: dict[int, float] = {}
         for label, cosine in self._opened().search(query, k * 2, allowed):
             cid = label_chunk(label)
             best[cid] = max(float(cosine), best.get(cid, -1.0))
         return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
+
+    def _passing(self, ids: list[int], where: str, params: tuple) -> set[int]:
+        out: set[int] = set()
+        for part in in_batches(ids):
+            out.update(cid for (cid,) in self.conn.execute(
+                f"SELECT c.id FROM chunks c WHERE c.id IN ({','.join('?' * len(part))}) AND {where}",
+                (*part, *params)))
+        return out
 
     def vectors_of(self, ids) -> dict[int, np.ndarray]:  # noqa: ANN001 - Sequence[int]
         return vectors_for(self.conn, self.embedder, list(ids))

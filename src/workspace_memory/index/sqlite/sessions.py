@@ -1,0 +1,98 @@
+"""Session transcripts in the SQLite index: the stored read state, and applying deltas (index.sessions).
+
+Session entries are ordinary chunks (role and kind 'session', path 'sessions/<file name>'), so
+FTS5, vectors, filters and recall need nothing of their own; `session_files` remembers how far
+each transcript was read. Deltas are read and applied under the writer lock, one transcript per
+transaction, so readers see a transcript's new messages all at once and never wait.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping
+from dataclasses import asdict, fields
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ..base import ReadDeltas, SessionDelta, SessionReport, SessionState
+from ..sessions import link_previous
+from .connection import transaction, writer_lock
+from .sync import bump_generation, delete_paths, insert_chunks
+
+_COLUMNS = {"key": "path", "digest": "head"}  # SessionState field -> session_files column, where they differ
+
+
+def session_states(conn: sqlite3.Connection) -> dict[str, SessionState]:
+    """Every transcript's stored read state, by key."""
+    names = [f.name for f in fields(SessionState)]
+    cols = ", ".join(_COLUMNS.get(n, n) for n in names)
+    return {row[0]: SessionState(*row) for row in conn.execute(f"SELECT {cols} FROM session_files")}
+
+
+def apply_sessions(conn: sqlite3.Connection, state_dir: Path, read: ReadDeltas, *,
+                   wait: float | None) -> SessionReport:
+    """Take the writer lock, read the deltas from the stored states and apply them (see module docstring)."""
+    report = SessionReport()
+    with writer_lock(state_dir, wait=wait) as held:
+        if not held:
+            report.busy = True
+            return report
+        for delta in read(session_states(conn)):
+            if delta.pending:
+                report.pending += 1
+                continue
+            with transaction(conn):
+                _apply(conn, delta, report)
+        if report.dirty:
+            bump_generation(conn)
+    return report
+
+
+def _apply(conn: sqlite3.Connection, delta: SessionDelta, report: SessionReport) -> None:
+    if delta.removed or delta.whole:
+        report.removed_chunk_ids += delete_paths(conn, [delta.key])
+        conn.execute("DELETE FROM session_files WHERE path = ?", (delta.key,))
+    if delta.removed:
+        report.removed += 1
+        return
+    state = delta.state
+    assert state is not None
+    if delta.chunks:
+        if not delta.whole:
+            _link_to_last(conn, delta)
+        report.new_chunk_ids += insert_chunks(conn, [(row, None, ()) for row in delta.chunks])
+    report.read += bool(delta.whole or delta.counts)
+    report.reread += delta.reread
+    report.bytes += state.offset - (0 if delta.whole else _old_offset(conn, delta.key))
+    report.messages += delta.counts.get("message", 0)
+    report.other += delta.counts.get("other", 0)
+    report.malformed += delta.counts.get("malformed", 0)
+    values = asdict(state)
+    cols = [_COLUMNS.get(k, k) for k in values]
+    conn.execute(f"INSERT OR REPLACE INTO session_files({', '.join(cols)}, indexed_at) VALUES "
+                 f"({', '.join('?' * len(cols))}, ?)",
+                 (*values.values(), datetime.now(UTC).isoformat(timespec="seconds")))
+
+
+def _old_offset(conn: sqlite3.Connection, key: str) -> int:
+    row = conn.execute("SELECT offset FROM session_files WHERE path = ?", (key,)).fetchone()
+    return row[0] if row else 0
+
+
+def _link_to_last(conn: sqlite3.Connection, delta: SessionDelta) -> None:
+    """An appended message's context is the last message read before, when ids stay consecutive."""
+    last = conn.execute("SELECT id, text FROM chunks WHERE path = ? ORDER BY id DESC LIMIT 1", (delta.key,)).fetchone()
+    next_id = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM chunks").fetchone()[0]
+    if last is not None and last[0] + 1 == next_id:
+        link_previous(delta.chunks[0], last[1])
+
+
+def session_totals(conn: sqlite3.Connection) -> Mapping[str, int] | None:
+    """Transcripts, messages, skipped lines and entries, for `memory status` (None without sessions)."""
+    files, messages, other, malformed = conn.execute(
+        "SELECT COUNT(*), COALESCE(SUM(messages), 0), COALESCE(SUM(other), 0), COALESCE(SUM(malformed), 0)"
+        " FROM session_files").fetchone()
+    if not files:
+        return None
+    entries = conn.execute("SELECT COUNT(*) FROM chunks WHERE role = 'session'").fetchone()[0]
+    return {"files": files, "messages": messages, "other": other, "malformed": malformed, "entries": entries}
