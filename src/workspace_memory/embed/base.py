@@ -6,7 +6,8 @@ vector index stores them with an inner-product metric and recall can threshold t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -39,6 +40,34 @@ class Embedder(Protocol):
         vector is stale and must be recomputed.
         """
         ...
+
+
+Progress = Callable[..., None]  # progress(done, total, label)
+
+
+class PreparedOnce:
+    """A local model with a once-per-machine step (an export, a pack), prepared once per object.
+
+    `prepare` runs the subclass's `_prepare(progress)` the first time and returns its notices;
+    later calls return [] at once. A server's threads share one embedder: the first prepares,
+    the others wait for it.
+    """
+
+    def __init__(self) -> None:
+        self._prepared = False
+        self._prepare_lock = threading.Lock()
+
+    def prepare(self, progress: Progress | None = None) -> list[str]:
+        """Find or make what the model needs in the per-user cache (see the subclass); notices."""
+        with self._prepare_lock:
+            if self._prepared:
+                return []
+            notices = self._prepare(progress)
+            self._prepared = True
+            return notices
+
+    def _prepare(self, progress: Progress | None) -> list[str]:
+        raise NotImplementedError
 
 
 def l2_normalize(vectors: np.ndarray) -> np.ndarray:

