@@ -4,6 +4,7 @@
     python benchmarks/reliability.py corruption
     python benchmarks/reliability.py hostile --examples 2000
     python benchmarks/reliability.py confinement
+    python benchmarks/reliability.py concurrency --seconds 60
     python benchmarks/reliability.py all
 
 Every check runs the installed `memory` executable on a generated workspace (workspace_gen.py)
@@ -34,6 +35,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from datetime import UTC
 
+from stats import pct  # noqa: E402
 from workspace_gen import generate  # noqa: E402
 
 NOW = "2025-11-30T18:00"
@@ -71,6 +73,8 @@ def make_workspace(root: Path, days: int = 40) -> Path:
     generate(ws, days, 12)
     (ws / "MEMORY.md").write_text("# Core\n\n## Persona\nA careful assistant.\n\n## Human\n- Name: Peter\n",
                                   encoding="utf-8")
+    # Room for the harnesses' core edits (the default limit is 2,000 characters a block).
+    (ws / "memory.toml").write_text("[core]\nlimit = 200000\n", encoding="utf-8")
     memory(ws, "index")
     return ws
 
@@ -98,6 +102,7 @@ def _commands(rng: random.Random, n: int) -> list[list[str]]:
         ["reflect", "--since", "30d"],
         ["retain", f"W @Peter: crash fact {n} in {day}", "--date", day],
         ["retain", f"O(c=0.{rng.randint(1, 9)}) @Anna: Prefers crash test {n}", "--date", "2025-11-30"],
+        ["core", "append", "Human", f"- crash note {n}"],
     ]
 
 
@@ -111,7 +116,7 @@ def crash(kills: int, seed: int = 1, work: Path | None = None, commands: Callabl
         for n in range(kills):
             options = (commands or _commands)(rng, n)
             args = options[n % len(options)]
-            name = args[0] if args[0] != "retain" else "retain"
+            name = " ".join(args[:2]) if args[0] == "core" else args[0]
             before = markdown_hashes(ws)
             # The state a complete run leaves, from a copy (every command is deterministic under --now).
             after_ws = Path(tmp) / "after"
@@ -144,6 +149,134 @@ def crash(kills: int, seed: int = 1, work: Path | None = None, commands: Callabl
         for args in _commands(rng, kills):
             memory(ws, *args)
         report.temp_files_left = len([p for p in temp_files(ws) if ".memory" not in p.parts])
+    return report
+
+
+# ------------------------------------------------------------------------------------------ concurrency
+
+
+@dataclass
+class ConcurrencyReport:
+    seconds: float = 0.0
+    ops: dict[str, int] = field(default_factory=dict)
+    refused: dict[str, int] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    recall_ms: dict[str, float] = field(default_factory=dict)
+    retained_missing: int = 0
+    retained_duplicated: int = 0
+    core_missing: int = 0
+    core_duplicated: int = 0
+    watch_exit: int | None = None
+    last_fact_found: bool = False
+
+
+def _occurrences(text: str, needle: str) -> int:
+    return sum(1 for line in text.splitlines() if line.rstrip().endswith(needle))
+
+
+def concurrency(seconds: float = 60.0, work: Path | None = None) -> ConcurrencyReport:
+    """`memory watch`, 4 recall loops, reflect in a loop, 2 retain writers and 2 core editors at once.
+
+    Afterwards: zero errors, every retained bullet and every applied core edit present exactly once,
+    the watcher stopped cleanly by SIGTERM, and the last retained fact found by recall.
+    """
+    import threading
+
+    report = ConcurrencyReport()
+    lock = threading.Lock()
+    latencies: list[float] = []
+    retained: list[str] = []
+    applied: list[str] = []
+    with tempfile.TemporaryDirectory(dir=work) as tmp:
+        ws = make_workspace(Path(tmp))
+        watch = subprocess.Popen([memory_executable(), "--workspace", str(ws), "--now", NOW, "watch"],
+                                 env=env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + seconds
+
+        def record(kind: str, proc: subprocess.CompletedProcess, refusal: bool = False) -> bool:
+            with lock:
+                if proc.returncode == 0:
+                    report.ops[kind] = report.ops.get(kind, 0) + 1
+                    return True
+                if refusal and proc.returncode in (1, 4) and "Traceback" not in proc.stderr \
+                        and len(proc.stderr.strip().splitlines()) == 1:
+                    report.refused[kind] = report.refused.get(kind, 0) + 1
+                    return False
+                report.errors.append(f"{kind}: exit {proc.returncode}: {proc.stderr.strip()[-300:]}")
+                return False
+
+        def recaller(n: int) -> None:
+            queries = ["Peter", "deploy pipeline", "concurrency fact", "what did Anna say", "core edit"]
+            i = 0
+            while time.monotonic() < deadline:
+                started = time.perf_counter()
+                proc = memory(ws, "recall", queries[(i + n) % len(queries)], "--json", "--mode", "lexical", "--k", "10")
+                took = time.perf_counter() - started
+                if record("recall", proc) and not json.loads(proc.stdout).get("query"):
+                    report.errors.append("recall: no query in the JSON")
+                with lock:
+                    latencies.append(took)
+                i += 1
+
+        def reflector() -> None:
+            while time.monotonic() < deadline:
+                record("reflect", memory(ws, "reflect", "--since", "30d", "--no-model"), refusal=True)
+
+        def retainer(name: str) -> None:
+            i = 0
+            while time.monotonic() < deadline:
+                text = f"W @Peter: concurrency fact {name}-{i}"
+                if record("retain", memory(ws, "retain", text, "--date", "2025-11-30"), refusal=True):
+                    with lock:
+                        retained.append(f"concurrency fact {name}-{i}")
+                i += 1
+
+        def core_editor(name: str) -> None:
+            i = 0
+            while time.monotonic() < deadline:
+                line = f"- core edit {name}-{i}"
+                if record("core", memory(ws, "core", "append", "Human", line), refusal=True):
+                    with lock:
+                        applied.append(f"core edit {name}-{i}")
+                i += 1
+
+        workers = [threading.Thread(target=recaller, args=(n,)) for n in range(4)]
+        workers += [threading.Thread(target=reflector)]
+        workers += [threading.Thread(target=retainer, args=(name,)) for name in ("A", "B")]
+        workers += [threading.Thread(target=core_editor, args=(name,)) for name in ("C", "D")]
+        started = time.perf_counter()
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        report.seconds = time.perf_counter() - started
+        time.sleep(4)  # the watcher's debounce (1.5 s) and one batch
+        watch.send_signal(signal.SIGTERM)
+        try:
+            _, err = watch.communicate(timeout=60)
+            report.watch_exit = watch.returncode
+            if watch.returncode != 0 or "Traceback" in err:
+                report.errors.append(f"watch: exit {watch.returncode}: {err.strip()[-300:]}")
+        except subprocess.TimeoutExpired:
+            watch.kill()
+            report.errors.append("watch: did not stop within 60 s of SIGTERM")
+        day = (ws / "memory" / "2025-11-30.md").read_text(encoding="utf-8")
+        core = (ws / "MEMORY.md").read_text(encoding="utf-8")
+        for needle in retained:
+            count = _occurrences(day, needle)
+            report.retained_missing += count == 0
+            report.retained_duplicated += count > 1
+        for needle in applied:
+            count = _occurrences(core, needle)
+            report.core_missing += count == 0
+            report.core_duplicated += count > 1
+        if retained:
+            last = memory(ws, "recall", retained[-1], "--json", "--mode", "lexical")
+            report.last_fact_found = any(retained[-1] in r.get("content", "") for r in json.loads(last.stdout)["results"])
+        if latencies:
+            ms = sorted(x * 1000 for x in latencies)
+            report.recall_ms = {"p50": round(statistics.median(ms), 1), "p95": round(pct(ms, 0.95), 1),
+                                "max": round(ms[-1], 1)}
     return report
 
 
@@ -315,7 +448,8 @@ def confinement(work: Path | None = None) -> list[dict]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["crash", "corruption", "hostile", "confinement", "all"])
+    parser.add_argument("what", choices=["crash", "corruption", "hostile", "confinement", "concurrency", "all"])
+    parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--kills", type=int, default=200)
     parser.add_argument("--examples", type=int, default=2000)
     args = parser.parse_args()
@@ -333,6 +467,12 @@ def main() -> None:
         results = confinement()
         print(json.dumps({"confinement": results}, indent=2))
         print(f"confinement: {sum(r['refused'] and r['one_line'] for r in results)}/{len(results)} refused cleanly")
+    if args.what in ("concurrency", "all"):
+        report = concurrency(args.seconds)
+        print(json.dumps({"concurrency": report.__dict__}, indent=2))
+        ops = sum(report.ops.values())
+        print(f"concurrency: {ops} operations in {report.seconds:.0f} s ({ops / report.seconds:.1f}/s), "
+              f"{len(report.errors)} errors, recall p50 {report.recall_ms.get('p50')} ms")
     print(f"({time.perf_counter() - started:.0f} s)")
 
 

@@ -72,15 +72,24 @@ def index_vs_encode(tmp: Path, days: int) -> None:
           f"ratio {full / encode:.2f}")
 
 
-def hybrid_latency(tmp: Path, days: int, runs: int, unique_days: int) -> None:
-    root = tmp / "big"
-    if not (root / "memory").exists():  # --workdir: reuse the workspace and its index
+def big_workspace(workdir: Path, days: int = 4000, unique_days: int = 365) -> tuple[Memory, float]:
+    """The ~100k-chunk workspace under workdir/big, generated and indexed once (reused with --workdir).
+
+    Returns the opened Memory (index up to date, model loaded) and the seconds `index()` took.
+    """
+    root = workdir / "big"
+    if not (root / "memory").exists():
         generate(root, days, 50, unique_days=unique_days)
     mem = Memory.open(str(root), NOW)
     t0 = time.perf_counter()
     mem.index()
-    chunks = mem.store.conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
-    print(f"[hybrid latency] indexed {chunks} chunks in {time.perf_counter() - t0:.0f} s")
+    return mem, time.perf_counter() - t0
+
+
+def hybrid_latency(tmp: Path, days: int, runs: int, unique_days: int) -> None:
+    mem, seconds = big_workspace(tmp, days, unique_days)
+    chunks = mem.store.status()["chunks"]
+    print(f"[hybrid latency] indexed {chunks} chunks in {seconds:.0f} s")
     for q in QUERIES:  # warm-up: model, store and caches
         mem.recall(RecallRequest(q, k=10, mode="hybrid"))
     lat = time_recalls(mem, QUERIES, runs, "hybrid")
@@ -90,11 +99,11 @@ def hybrid_latency(tmp: Path, days: int, runs: int, unique_days: int) -> None:
     bare = []
     for q in QUERIES * 2:
         t0 = time.perf_counter()
-        recall(mem.conn, RecallRequest(q, k=10, mode="hybrid"), now=mem.now, semantic=semantic)
+        recall(mem.store, RecallRequest(q, k=10, mode="hybrid"), now=mem.now, semantic=semantic)
         bare.append(time.perf_counter() - t0)
     print(f"[hybrid latency] {chunks} chunks, in-process with the model loaded: p50 "
           f"{statistics.median(lat) * 1000:.1f} ms, p95 {pct(lat, 0.95) * 1000:.1f} ms including the stat sync of "
-          f"{mem.store.conn.execute('SELECT COUNT(*) FROM files').fetchone()[0]} files; query only p50 "
+          f"{mem.store.status()['files']} files; query only p50 "
           f"{statistics.median(bare) * 1000:.1f} ms, p95 {pct(bare, 0.95) * 1000:.1f} ms")
 
 

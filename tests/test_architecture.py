@@ -18,13 +18,14 @@ PACKAGE = Path(workspace_memory.__file__).parent
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "clock", "tokens", "locks", "files", "endpoints", "timeparse"),  # base: import nothing above
     ("markdown",),  # parse, retain grammar, frontmatter
-    ("workspace",),  # layout, config, the writes people see
+    ("workspace",),  # layout, config, the writes people see, file events
+    ("agent",),  # core memory blocks, trigger recall, the flush prompt
     ("facts",),  # the domain: Fact, entities, supersession, text matching
     ("embed",),  # providers
     ("index",),  # the store boundary and the stores
-    ("recall", "reflect"),  # the pipelines, side by side
+    ("recall", "reflect", "doctor"),  # the pipelines, side by side
     ("api",),  # Memory, assembled from the parts above
-    ("ui",),  # shells over api: the web page (served by the `memory ui` command)
+    ("ui", "mcp_server"),  # shells over api: the web page, the MCP tools (served by `memory ui` / `memory mcp`)
     ("cli", "bank_templates"),  # the command line, which starts the other shells
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}

@@ -15,11 +15,20 @@ from workspace_memory.workspace.layout import Workspace  # noqa: E402
 
 
 def test_killed_writers_leave_every_file_as_before_or_after(tmp_path: Path) -> None:
-    report = reliability.crash(8, seed=3, work=tmp_path)
-    assert report.kills == 8 and set(report.by_command) == {"index", "reflect", "retain"}
+    report = reliability.crash(10, seed=3, work=tmp_path)
+    assert report.kills == 10 and set(report.by_command) == {"index", "reflect", "retain", "core append"}
     assert report.half_written == [], report.half_written
     assert report.broken_after == [], report.broken_after
     assert report.temp_files_left == 0
+
+
+def test_concurrent_writers_readers_and_a_watcher_lose_nothing(tmp_path: Path) -> None:
+    report = reliability.concurrency(seconds=8, work=tmp_path)
+    assert report.errors == [], report.errors
+    assert all(report.ops.get(kind) for kind in ("recall", "retain", "core")), report.ops
+    assert (report.retained_missing, report.retained_duplicated) == (0, 0)
+    assert (report.core_missing, report.core_duplicated) == (0, 0)
+    assert report.watch_exit == 0 and report.last_fact_found
 
 
 def test_damaged_derived_files_are_rebuilt_and_markdown_is_untouched(tmp_path: Path) -> None:

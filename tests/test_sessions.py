@@ -283,3 +283,27 @@ def test_vector_search_keeps_to_the_sources_asked_for(sessions_ws: Path) -> None
     assert "session" not in kinds("memory") and kinds("memory")
     assert kinds("sessions") == {"session"}
     assert "session" in kinds("all") and len(kinds("all")) > 1
+
+
+def test_memory_watch_follows_transcripts_past_the_thresholds_and_the_rest_on_stop(sessions_ws: Path) -> None:
+    import signal
+
+    from test_watch import start_watch
+
+    run_ok(sessions_ws, "index")
+    path = transcript(sessions_ws)
+    proc, out, err = start_watch(sessions_ws)
+    try:
+        err.wait_for("watching")
+        write_lines(path, [message("user", f"the heron count was {n}", "2025-11-30T09:01:00Z")
+                           for n in range(DELTA_LINES)], mode="a")
+        out.wait_for(f"indexed {DELTA_LINES} session message(s) from 1 transcript(s)", timeout=60)
+        assert recall_json(sessions_ws, "heron count", "--source", "sessions")["results"]
+        write_lines(path, [message("user", "a lone kingfisher", "2025-11-30T10:00:00Z")], mode="a")
+        time.sleep(7)  # one poll: under the thresholds, so it waits
+        assert not recall_json(sessions_ws, "kingfisher", "--source", "sessions")["results"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(timeout=60)
+    assert code == 0
+    assert recall_json(sessions_ws, "kingfisher", "--source", "sessions")["results"]  # read on stop

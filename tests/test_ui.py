@@ -193,7 +193,7 @@ def test_every_page_answers_with_a_strict_policy(indexed_workspace: Path, monkey
         for path, needle in [("/", "November 2025"), ("/day/2025-11-16", "k-malformed"),
                              ("/file/MEMORY.md", "Drinks espresso"), ("/search?q=Baileys+crash", "2025-11-12.md#L13"),
                              ("/entities", "The Castle"), ("/entity/Peter", "<s>Peter: In Marrakech"),
-                             ("/opinions", "Opinions"), ("/status", "doctor not available"),
+                             ("/opinions", "Opinions"), ("/status", "malformed-retain"),
                              ("/static/style.css", "prefers-color-scheme")]:
             code, headers, body = fetch(base + path)
             assert code == 200 and needle in body, (path, code, body[:500])

@@ -26,6 +26,8 @@ from .recall.query import RecallRequest
 from .workspace.layout import Workspace
 
 if TYPE_CHECKING:
+    from .agent.core import CoreSettings
+    from .doctor import DoctorReport
     from .embed.base import Embedder
     from .embed.config import EmbeddingConfig
     from .index.base import SessionReport, Store, VectorIndex
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
     from .workspace.init_templates import InitReport
     from .workspace.paging import Page
     from .workspace.retain_writer import RetainWrite
+    from .workspace.watch import Changes, Watcher
 
 __all__ = ["RECALL_EMBED_BUDGET", "Memory", "RecallRequest"]
 
@@ -61,6 +64,8 @@ def _repairing(method: _T) -> _T:
                 raise
             self._repaired = True
             repair(str(exc))
+            if self._watcher is not None:  # the new index is empty: a watched refresh must scan everything
+                self._watcher.put_back(_everything())
             return method(self, *args, **kwargs)
 
     return wrapper  # type: ignore[return-value]
@@ -72,10 +77,11 @@ class Memory:
     def __init__(self, workspace: Workspace, now: datetime | None = None, store: Store | None = None) -> None:
         self.workspace = workspace
         self.tz = workspace_tz(workspace.config)
-        self.now = now or datetime.now(self.tz)
+        self._now = now  # fixed by --now; None follows the clock (a long-lived server crosses midnight)
         if store is not None:
             self.__dict__["store"] = store
         self._repaired = False  # one repair per Memory: a second failure is reported, not looped on
+        self._watcher: Watcher | None = None  # while a long-lived process follows file events
 
     @classmethod
     def open(cls, root: str | None = None, now: str | None = None, *, create: bool = False) -> Memory:
@@ -87,6 +93,15 @@ class Memory:
         if not create:
             ws.require()
         return cls(ws, parse_now(now, workspace_tz(ws.config)))
+
+    @property
+    def now(self) -> datetime:
+        """--now when given, else the clock in the workspace's timezone (read anew on every use)."""
+        return self._now or datetime.now(self.tz)
+
+    @now.setter
+    def now(self, value: datetime | None) -> None:
+        self._now = value
 
     @property
     def today(self) -> date:
@@ -206,7 +221,12 @@ class Memory:
         return report
 
     def refresh(self, only: set[str] | None = None) -> list[str]:
-        """The cheap sync a read does first (`only`: just these changed keys); never waits. Returns notices."""
+        """The cheap sync a read does first (`only`: just these changed keys); never waits. Returns notices.
+
+        While a watcher is attached (`start_watching`), only the files it saw change are synced.
+        """
+        if self._watcher is not None and only is None:
+            return self._refresh_watched()
         report = self.store.sync(self.workspace, wait=0, rebuild_if_stale=False, only=only)
         notices = self.store.take_notices()
         if report.busy:
@@ -326,6 +346,25 @@ class Memory:
         report.notices[:0] = notices
         return report
 
+    def follow_sessions(self, *, rest: bool = False) -> SessionReport | None:
+        """For a long-lived process (`memory watch`, the MCP server): index the transcripts that grew.
+
+        Only transcripts past OpenClaw's delta thresholds (index.sessions.DELTA_BYTES / DELTA_LINES),
+        or with `rest` every new line (when idle, or stopping). Never waits for another writer (the
+        report says `busy`). None when `[sessions] paths` names nothing.
+        """
+        from .index.sessions import DELTA_BYTES, DELTA_LINES
+        from .workspace.transcripts import session_paths
+
+        if not session_paths(self.workspace.config):
+            return None
+        before = self.store.generation()
+        report = self.sync_sessions(wait=0) if rest else self.sync_sessions(
+            min_bytes=DELTA_BYTES, min_lines=DELTA_LINES, wait=0)
+        if report.dirty:
+            self._follow_vectors(report, before)
+        return report
+
     # -- status and views -----------------------------------------------------------------
     @_repairing
     def status(self) -> dict[str, Any]:
@@ -372,10 +411,18 @@ class Memory:
         return self.store.day_counts()
 
     # -- Markdown reads and writes -------------------------------------------------------
-    def get(self, path: str, start: int = 1, lines: int | None = None, max_chars: int | None = None) -> Page:
-        """A paged read of one workspace Markdown file (see `workspace.paging.read_page`)."""
-        from .workspace.paging import read_page
+    def get(self, path: str, start: int | None = None, lines: int | None = None,
+            max_chars: int | None = None) -> Page:
+        """A paged read of one workspace Markdown file (see `workspace.paging.read_page`).
 
+        `path` may be a citation as recall prints it: `memory/x.md#L7` reads from line 7,
+        `memory/x.md#L7-L9` exactly lines 7 to 9; explicit `start` / `lines` win.
+        """
+        from .workspace.paging import parse_citation, read_page
+
+        path, cited_start, cited_lines = parse_citation(path)
+        start = start if start is not None else cited_start or 1
+        lines = lines if lines is not None else cited_lines
         return read_page(self.workspace, path, start, lines, max_chars)
 
     def retain(self, bullet: str, day: date | None = None) -> RetainWrite:
@@ -489,3 +536,190 @@ class Memory:
 
         self.refresh()
         return list_opinions(self.workspace, self.store, entity)
+
+    # -- the agent surface: core blocks, triggers, flush prompt, doctor, file watching -------------
+    @cached_property
+    def core_settings(self) -> CoreSettings:
+        """The `[core]` table of memory.toml, checked (block limits, read-only blocks)."""
+        from .agent.core import CoreSettings
+
+        return CoreSettings.from_mapping(self.workspace.config.get("core"))
+
+    def core_show(self) -> dict[str, Any]:
+        """The core blocks of MEMORY.md: label, chars_current, chars_limit, read_only, value; and the prompt text."""
+        from .agent.core import parse_core, render_blocks
+        from .agent.core_write import read_core_text
+
+        self.workspace.require()
+        path = self.workspace.core_path
+        key = self.workspace.key_for(path)
+        blocks = parse_core(read_core_text(path)[0], self.core_settings).blocks
+        return {"path": key, "exists": path.is_file(), "blocks": [b.to_dict() for b in blocks],
+                "prompt": render_blocks(blocks, key)}
+
+    def core_append(self, label: str, text: str) -> dict[str, Any]:
+        """Append lines to a core block (refused over its limit or when read-only)."""
+        from .agent import core
+
+        return self._core_edit(lambda t: core.append(t, label, text, self.core_settings))
+
+    def core_replace(self, label: str, old: str, new: str) -> dict[str, Any]:
+        """Replace the one occurrence of `old` in a core block; 0 or 2+ occurrences are refused."""
+        from .agent import core
+
+        return self._core_edit(lambda t: core.replace(t, label, old, new, self.core_settings))
+
+    def core_insert(self, label: str, text: str, line: int) -> dict[str, Any]:
+        """Insert lines at line `line` of a core block's value (1-based; -1 = at the end)."""
+        from .agent import core
+
+        return self._core_edit(lambda t: core.insert(t, label, text, line, self.core_settings))
+
+    def core_rethink(self, label: str, text: str) -> dict[str, Any]:
+        """Rewrite a core block's whole value."""
+        from .agent import core
+
+        return self._core_edit(lambda t: core.rethink(t, label, text, self.core_settings))
+
+    def core_create(self, label: str, text: str = "") -> dict[str, Any]:
+        """Add a new core block at the end of MEMORY.md (creating the file if needed)."""
+        from .agent import core
+
+        return self._core_edit(lambda t: core.create(t, label, text, self.core_settings), create=True)
+
+    def core_delete(self, label: str) -> dict[str, Any]:
+        """Remove a core block (heading and value)."""
+        from .agent import core
+
+        return self._core_edit(lambda t: core.delete(t, label, self.core_settings))
+
+    def _core_edit(self, edit: Callable[[str], Any], create: bool = False) -> dict[str, Any]:
+        from .agent.core_write import edit_core_file
+        from .workspace.watch import Changes
+
+        key, result = edit_core_file(self.workspace, edit, create=create)
+        notices: list[str] = []
+        if result.changed:  # the index follows the file at once
+            report = self._sync_changes(Changes(frozenset({key})), wait=10)
+            notices = report.notices + (["the index is busy; it will catch up on the next read"] if report.busy else [])
+        return {"path": key, **result.to_dict(), "notices": notices}
+
+    def triggers(self, message: str) -> dict[str, Any]:
+        """Core entries whose `<!-- trigger: ... -->` phrases match `message` strongly (agent/triggers.py)."""
+        from .agent.triggers import find_triggers
+        from .files import decode_markdown
+
+        sources = []
+        for mf in self.workspace.core_and_bank_files():
+            try:
+                with open(mf.path, "rb") as fh:
+                    sources.append((mf.key, decode_markdown(fh.read()).text))
+            except OSError:
+                continue
+        return find_triggers(message, sources)
+
+    def flush_prompt(self) -> dict[str, str]:
+        """The system/user prompt pair a runtime sends before compacting a session (agent/flush.py)."""
+        from .agent.flush import flush_prompt
+
+        return flush_prompt(self.today, str(self.tz))
+
+    def doctor(self, fix: bool = False) -> DoctorReport:
+        """Find (and with `fix`, repair) what is wrong with the workspace and its index (doctor.py)."""
+        from .doctor import run_doctor
+
+        return run_doctor(self, fix=fix)
+
+    def start_watching(self) -> Watcher:
+        """Follow file events from now on: reads sync only what changed (see workspace/watch.py).
+
+        Raises OSError when the system refuses to watch (e.g. the inotify watch limit).
+        """
+        from .workspace.watch import Watcher
+
+        if self._watcher is None:
+            watcher = Watcher(self.workspace)
+            watcher.start()
+            watcher.put_back(_everything())  # what changed while nobody watched: one full sync first
+            self._watcher = watcher
+        return self._watcher
+
+    def stop_watching(self) -> None:
+        watcher, self._watcher = self._watcher, None
+        if watcher is not None:
+            watcher.stop()
+
+    @_repairing
+    def index_changes(self, changes: Changes) -> SyncReport:
+        """Index a batch of changes seen by the watcher (`memory watch`), embedding new text when it can."""
+        report = self._sync_changes(changes, wait=INDEX_WAIT)
+        if report.dirty:
+            report.notices += self._embed_new_text()
+        return report
+
+    @_repairing
+    def _refresh_watched(self) -> list[str]:
+        from .workspace.watch import Changes
+
+        watcher = self._watcher
+        settled = watcher.settle()
+        changes = watcher.take()
+        if not settled:  # the observer did not confirm in time: scan everything rather than miss an edit
+            changes = Changes(changes.keys, rescan=True)
+        if not changes:
+            return self.store.take_notices()
+        report = self._sync_changes(changes, wait=0)
+        if report.busy:
+            return [*report.notices, "the index is being updated by another process; results may be a moment behind"]
+        return report.notices
+
+    def _sync_changes(self, changes: Changes, wait: float) -> SyncReport:
+        """Sync the changed keys (or everything), then bring the vectors kept in memory along."""
+        before = self.store.generation()
+        report = self.store.sync(self.workspace, wait=wait, rebuild_if_stale=False,
+                                 only=None if changes.rescan else set(changes.keys))
+        report.notices[:0] = self.store.take_notices()
+        if report.busy and self._watcher is not None:
+            self._watcher.put_back(changes)  # retried by the next read
+        elif report.dirty:
+            self._follow_vectors(report, before)
+        return report
+
+    def _follow_vectors(self, report: SyncReport, before: int) -> None:
+        """Apply a sync's entry changes to the vectors a recall loaded, instead of reopening them.
+
+        Only when the embedder is loaded already and this sync was the one change since (else the
+        next recall reopens the vectors as usual).
+        """
+        embedder = self.__dict__.get("_embedder", (None, []))[0]
+        if embedder is None:
+            return
+        fast = getattr(embedder, "query_encoder", lambda: None)()
+        if fast is None and callable(getattr(embedder, "sentence_transformer", None)):
+            return  # embedding would load torch inside a search; let the recall path decide
+        follow = getattr(self.store.vectors(embedder), "follow", None)
+        if follow is not None:
+            follow(before, report.new_chunk_ids, report.removed_chunk_ids,
+                   encode=fast.encode if fast is not None else None, budget=RECALL_EMBED_BUDGET)
+
+    def _embed_new_text(self) -> list[str]:
+        """Embed entries without vectors into the cache (not the HNSW file: its next reader adds them)."""
+        try:
+            embedder, _ = self.embedder()
+        except ProviderUnavailable as exc:
+            return [str(exc)]
+        embed_new = getattr(self.store.vectors(embedder), "embed_new", None) if embedder is not None else None
+        if embed_new is None:
+            return []
+        fast = getattr(embedder, "query_encoder", lambda: None)()
+        try:
+            embed_new(encode=fast.encode if fast is not None else None)
+        except ProviderUnavailable as exc:
+            return [f"{exc}; new text is found by keywords until `memory index`"]
+        return []
+
+
+def _everything() -> Changes:
+    from .workspace.watch import Changes
+
+    return Changes(rescan=True)

@@ -13,7 +13,8 @@ import sys
 import click
 
 from ..errors import IndexBusy, MemoryError_, ProviderUnavailable
-from . import commands, memory_cmds, reflect_cmds, ui_cmds
+from . import agent_cmds, commands, memory_cmds, reflect_cmds, ui_cmds
+from .context import accept_global_options_after
 from .render import echo
 
 
@@ -30,8 +31,10 @@ def cli(ctx: click.Context, workspace: str | None, now: str | None) -> None:
     ctx.obj.update(workspace=workspace, now=now)
 
 
-for _command in (*commands.COMMANDS, *reflect_cmds.COMMANDS, *memory_cmds.COMMANDS, *ui_cmds.COMMANDS):
+for _command in (*commands.COMMANDS, *reflect_cmds.COMMANDS, *memory_cmds.COMMANDS, *ui_cmds.COMMANDS,
+                 *agent_cmds.COMMANDS):
     cli.add_command(_command)
+accept_global_options_after(cli)  # `memory recall x --workspace D` is taken as meant
 
 EXIT_CODES = ((ProviderUnavailable, 3), (IndexBusy, 4), (MemoryError_, 1))
 

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..errors import MemoryError_, UserError
-from .context import echo_json, memory_of, parse_day
+from .context import BulletArgsCommand, echo_json, memory_of, parse_day
 from .render import echo
 
 
@@ -135,12 +135,12 @@ def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:  # noqa: ANN001
 
 @click.command()
 @click.argument("path")
-@click.option("--from", "start", type=int, default=1, show_default=True, help="First line (1-based).")
+@click.option("--from", "start", type=int, default=None, help="First line (1-based; default 1).")
 @click.option("--lines", type=int, default=None, help="How many lines (default 120, at most 12,000 chars).")
 @click.option("--json", "as_json", is_flag=True, help="Print the page as JSON.")
 @click.pass_context
-def get(ctx: click.Context, path: str, start: int, lines: int | None, as_json: bool) -> None:
-    """Read a workspace Markdown file page by page."""
+def get(ctx: click.Context, path: str, start: int | None, lines: int | None, as_json: bool) -> None:
+    """Read a workspace Markdown file page by page (PATH may be a citation: memory/x.md#L7-L9)."""
     page = memory_of(ctx).get(path, start, lines)
     if as_json:
         echo_json(page.to_dict())
@@ -150,13 +150,13 @@ def get(ctx: click.Context, path: str, start: int, lines: int | None, as_json: b
     echo(page.hint())
 
 
-@click.command()
+@click.command(cls=BulletArgsCommand)
 @click.argument("bullet")
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="The day's log to write to (default: today).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 @click.pass_context
 def retain(ctx: click.Context, bullet: str, day: str | None, as_json: bool) -> None:
-    """Validate a fact ("O(c=0.8) @Peter: ...") and append it to the day's ## Retain."""
+    """Validate a fact ("O(c=0.8) @Peter: ...") and append it to the day's ## Retain (a leading "- " is fine)."""
     when = parse_day(day) if day else None
     written = memory_of(ctx).retain(bullet, when)
     if as_json:

@@ -35,3 +35,41 @@ def parse_day(value: str, option: str = "--date") -> date:
 def echo_json(data: Any) -> None:
     """JSON output: exact (no escaping of control characters beyond JSON's own)."""
     click.echo(json.dumps(data, ensure_ascii=False, indent=None if isinstance(data, list) else 2, default=str))
+
+
+_MARK = "\x00"  # cannot occur in a command line argument
+
+
+class BulletArgsCommand(click.Command):
+    """A command whose arguments may be Markdown bullets: "- W @Peter: x" is text, not an option.
+
+    click reads any argument that starts with "-" as options ("- Keeps bees" would even run -h);
+    a dash followed by a space never is one, so such arguments are marked before parsing and
+    unmarked after.
+    """
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        rest = super().parse_args(ctx, [_MARK + a if a.startswith("- ") else a for a in args])
+        for name, value in ctx.params.items():
+            if isinstance(value, str) and value.startswith(_MARK):
+                ctx.params[name] = value[1:]
+        return rest
+
+
+def _global_option(name: str) -> click.Option:
+    """A hidden copy of a global option for a command: `memory recall x --workspace D` works too."""
+
+    def remember(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+        if value is not None:
+            ctx.find_root().obj[name] = value
+
+    return click.Option([f"--{name}"], hidden=True, expose_value=False, is_eager=True, callback=remember)
+
+
+def accept_global_options_after(group: click.Group, names: tuple[str, ...] = ("workspace", "now")) -> None:
+    """Let every command (also in subgroups) take the group's global options after its name."""
+    for command in group.commands.values():
+        if isinstance(command, click.Group):
+            accept_global_options_after(command, names)
+        elif not any(f"--{n}" in p.opts for p in command.params for n in names):
+            command.params += [_global_option(n) for n in names]

@@ -307,6 +307,14 @@ class Store(Protocol):
         """What the store repaired or wants said since the last call (a damaged index rebuilt, ...)."""
         ...
 
+    def damaged(self) -> str | None:
+        """Why the index cannot be read, checked without repairing it (`memory doctor`), or None."""
+        ...
+
+    def settings_changed(self) -> str | None:
+        """What changed since the index was built with other settings, or None (`memory doctor`)."""
+        ...
+
     # -- recall ---------------------------------------------------------------------------------
     def snapshot(self) -> AbstractContextManager[None]:
         """One consistent view of the index for the reads inside (a recall)."""

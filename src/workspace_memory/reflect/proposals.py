@@ -8,8 +8,8 @@ A statement is proposed when it is not superseded, not already in MEMORY.md, and
 At most MAX_PROPOSALS, most days first, then most confident, then alphabetical.
 
 Proposals are only listed (in the command's output and in bank/proposals.md); `--apply-core`
-appends them to MEMORY.md under a "## Learned" block (created at the end when missing),
-respecting the block's `<!-- limit: N -->`. An applied proposal is then in MEMORY.md and is
+appends them to MEMORY.md under a "## Learned" block (created at the end when missing), a core
+block with a limit and maybe read-only like any other (agent/core.py). An applied proposal is then in MEMORY.md and is
 no longer proposed.
 """
 
@@ -20,6 +20,9 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from ..agent import core
+from ..agent.core import CoreSettings, parse_core
+from ..errors import CoreEditError
 from ..facts.model import Fact
 from ..facts.textmatch import analyze, cluster
 from ..files import detect_newline
@@ -39,8 +42,6 @@ NEW_PAGE = (
     "`memory reflect --apply-core`; anything written outside the generated regions is kept.\n\n"
     "## Core memory (MEMORY.md)\n"
 )
-_LIMIT_RE = re.compile(r"<!--\s*limit:\s*(\d+)\s*-->")
-_HEADING_RE = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 
 
 @dataclass(frozen=True)
@@ -122,39 +123,24 @@ def core_region(proposals: list[Proposal]) -> list[str]:
     return lines
 
 
-def apply_core(core_text: str, proposals: list[Proposal]) -> tuple[str, list[Proposal], list[Proposal]]:
+def apply_core(core_text: str, proposals: list[Proposal], settings: CoreSettings | None = None,
+               ) -> tuple[str, list[Proposal], list[Proposal]]:
     """Append proposals to the "## Learned" block of MEMORY.md. Returns (text, applied, refused).
 
-    Refused = would push the block over its `<!-- limit: N -->`.
+    The block is a core block like any other (agent/core.py): refused = would push it over its
+    limit, or the block is read-only.
     """
     nl = detect_newline(core_text) if core_text else "\n"
-    lines = core_text.splitlines()
-    start = next((i for i, line in enumerate(lines) if (m := _HEADING_RE.match(line)) and len(m[1]) == 2
-                  and m[2].strip().casefold() == LEARNED.casefold()), None)
-    if start is None:
-        while lines and not lines[-1].strip():
-            lines.pop()
-        lines += ([""] if lines else []) + [f"## {LEARNED}"]
-        start = len(lines) - 1
-    end = next((i for i in range(start + 1, len(lines)) if (m := _HEADING_RE.match(lines[i])) and len(m[1]) <= 2),
-               len(lines))
-    section = "\n".join(lines[start + 1 : end])
-    limit_m = _LIMIT_RE.search(section)
-    limit = int(limit_m[1]) if limit_m else None
-    size = len(_LIMIT_RE.sub("", section).strip())
-    last = end - 1
-    while last > start and not lines[last].strip():
-        last -= 1
-    added: list[str] = []
+    text = core_text.replace("\r\n", "\n")
+    if parse_core(text, settings).find(LEARNED) is None:
+        text = core.create(text, LEARNED, settings=settings).text
     applied: list[Proposal] = []
     refused: list[Proposal] = []
     for prop in proposals:
-        bullet = f"- {prop.text}"
-        if limit is not None and size + len(bullet) + 1 > limit:
+        try:
+            text = core.append(text, LEARNED, f"- {prop.text}", settings).text
+        except CoreEditError:
             refused.append(prop)
             continue
-        added.append(bullet)
         applied.append(prop)
-        size += len(bullet) + 1
-    out = lines[: last + 1] + added + lines[last + 1 :]
-    return nl.join(out) + nl, applied, refused
+    return text.replace("\n", nl), applied, refused

@@ -29,6 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..agent.core import CoreSettings
 from ..errors import UserError
 from ..facts.model import Fact, by_key, entity_info
 from ..facts.supersession import superseded_ids
@@ -257,13 +258,14 @@ class _Run:
             old_core = region_body(old, "core") if old else None
             self.report.new_proposals = [p for p in found if f"- {p.text} — " not in "\n".join(old_core or [])]
             if apply_core and found:
-                new_core, applied, refused = proposals.apply_core(core_text, found)
+                new_core, applied, refused = proposals.apply_core(
+                    core_text, found, CoreSettings.from_mapping(self.ws.config.get("core")))
                 if applied:
                     self.plan(core_key, new_core)
                 self.report.applied_core = [p.text for p in applied]
                 if refused:
                     self.report.notices.append(f"{len(refused)} proposal(s) not applied: the Learned block "
-                                               f"of {core_key} would exceed its limit")
+                                               f"of {core_key} would exceed its limit or is read-only")
                 found = refused
             self.report.proposals = found
             text = old if old is not None else proposals.NEW_PAGE

@@ -208,7 +208,7 @@ async def opinions(request: Request) -> Response:
 async def status(request: Request) -> Response:
     def build(m: Any) -> Built:
         findings, note = None, None
-        if hasattr(m, "doctor"):  # doctor comes with a later release; never shown made up
+        if hasattr(m, "doctor"):
             try:
                 findings = views_status.doctor_findings(m.doctor())
             except MemoryError_ as exc:

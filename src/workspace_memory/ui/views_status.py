@@ -53,9 +53,9 @@ def _doctor(findings: list[dict[str, Any]] | None, note: str | None) -> Safe:
     for f in findings:
         path, line = f.get("path"), f.get("line")
         where = source_link(path, line if isinstance(line, int) else None) if isinstance(path, str) else None
-        level = f.get("severity") or f.get("level") or f.get("kind")
-        text = f.get("message") or f.get("problem") or f.get("text") or ""
-        fix = f.get("fix") or f.get("hint")
+        level = f.get("code")  # doctor.Finding: code, what, path, line, how
+        text = f.get("what") or ""
+        fix = f.get("how")
         items.append(el("li", el("span", str(level), class_="chip") if level else None, " ", where, " ",
                         el("span", str(text)), el("small", f" fix: {fix}") if fix else None))
     return el("ul", items, class_="warnings")

@@ -187,6 +187,13 @@ class Workspace:
             elif extra.is_dir():
                 yield from self._walk(extra)
 
+    def core_and_bank_files(self) -> Iterator[MarkdownFile]:
+        """MEMORY.md and the pages under bank/: the curated memory (trigger recall, doctor's link check)."""
+        core = self.core_path
+        if core.is_file() and not core.is_symlink():
+            yield MarkdownFile(core.name, core)
+        yield from self._walk(self.root / "bank")
+
     def files_for_keys(self, keys: set[str]) -> Iterator[MarkdownFile]:
         """The indexable Markdown files among these workspace keys (the rest: gone or not ours).
 

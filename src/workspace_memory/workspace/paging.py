@@ -7,6 +7,7 @@ the line to continue from, so an agent never pulls a whole large file into conte
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass
 
 from ..errors import PathRefused, UserError
@@ -17,6 +18,20 @@ from .transcripts import SESSIONS_PREFIX
 
 DEFAULT_LINES = 120
 DEFAULT_MAX_CHARS = 12_000
+# The citations recall prints: memory/2025-11-27.md#L7 and memory/2025-11-27.md#L7-L9 (or #L7-9).
+_CITATION_RE = re.compile(r"^(?P<path>.+?)#L(?P<start>\d+)(?:-L?(?P<end>\d+))?$")
+
+
+def parse_citation(path: str) -> tuple[str, int | None, int | None]:
+    """'a.md#L7' -> ('a.md', 7, None); 'a.md#L7-L9' -> ('a.md', 7, 3); anything else -> (path, None, None)."""
+    match = _CITATION_RE.match(path.strip())
+    if not match:
+        return path, None, None
+    start = int(match["start"])
+    end = int(match["end"]) if match["end"] else None
+    if end is not None and end < start:
+        raise UserError(f"{path}: the citation's range ends before it starts")
+    return match["path"], start, None if end is None else end - start + 1
 
 
 @dataclass

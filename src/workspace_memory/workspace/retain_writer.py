@@ -76,8 +76,8 @@ def insert_retain_line(lines: list[str], item: str) -> tuple[list[str], int, boo
     """
     start = None
     level = 0
-    headings = _headings(lines)
-    for idx, depth, title in headings:
+    found = headings(lines)
+    for idx, depth, title in found:
         if title.strip().rstrip(":").strip().lower() == "retain":
             start, level = idx, depth
             break
@@ -91,7 +91,7 @@ def insert_retain_line(lines: list[str], item: str) -> tuple[list[str], int, boo
         prefix = [""] if out else []
         out += prefix + ["## Retain", item, ""]
         return out, len(out) - 1, True, False
-    end = next((idx for idx, depth, _ in headings if idx > start and depth <= level), len(lines))
+    end = next((idx for idx, depth, _ in found if idx > start and depth <= level), len(lines))
     section = lines[start + 1 : end]
     if any(normalize_bullet(s) == normalize_bullet(item) for s in section if BULLET_PREFIX_RE.match(s)):
         line_no = start + 2 + next(i for i, s in enumerate(section) if normalize_bullet(s) == normalize_bullet(item))
@@ -105,7 +105,7 @@ def insert_retain_line(lines: list[str], item: str) -> tuple[list[str], int, boo
     return out, last + 2, False, False
 
 
-def _headings(lines: list[str]) -> list[tuple[int, int, str]]:
+def headings(lines: list[str]) -> list[tuple[int, int, str]]:
     """(index, level, title) of the ATX headings outside fenced code blocks ("## Retain" in a fence is code)."""
     out = []
     fence = None

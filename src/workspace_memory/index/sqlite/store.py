@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from ...embed.base import Embedder
     from ...facts.model import EntityInfo, Fact
     from ...workspace.layout import Workspace
-    from .vector_sync import SqliteVectors
+    from .vectors import SqliteVectors
 
 READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` to finish a sync
 
@@ -56,6 +56,27 @@ class SqliteStore:
     def take_notices(self) -> list[str]:
         notices, self._notices = self._notices, []
         return notices
+
+    def damaged(self) -> str | None:
+        """Why the index file cannot be read (probed read-only, without repairing it), or None."""
+        if not self.path.exists() or self._conn is not None:
+            return None
+        try:
+            probe = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, timeout=5)
+            try:
+                probe.execute("SELECT COUNT(*) FROM meta").fetchone()
+                probe.execute("SELECT COUNT(*) FROM files").fetchone()
+            finally:
+                probe.close()
+        except sqlite3.DatabaseError as exc:
+            return str(exc)
+        return None
+
+    def settings_changed(self) -> str | None:
+        """What changed since the index was built with other settings ("chunk_tokens 200 -> 180"), or None."""
+        from .sync import stale_settings
+
+        return stale_settings(self.conn)
 
     def is_damage(self, exc: BaseException) -> bool:
         """True when `exc` says the index file itself is damaged (not busy, not full)."""
@@ -133,7 +154,7 @@ class SqliteStore:
 
     def vectors(self, embedder: Embedder) -> SqliteVectors:
         """The vectors of `embedder`, kept open (with their HNSW store) for the life of this object."""
-        from .vector_sync import SqliteVectors
+        from .vectors import SqliteVectors
 
         key = embedder.identity()
         if key not in self._vectors:

@@ -19,18 +19,16 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from ...embed.base import Embedder
-from ..base import Filters, VectorUpdate, in_batches
+from ..base import in_batches
 from ..rows import context_text, embed_text
-from .connection import transaction, writer_lock
+from .connection import transaction
 from .embedding_cache import EmbeddingCache
-from .reads import filter_sql
 from .sync import generation
 
 EMBED_BATCH = 256  # chunks embedded (and committed to the cache) at a time
@@ -54,15 +52,17 @@ def chunk_labels(chunk_id: int) -> tuple[int, int]:
     return chunk_id * 2, chunk_id * 2 + 1
 
 
-def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[str, str]]:
-    """(hash, text) of the embedded texts of chunks that are not in the cache yet."""
+def missing_vectors(conn: sqlite3.Connection, embedder: Embedder,
+                    ids: Sequence[int] | None = None) -> list[tuple[str, str]]:
+    """(hash, text) of the embedded texts of chunks (all, or the chunks `ids`) that are not in the cache yet."""
+    only = "" if ids is None else f" AND c.id IN ({','.join(str(int(i)) for i in ids) or 'NULL'})"
     rows = conn.execute(
         "SELECT c.text, c.text_hash, c.ctx_hash, p.text FROM chunks c"
         " LEFT JOIN chunks p ON p.id = c.id - 1 AND p.path = c.path"
-        " WHERE NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = ?1 AND e.model = ?2"
+        " WHERE (NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = ?1 AND e.model = ?2"
         "                   AND e.hash = c.text_hash AND e.dim = ?3)"
         " OR (c.ctx_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = ?1"
-        "                   AND e.model = ?2 AND e.hash = c.ctx_hash AND e.dim = ?3))"
+        f"                   AND e.model = ?2 AND e.hash = c.ctx_hash AND e.dim = ?3))){only}"
         " ORDER BY c.id",
         (embedder.provider, embedder.model, embedder.dim),
     ).fetchall()
@@ -80,8 +80,8 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder) -> list[tuple[
 def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
                   encode: Callable[[list[str]], np.ndarray] | None = None,
                   progress: Callable[..., None] | None = None,
-                  budget: float | None = None) -> tuple[int, int]:
-    """Embed the texts of chunks that have no cached vector; returns (embedded, still missing).
+                  budget: float | None = None, ids: list[int] | None = None) -> tuple[int, int]:
+    """Embed the texts of chunks (all, or `ids`) that have no cached vector; returns (embedded, still missing).
 
     `progress(done, total, "embedding")` is called after each batch.
 
@@ -90,7 +90,7 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
     the bound holds within about one batch.
     """
     started = time.perf_counter()
-    items = missing_vectors(conn, embedder)
+    items = missing_vectors(conn, embedder, ids)
     cache = EmbeddingCache(conn)
     encode = encode or embedder.embed_documents
     # Similar lengths batch together: padding to the longest text of a batch is wasted work.
@@ -174,7 +174,7 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
         if gone:
             store.delete(sorted(gone))
         if new:
-            labels, vectors = _subset(conn, embedder, sorted({label_chunk(n) for n in new}))
+            labels, vectors = chunk_vectors(conn, embedder, sorted({label_chunk(n) for n in new}))
             store.upsert(labels, vectors)
     if persist and (gone or new):
         try:
@@ -187,7 +187,8 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
     return store, notices
 
 
-def _subset(conn: sqlite3.Connection, embedder: Embedder, chunk_ids: list[int]):  # noqa: ANN202
+def chunk_vectors(conn: sqlite3.Connection, embedder: Embedder, chunk_ids: list[int]):  # noqa: ANN201
+    """(labels, vectors) of the stored vectors of some chunks."""
     labels, vectors = [], []
     for part in in_batches(chunk_ids, 400):
         part_labels, part_vectors = _all_vectors(conn, embedder, list(part))
@@ -231,81 +232,3 @@ def record_model(conn: sqlite3.Connection, model: str | None) -> None:
 
 def _record(conn: sqlite3.Connection, key: str, value: int) -> None:
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, str(value)))
-
-
-class SqliteVectors:
-    """One embedder's vectors in a SQLite index: the embedding cache plus the HNSW file (index.base.VectorIndex).
-
-    Keeps the loaded HNSW store between calls and knows the index generation it matches, so a
-    long-lived process (MCP server) pays for an update only when the chunks changed.
-    """
-
-    def __init__(self, conn: sqlite3.Connection, state_dir: Path, embedder: Embedder,
-                 scope: Callable[[Filters], Filters] | None = None) -> None:
-        self.conn = conn
-        self.state_dir = state_dir
-        self.embedder = embedder
-        self.scope = scope or (lambda filters: filters)  # SqliteStore.scoped: drop clauses that exclude nothing
-        self._store = None  # hnsw.VectorStore, opened by update()
-        self._generation: int | None = None  # the generation the store is complete for
-
-    def update(self, *, encode: Callable[[list[str]], np.ndarray] | None = None, embed: bool = True,
-               budget: float | None = None, progress: Callable[[int, int], None] | None = None,
-               wait: float = 0) -> VectorUpdate:
-        """Embed what is missing (within `budget` seconds), then bring the HNSW store up to date.
-
-        Only the holder of the writer lock saves the HNSW file (`memory index` waits `wait`
-        seconds for it; a recall does not, and keeps its up-to-date copy in memory).
-        """
-        if self._store is not None and self._generation == generation(self.conn):
-            return VectorUpdate()
-        if embed:
-            done, left = embed_missing(self.conn, self.embedder, encode=encode, progress=progress, budget=budget)
-        else:
-            done, left = 0, len(missing_vectors(self.conn, self.embedder))
-        with writer_lock(self.state_dir, wait=wait) as held:
-            self._store, notices = open_store(self.conn, self.state_dir, self.embedder, persist=held,
-                                              complete=not left)
-        self._generation = generation(self.conn) if not left else None
-        return VectorUpdate(done, left, notices)
-
-    def _opened(self):  # noqa: ANN202 - hnsw.VectorStore
-        if self._store is None:
-            self.update(embed=False)
-        return self._store
-
-    def search(self, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
-        """The `k` nearest entries: (chunk id, the better cosine of its two vectors)."""
-        filters = self.scope(filters)
-        where, params = filter_sql(filters)
-        if where and not filter_sql(replace(filters, sources=(), include_invalid=True))[0]:
-            # Only "memory, not transcripts" (or "valid only"): most entries pass, and listing them
-            # all for the index costs more than looking further and dropping the few that do not.
-            found = self._nearest(query, k * SOURCE_OVERFETCH, None)
-            passing = self._passing([cid for cid, _ in found], where, params)
-            kept = [(cid, cos) for cid, cos in found if cid in passing]
-            if len(kept) >= k or len(found) < k * SOURCE_OVERFETCH:
-                return kept[:k]
-        allowed = None
-        if where:
-            allowed = {label for (cid,) in self.conn.execute(f"SELECT c.id FROM chunks c WHERE {where}", params)
-                       for label in chunk_labels(cid)}
-        return self._nearest(query, k, allowed)
-
-    def _nearest(self, query: np.ndarray, k: int, allowed: set[int] | None) -> list[tuple[int, float]]:
-        best: dict[int, float] = {}
-        for label, cosine in self._opened().search(query, k * 2, allowed):
-            cid = label_chunk(label)
-            best[cid] = max(float(cosine), best.get(cid, -1.0))
-        return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
-
-    def _passing(self, ids: list[int], where: str, params: tuple) -> set[int]:
-        out: set[int] = set()
-        for part in in_batches(ids):
-            out.update(cid for (cid,) in self.conn.execute(
-                f"SELECT c.id FROM chunks c WHERE c.id IN ({','.join('?' * len(part))}) AND {where}",
-                (*part, *params)))
-        return out
-
-    def vectors_of(self, ids) -> dict[int, np.ndarray]:  # noqa: ANN001 - Sequence[int]
-        return vectors_for(self.conn, self.embedder, list(ids))

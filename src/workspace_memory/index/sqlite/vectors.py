@@ -1,0 +1,137 @@
+"""SqliteVectors: one embedder's vectors in a SQLite index, as recall and sync see them (index.base.VectorIndex).
+
+The functions it stands on live in vector_sync (the embedding cache and the HNSW file) and
+live_vectors (a long-lived process following edits in memory); this class ties them to one
+connection and remembers which index generation its loaded store matches.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from ...embed.base import Embedder
+from ..base import Filters, VectorUpdate, in_batches
+from .connection import writer_lock
+from .live_vectors import LiveVectors, follow_changes
+from .reads import filter_sql
+from .sync import generation
+from .vector_sync import (
+    SOURCE_OVERFETCH,
+    chunk_labels,
+    embed_missing,
+    label_chunk,
+    missing_vectors,
+    open_store,
+    vectors_for,
+)
+
+
+class SqliteVectors:
+    """One embedder's vectors in a SQLite index: the embedding cache plus the HNSW file (index.base.VectorIndex).
+
+    Keeps the loaded HNSW store between calls and knows the index generation it matches, so a
+    long-lived process (MCP server) pays for an update only when the chunks changed.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, state_dir: Path, embedder: Embedder,
+                 scope: Callable[[Filters], Filters] | None = None) -> None:
+        self.conn = conn
+        self.state_dir = state_dir
+        self.embedder = embedder
+        self.scope = scope or (lambda filters: filters)  # SqliteStore.scoped: drop clauses that exclude nothing
+        self._store = None  # hnsw.VectorStore, opened by update()
+        self._generation: int | None = None  # the generation the store is complete for
+
+    def update(self, *, encode: Callable[[list[str]], np.ndarray] | None = None, embed: bool = True,
+               budget: float | None = None, progress: Callable[[int, int], None] | None = None,
+               wait: float = 0) -> VectorUpdate:
+        """Embed what is missing (within `budget` seconds), then bring the HNSW store up to date.
+
+        Only the holder of the writer lock saves the HNSW file (`memory index` waits `wait`
+        seconds for it; a recall does not, and keeps its up-to-date copy in memory).
+        """
+        if self._store is not None and self._generation == generation(self.conn):
+            return VectorUpdate()
+        if embed:
+            done, left = embed_missing(self.conn, self.embedder, encode=encode, progress=progress, budget=budget)
+        else:
+            done, left = 0, len(missing_vectors(self.conn, self.embedder))
+        with writer_lock(self.state_dir, wait=wait) as held:
+            self._store, notices = open_store(self.conn, self.state_dir, self.embedder, persist=held,
+                                              complete=not left)
+        self._generation = generation(self.conn) if not left else None
+        return VectorUpdate(done, left, notices)
+
+    def _opened(self):  # noqa: ANN202 - hnsw.VectorStore
+        if self._store is None:
+            self.update(embed=False)
+        return self._store
+
+    def search(self, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
+        """The `k` nearest entries: (chunk id, the better cosine of its two vectors)."""
+        filters = self.scope(filters)
+        where, params = filter_sql(filters)
+        if where and not filter_sql(replace(filters, sources=(), include_invalid=True))[0]:
+            # Only "memory, not transcripts" (or "valid only"): most entries pass, and listing them
+            # all for the index costs more than looking further and dropping the few that do not.
+            found = self._nearest(query, k * SOURCE_OVERFETCH, None)
+            passing = self._passing([cid for cid, _ in found], where, params)
+            kept = [(cid, cos) for cid, cos in found if cid in passing]
+            if len(kept) >= k or len(found) < k * SOURCE_OVERFETCH:
+                return kept[:k]
+        allowed = None
+        if where:
+            allowed = {label for (cid,) in self.conn.execute(f"SELECT c.id FROM chunks c WHERE {where}", params)
+                       for label in chunk_labels(cid)}
+        return self._nearest(query, k, allowed)
+
+    def _nearest(self, query: np.ndarray, k: int, allowed: set[int] | None) -> list[tuple[int, float]]:
+        best: dict[int, float] = {}
+        for label, cosine in self._opened().search(query, k * 2, allowed):
+            cid = label_chunk(label)
+            best[cid] = max(float(cosine), best.get(cid, -1.0))
+        return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
+
+    def _passing(self, ids: list[int], where: str, params: tuple) -> set[int]:
+        out: set[int] = set()
+        for part in in_batches(ids):
+            out.update(cid for (cid,) in self.conn.execute(
+                f"SELECT c.id FROM chunks c WHERE c.id IN ({','.join('?' * len(part))}) AND {where}",
+                (*part, *params)))
+        return out
+
+    def vectors_of(self, ids) -> dict[int, np.ndarray]:  # noqa: ANN001 - Sequence[int]
+        return vectors_for(self.conn, self.embedder, list(ids))
+
+    # -- a long-lived process (the MCP server, `memory watch`) -----------------------------------------
+    def follow(self, before: int, new_ids: Sequence[int], removed_ids: Sequence[int], *,
+               encode: Callable[[list[str]], np.ndarray] | None = None, budget: float | None = None) -> bool:
+        """Bring the loaded store along with one sync (generation `before` -> `before + 1`), in memory.
+
+        See live_vectors: an edit costs its own entries instead of a reload of the HNSW file. False when
+        that cannot be done (nothing loaded, another change came in between, texts left unembedded);
+        the next update() then reopens the store as usual.
+        """
+        if self._store is None or self._generation != before or generation(self.conn) != before + 1:
+            return False
+        live = self._store if isinstance(self._store, LiveVectors) else LiveVectors(self._store)
+        if not follow_changes(self.conn, live, self.embedder, list(new_ids), list(removed_ids), encode=encode,
+                              budget=budget):
+            self._store, self._generation = None, None
+            return False
+        self._store, self._generation = live, before + 1
+        return True
+
+    def embed_new(self, *, encode: Callable[[list[str]], np.ndarray] | None = None) -> VectorUpdate:
+        """Embed the texts that have no vector yet into the cache only; the HNSW file is left to its next reader."""
+        done, left = embed_missing(self.conn, self.embedder, encode=encode)
+        return VectorUpdate(done, left, [])
+
+    def missing(self) -> int:
+        """How many texts have no vector yet (what `memory index` would embed)."""
+        return len(missing_vectors(self.conn, self.embedder))
