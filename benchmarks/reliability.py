@@ -420,8 +420,31 @@ HOSTILE_PATHS = [
 ]
 
 
+def _mcp_get(ws: Path, paths: list[str]) -> list[dict]:
+    """memory_get over a real MCP stdio session (the SDK's client spawns `memory mcp`) on each path."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    server = StdioServerParameters(command=memory_executable(), env=env(),
+                                   args=["--workspace", str(ws), "--now", NOW, "mcp"])
+    out: list[dict] = []
+
+    async def session() -> None:
+        async with Client(server) as client:
+            for path in paths:
+                result = await client.call_tool("memory_get", {"path": path})
+                text = result.content[0].text if result.content else ""
+                leaked = "SECRET" in text or "root:" in text
+                out.append({"path": f"memory_get {path}", "refused": result.is_error and not leaked,
+                            "one_line": len(text.strip().splitlines()) == 1 and "Traceback" not in text,
+                            "message": text.strip()[:160]})
+
+    anyio.run(session)
+    return out
+
+
 def confinement(work: Path | None = None) -> list[dict]:
-    """`memory get` (and memory_get, which calls the same library) on hostile paths: all refused."""
+    """`memory get` and memory_get over MCP on hostile paths: all refused, each with one line."""
     out = []
     with tempfile.TemporaryDirectory(dir=work) as tmp:
         root = Path(tmp)
@@ -440,6 +463,7 @@ def confinement(work: Path | None = None) -> list[dict]:
             out.append({"path": path, "refused": proc.returncode != 0 and not leaked,
                         "one_line": len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr,
                         "message": proc.stderr.strip()[:160]})
+        out += _mcp_get(ws, HOSTILE_PATHS)
         recall = memory(ws, "recall", "SECRET", "--json", "--mode", "lexical")
         out.append({"path": "(recall of text outside the workspace)",
                     "refused": recall.returncode == 0 and not json.loads(recall.stdout)["results"], "one_line": True})
@@ -450,13 +474,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", choices=["crash", "corruption", "hostile", "confinement", "concurrency", "all"])
     parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kills", type=int, default=200)
     parser.add_argument("--examples", type=int, default=2000)
     args = parser.parse_args()
     started = time.perf_counter()
     if args.what in ("crash", "all"):
-        report = crash(args.kills)
+        report = crash(args.kills, seed=args.seed)
         print(json.dumps({"crash": report.__dict__}, indent=2))
+        print(f"crash: {report.kills} kills ({report.kills - report.finished_before_kill} mid-run), "
+              f"{len(report.half_written)} half-written of {report.files_checked} file checks, "
+              f"{len(report.broken_after)} broken after, {report.temp_files_left} temporary files left")
     if args.what in ("corruption", "all"):
         results = corruption()
         print(json.dumps({"corruption": results}, indent=2))

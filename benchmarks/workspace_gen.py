@@ -67,15 +67,19 @@ def daily_log(day: date, rng: random.Random, ents: list[str]) -> str:
 
 
 def generate(out: Path, days: int, n_entities: int, seed: int = 7, end: date = date(2025, 11, 30),
-             unique_days: int | None = None) -> list[Path]:
+             unique_days: int | None = None, sessions: int = 1) -> list[Path]:
     """Write MEMORY.md, bank pages and `days` daily logs ending at `end`; return the log paths.
 
     With `unique_days`, only that many distinct logs are generated and the others repeat
     them under other dates: a large workspace whose distinct texts can be embedded in
     minutes (its chunks and vectors are as many as a real one's; its texts are not all new).
+    With `sessions`, each day's file holds that many logs one after the other (a busy agent's
+    day: about 26 entries a session), so a million entries need thousands of files, not tens
+    of thousands.
     """
     rng = random.Random(seed)
     ents = entities(n_entities)
+    pool: list[str] = []  # the distinct session logs, when `sessions` > 1
     (out / "memory").mkdir(parents=True, exist_ok=True)
     (out / "bank" / "entities").mkdir(parents=True, exist_ok=True)
     (out / "MEMORY.md").write_text("# Core memory\n\n## Human\n- Name: Peter\n- Timezone: Europe/Vienna\n")
@@ -90,13 +94,24 @@ def generate(out: Path, days: int, n_entities: int, seed: int = 7, end: date = d
         if days > 3000:  # 10,000-day workspaces: spread over folders like a real archive would
             path = out / "memory" / f"{day.year}" / f"{day.isoformat()}.md"
             path.parent.mkdir(exist_ok=True)
-        if unique_days and i >= unique_days:
+        if sessions > 1:  # the sessions' sections one after the other, under one title
+            logs = [_session(pool, i * sessions + n, unique_days, day, rng, ents) for n in range(sessions)]
+            path.write_text(f"# {day.isoformat()}\n" + "\n".join(log.split("\n", 1)[1] for log in logs))
+        elif unique_days and i >= unique_days:
             source = paths[i % unique_days].read_text()
             path.write_text(source.replace(source.split("\n", 1)[0], f"# {day.isoformat()}", 1))
         else:
             path.write_text(daily_log(day, rng, ents))
         paths.append(path)
     return paths
+
+
+def _session(pool: list[str], n: int, unique: int | None, day: date, rng: random.Random, ents: list[str]) -> str:
+    """The n-th session log of a day: a new one, or (with `unique`) one of the first `unique` again."""
+    if unique and n >= unique:
+        return pool[n % unique]
+    pool.append(daily_log(day, rng, ents))
+    return pool[-1]
 
 
 def main() -> None:

@@ -109,8 +109,10 @@ def test_semantic_mode_uses_only_vectors(fws: Path) -> None:
 
 
 def test_filters_apply_to_the_vector_channel_too(fws: Path) -> None:
-    last_week = hybrid(fws, "portal deploy last week")["results"]
+    last_week = hybrid(fws, "portal deploy", "--since", "2025-11-24", "--until", "2025-11-30")["results"]
     assert last_week and all("2025-11-24" <= h["timestamp"] <= "2025-11-30" for h in last_week), last_week
+    phrase = hybrid(fws, "portal deploy last week")["results"]  # a phrase is evidence, not a filter
+    assert "Portal deploy to production" in phrase[0]["content"] and len(phrase) > len(last_week)
     opinions = hybrid(fws, "green tea coffee Figma", "--kind", "opinion")["results"]
     assert opinions and {h["kind"] for h in opinions} == {"opinion"}
     about_mara = hybrid(fws, "invoice", "--entity", "Okafor", "--k", "50")["results"]

@@ -12,8 +12,11 @@ from hypothesis import strategies as st
 
 from workspace_memory.timeparse import (
     AROUND_DAYS,
+    DOUBTFUL,
     DateRange,
     TimeWindow,
+    date_order_setting,
+    default_date_order,
     extract_time_window,
     parse_since,
     resolve_stated_range,
@@ -381,3 +384,81 @@ def test_huge_input_is_fast_enough() -> None:
     assert resolve_stated_range(text, WRITTEN) is not None
     window, rest = extract_time_window(text, NOW)
     assert window is not None and len(rest) < len(text)
+
+
+# ------------------------------------------------------------------- day-first, anchored, confidence
+
+@pytest.mark.parametrize(
+    ("text", "order", "start", "end"),
+    [
+        ("met on 21.01.2024", None, D(2024, 1, 21), D(2024, 1, 21)),  # dots: day first, always
+        ("met on 21/01/2024", None, D(2024, 1, 21), D(2024, 1, 21)),  # only one reading is a date
+        ("met on 01/21/2024", None, D(2024, 1, 21), D(2024, 1, 21)),
+        ("met on 03/04/2024", "DMY", D(2024, 4, 3), D(2024, 4, 3)),
+        ("met on 03/04/2024", "MDY", D(2024, 3, 4), D(2024, 3, 4)),
+        ("met on 2024/01/21", None, D(2024, 1, 21), D(2024, 1, 21)),
+        ("21.01.24", None, D(2024, 1, 21), D(2024, 1, 21)),  # two-digit year near the day written
+        ("the 21st of January", None, D(2025, 1, 21), D(2025, 1, 21)),
+        ("January the 21st, 2024", None, D(2024, 1, 21), D(2024, 1, 21)),
+        ("On Friday before 10.01.2024", None, D(2024, 1, 5), D(2024, 1, 5)),
+        ("the Monday after Nov 20", None, D(2025, 11, 24), D(2025, 11, 24)),
+        ("the day before yesterday", None, D(2025, 11, 25), D(2025, 11, 25)),
+        ("2 days after Nov 20", None, D(2025, 11, 22), D(2025, 11, 22)),
+        ("the week before 2025-11-20", None, D(2025, 11, 13), D(2025, 11, 19)),
+        ("the weekend before 2025-11-20", None, D(2025, 11, 15), D(2025, 11, 16)),
+        ("last weekend", None, D(2025, 11, 22), D(2025, 11, 23)),
+    ],
+)
+def test_day_first_and_anchored_dates(text: str, order: str | None, start: date, end: date) -> None:
+    assert resolve_stated_range(text, WRITTEN, order) == DateRange(start, end)
+
+
+@pytest.mark.parametrize("text", [
+    "Finished 11/22/63 by Stephen King",  # a two-digit year far from the day written: a title
+    "the last day of school was a picnic",  # "the last day of X" is a part of X, not a rolling day
+    "the past week of the trip",
+    "met on 03/04/2024",  # two readings and no date order: a fact states nothing
+    "version 1.2.3 and 10.0.1",
+    "score 21.5 and 10:30",
+])
+def test_no_date_in(text: str) -> None:
+    assert resolve_stated_range(text, WRITTEN) is None
+
+
+def test_query_confidence_follows_how_sure_the_reading_is() -> None:
+    def confidence(query: str, order: str | None = None) -> float:
+        window, _ = extract_time_window(query, NOW, order)
+        assert window is not None, query
+        return window.confidence
+
+    assert confidence("notes of 2025-11-20") == confidence("on 21.01.2024") == 1.0
+    assert DOUBTFUL <= confidence("Nov 20") < 1.0
+    assert DOUBTFUL <= confidence("last week") < confidence("Nov 20")
+    assert confidence("on Friday") < DOUBTFUL  # which Friday?
+    assert confidence("met on 03/04/2025") < DOUBTFUL  # the locale's guess
+    assert confidence("met on 03/04/2025", "DMY") == 1.0  # the workspace says
+    assert confidence("notes from 1/5/25") < DOUBTFUL  # a two-digit year
+
+
+def test_a_doubtful_phrase_is_still_found_and_a_title_is_not() -> None:
+    assert extract_time_window("11/22/63 ending", NOW) == (None, "11/22/63 ending")
+    window, rest = extract_time_window("team lunch on Friday", NOW)
+    assert window is not None and window.start == D(2025, 11, 21) and rest == "team lunch"
+
+
+@pytest.mark.parametrize(("env", "order"), [
+    ({}, "MDY"), ({"LANG": "C.UTF-8"}, "MDY"), ({"LANG": "en_US.UTF-8"}, "MDY"), ({"LANG": "en_GB.UTF-8"}, "DMY"),
+    ({"LANG": "de_DE.UTF-8"}, "DMY"), ({"LANG": "en_US.UTF-8", "LC_TIME": "de_AT.UTF-8"}, "DMY"),
+    ({"LC_ALL": "en_PH.UTF-8", "LANG": "fr_FR.UTF-8"}, "MDY"),
+])
+def test_default_date_order_comes_from_the_locale(env: dict[str, str], order: str) -> None:
+    assert default_date_order(env) == order
+
+
+def test_date_order_setting() -> None:
+    assert date_order_setting(None) is None
+    assert date_order_setting({"date_order": "dmy"}) == "DMY"
+    with pytest.raises(ValueError, match="date_order"):
+        date_order_setting({"date_order": "YMD"})
+    with pytest.raises(ValueError, match="unknown key 'order'"):
+        date_order_setting({"order": "DMY"})

@@ -247,7 +247,7 @@ class Memory:
             semantic, more = self._semantic_channel(request.mode)
             notices += more
         return recall(self.store, request, now=self.now, semantic=semantic, notices=notices,
-                      settings=self.recall_settings)
+                      settings=self.recall_settings, date_order=self.workspace.date_order)
 
     def _with_sources(self, request: RecallRequest) -> tuple[RecallRequest, list[str]]:
         """The request with its sources spelled out ([recall] sources when it names none), and a

@@ -9,9 +9,7 @@ fsynced, and replaces the target in one rename.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
-import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -69,6 +67,8 @@ MAX_INDEXED_BYTES = 20 * 1024 * 1024  # of a file, indexed; the rest is reported
 def read_bounded(path: str | Path, limit: int = MAX_INDEXED_BYTES) -> tuple[str, bytes, int]:
     """(sha256 of the whole file, its first `limit` bytes, its size), streaming: a 500 MB file
     costs a hash, not 500 MB of memory."""
+    import hashlib  # lazy: only a sync that reads a changed file hashes
+
     digest = hashlib.sha256()
     head = bytearray()
     size = 0
@@ -83,6 +83,8 @@ def read_bounded(path: str | Path, limit: int = MAX_INDEXED_BYTES) -> tuple[str,
 
 def sha256_bytes(data: bytes) -> str:
     """Hex digest used to tell whether a file's content really changed."""
+    import hashlib  # lazy: only a sync that reads a changed file hashes
+
     return hashlib.sha256(data).hexdigest()
 
 
@@ -143,6 +145,8 @@ def _create_temp(path: Path) -> tuple[int, str]:
     tempfile.mkstemp would create it 0600, and a new file written by init or retain would keep
     that mode, unlike every other file the user creates.
     """
+    import secrets  # lazy: only writers need it
+
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     for _ in range(100):
         tmp = os.path.join(path.parent, f".{path.name}.{secrets.token_hex(6)}.tmp")

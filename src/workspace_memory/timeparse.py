@@ -1,47 +1,80 @@
 """Dates and time phrases: ``--since`` values, ranges stated in Retain facts, windows in recall queries.
 
 Everything here is a pure function of its text and an explicit reference day; nothing reads the clock.
-Cheap regular-expression rules resolve the common phrases. ``dateparser`` is imported lazily and only for
-a phrase the rules *located* but could not resolve ("1st of December", "11/27/2025"), because a cold CLI
-must start fast and because dateparser's own search finds "dates" in random words.
+A phrase is read by a small hand-written grammar over tokens (words, numbers, numeric dates,
+punctuation), not by large regular expressions: a cold ``memory recall`` must not spend tens of
+milliseconds compiling patterns whenever a question holds a digit. Only one small tokenizer pattern
+is compiled, on first use.
 
 Resolution conventions (documented, tested):
 
 - Weeks are ISO weeks, Monday to Sunday. "this week"/"last week"/"next week" are whole weeks; the same
-  holds for months and years ("last month" = the previous calendar month).
+  holds for months and years ("last month" = the previous calendar month); a weekend is Saturday-Sunday.
 - "last Tuesday" = the most recent Tuesday strictly before the reference day; "next Friday" = the first
   Friday strictly after it; "this Friday" = the Friday of the reference day's ISO week.
 - A bare weekday after a preposition ("since Monday", "on Tuesday") = the most recent such weekday on or
   before the reference day (said on a Monday, "since Monday" means today).
 - A date or month without a year ("Nov 27", "since March") = the latest one not after the reference day.
+- Numeric dates: ISO ``2024-01-21``; dots are day first (``21.01.2024``); slashes follow the date order
+  (``[time] date_order = "DMY" | "MDY"``, by default from the locale: MDY for US-style locales and when
+  none is set, DMY otherwise). A reading that is impossible in that order (``21/01/2024`` in MDY) takes
+  the other. A two-digit year counts only within ``TWO_DIGIT_YEAR_SPAN`` years of the reference day:
+  "11/22/63" said in 2023 is a title, not a date.
+- "the 21st of January", "January the 21st", "21 Jan", "Jan 21, 2024" are days.
 - "in the last 3 days" / "past 10 days" / "the past week" are rolling: reference day minus N units
-  through the reference day.
+  through the reference day. "the last day of school" is no date (a rolling unit followed by "of").
 - "N days ago" is that day; "N weeks/months/years ago" is the ISO week/month/year containing that day.
+- "the Friday before X" / "Friday after X" is that weekday strictly before/after X; "the day/week before
+  X" and "N days after X" count from X. ("On Friday before 10.01.2024" is 5 Jan 2024.)
 - "around X" is a boost window: X widened by 3 days on each side.
 - "before X" ends the day before X starts; "after X" starts the day after X ends; "until X" ends with X.
+
+Every window found in a query carries a confidence in (0, 1]: a full date is sure (1.0), a date
+without a year, a month or "last week" fairly sure, a bare weekday ("on Friday": which one?) or an
+ambiguous numeric date doubtful (below ``DOUBTFUL``). Recall uses it to scale how much the window
+counts, and keeps the words of a doubtful phrase in its search text.
 """
 
 from __future__ import annotations
 
-import bisect
-import calendar
-import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
-from typing import Any
+from datetime import date, datetime, timedelta
+from typing import NamedTuple
+
+from .timepoints import (
+    MONTHS,
+    PARTS_OF_DAY,
+    RELATIVE,
+    WEEKDAYS,
+    Point,
+    Reader,
+    Tok,
+    add_months,
+    default_date_order,
+    latest_day,
+    pair,
+    span,
+    tokenize,
+)
 
 __all__ = [
     "AROUND_DAYS",
+    "DATE_ORDERS",
+    "DOUBTFUL",
     "DateRange",
     "TimeWindow",
+    "date_order_setting",
+    "default_date_order",
     "extract_time_window",
     "parse_since",
     "resolve_stated_range",
 ]
 
 AROUND_DAYS = 3  # "around Nov 27" boosts Nov 24..Nov 30
+DATE_ORDERS = ("DMY", "MDY")
+DOUBTFUL = 0.75  # a query window less sure than this keeps its words in the search text
 
 # --------------------------------------------------------------------------------------------- results
 
@@ -62,14 +95,16 @@ class DateRange:
 class TimeWindow:
     """A time window understood from a recall query.
 
-    ``mode`` is "filter" (only results inside count) or "boost" (results inside rank higher; used for the
-    deliberately vague "around X"). ``phrase`` is the text that was matched in the query.
+    ``mode`` is "filter" (the phrase names exactly this period) or "boost" (the deliberately vague
+    "around X"). ``phrase`` is the text that was matched in the query; ``confidence`` how sure the
+    reading is (module docstring).
     """
 
     start: date | None
     end: date | None
     mode: str
     phrase: str
+    confidence: float = 1.0
 
     def overlaps(self, other_start: date | None, other_end: date | None) -> bool:
         """True when the window and [other_start, other_end] share at least one day (None = unbounded)."""
@@ -84,7 +119,6 @@ def _overlaps(a_start: date | None, a_end: date | None, b_start: date | None, b_
 
 # ----------------------------------------------------------------------------------------- --since
 
-_SINCE_RE = re.compile(r"(\d{1,7})\s*([hdwmy])")
 _SINCE_HELP = "expected 30d, 2w, 6m, 1y, 12h, YYYY-MM-DD, today or yesterday"
 
 
@@ -102,7 +136,7 @@ def parse_since(value: str, now: datetime) -> date:
             return now.date()
         if text == "yesterday":
             return now.date() - timedelta(days=1)
-        m = _SINCE_RE.fullmatch(text)
+        m = re.fullmatch(r"(\d{1,7})\s*([hdwmy])", text)
         if m:
             n, unit = int(m.group(1)), m.group(2)
             if unit == "h":
@@ -113,8 +147,8 @@ def parse_since(value: str, now: datetime) -> date:
             if unit == "w":
                 return today - timedelta(weeks=n)
             if unit == "m":
-                return _add_months(today, -n)
-            return _add_months(today, -12 * n)
+                return add_months(today, -n)
+            return add_months(today, -12 * n)
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             return date.fromisoformat(text)
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}[t ][0-9:.+\-z]+", text):
@@ -129,509 +163,275 @@ def _one_line(text: str, limit: int = 40) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-# ------------------------------------------------------------------------------------ vocabulary
+def date_order_setting(table: Mapping[str, object] | None) -> str | None:
+    """The `[time]` table of memory.toml, checked: its `date_order` ("DMY" or "MDY"), None when unset.
 
-_MONTHS = {
-    "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
-    "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9, "sept": 9,
-    "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12, "december": 12,
-}  # fmt: skip
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_NUMBER_WORDS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-}  # fmt: skip
-_MAX_COUNT = 5000  # "99999 years ago" is noise, not a date; also keeps date arithmetic far from overflow
-
-_M = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?"
-)
-_WD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
-# A day of the month; never the front of "27:30" or "27.5".
-_D = r"(?:[12]\d|3[01]|0?[1-9])(?:st|nd|rd|th)?\b(?![:.]\d)"
-_Y = r"(?:19|20|21)\d{2}\b(?![:.]\d)"
-# A year standing alone ("in 2023") must not be a quantity: "in 2000 ms", "since 2048 tokens".
-_UNITS = (
-    r"%|ms|s|secs?|seconds?|mins?|minutes?|hrs?|hours?|chars?|characters?|tokens?|bytes?|[kmgt]i?b"
-    r"|lines?|words?|items?|rows?|px|files?|users?|steps?|times?|records?|requests?|messages?|people"
-    r"|km|m|miles?|euros?|dollars?|usd|eur|points?|pages?|calls?|errors?|entries|entry"
-)
-_Y_BARE = rf"{_Y}(?!\s*(?:{_UNITS})\b)(?!\s*%)"
-_YSEP = r"(?:,\s*|\s+)"
-_NUM = r"(?:\d{1,5}|an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-_NUM_NO_ARTICLE = r"(?:\d{1,5}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
-_UNIT = r"(?:day|week|month|year)"
-# An ISO day, optionally with the time of an ISO timestamp (which then belongs to the phrase).
-_ISO = (
-    r"\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])"
-    r"(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?!\d)"
-)
-_SEP = r"(?:\s*[-–—−]\s*|\s+(?:to|until|till|through|thru)\s+)"
-
-# Each point form, with named groups for resolution. Order matters inside an alternation (the first
-# alternative that matches wins), so longer/more specific forms come first.
-_NAMED = {
-    "loose": (
-        rf"(?P<loose>(?:the\s+)?{_D}\s+of\s+{_M}(?:{_YSEP}{_Y})?|{_M}\s+the\s+{_D}(?:{_YSEP}{_Y})?"
-        r"|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})(?![\w/]))"
-    ),
-    "iso": rf"(?P<iso>{_ISO})",
-    "mdy": rf"(?P<mdy_m>{_M})\s*(?P<mdy_d>{_D})(?:{_YSEP}(?P<mdy_y>{_Y}))?",
-    "dmy": rf"(?P<dmy_d>{_D})\s+(?P<dmy_m>{_M})(?:{_YSEP}(?P<dmy_y>{_Y}))?",
-    "my_y": rf"(?P<myy_m>{_M}){_YSEP}(?P<myy_y>{_Y})",
-    "roll": (
-        rf"(?:the\s+)?(?:last|past)\s+(?P<roll_n>{_NUM_NO_ARTICLE})\s+(?P<roll_u>{_UNIT})s?\b"
-        rf"|the\s+(?:last|past)\s+(?P<roll_u1>{_UNIT})\b|past\s+(?P<roll_u2>{_UNIT})\b"
-    ),
-    "ago": rf"(?P<ago_n>{_NUM})\s+(?P<ago_u>{_UNIT})s?\s+ago\b",
-    "per": rf"(?P<per_q>last|previous|this|current|next)\s+(?P<per_u>{_UNIT})\b",
-    "wdq": rf"(?P<wdq_q>last|next|this)\s+(?P<wdq_d>{_WD})",
-    "rel": r"(?P<rel>today|yesterday|tomorrow|tonight|last\s+night|this\s+(?:morning|afternoon|evening))\b",
-    # Bare forms: only meaningful after a preposition ("since March", "in 2024", "on Tuesday").
-    "my": rf"(?P<my_m>{_M})",
-    "yr": rf"(?P<yr>{_Y_BARE})",
-    "wd": rf"(?P<wd>{_WD})",
-}
-_DATED = ("iso", "mdy", "dmy", "my_y")
-_STANDALONE = ("loose", "iso", "mdy", "dmy", "my_y", "roll", "ago", "per", "wdq", "rel")
-_ANY = (*_STANDALONE, "my", "yr", "wd")
-
-
-def _unnamed(pattern: str) -> str:
-    return re.sub(r"\(\?P<\w+>", "(?:", pattern)
-
-
-def _union(keys: tuple[str, ...], named: bool) -> str:
-    parts = [_NAMED[k] if named else _unnamed(_NAMED[k]) for k in keys]
-    return "(?:" + "|".join(parts) + ")"
-
-
-_POINT = _union(_ANY, named=True)
-_DATED_U = _union(_DATED, named=False)
-_STAND_U = _union(_STANDALONE, named=False)
-_ANY_U = _union(_ANY, named=False)
-
-# ------------------------------------------------------------------------------------ date helpers
-
-
-class _Pending:
-    """Marker: the phrase was located but needs dateparser to resolve."""
-
-
-_PENDING = _Pending()
-
-
-def _add_months(d: date, n: int) -> date:
-    months = d.year * 12 + (d.month - 1) + n
-    year, month = divmod(months, 12)
-    month += 1
-    return date(year, month, min(d.day, calendar.monthrange(year, month)[1]))
-
-
-def _month_span(year: int, month: int) -> tuple[date, date]:
-    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
-
-
-def _week_span(d: date) -> tuple[date, date]:
-    monday = d - timedelta(days=d.weekday())
-    return monday, monday + timedelta(days=6)
-
-
-def _latest_day(month: int, day: int, base: date) -> date | None:
-    """The latest (month, day) not after base; looks back far enough to find a 29 February."""
-    for year in range(base.year, base.year - 9, -1):
-        try:
-            candidate = date(year, month, day)
-        except ValueError:
-            continue
-        if candidate <= base:
-            return candidate
-    return None
-
-
-def _latest_month_year(month: int, base: date) -> int:
-    return base.year if month <= base.month else base.year - 1
-
-
-def _count(text: str) -> int:
-    text = text.lower()
-    n = _NUMBER_WORDS[text] if text in _NUMBER_WORDS else int(text)
-    if n > _MAX_COUNT:
-        raise ValueError("count out of range")
-    return n
-
-
-def _weekday_index(name: str) -> int:
-    return _WEEKDAYS.index(name.lower())
-
-
-def _month_index(token: str) -> int:
-    return _MONTHS[token.lower().rstrip(".")]
-
-
-def _day_number(token: str) -> int:
-    return int(re.match(r"\d+", token).group(0))  # type: ignore[union-attr]  # _D always starts with digits
-
-
-# ---------------------------------------------------------------------------------- point resolution
-
-_Partial = tuple[int | None, int, int | None]  # (year or None, month, day or None)
-
-
-def _partial(m: re.Match[str]) -> _Partial | None:
-    """Year/month/day of an absolute-looking point (ISO, "Nov 27[, 2025]", "27 Nov", "Nov 2025")."""
-    g = m.groupdict()
-    if g["iso"]:
-        d = date.fromisoformat(g["iso"][:10])
-        return d.year, d.month, d.day
-    if g["mdy_m"]:
-        return _opt_int(g["mdy_y"]), _month_index(g["mdy_m"]), _day_number(g["mdy_d"])
-    if g["dmy_m"]:
-        return _opt_int(g["dmy_y"]), _month_index(g["dmy_m"]), _day_number(g["dmy_d"])
-    if g["myy_m"]:
-        return int(g["myy_y"]), _month_index(g["myy_m"]), None
-    if g["my_m"]:
-        return None, _month_index(g["my_m"]), None
-    return None
-
-
-def _opt_int(text: str | None) -> int | None:
-    return int(text) if text else None
-
-
-def _partial_span(p: _Partial, base: date | None) -> tuple[date, date] | None:
-    year, month, day = p
-    if day is not None:
-        if year is None:
-            if base is None:
-                return None
-            found = _latest_day(month, day, base)
-            return (found, found) if found else None
-        d = date(year, month, day)
-        return d, d
-    if year is None:
-        if base is None:
-            return None
-        year = _latest_month_year(month, base)
-    return _month_span(year, month)
-
-
-def _resolve_point(text: str, base: date | None, allow_dp: bool) -> tuple[date, date] | _Pending | None:
-    """Resolve one point phrase (a day, week, month, year or rolling period) to an inclusive span."""
-    m = _compile(_POINT).fullmatch(text.strip())
-    if m is None:
+    ValueError names the key that is unknown or wrong.
+    """
+    table = dict(table or {})
+    for key in table:
+        if key != "date_order":
+            raise ValueError(f"unknown key {key!r}; expected: date_order")
+    value = table.get("date_order")
+    if value is None:
         return None
-    g = m.groupdict()
-    if g["loose"]:
-        if not allow_dp:
-            return _PENDING
-        found = _dateparser_day(g["loose"], base)
-        return (found, found) if found else None
-    p = _partial(m)
-    if p is not None:
-        return _partial_span(p, base)
-    if g["yr"]:
-        return date(int(g["yr"]), 1, 1), date(int(g["yr"]), 12, 31)
-    if base is None:
-        return None  # everything below is relative to the reference day
-    if g["rel"]:
-        word = " ".join(g["rel"].lower().split())
-        d = base + timedelta(days={"yesterday": -1, "last night": -1, "tomorrow": 1}.get(word, 0))
-        return d, d
-    if g["per_q"]:
-        shift = {"last": -1, "previous": -1, "next": 1}.get(g["per_q"].lower(), 0)
-        unit = g["per_u"].lower()
-        if unit == "week":
-            return _week_span(base + timedelta(weeks=shift))
-        if unit == "month":
-            moved = _add_months(base, shift)
-            return _month_span(moved.year, moved.month)
-        return date(base.year + shift, 1, 1), date(base.year + shift, 12, 31)
-    if g["wdq_q"]:
-        target = _weekday_index(g["wdq_d"])
-        q = g["wdq_q"].lower()
-        if q == "last":
-            d = base - timedelta(days=(base.weekday() - target) % 7 or 7)
-        elif q == "next":
-            d = base + timedelta(days=(target - base.weekday()) % 7 or 7)
-        else:
-            d = _week_span(base)[0] + timedelta(days=target)
-        return d, d
-    if g["wd"]:
-        d = base - timedelta(days=(base.weekday() - _weekday_index(g["wd"])) % 7)
-        return d, d
-    if g["ago_n"]:
-        n, unit = _count(g["ago_n"]), g["ago_u"].lower()
-        if unit == "day":
-            d = base - timedelta(days=n)
-            return d, d
-        if unit == "week":
-            return _week_span(base - timedelta(weeks=n))
-        if unit == "month":
-            moved = _add_months(base, -n)
-            return _month_span(moved.year, moved.month)
-        return date(base.year - n, 1, 1), date(base.year - n, 12, 31)
-    unit = (g["roll_u"] or g["roll_u1"] or g["roll_u2"] or "").lower()
-    if unit:
-        n = _count(g["roll_n"]) if g["roll_n"] else 1
-        if unit == "day":
-            return base - timedelta(days=n), base
-        if unit == "week":
-            return base - timedelta(weeks=n), base
-        return _add_months(base, -n * (12 if unit == "year" else 1)), base
-    return None
+    if not isinstance(value, str) or value.upper() not in DATE_ORDERS:
+        raise ValueError(f'date_order must be "DMY" or "MDY", not {value!r}')
+    return value.upper()
 
 
-def _dateparser_day(phrase: str, base: date | None) -> date | None:
-    """Last resort for a located date phrase; never called on a whole text."""
-    if base is None and not re.search(r"\d{4}|/\d{2}$", phrase):
-        return None  # no reference day and no year: a relative guess would be invented, not read
-    try:
-        import dateparser  # lazy: importing dateparser costs far more than every rule here together
-    except ImportError:  # pragma: no cover - dateparser is a declared dependency
-        return None
-    settings: dict[str, Any] = {"PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False}
-    if base is not None:
-        settings["RELATIVE_BASE"] = datetime.combine(base, time())
-    try:
-        found = dateparser.parse(phrase, languages=["en"], settings=settings)
-    except Exception:  # dateparser raises assorted errors on odd input; an unreadable phrase is "no date"
-        return None
-    return found.date() if found else None
+# ------------------------------------------------------------------------------------------- phrases
 
-
-def _pair(t1: str, t2: str, base: date | None, allow_dp: bool) -> tuple[date, date] | _Pending | None:
-    """Resolve "X to Y": a missing year on one side is taken from the other ("Nov 27–Dec 1, 2025")."""
-    point = _compile(_POINT)
-    m1, m2 = point.fullmatch(t1.strip()), point.fullmatch(t2.strip())
-    p1 = _partial(m1) if m1 else None
-    p2 = _partial(m2) if m2 else None
-    if p1 is not None and p2 is not None:
-        (y1, mo1, d1), (y2, mo2, d2) = p1, p2
-        key1, key2 = (mo1, d1 or 1), (mo2, d2 or 1)
-        if y1 is None and y2 is not None:
-            y1 = y2 if key1 <= key2 else y2 - 1
-        elif y1 is None:
-            first = _partial_span(p1, base)
-            if first is None:
-                return None
-            y1 = first[0].year
-        if y2 is None:
-            y2 = y1 if key2 >= key1 else y1 + 1
-        s1 = _partial_span((y1, mo1, d1), base)
-        s2 = _partial_span((y2, mo2, d2), base)
-        return (s1[0], s2[1]) if s1 and s2 else None
-    r1 = _resolve_point(t1, base, allow_dp)
-    r2 = _resolve_point(t2, base, allow_dp)
-    if isinstance(r1, _Pending) or isinstance(r2, _Pending):
-        return _PENDING
-    return (r1[0], r2[1]) if r1 and r2 else None
-
-
-# ------------------------------------------------------------------------------------------- rules
-
-_Result = tuple[date | None, date | None, str] | _Pending | None
-_Handler = Callable[[re.Match[str], "date | None", bool], _Result]
-
-
-def _same_month(m: re.Match[str], base: date | None, allow_dp: bool) -> _Result:
-    month, d1, d2 = _month_index(m["m"]), _day_number(m["d1"]), _day_number(m["d2"])
-    if d1 > d2:
-        return None
-    if m["y"]:
-        year = int(m["y"])
-    else:
-        if base is None:
-            return None
-        first = _latest_day(month, d1, base)
-        if first is None:
-            return None
-        year = first.year
-    return date(year, month, d1), date(year, month, d2), "filter"
-
-
-def _range(m: re.Match[str], base: date | None, allow_dp: bool) -> _Result:
-    span = _pair(m["p1"], m["p2"], base, allow_dp)
-    if span is None or isinstance(span, _Pending):
-        return span
-    return span[0], span[1], "filter"
-
-
-def _with_point(
-    shape: Callable[[date, date], tuple[date | None, date | None]], mode: str = "filter"
-) -> _Handler:
-    def handler(m: re.Match[str], base: date | None, allow_dp: bool) -> _Result:
-        span = _resolve_point(m["p"], base, allow_dp)
-        if span is None or isinstance(span, _Pending):
-            return span
-        return (*shape(*span), mode)
-
-    return handler
-
-
+_RANGE_WORDS = frozenset({"to", "until", "till", "through", "thru"})
+_DASHES = frozenset("-–—−")
+# Prepositions before a point, and what each does with the point's span (s, e).
 _AROUND = timedelta(days=AROUND_DAYS)
 _ONE = timedelta(days=1)
+_Shape = Callable[[date, date], tuple[date | None, date | None]]
+_PREPOSITIONS: dict[str, tuple[_Shape, str, bool]] = {  # word -> (shape, mode, query only)
+    "since": (lambda s, e: (s, None), "filter", False),
+    "around": (lambda s, e: (s - _AROUND, e + _AROUND), "boost", False),
+    "circa": (lambda s, e: (s - _AROUND, e + _AROUND), "boost", False),
+    "before": (lambda s, e: (None, s - _ONE), "filter", True),
+    "after": (lambda s, e: (e + _ONE, None), "filter", True),
+    "until": (lambda s, e: (None, e), "filter", True),
+    "till": (lambda s, e: (None, e), "filter", True),
+    **{w: (lambda s, e: (s, e), "filter", False) for w in ("in", "during", "on", "over", "within", "throughout")},
+}
+# "may", "march" and "mar" are also ordinary lowercase words ("I may 3D-print it"): lowercase, they
+# count as months only with a year in the phrase or after a preposition.
+_AMBIGUOUS_MONTHS = frozenset({"may", "march", "mar"})
+_PRECHECK_WORDS = frozenset({*MONTHS, *WEEKDAYS, *RELATIVE, "week", "weeks", "month", "months", "year",
+                             "years", "ago", "last", "past", "since", "night", *PARTS_OF_DAY, "weekend"})
 
 
-@functools.cache
-def _compile(pattern: str) -> re.Pattern[str]:
-    # Compiling the rules takes tens of milliseconds: pay it on first use, not on import.
-    return re.compile(pattern, re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class _Rule:
-    pattern: str
-    handler: _Handler
-    query_only: bool = False
-
-    @property
-    def regex(self) -> re.Pattern[str]:
-        return _compile(self.pattern)
-
-
-def _rule(pattern: str, handler: _Handler, query_only: bool = False) -> _Rule:
-    # Phrases start at a word edge (not inside "v2025-11-27", "@May", "#2024") and may end in a
-    # possessive ("yesterday's meeting") so that the whole word leaves the query.
-    return _Rule(rf"(?<![\w@#/])(?:{pattern})(?:['’]s)?(?!\w)", handler, query_only)
-
-
-_RULES: tuple[_Rule, ...] = (
-    _rule(rf"(?:from\s+)?(?P<m>{_M})\s*(?P<d1>{_D}){_SEP}(?P<d2>{_D})(?:{_YSEP}(?P<y>{_Y}))?", _same_month),
-    _rule(rf"(?:from\s+)?(?P<d1>{_D}){_SEP}(?P<d2>{_D})\s+(?P<m>{_M})(?:{_YSEP}(?P<y>{_Y}))?", _same_month),
-    _rule(rf"(?:from\s+)?(?P<p1>{_DATED_U}){_SEP}(?P<p2>{_DATED_U})", _range),
-    _rule(rf"from\s+(?P<p1>{_ANY_U}){_SEP}(?P<p2>{_ANY_U})", _range),
-    _rule(rf"between\s+(?P<p1>{_ANY_U})\s+and\s+(?P<p2>{_ANY_U})", _range),
-    _rule(rf"since\s+(?P<p>{_ANY_U})", _with_point(lambda s, e: (s, None))),
-    _rule(
-        rf"(?:around|circa)\s+(?P<p>{_ANY_U})", _with_point(lambda s, e: (s - _AROUND, e + _AROUND), "boost")
-    ),
-    _rule(rf"before\s+(?P<p>{_ANY_U})", _with_point(lambda s, e: (None, s - _ONE)), query_only=True),
-    _rule(rf"after\s+(?P<p>{_ANY_U})", _with_point(lambda s, e: (e + _ONE, None)), query_only=True),
-    _rule(rf"(?:until|till|up\s+to)\s+(?P<p>{_ANY_U})", _with_point(lambda s, e: (None, e)), query_only=True),
-    _rule(rf"(?:in|during|on|over|within|throughout)\s+(?P<p>{_ANY_U})", _with_point(lambda s, e: (s, e))),
-    _rule(rf"(?P<p>{_STAND_U})", _with_point(lambda s, e: (s, e))),
-)
-_FACT_RULES = tuple(r for r in _RULES if not r.query_only)
-
-# Cheap gate: a text without any of these cannot contain a phrase the rules resolve.
-_PRECHECK_RE = re.compile(
-    r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|monday|tuesday|wednesday|thursday|friday"
-    r"|saturday|sunday|today|yesterday|tomorrow|tonight|week|month|year|ago|last|past|since|morning"
-    r"|afternoon|evening|night)",
-    re.IGNORECASE,
-)
-# "may"/"march"/"mar" are also ordinary lowercase words ("I may 3D-print it"); lowercase, they count
-# as months only with a year or after a preposition.
-_AMBIGUOUS_MONTH_RE = re.compile(r"(?<![A-Za-z])(?:may|march|mar)(?![A-Za-z])")
-_YEAR_IN_RE = re.compile(r"(?:19|20|21)\d{2}")
-_PREPOSITION_RE = re.compile(
-    r"(?:since|in|during|on|over|within|throughout|around|circa|from|between|before|after|until|till|up)\b",
-    re.IGNORECASE,
-)
-
-
-@dataclass(frozen=True)
-class _Found:
-    start: int
+class _Found(NamedTuple):
+    start: int  # character offsets of the phrase in the text
     end: int
     span_start: date | None
     span_end: date | None
     mode: str
+    confidence: float
 
 
-def _find(text: str, base: date | None, rules: tuple[_Rule, ...]) -> _Found | None:
-    """The longest located phrase that resolves (ties: the earliest), or None."""
-    if not text or not _PRECHECK_RE.search(text):
-        return None
-    tokens = [(t.start(), t.end()) for t in re.finditer(r"\S+", text)]
-    token_starts = [s for s, _ in tokens]
-    candidates: list[tuple[int, int, int, re.Match[str], _Rule]] = []
-    for order, rule in enumerate(rules):
-        for m in rule.regex.finditer(text):
-            if _clean_edges(text, m.start(), m.end(), tokens, token_starts) and _month_case_ok(m.group(0)):
-                candidates.append((-(m.end() - m.start()), m.start(), order, m, rule))
-    candidates.sort(key=lambda c: c[:3])
-    for _, _, _, m, rule in candidates:
-        result = _apply(rule, m, base, allow_dp=False)
-        if isinstance(result, _Pending):
-            result = _apply(rule, m, base, allow_dp=True)
-        if result is None or isinstance(result, _Pending):
-            continue
-        start, end, mode = result
-        if start is not None and end is not None and start > end:
-            continue  # "Dec 5–Dec 1": a typo, not a range
-        return _Found(m.start(), m.end(), start, end, mode)
+# A phrase: (first token, index after the last, resolved (start, end, mode) or None, confidence).
+_Phrase = tuple[int, int, Callable[[], tuple[date | None, date | None, str] | None], float]
+
+
+def _phrases(r: Reader, i: int, query: bool) -> list[_Phrase]:
+    """Every phrase that starts at token i, in rule order (the longest wins later; ties: this order)."""
+    out: list[_Phrase] = []
+    base = r.base
+    lead = i + 1 if r.word(i, ("from",)) else i
+    # "Nov 27-30, 2025" and "27–30 November 2025": one month, two days.
+    same = _same_month(r, lead)
+    if same:
+        end, y, m, d1, d2, conf = same
+        out.append((i, end, lambda: _days_of_month(y, m, d1, d2, base), conf))
+    first = r.point(lead)
+    if first:
+        sep = _range_sep(r, first[0])
+        second = r.point(sep) if sep else None
+        if second and (lead > i or first[1].dated and second[1].dated):
+            p1, p2 = first[1], second[1]
+            out.append((i, second[0], lambda: _range(p1, p2, base), min(p1.confidence, p2.confidence)))
+    if r.word(i, ("between",)):
+        a = r.point(i + 1)
+        b = r.point(a[0] + 1) if a and r.word(a[0], ("and",)) else None
+        if a and b:
+            p1, p2 = a[1], b[1]
+            out.append((i, b[0], lambda: _range(p1, p2, base), min(p1.confidence, p2.confidence)))
+    prep = _preposition(r, i)
+    if prep and (query or not _PREPOSITIONS[prep[1]][2]):
+        after = r.point(prep[0])
+        if after:
+            shape, mode, _ = _PREPOSITIONS[prep[1]]
+            p = after[1]
+            out.append((i, after[0], lambda: _shaped(p, shape, mode, base), p.confidence))
+    alone = r.point(i)
+    if alone and not alone[1].bare:
+        p = alone[1]
+        out.append((i, alone[0], lambda: _shaped(p, lambda s, e: (s, e), "filter", base), p.confidence))
+    return out
+
+
+def _preposition(r: Reader, i: int) -> tuple[int, str] | None:
+    if r.word(i, ("up",)) and r.word(i + 1, ("to",)):
+        return i + 2, "until"
+    if r.word(i, _PREPOSITIONS):
+        return i + 1, r.t[i].low
     return None
 
 
-def _apply(rule: _Rule, m: re.Match[str], base: date | None, allow_dp: bool) -> _Result:
-    try:
-        return rule.handler(m, base, allow_dp)
-    except (ValueError, OverflowError):  # "Feb 30", or arithmetic past year 1/9999: not a date
+def _range_sep(r: Reader, i: int) -> int | None:
+    """Index after "-", "–", " to ", " until ", ... between two points; None when there is none."""
+    t = r.t
+    if i < len(t) and t[i].kind == "sym" and t[i].text in _DASHES:
+        return i + 1
+    if r.word(i, _RANGE_WORDS) and r.spaced(i):
+        return i + 1
+    return None
+
+
+def _same_month(r: Reader, i: int) -> tuple[int, int | None, int, int, int, float] | None:
+    """(end, year, month, day 1, day 2, confidence) of "Nov 27-30[, 2025]" or "27–30 Nov[ 2025]"."""
+    found = r.month(i)
+    if found:
+        m, j = found
+        d1 = r.day(j)
+        sep = _range_sep(r, j + 1) if d1 else None
+        d2 = r.day(sep) if sep else None
+        if d2 is None:
+            return None
+        end = sep + 1  # type: ignore[operator]
+    else:
+        d1 = r.day(i)
+        sep = _range_sep(r, i + 1) if d1 else None
+        d2 = r.day(sep) if sep else None
+        month = r.month(sep + 1) if d2 and r.spaced(sep + 1) else None  # type: ignore[operator]
+        if month is None:
+            return None
+        m, end = month
+    year = r.year_after(end)
+    if year:
+        return year[1], year[0], m, d1, d2, 1.0  # type: ignore[return-value]
+    return end, None, m, d1, d2, 0.9  # type: ignore[return-value]
+
+
+def _days_of_month(y: int | None, m: int, d1: int, d2: int, base: date | None) -> tuple[date, date, str] | None:
+    if d1 > d2:
         return None
+    if y is None:
+        first = latest_day(m, d1, base) if base else None
+        if first is None:
+            return None
+        y = first.year
+    return date(y, m, d1), date(y, m, d2), "filter"
 
 
-def _clean_edges(text: str, start: int, end: int, tokens: list[tuple[int, int]], starts: list[int]) -> bool:
-    """A phrase may cut a whitespace token only where the cut-off part is punctuation, e.g. "(Nov 27,".
+def _range(p1: Point, p2: Point, base: date | None) -> tuple[date, date, str] | None:
+    span = pair(p1, p2, base)
+    return (span[0], span[1], "filter") if span else None
 
-    This keeps "memory/2025-11-27.md" or "x2025-01-01" from being dates, and guarantees that removing
-    the phrase from a query leaves only whole original words.
+
+def _shaped(p: Point, shape: _Shape, mode: str, base: date | None) -> tuple[date | None, date | None, str] | None:
+    days = span(p, base)
+    return (*shape(*days), mode) if days else None
+
+
+def _edges(text: str, tokens: list[Tok], first: int, end: int) -> int | None:
+    """The phrase's end offset when tokens [first, end) stand as whole words, else None.
+
+    A phrase may cut a whitespace-separated piece only where the cut-off part is punctuation, e.g.
+    "(Nov 27,": so "memory/2025-11-27.md", "x2025-01-01", "@May" or "#2024" are no dates, and removing
+    the phrase from a query leaves whole words. A possessive ("yesterday's") belongs to the phrase.
     """
-    i = bisect.bisect_right(starts, start) - 1
-    if i >= 0 and tokens[i][0] < start < tokens[i][1]:
-        before = text[tokens[i][0] : start]
-        if any(ch.isalnum() for ch in before) or before[-1] in "@#/":
-            return False
-    j = bisect.bisect_right(starts, end - 1) - 1
-    if j >= 0 and tokens[j][0] < end < tokens[j][1]:
-        after = text[end : tokens[j][1]]
-        if any(ch.isalnum() for ch in after):
-            return False
-    return True
+    head, last = tokens[first], tokens[end - 1]
+    k = first - 1
+    while k >= 0 and tokens[k].chunk == head.chunk:
+        if tokens[k].kind != "sym":
+            return None
+        k -= 1
+    if first > 0 and tokens[first - 1].chunk == head.chunk and tokens[first - 1].text in "@#/":
+        return None
+    stop = last.end
+    k = end
+    if (k + 1 < len(tokens) and tokens[k].chunk == last.chunk and tokens[k].text in "'’"
+            and tokens[k + 1].low == "s" and tokens[k + 1].chunk == last.chunk):
+        stop = tokens[k + 1].end
+        k += 2
+    while k < len(tokens) and tokens[k].chunk == last.chunk:
+        if tokens[k].kind != "sym":
+            return None
+        k += 1
+    return stop
 
 
-def _month_case_ok(phrase: str) -> bool:
-    if not _AMBIGUOUS_MONTH_RE.search(phrase):
+def _month_case_ok(tokens: list[Tok], first: int, end: int) -> bool:
+    """Lowercase "may"/"march"/"mar" is a month only with a year in the phrase or after a preposition."""
+    span = tokens[first:end]
+    if not any(t.kind == "word" and t.text in _AMBIGUOUS_MONTHS for t in span):
         return True
-    return bool(_YEAR_IN_RE.search(phrase) or _PREPOSITION_RE.match(phrase))
+    has_year = any(t.kind in ("num", "iso", "numdate") and len(t.text) >= 4 for t in span)
+    return has_year or span[0].low in _PREPOSITIONS or span[0].low in ("from", "between", "up")
+
+
+def _precheck(text: str) -> bool:
+    """Cheap gate: a phrase needs a digit or one of the time words."""
+    if any(ch.isdigit() for ch in text):
+        return True
+    lowered = text.lower()
+    return any(word in lowered for word in _PRECHECK_WORDS)
+
+
+def _find(text: str, base: date | None, query: bool, date_order: str | None) -> _Found | None:
+    """The longest phrase that resolves (ties: the earliest, then rule order), or None."""
+    if not text or not _precheck(text):
+        return None
+    tokens = tokenize(text)
+    reader = Reader(tokens, base, date_order, guess=query)
+    candidates = []
+    for i in range(len(tokens)):
+        if tokens[i].kind == "sym":
+            continue
+        for order, (first, end, resolve, confidence) in enumerate(_phrases(reader, i, query)):
+            stop = _edges(text, tokens, first, end)
+            if stop is None or not _month_case_ok(tokens, first, end):
+                continue
+            start = tokens[first].start
+            candidates.append((start - stop, start, order, stop, resolve, confidence))
+    candidates.sort(key=lambda c: c[:3])
+    for _, start, _, stop, resolve, confidence in candidates:
+        try:
+            result = resolve()
+        except (ValueError, OverflowError):  # "Feb 30", or arithmetic past year 1/9999: not a date
+            continue
+        if result is None:
+            continue
+        span_start, span_end, mode = result
+        if span_start is not None and span_end is not None and span_start > span_end:
+            continue  # "Dec 5–Dec 1": a typo, not a range
+        return _Found(start, stop, span_start, span_end, mode, confidence)
+    return None
 
 
 # --------------------------------------------------------------------------------------- public API
 
 
-def resolve_stated_range(text: str, written: date | None) -> DateRange | None:
+def resolve_stated_range(text: str, written: date | None, date_order: str | None = None) -> DateRange | None:
     """The time range a Retain fact's text *states*, resolved relative to the day it was written.
 
     ``written`` may be None (the file name carries no date): then only phrases with a full date or a
     year resolve. Returns None when the text states no time — most facts; numbers such as "1500 chars",
-    "v2.3", "3 cats", "at 5pm" or commit ids are not dates.
+    "v2.3", "3 cats", "at 5pm" or commit ids are not dates. ``date_order`` ("DMY" | "MDY", the
+    workspace's ``[time]`` setting) reads slashed dates; without it a slashed date that reads as two
+    different days ("03/04/2025") states nothing, so the index never depends on the machine's locale.
     """
     if not isinstance(text, str):
         return None
-    found = _find(text, written, _FACT_RULES)
+    found = _find(text, written, False, date_order)
     return DateRange(found.span_start, found.span_end) if found else None
 
 
-def extract_time_window(query: str, now: datetime) -> tuple[TimeWindow | None, str]:
+def extract_time_window(query: str, now: datetime,
+                        date_order: str | None = None) -> tuple[TimeWindow | None, str]:
     """Find a time phrase in a recall query, resolved against ``now``.
 
     Returns ``(window, rest)`` where ``rest`` is the query without the phrase (whole words only,
     whitespace collapsed) for searching; without a phrase it is ``(None, query)`` unchanged. Questions
-    such as "when did Peter move?" have no window.
+    such as "when did Peter move?" have no window. Without ``date_order``, slashed dates are read in
+    the locale's order (``default_date_order``), and an ambiguous one is doubtful.
     """
-    if not isinstance(query, str) or not _PRECHECK_RE.search(query):
-        return None, query  # the common case costs one regex search and imports nothing
+    if not isinstance(query, str) or not _precheck(query):
+        return None, query  # the common case costs a scan of the text and imports nothing
     try:
         today = now.date()
     except (AttributeError, ValueError, OverflowError):
         return None, query
-    found = _find(query, today, _RULES)
+    found = _find(query, today, True, date_order)
     if found is None:
         return None, query
-    kept = [
-        t.group(0) for t in re.finditer(r"\S+", query) if t.end() <= found.start or t.start() >= found.end
-    ]
-    window = TimeWindow(found.span_start, found.span_end, found.mode, query[found.start : found.end].strip())
+    kept = [t.group(0) for t in re.finditer(r"\S+", query) if t.end() <= found.start or t.start() >= found.end]
+    phrase = query[found.start : found.end].strip()
+    window = TimeWindow(found.span_start, found.span_end, found.mode, phrase, found.confidence)
     return window, " ".join(kept)

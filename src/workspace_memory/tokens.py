@@ -10,21 +10,34 @@ from __future__ import annotations
 
 import re
 
-_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]")
+_CJK = "[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]"
+_cjk_re: re.Pattern[str] | None = None  # compiled on first non-ASCII text: the class costs milliseconds
 
 # The largest chunk we make, in estimated word pieces (the model's limit is 256;
 # headings and dates added to the embedded text need some room).
 CHUNK_TOKENS = 200
 
 
+def _cjk() -> re.Pattern[str]:
+    global _cjk_re
+    if _cjk_re is None:
+        _cjk_re = re.compile(_CJK)
+    return _cjk_re
+
+
+def _may_hold_cjk(text: str) -> bool:
+    # Latin text, accents and typographic punctuation ("–", "’") lie below the first CJK block.
+    return not text.isascii() and max(text) >= "\u3040"
+
+
 def has_cjk(text: str) -> bool:
     """True when the text contains Chinese, Japanese or Korean characters."""
-    return _CJK_RE.search(text) is not None
+    return _may_hold_cjk(text) and _cjk().search(text) is not None
 
 
 def estimate_tokens(text: str) -> int:
     """Estimated word pieces in `text` (see the module docstring for the rule)."""
-    cjk = len(_CJK_RE.findall(text))
+    cjk = len(_cjk().findall(text)) if _may_hold_cjk(text) else 0
     other = len(text) - cjk
     return cjk + -(-other // 4)
 

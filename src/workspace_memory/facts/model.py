@@ -7,12 +7,11 @@ show the fact, never its identity.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from datetime import date
 from functools import cached_property
 
-from ..markdown.retain import display_name
+from ..markdown.names import display_name
 
 # Files reflect writes that must never feed back into its own input.
 PROPOSALS_PATH = "bank/proposals.md"
@@ -23,6 +22,8 @@ KIND_ORDER = {"world": 0, "experience": 1, "opinion": 2, "observation": 3}
 def evidence_hash(path: str, content: str) -> str:
     """Stable identity of a fact: its file and its whitespace/case-normalised text (12 hex digits)."""
     norm = " ".join(content.split()).casefold()
+    import hashlib  # lazy: a cold recall never hashes
+
     return hashlib.sha256(f"{path}\0{norm}".encode()).hexdigest()[:12]
 
 

@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterable
 from typing import Protocol
 
-from ..markdown.retain import display_name
+from ..markdown.names import display_name
 from .textmatch import analyze, similarity
 
 NEGATION_MATCH = 75.0

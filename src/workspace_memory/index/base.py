@@ -14,7 +14,8 @@ which store they talk to. The contract every store keeps:
 - Entry ids are integers, never reused, and consecutive within a file in file order, so the
   entries right before and after an entry are `id - 1` and `id + 1` (neighbours, context).
 - A row (`ChunkRow`) carries: id, path, start_line, end_line (1-based, inclusive, as on disk),
-  kind (note | world | experience | opinion | observation), heading, text, role (core | daily |
+  entry_start (the first line of the entry the row is a piece of: a long entry is split into
+  pieces that share it, and recall returns one result per entry), kind (note | world | experience | opinion | observation), heading, text, role (core | daily |
   bank | note | extra), day (ISO, the day a daily log is about, else None), t_start/t_end (the
   day or the stated time range, ISO, open ends as OPEN_START/OPEN_END), fact_content and
   confidence (facts only), entity_keys and entity_names (lower-cased slugs and display names).
@@ -140,6 +141,7 @@ class ChunkRow(TypedDict, total=False):
     path: str
     start_line: int
     end_line: int
+    entry_start: int
     kind: str
     heading: str
     text: str
@@ -353,8 +355,9 @@ class Store(Protocol):
         """The newest entries that mention these entities or sit on their pages."""
         ...
 
-    def browse(self, filters: Filters, limit: int) -> list[int]:
-        """Entries that pass `filters` (which are not empty), newest first."""
+    def browse(self, filters: Filters, limit: int, per_day: int | None = None) -> list[int]:
+        """Entries that pass `filters` (which are not empty), newest first; with `per_day`, only
+        the first `per_day` entries (in file order) of each day."""
         ...
 
     def entities(self) -> list[EntityInfo]:

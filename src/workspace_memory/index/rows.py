@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import hashlib
+import functools
 import json
 import re
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..files import MAX_INDEXED_BYTES, DecodedText, decode_markdown, looks_binary
-from ..markdown.parse import Chunk, parse_markdown
 from ..tokens import has_cjk
 from .base import OPEN_END, OPEN_START
+
+if TYPE_CHECKING:
+    from ..markdown.parse import Chunk
 
 _PATH_WORDS_RE = re.compile(r"[/\\._-]+")
 
@@ -24,6 +26,7 @@ class DocumentRows:
     warnings: list[tuple[int, str]] = field(default_factory=list)
 
 
+@functools.lru_cache(maxsize=4096)  # recall asks for the same files' words for every candidate
 def path_words(key: str) -> str:
     """'bank/entities/warelay.md' -> 'bank entities warelay': lets a file name in a query find the file."""
     stem = key[:-3] if key.lower().endswith(".md") else key
@@ -32,6 +35,8 @@ def path_words(key: str) -> str:
 
 def text_hash(text: str) -> str:
     """Content hash of a chunk's embedded text (the embedding cache key)."""
+    import hashlib  # lazy: only indexing hashes texts
+
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
@@ -59,9 +64,10 @@ def context_text(previous_text: str, chunk_text: str) -> str:
 MAX_LINE_CHARS = 2_000_000
 
 
-def file_rows(key: str, role: str, day: date | None, head: bytes, size: int) -> DocumentRows:
+def file_rows(key: str, role: str, day: date | None, head: bytes, size: int,
+              date_order: str | None = None) -> DocumentRows:
     """The rows of one file from its (first MAX_INDEXED_BYTES) bytes: binary files are skipped,
-    overlong lines and files are cut, each with a warning at path:line."""
+    overlong lines and files are cut, each with a warning at path:line. `date_order`: see document_rows."""
     if looks_binary(head):
         # Recorded (so the next sync does not read it again) but not indexed.
         return DocumentRows(file={"path": key, "role": role, "day": day.isoformat() if day else None,
@@ -74,7 +80,7 @@ def file_rows(key: str, role: str, day: date | None, head: bytes, size: int) -> 
         decoded.problems.append((decoded.text.count("\n") + 1, f"file is {size:,} bytes; only the first "
                                  f"{MAX_INDEXED_BYTES:,} are indexed"))
     decoded.text = _cap_lines(decoded)
-    return document_rows(key, role, day, decoded)
+    return document_rows(key, role, day, decoded, date_order)
 
 
 def _cap_lines(decoded: DecodedText) -> str:
@@ -90,9 +96,15 @@ def _cap_lines(decoded: DecodedText) -> str:
     return "\n".join(lines)
 
 
-def document_rows(key: str, role: str, day: date | None, decoded: DecodedText) -> DocumentRows:
-    """Parse one file's text and build its files/chunks/facts/mentions/warnings rows."""
-    parsed = parse_markdown(decoded.text, day)
+def document_rows(key: str, role: str, day: date | None, decoded: DecodedText,
+                  date_order: str | None = None) -> DocumentRows:
+    """Parse one file's text and build its files/chunks/facts/mentions/warnings rows.
+
+    `date_order` ("DMY" | "MDY", the workspace's `[time]` setting) reads slashed dates in facts.
+    """
+    from ..markdown.parse import parse_markdown  # lazy: a recall whose files are unchanged never parses
+
+    parsed = parse_markdown(decoded.text, day, date_order)
     day_s = day.isoformat() if day else None
     meta = {k: v for k, v in parsed.meta.items() if _jsonable(v)}
     rows = DocumentRows(
@@ -132,7 +144,8 @@ def _chunk_rows(key: str, role: str, day_s: str | None, pwords: str, chunk: Chun
             "invalid_at": fact.invalid_at, "invalid_reason": fact.invalid_reason,
         }
     chunk_row = {
-        "path": key, "start_line": chunk.start_line, "end_line": chunk.end_line, "kind": chunk.kind,
+        "path": key, "start_line": chunk.start_line, "end_line": chunk.end_line, "entry_start": chunk.entry_start,
+        "kind": chunk.kind,
         "heading": chunk.heading, "text": chunk.text, "role": role, "day": day_s,
         "t_start": t_start, "t_end": t_end, "invalid_at": chunk.invalid_at, "at": None,
         "text_hash": text_hash(embed_text(chunk.text)),

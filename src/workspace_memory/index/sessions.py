@@ -127,7 +127,8 @@ def message_rows(key: str, message: Message, at: datetime | None, tz: tzinfo) ->
     rows = []
     for _, _, _, piece in split_to_fit(text, CHUNK_TOKENS):
         rows.append({
-            "path": key, "start_line": message.line, "end_line": message.line, "kind": "session",
+            "path": key, "start_line": message.line, "end_line": message.line, "entry_start": message.line,
+            "kind": "session",
             "heading": "", "text": piece, "role": "session", "day": day, "t_start": day, "t_end": day,
             "at": iso_utc(at) if at else None, "invalid_at": None, "text_hash": text_hash(embed_text(piece)),
             "ctx_hash": None, "context_text": "", "search_text": piece, "path_text": path_words(key),

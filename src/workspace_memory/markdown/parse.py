@@ -23,8 +23,6 @@ from ..tokens import CHUNK_TOKENS, estimate_tokens
 from .frontmatter import split_frontmatter
 from .retain import RetainFact, find_entities, parse_retain_bullet
 
-# Bump when chunk boundaries or texts change: the index's settings fingerprint includes it.
-PARSER_VERSION = 8  # 6: binary files are skipped; 7: lines and files cut to a size; 8: struck (invalid) facts
 # A heading of this many words or more is a statement ("## Peter: Prefers concise replies"),
 # not a label ("## Notes"); a short section under it is one chunk (see _Walker._close_section).
 STATEMENT_WORDS = 4
@@ -56,6 +54,12 @@ class Chunk:
     entities: tuple[str, ...] = ()
     fact_end_line: int | None = None  # a fact's first piece: the last line of its whole bullet
     invalid_at: str | None = None  # every piece of a struck (invalid) fact: the day it stopped being true
+    # The first line of the entry this chunk is a piece of (its own start_line when the entry was
+    # not split): the pieces of one long entry share it, and recall returns one result per entry.
+    entry_start: int = 0
+
+    def __post_init__(self) -> None:
+        self.entry_start = self.entry_start or self.start_line
 
 
 @dataclass
@@ -82,11 +86,12 @@ def normalize_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", " ")
 
 
-def parse_markdown(text: str, day: date | None = None) -> ParsedDocument:
+def parse_markdown(text: str, day: date | None = None, date_order: str | None = None) -> ParsedDocument:
     """Split a Markdown document into chunks and Retain facts.
 
     `day` is the day a daily log is about (from its file name); facts use it to resolve
-    relative time phrases such as "last Tuesday".
+    relative time phrases such as "last Tuesday", and `date_order` ("DMY" | "MDY") to read
+    slashed dates (timeparse.resolve_stated_range).
     """
     text = normalize_newlines(text)
     lines = text.split("\n")
@@ -98,7 +103,7 @@ def parse_markdown(text: str, day: date | None = None) -> ParsedDocument:
     body_lines = [""] * front.line_count + lines[front.line_count:]
     blank_generated_regions(body_lines)
     tokens = _markdown_parser().parse("\n".join(body_lines))
-    walker = _Walker(body_lines, day, doc)
+    walker = _Walker(body_lines, day, doc, date_order)
     walker.walk(tokens)
     doc.title = str(front.meta.get("title") or front.meta.get("name") or walker.first_h1 or "") or None
     return doc
@@ -119,9 +124,10 @@ def blank_generated_regions(lines: list[str]) -> None:
 class _Walker:
     """Walks markdown-it's token stream, keeping the heading path, emitting chunks."""
 
-    def __init__(self, lines: list[str], day: date | None, doc: ParsedDocument) -> None:
+    def __init__(self, lines: list[str], day: date | None, doc: ParsedDocument, date_order: str | None) -> None:
         self.lines = lines
         self.day = day
+        self.date_order = date_order
         self.doc = doc
         self.headings: list[tuple[int, str, bool]] = []  # (level, text, is_retain)
         self.first_h1: str | None = None
@@ -222,7 +228,7 @@ class _Walker:
 
     def _fact(self, start: int, end: int, bullet: str) -> None:
         line = start + 1
-        parsed = parse_retain_bullet(bullet, self.day)
+        parsed = parse_retain_bullet(bullet, self.day, self.date_order)
         for message in parsed.warnings:
             self.doc.warnings.append((line, message))
         raw = "\n".join(self.lines[start:end]).rstrip()
@@ -236,7 +242,7 @@ class _Walker:
             self.doc.chunks.append(Chunk(line + first, line + last, piece, self.heading_path, fact.kind,
                                          fact if n == 0 else None, fact.entities,
                                          fact_end_line=line + raw.count("\n") if n == 0 else None,
-                                         invalid_at=fact.invalid_at))
+                                         invalid_at=fact.invalid_at, entry_start=line))
 
     def _entry(self, start: int, end: int) -> None:
         block = self.lines[start:end]
@@ -251,7 +257,8 @@ class _Walker:
         for offset, first, last, piece in split_to_fit(raw, CHUNK_TOKENS):
             del offset
             self.doc.chunks.append(
-                Chunk(start + first + 1, start + last + 1, piece, self.heading_path, entities=find_entities(piece))
+                Chunk(start + first + 1, start + last + 1, piece, self.heading_path, entities=find_entities(piece),
+                      entry_start=start + 1)
             )
 
 

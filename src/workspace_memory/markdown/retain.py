@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from ..timeparse import DateRange, resolve_stated_range
+from .names import display_name, slugify
 
 __all__ = [
     "DEFAULT_OPINION_CONFIDENCE",
@@ -130,25 +131,6 @@ def find_entities(text: str) -> tuple[str, ...]:
     if not isinstance(text, str):
         return ()
     return tuple(dict.fromkeys(m["slug"] for m in _mentions(text)))
-
-
-def display_name(slug: str) -> str:
-    """How a slug reads in prose: ``"The-Castle"`` -> ``"The Castle"``."""
-    return " ".join(slug.replace("-", " ").split())
-
-
-def slugify(name: str) -> str:
-    """A slug for a name: ``"The Castle"`` -> ``"The-Castle"``; the inverse of display_name for simple names.
-
-    Apostrophes are dropped ("Peter's" -> "Peters"), other runs of non-word characters become one "-",
-    and leading characters that are not letters are removed (a slug starts with a letter). Returns ""
-    when nothing usable is left.
-    """
-    cleaned = re.sub(r"['’]", "", name)
-    slug = "-".join(re.findall(r"[^\W_]+(?:_+[^\W_]+)*", cleaned))
-    while slug and not slug[0].isalpha():
-        slug = slug[1:]
-    return slug.strip("-")
 
 
 def _render(text: str) -> str:
@@ -258,8 +240,10 @@ def mark_invalid(bullet: str, day: str | None, reason: str | None = None) -> str
     return f"~~{bullet.strip()}~~ ({note})"
 
 
-def parse_retain_bullet(text: str, written: date | None) -> RetainParse:
+def parse_retain_bullet(text: str, written: date | None, date_order: str | None = None) -> RetainParse:
     """Parse one Retain list item's text (without the "- " marker) written on day ``written``.
+
+    ``date_order`` ("DMY" | "MDY") reads slashed dates in the time range the fact states.
 
     Never raises. A malformed bullet gives ``RetainParse(None, (warning,))``; a fact may still carry
     warnings (a clamped confidence, a c= on a non-opinion). A struck bullet (module docstring) is
@@ -280,7 +264,7 @@ def parse_retain_bullet(text: str, written: date | None) -> RetainParse:
         content=_render(head.rest),
         entities=find_entities(head.rest),
         confidence=head.confidence,
-        occurred=resolve_stated_range(_without_mentions(head.rest), written),
+        occurred=resolve_stated_range(_without_mentions(head.rest), written, date_order),
         bullet=" ".join(bullet.split()),
         invalid_at=invalid_at,
         invalid_reason=mark.reason if mark else None,

@@ -15,3 +15,4 @@ class Candidate:
     score: float = 0.0
     row: Any = field(default_factory=dict)  # index.base.ChunkRow
     found_by: list[str] = field(default_factory=list)  # the pools it came from, for --explain
+    filled: bool = False  # under min_score, kept to fill a short list (engine step 6)

@@ -1,4 +1,4 @@
-"""Dropping results that repeat a better-ranked one."""
+"""One result per entry, and no result that repeats a better-ranked one."""
 
 from __future__ import annotations
 
@@ -7,29 +7,39 @@ from typing import Any
 
 from .candidates import Candidate
 
+_WORD_RE = re.compile(r"\w+")
+
 
 def dedupe(ranked: list[Candidate], limit: int) -> list[Candidate]:
-    """The first `limit` entries that do not repeat a better-ranked one.
+    """The first `limit` candidates that neither cite an entry already kept nor repeat a kept text.
 
-    Repeats are (nearly) the same text, or one text contained in the other: a fact
-    copied by hand into a bank page says nothing new next to the fact itself. Texts
-    under 40 characters only count when (nearly) identical. Word sets prefilter the
-    pairs, so only likely repeats pay for a fuzzy comparison.
+    One result per entry: a long entry is split into pieces (index rows that share `path` and
+    `entry_start`), and a result whose lines overlap a better one's cites the same text; the best
+    piece stands for the entry, cited with the lines that hold it (DESIGN §3: the unit of recall
+    is an entry). Repeats are (nearly) the same text, or one text contained in the other: a fact
+    copied by hand into a bank page says nothing new next to the fact itself. Texts under 40
+    characters only count when (nearly) identical. Word sets prefilter the pairs, so only likely
+    repeats pay for a fuzzy comparison (and only they import rapidfuzz).
     """
-    from rapidfuzz import fuzz
-
     kept: list[tuple[Candidate, str, set[str]]] = []
+    entries: set[tuple[str, int]] = set()
+    spans: dict[str, list[tuple[int, int]]] = {}
     for cand in ranked:
-        text = _comparable(cand.row)
+        row = cand.row
+        path, first, last = row["path"], row["start_line"], row["end_line"]
+        entry = (path, row.get("entry_start") or first)
+        if entry in entries or any(a <= last and first <= b for a, b in spans.get(path, ())):
+            continue
+        text = _comparable(row)
         words = set(_WORD_RE.findall(text.lower()))
-        if not any(_repeats(text, words, other, other_words, fuzz) for _, other, other_words in kept):
-            kept.append((cand, text, words))
-            if len(kept) == limit:
-                break
+        if any(_repeats(text, words, other, other_words) for _, other, other_words in kept):
+            continue
+        kept.append((cand, text, words))
+        entries.add(entry)
+        spans.setdefault(path, []).append((first, last))
+        if len(kept) == limit:
+            break
     return [cand for cand, _, _ in kept]
-
-
-_WORD_RE = re.compile(r"\w+")
 
 
 def _comparable(row: dict[str, Any]) -> str:
@@ -39,11 +49,21 @@ def _comparable(row: dict[str, Any]) -> str:
     return rest if sep and row.get("fact_content") else text
 
 
-def _repeats(a: str, a_words: set[str], b: str, b_words: set[str], fuzz) -> bool:  # noqa: ANN001
+def _repeats(a: str, a_words: set[str], b: str, b_words: set[str]) -> bool:
     small, large = (a_words, b_words) if len(a_words) <= len(b_words) else (b_words, a_words)
     if not small or len(small & large) < 0.8 * len(small):
         return False
-    if len(a) > 20 and fuzz.ratio(a, b) >= 95:
-        return True
     short, long = sorted((a, b), key=len)
-    return len(short) >= 40 and fuzz.partial_ratio(short, long) >= 95
+    # ratio >= 95 needs lengths within 5% of their sum (an edit per character of difference), so
+    # only such pairs pay for rapidfuzz; an exact containment needs no fuzzy comparison at all.
+    near_length = len(a) > 20 and len(long) - len(short) <= 0.05 * (len(a) + len(b))
+    contained = len(short) >= 40
+    if contained and short in long:
+        return True
+    if not (near_length or contained):
+        return False
+    from rapidfuzz import fuzz  # lazy: most recalls never get here
+
+    if near_length and fuzz.ratio(a, b) >= 95:
+        return True
+    return contained and fuzz.partial_ratio(short, long) >= 95

@@ -1,20 +1,21 @@
 """The recall pipeline: one path for every query (DESIGN §3).
 
- 1. Understand the query: filters (--since/--until/--kind/--entity), a time phrase,
-    @mentions (recall.query).
+ 1. Understand the query: filters (--since/--until/--kind/--entity), a time phrase (evidence,
+    not a filter), @mentions, opinion and present-state questions (recall.query).
  2. Find candidates: FTS5 BM25 (lexical), and vectors when a model is available
     (semantic); each pool is k x candidate_multiplier (recall.settings). Entries about a
-    named entity join.
+    named entity join, and so do the best matches inside a time window (recall.window).
  3. Relevance in 0..1: lexical coverage, cosine, or their fusion (recall.semantic).
  4. score = relevance x recency x importance (recall.rank) x what the question asks for:
-    entries that miss a named entity, an "around" window or an opinion question, and
-    world facts that a newer one replaced (present-tense questions only,
+    entries that miss a named entity, a time window (recall.window) or an opinion question,
+    and world facts that a newer one replaced (present-state questions only,
     recall.supersession), are multiplied by a factor below 1. Everything stays in 0..1.
  5. Neighbours (recall.neighbours): the entries next to the best matches, in the same
     section of a log, are at least NEIGHBOUR_SHARE as relevant as they are.
  6. With vectors, MMR (recall.semantic) reorders the best results so that near-copies
-    of a better one give way; then drop repeats (recall.dedupe) and results under
-    min_score, unless nothing would be left.
+    of a better one give way; then one result per entry and no repeats (recall.dedupe).
+    Results under min_score are dropped; when fewer than k are left, the best of them
+    that share a content word with the question fill the list (`filled` in --explain).
  7. Pack into k results and the token budget (recall.pack).
 """
 
@@ -28,6 +29,7 @@ from typing import Any
 from ..errors import UserError
 from ..index.base import ChunkRow, Filters, Store
 from . import lexical
+from . import window as time_window
 from .candidates import Candidate
 from .dedupe import dedupe
 from .neighbours import neighbour_ids, propagate
@@ -41,7 +43,6 @@ MIN_POOL = 40
 # What the question asks for, as factors (<= 1) on entries that miss it. A factor, not a
 # boost towards 1 before recency: recency and importance must not undo what the question said.
 ENTITY_MISS = 0.75  # the question names an entity; this entry is not about it
-WINDOW_MISS = 0.7  # "around Nov 27": this entry lies outside Nov 24-30
 OPINION_MISS = 0.6  # "what does Peter prefer": this entry is not one of (Peter's) opinions
 ENTITY_FLOOR = 0.3  # relevance of an entry found only because it is about the named entity
 MODES = ("auto", "lexical", "semantic", "hybrid")
@@ -61,33 +62,37 @@ class _Query:
     semantic: Any  # recall.semantic.SemanticChannel | None
     today: date
     settings: RecallSettings
+    events_only: bool = False  # "what happened last week": the question names nothing but a time
     qvec: Any = None  # the query's vector (numpy), when there is a semantic channel
 
 
 def recall(store: Store, req: RecallRequest, *, now: datetime, semantic=None,  # noqa: ANN001
-           notices: list[str] | None = None, settings: RecallSettings | None = None) -> dict[str, Any]:
+           notices: list[str] | None = None, settings: RecallSettings | None = None,
+           date_order: str | None = None) -> dict[str, Any]:
     """Run the pipeline and return the JSON contract: {query, mode, notices, results}.
 
     `semantic` is a recall.semantic.SemanticChannel when vectors are available (it adds
-    vector candidates, fuses and diversifies); without it recall is lexical.
+    vector candidates, fuses and diversifies); without it recall is lexical. `date_order`
+    is the workspace's `[time] date_order` (how slashed dates in the question read).
     """
     if req.k < 1:
         raise UserError("--k must be at least 1")
     if req.mode not in MODES:
         raise UserError(f"--mode {req.mode!r}: expected one of {', '.join(MODES)}")
     with store.snapshot():  # one consistent view of the index, whatever a sync commits meanwhile
-        return _recall(store, req, now, semantic, list(notices or []), settings or RecallSettings())
+        u = understand(req, now, store, date_order)
+        return _recall(store, req, u, now, semantic, list(notices or []) + u.notices, settings or RecallSettings())
 
 
-def _recall(store: Store, req: RecallRequest, now: datetime, semantic: Any,
+def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, semantic: Any,
             notices: list[str], settings: RecallSettings) -> dict[str, Any]:
-    # 1. understand
-    u = understand(req, now, store)
-    notices += u.notices
+    # 1. understand (done by the caller)
     filters = u.filters()
     mode = "lexical" if semantic is None else ("semantic" if req.mode == "semantic" else "hybrid")
     pool = max(req.k * settings.candidate_multiplier, MIN_POOL)
-    q = _Query(store, u, lexical.query_terms(u.text), filters, pool, mode, semantic, now.date(), settings)
+    terms = lexical.query_terms(u.text)
+    q = _Query(store, u, terms, filters, pool, mode, semantic, now.date(), settings,
+               events_only=u.window is not None and lexical.asks_for_events(terms))
     # 2-3. candidates and their relevance
     candidates = _candidates(q)
     if not candidates:
@@ -95,8 +100,8 @@ def _recall(store: Store, req: RecallRequest, now: datetime, semantic: Any,
     # 4. factors
     rows = store.rows(list(candidates))
     candidates = {cid: c for cid, c in candidates.items() if cid in rows}  # a vector for a deleted chunk
-    # A present-tense question prefers the newest fact; one that names a time does not.
-    replaced = {} if (u.since or u.until or u.boost_window) else superseded_among(store, rows)
+    # A question about the present prefers the newest fact; a keyword or the past does not.
+    replaced = superseded_among(store, rows) if u.present else {}
     if replaced:
         _inherit_relevance(store, candidates, rows, replaced)
     for cand in candidates.values():
@@ -109,19 +114,9 @@ def _recall(store: Store, req: RecallRequest, now: datetime, semantic: Any,
         candidates.update(_scored(q, new))
     for cand in propagate(best, candidates):
         _apply_factors(cand, q, cand.chunk_id in replaced)
-    # "What does Peter prefer": his opinions come first, whatever else scores higher.
-    tier = (lambda c: 0 if c.row["kind"] == "opinion" and "opinion" not in c.factors and "entity" not in c.factors
-            else 1) if u.opinion and u.entity_boost else (lambda c: 0)
-    ranked = sorted(candidates.values(), key=lambda c: (tier(c), *_order(c)))
-    # 6. near-duplicates and the minimum score
-    kept = [c for c in ranked if c.score >= settings.min_score]
-    if not kept:
-        kept = [c for c in ranked if c.channels.get("lexical", 0) > 0]  # keyword hits survive a low score
-    if semantic is not None:
-        # MMR over the best few k: a near-copy of a better result gives way to new information.
-        head = kept[: req.k * MMR_POOL]
-        kept = semantic.diversify(head, req.k * MMR_POOL) + kept[len(head):]
-    kept = dedupe(kept, req.k)
+    ranked = sorted(candidates.values(), key=_tiers(q, list(candidates.values())))
+    # 6. near-duplicates, one result per entry, the minimum score
+    kept = _select(q, ranked, req.k)
     # 7. pack
     packets = []
     for cand in kept[: req.k]:
@@ -130,8 +125,44 @@ def _recall(store: Store, req: RecallRequest, now: datetime, semantic: Any,
             item["explain"] = {"found_by": cand.found_by,
                                "channels": {k: round(v, 4) for k, v in cand.channels.items()},
                                "factors": {k: round(v, 4) for k, v in cand.factors.items()}}
+            if cand.filled:
+                item["explain"]["filled"] = True
         packets.append(item)
     return {"query": req.query, "mode": mode, "notices": notices, "results": pack(packets, req.k, req.budget)}
+
+
+def _tiers(q: _Query, candidates: list[Candidate]):  # noqa: ANN202 - a sort key
+    """The sort key: what the question asks for first, then the score.
+
+    "What does Peter prefer": his opinions come first, whatever else scores higher. "What
+    happened last week": the entries inside the window, the best of each day first.
+    """
+    u = q.u
+    if u.opinion and u.entity_boost:
+        return lambda c: (0 if c.row["kind"] == "opinion" and "opinion" not in c.factors
+                          and "entity" not in c.factors else 1, *_order(c))
+    if q.events_only and u.window is not None:
+        by_day = time_window.by_day_order(sorted(candidates, key=_order), u.window)
+        return lambda c: (by_day.get(c.chunk_id, len(by_day) + 1), *_order(c))
+    return _order
+
+
+def _select(q: _Query, ranked: list[Candidate], k: int) -> list[Candidate]:
+    """Step 6: MMR, the minimum score, one result per entry, and a short list filled (engine docstring)."""
+    above = [c for c in ranked if c.score >= q.settings.min_score]
+    if q.semantic is not None and not q.events_only:
+        # MMR over the best few k: a near-copy of a better result gives way to new information.
+        # (Not for "what happened last week", whose order is by day: see _tiers.)
+        head = above[: k * MMR_POOL]
+        above = q.semantic.diversify(head, k * MMR_POOL) + above[len(head):]
+    kept = dedupe(above, k)
+    if len(kept) < k and lexical.has_content(q.terms):
+        # Too few passed the cut: the best of the rest that share a content word with the question.
+        below = [c for c in ranked if c.score < q.settings.min_score and c.channels.get("lexical", 0) > 0]
+        for cand in below:
+            cand.filled = True
+        kept = dedupe(kept + below, k)
+    return kept
 
 
 def _order(cand: Candidate) -> tuple:
@@ -139,11 +170,18 @@ def _order(cand: Candidate) -> tuple:
 
 
 def _candidates(q: _Query) -> dict[int, Candidate]:
-    """Steps 2-3: the lexical and vector pools, each candidate with its relevance."""
+    """Steps 2-3: the pools (lexical, the time window's, vectors, the entity's), each candidate with its relevance."""
     candidates: dict[int, Candidate] = {}
+    window = q.u.window
     if q.mode != "semantic":
         for cid, bm25 in q.store.lexical_pool(q.terms, q.pool, q.filters).items():
             candidates[cid] = Candidate(cid, 0.0, {"bm25": bm25}, found_by=["lexical"])
+        if window is not None and q.terms and not q.events_only:
+            # The window is a pool of its own: its best matches compete even when better ones
+            # elsewhere fill the global pool.
+            for cid, bm25 in q.store.lexical_pool(q.terms, q.pool, q.filters.within(window)).items():
+                cand = candidates.setdefault(cid, Candidate(cid, 0.0, {"bm25": bm25}))
+                cand.found_by.append("time window")
     if q.semantic is not None:
         q.qvec = q.semantic.add_candidates(q.u, q.pool, q.filters, candidates)
     _relevance(q, candidates)
@@ -154,9 +192,24 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
             cand = candidates.setdefault(cid, Candidate(cid, 0.0, {}))
             cand.channels["entity"] = 1.0
             cand.found_by.append("entity")
-    if not candidates and (not q.terms or q.u.time_phrase):
-        # "what happened yesterday": no words match, but the question is about a time.
-        candidates = _browse(q.store, q.filters.within(q.u.boost_window), q.pool)
+    if window is None and not candidates and not q.terms and not q.filters.empty:
+        # A filter and no words (`memory recall --since 1d`): the filtered entries, newest first.
+        candidates = {cid: Candidate(cid, 0.5, {"filter": 0.5}, found_by=["filter"])
+                      for cid in q.store.browse(q.filters, q.pool)}
+    if window is not None and (q.events_only or not candidates):
+        # "what happened last week": the entries inside the window, up to PER_DAY of each day.
+        days = time_window.browsed(window, q.u.window_empty)
+        for cid in q.store.browse(q.filters.within(days), q.pool * time_window.PER_DAY,
+                                  per_day=time_window.PER_DAY):
+            cand = candidates.get(cid)
+            if cand is None:
+                cand = candidates[cid] = Candidate(cid, 0.0, {})
+                if q.semantic is not None:
+                    q.semantic.fill_cosines(q.qvec, {cid: cand})
+                    cand.relevance = q.semantic.relevance(cand)
+            cand.found_by.append("time window")
+            cand.channels["window"] = time_window.EVENTS_FLOOR
+            cand.relevance = max(cand.relevance, time_window.EVENTS_FLOOR)
     return candidates
 
 
@@ -198,8 +251,10 @@ def _apply_factors(cand: Candidate, q: _Query, superseded: bool) -> None:
         factors["entity"] = ENTITY_MISS
     if u.opinion and not (row["kind"] == "opinion" and (about or not u.entity_boost)):
         factors["opinion"] = OPINION_MISS
-    if u.boost_window and not _in_window(row, u.boost_window):
-        factors["window"] = WINDOW_MISS
+    if u.window is not None:
+        near = time_window.factor(row, u.window, u.window_confidence)
+        if near < 1.0:
+            factors["window"] = near
     if superseded:
         factors["superseded"] = SUPERSEDED_FACTOR
     cand.factors.update(factors)
@@ -223,18 +278,3 @@ def _inherit_relevance(store: Store, candidates: dict[int, Candidate], rows: dic
         if old_cand.relevance > cand.relevance:
             cand.relevance = old_cand.relevance
             cand.channels["replaces"] = old_cand.relevance
-
-
-def _in_window(row: ChunkRow, window: tuple[date | None, date | None]) -> bool:
-    start, end = window
-    if row["t_start"] is None:
-        return False
-    return (end is None or row["t_start"] <= end.isoformat()) and (start is None or row["t_end"] >= start.isoformat())
-
-
-def _browse(store: Store, filters: Filters, limit: int) -> dict[int, Candidate]:
-    """No words to search (e.g. "what happened yesterday"): the filtered entries, newest first."""
-    if filters.empty:
-        return {}
-    return {cid: Candidate(cid, 0.5, {"filter": 0.5}, found_by=["time window"])
-            for cid in store.browse(filters, limit)}

@@ -37,9 +37,23 @@ _STOPWORDS = frozenset(
     just more most no nor not now off once only other out over own same should some such through under until
     up very tell know""".split()
 )
-_TOKEN_RE = re.compile(r"\S+")
-_WORD_RE = re.compile(r"\w+", re.UNICODE)
-_CJK_RUN_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f]+")
+# Words that ask for events without naming any ("what happened", "anything new", "what did we do"):
+# a question of only these and stopwords, with a time phrase, asks for what is inside the window.
+EVENT_WORDS = frozenset(
+    """happen happened happens happening anything something everything events event going go went new news
+    stuff things thing done doing up""".split()
+)
+# "Maria's" and "the Smiths'" are searched as "Maria" and "the Smiths", not as the phrase "maria s".
+_POSSESSIVE = r"(?<=\w)['’]s\b|(?<=\ws)['’](?!\w)"
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+_patterns: dict[str, re.Pattern[str]] = {}
+
+
+def _pattern(name: str) -> re.Pattern[str]:
+    """The module's patterns, compiled on first use: a cold recall of a plain ASCII query needs only some."""
+    if name not in _patterns:
+        _patterns[name] = re.compile({"cjk_run": f"[{_CJK}]+", "word": r"\w+", "possessive": _POSSESSIVE}[name])
+    return _patterns[name]
 
 
 @dataclass
@@ -52,16 +66,21 @@ class LexicalHit:
 
 
 def query_terms(text: str) -> list[Term]:
-    """Turn free text into terms; stopwords go unless nothing else is left."""
+    """Turn free text into terms; stopwords go unless nothing else is left; possessives are stripped."""
     terms: list[Term] = []
     seen: set[str] = set()
-    for raw in _TOKEN_RE.findall(text):
-        for run in _CJK_RUN_RE.findall(raw):
-            if run not in seen:
-                seen.add(run)
-                terms.append(Term(run, cjk=True))
-        latin = _CJK_RUN_RE.sub(" ", raw)
-        words = [w.lower() for w in _WORD_RE.findall(latin)]
+    if "'" in text or "’" in text:
+        text = _pattern("possessive").sub("", text)
+    latin = text.isascii() or max(text) < "\u3040"  # no CJK run to look for (the common case)
+    for raw in text.split():
+        plain = raw
+        if not latin:
+            for run in _pattern("cjk_run").findall(raw):
+                if run not in seen:
+                    seen.add(run)
+                    terms.append(Term(run, cjk=True))
+            plain = _pattern("cjk_run").sub(" ", raw)
+        words = [w.lower() for w in _pattern("word").findall(plain)]
         if not words:
             continue
         label = " ".join(words)
@@ -72,6 +91,16 @@ def query_terms(text: str) -> list[Term]:
         terms.append(Term(label))
     content = [t for t in terms if t.cjk or t.label not in _STOPWORDS]
     return content or terms
+
+
+def has_content(terms: Sequence[Term]) -> bool:
+    """True when some term is more than stopwords."""
+    return any(t.cjk or any(w not in _STOPWORDS for w in t.words) for t in terms)
+
+
+def asks_for_events(terms: Sequence[Term]) -> bool:
+    """True when the terms name nothing but events in general ("what happened", "anything new")."""
+    return not any(t.cjk or any(w not in _STOPWORDS and w not in EVENT_WORDS for w in t.words) for t in terms)
 
 
 def score(store: Store, terms: Sequence[Term], bm25: dict[int, float]) -> list[LexicalHit]:

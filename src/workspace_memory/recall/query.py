@@ -1,39 +1,56 @@
-"""Query understanding: what to search for, and which filters and boosts apply.
+"""Query understanding: what to search for, and which filters and preferences apply.
 
-Explicit options (--since, --until, --kind, --entity) become filters. From the query
-text itself:
-- a time phrase ("last week", "in November 2025", "around Nov 27") becomes a window:
-  a filter (entries whose date, or stated time range, overlaps it), or for "around X"
-  a boost (X +- 3 days); the words left after removing the phrase are searched. A
-  window that no entry falls in ("on Oct 31" when nothing was written that day) would
-  filter out everything: it becomes a boost of the window widened by a week on each
-  side, with a notice;
+Explicit options (--since, --until, --kind, --entity) are the only hard filters. From the
+query text itself:
+- a time phrase ("last week", "in November 2025", "around Nov 27", "On Friday before
+  10.01.2024") is evidence about *when*, not a filter (DESIGN §3): the window it names is a
+  candidate pool of its own and entries inside it rank higher, by as much as the parse is
+  sure (timeparse's confidence); a strong match outside is never dropped. A sure phrase
+  leaves the search text; a doubtful one ("on Friday", "03/04/2024" without a configured
+  date order) keeps its words there too. A window that no entry falls in gets a notice;
 - entity names (`@Peter`, a bare name or alias, fuzzy for typos) boost entries about them;
 - "what does Peter prefer / think of / like" marks an opinion question: Peter's
-  opinions join the candidates and rank first.
+  opinions join the candidates and rank first;
+- a question about the present state ("where does Peter live", "what is Peter's address")
+  lets a newer fact replace an older one (recall.supersession); a bare keyword or a
+  question about the past does not.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta
+from dataclasses import dataclass, field
+from datetime import date, datetime
 
 from ..errors import UserError
 from ..facts.entities import mentioned, resolve
 from ..index.base import Filters, Store
+from ..timeparse import DOUBTFUL, extract_time_window, parse_since
 from .settings import parse_sources
 
 KINDS = ("world", "experience", "opinion", "observation", "note", "session")
 _KIND_ALIASES = {"w": "world", "b": "experience", "o": "opinion", "s": "observation", "opinions": "opinion",
                  "facts": "fact", "notes": "note"}
-EMPTY_WINDOW_WIDEN = timedelta(days=7)  # see understand(): a window that holds no entry
 # "what does Peter prefer / think of / like ...": the question asks for an opinion.
-_OPINION_RE = re.compile(
-    r"\b(prefers?|preferences?|think|thinks|thought|opinions?|likes?|dislikes?|loves?|hates?|favou?rite|feel|feels|"
-    r"believes?|view|views|stance|enjoys?|wants?|rather)\b",
-    re.IGNORECASE,
+_OPINION_WORDS = frozenset(
+    """prefer prefers preference preferences think thinks thought opinion opinions like likes dislike dislikes
+    love loves hate hates favorite favourite feel feels believe believes view views stance enjoy enjoys want
+    wants rather""".split()
 )
+# A question about how things are now: a present-tense verb or "currently"/"now"; a past one
+# ("where did Peter live", "used to") or a time phrase asks about another time. (Word sets, not
+# patterns: a cold recall should not compile what a set lookup does.)
+_QUESTION_WORDS = frozenset("who what where which when how whose whom".split())
+_LEADING_VERBS = frozenset("is are does do has have can could".split())
+_PRESENT_WORDS = frozenset("is are am does do has have what's where's who's how's that's it's he's she's".split())
+_NOW_WORDS = frozenset("currently current now nowadays".split())
+_PAST_WORDS = frozenset("was were did had previously formerly before earlier originally once former ago first".split())
+_NOW_PHRASES = ("these days", "at the moment")
+_PAST_PHRASES = ("used to", "back then", "at first")
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[\w']+", text.lower().replace("’", "'"))
 
 
 @dataclass
@@ -60,12 +77,15 @@ class Understood:
     text: str
     since: date | None = None
     until: date | None = None
-    boost_window: tuple[date | None, date | None] | None = None
+    window: tuple[date | None, date | None] | None = None  # the days a time phrase names (evidence)
     kinds: tuple[str, ...] = ()
     entity_filter: tuple[str, ...] = ()  # entity keys (lower-cased slugs)
     entity_boost: tuple[str, ...] = ()  # entities the query names (@Peter, Peter, an alias)
     opinion: bool = False  # the question asks what someone prefers / thinks / likes
+    present: bool = False  # the question asks how things are now (supersession applies)
     time_phrase: str | None = None
+    window_confidence: float = 0.0  # how sure the time phrase's reading is (timeparse)
+    window_empty: bool = False  # no entry that the filters let through lies inside the window
     notices: list[str] = field(default_factory=list)
     sources: tuple[str, ...] = ()  # empty: every source
     include_invalid: bool = False
@@ -89,10 +109,8 @@ def parse_kind(value: str | None) -> tuple[str, ...]:
     return tuple(kinds)
 
 
-def understand(req: RecallRequest, now: datetime, store: Store) -> Understood:
-    """Apply the rules in the module docstring to a request."""
-    from ..timeparse import extract_time_window, parse_since
-
+def understand(req: RecallRequest, now: datetime, store: Store, date_order: str | None = None) -> Understood:
+    """Apply the rules in the module docstring to a request (`date_order`: the workspace's `[time]`)."""
     u = Understood(text=req.query.strip(), kinds=parse_kind(req.kind), include_invalid=req.include_invalid)
     if req.source:
         try:
@@ -112,26 +130,32 @@ def understand(req: RecallRequest, now: datetime, store: Store) -> Understood:
         if key is None:
             raise UserError(f"--entity {req.entity!r}: no such entity (see `memory status` for known entities)")
         u.entity_filter = (key,)
-    window, rest = extract_time_window(u.text, now)
+    question = u.text
+    window, rest = extract_time_window(u.text, now, date_order)
     if window is not None:
         u.time_phrase = window.phrase
-        u.text = rest
-        if window.mode == "boost":
-            u.boost_window = (window.start, window.end)
-        else:
-            # The query's window narrows an explicit --since/--until, never widens it.
-            narrowed = replace(u, since=max(filter(None, (u.since, window.start)), default=None),
-                               until=min(filter(None, (u.until, window.end)), default=None))
-            if store.holds_entries(narrowed.filters()) or not store.holds_entries(u.filters()):
-                u.since, u.until = narrowed.since, narrowed.until
-            else:
-                # Nothing that the other filters let through is dated inside: entries written in
-                # the days around it rank first (a note often tells of what happened a few days
-                # before), with a notice.
-                u.boost_window = (window.start and window.start - EMPTY_WINDOW_WIDEN,
-                                  window.end and window.end + EMPTY_WINDOW_WIDEN)
-                u.notices.append(f"no entry is dated {window.phrase!r}; entries from the "
-                                 f"{EMPTY_WINDOW_WIDEN.days} days around it rank first")
+        u.window = (window.start, window.end)
+        u.window_confidence = window.confidence
+        if window.confidence >= DOUBTFUL:
+            u.text = rest  # a sure phrase has said all it says; a doubtful one's words may be plain words
+        u.window_empty = not store.holds_entries(u.filters().within(u.window))
+        if u.window_empty:
+            u.notices.append(f"no entry is dated {window.phrase!r}; entries from the days around it rank first")
     u.entity_boost = tuple(mentioned(entities, u.text))
-    u.opinion = bool(_OPINION_RE.search(u.text))
+    u.opinion = not _OPINION_WORDS.isdisjoint(_words(u.text))
+    u.present = window is None and not req.since and not req.until and asks_about_now(question)
     return u
+
+
+def asks_about_now(question: str) -> bool:
+    """True for a question about how things are now: "where does Peter live", "what is Peter's
+    address", "Peter's current employer"; False for a bare keyword ("Naschmarkt") or the past
+    ("where did Peter live", "what was his first job")."""
+    words = _words(question)
+    spaced = " ".join(words)
+    if not _PAST_WORDS.isdisjoint(words) or any(p in spaced for p in _PAST_PHRASES):
+        return False
+    if not _NOW_WORDS.isdisjoint(words) or any(p in spaced for p in _NOW_PHRASES):
+        return True
+    question_like = bool(words) and (words[0] in _LEADING_VERBS or not _QUESTION_WORDS.isdisjoint(words))
+    return question_like and not _PRESENT_WORDS.isdisjoint(words)

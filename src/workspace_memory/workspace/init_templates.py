@@ -1,7 +1,7 @@
 """`memory init`: lay out a workspace from bank_templates/ without overwriting anything.
 
-The templates ship inside the package as `workspace_memory.bank_templates` (mapped
-from the repository's top-level bank_templates/ folder in pyproject.toml).
+The templates ship inside the package as `workspace_memory.bank_templates`
+(src/workspace_memory/bank_templates/: edit them there).
 """
 
 from __future__ import annotations

@@ -10,10 +10,8 @@ Symlinks are never followed; `.memory/` and hidden folders (repair archives live
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -23,6 +21,7 @@ from typing import Any
 from ..errors import IndexBusy, PathRefused, UserError
 from ..files import remove_stale_temps
 from ..locks import file_lock
+from ..timeparse import date_order_setting
 
 DEFAULT_WORKSPACE = "~/.openclaw/workspace"
 CONFIG_NAME = "memory.toml"
@@ -121,6 +120,11 @@ class Workspace:
             raise UserError(f"{self.root} is not a memory workspace (no MEMORY.md, memory/ or memory.toml); "
                             "run `memory --workspace DIR init` to make it one")
 
+    @property
+    def date_order(self) -> str | None:
+        """`[time] date_order` ("DMY" or "MDY"), None when unset (checked when the config was read)."""
+        return date_order_setting(self.config.get("time"))
+
     # -- well-known places -------------------------------------------------------------
     @property
     def state_dir(self) -> Path:
@@ -149,6 +153,8 @@ class Workspace:
         The lock is a separate file under `.memory/locks/`: the Markdown file itself is replaced
         by a rename on every write, and a lock held on the old inode would protect nothing.
         """
+        import hashlib  # lazy: only lock files need it
+
         name = hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
         with file_lock(self.state_dir / "locks" / f"{name}.lock", wait) as held:
             if not held:
@@ -341,6 +347,8 @@ def load_config(path: Path) -> dict[str, Any]:
     """Read the optional TOML config; a broken one is a clear user error, not a traceback."""
     if not path.is_file():
         return {}
+    import tomllib  # lazy: most workspaces have no memory.toml
+
     try:
         with path.open("rb") as fh:
             config = tomllib.load(fh)
@@ -361,6 +369,10 @@ def config_problem(config: Mapping[str, Any]) -> str | None:
         if not isinstance(value, expected):
             hint = f" ([{key}] ...)" if expected is dict else ""
             return f"{key} must be {_TYPE_NAMES[expected]}{hint}, not {type(value).__name__} {value!r:.40}"
+    try:
+        date_order_setting(config.get("time"))
+    except ValueError as exc:
+        return f"[time] {exc}"
     paths = config.get("extra_paths", [])
     if any(not isinstance(p, str) or not p.strip() for p in paths):
         return "extra_paths must be a list of folders or files (strings), e.g. extra_paths = [\"~/notes\"]"

@@ -92,6 +92,12 @@ class VectorStore:
         """The live labels (a copy), in no particular order."""
         return self._labels[: self._n].copy()
 
+    def vectors(self, labels: Iterable[int]) -> np.ndarray | None:
+        """The unit vectors of those `labels` that are stored, in their order, as one (n, dim)
+        array (a copy); None when none is."""
+        rows = [row for label in labels if (row := self._pos.get(int(label))) is not None]
+        return self._vecs[rows] if rows else None
+
     # -- loading and saving ------------------------------------------------------------------
 
     def load(

@@ -13,13 +13,14 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..base import Filters, Term
+from ..base import Filters, Term, in_batches
 from ..rows import path_words
 from .reads import filter_sql
 from .schema import FTS_TOKENIZER
 from .sync import FTS_TABLES
 
 RANK_BUDGET = 4000  # chunks that BM25 may score per query, see fts_plan
+ENTRY_OVERFETCH = 2  # rows fetched per entry wanted, at first (see _distinct_entries)
 # Column weights for bm25(): the entry text, the words of its file path, the previous entry.
 BM25_WEIGHTS = (1.0, 0.6, 0.3)
 _MAIN = "{search_text path_text}"
@@ -41,8 +42,9 @@ def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filt
                dfs: dict[str, dict[str, int]]) -> dict[int, float]:
     """The FTS5 pool for `terms`: chunk id -> BM25 (positive, larger is better).
 
-    At most `limit` chunks per FTS expression and table, restricted by the filters (`dfs`: the
-    term counts of each table). The pool is only ordered by BM25; recall.lexical gives the
+    At most `limit` entries per FTS expression and table (the best piece of each: see
+    _distinct_entries), restricted by the filters (`dfs`: the term counts of each table). The pool
+    is only ordered by BM25; recall.lexical gives the
     comparable value.
     """
     # The table is the source: the other filters need SQL, the source filter does not.
@@ -59,13 +61,42 @@ def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filt
             else:  # no join: a third of the time when a word matches thousands of chunks
                 sql = (f"SELECT {table}.rowid, -bm25({table}, {weights}) AS b FROM {table} "
                        f"WHERE {table} MATCH ? ORDER BY {order} LIMIT ?")
-            for cid, b in conn.execute(sql, (expr, *params, limit)):
+            for cid, b in _distinct_entries(conn, sql, (expr, *params), limit):
                 bm25[cid] = max(bm25.get(cid, 0.0), b, 1e-9)
     where, params = filter_sql(filters)  # the trigram table holds both sources
     for term in (t for t in terms if t.cjk):
         for cid, b in _cjk_candidates(conn, term.label, where, params, limit):
             bm25[cid] = bm25.get(cid, 0.0) + b
     return bm25
+
+
+def _distinct_entries(conn: sqlite3.Connection, sql: str, params: tuple, limit: int) -> list[tuple[int, float]]:
+    """The first `limit` rows (id, bm25) of `sql` that belong to different entries.
+
+    A long entry is split into pieces that match the same words: one pasted 70,000-character
+    message would fill the pool and push every other entry out. So the best piece stands for
+    its entry, and the query runs again with a larger LIMIT while pieces of entries already
+    kept fill the rows (a larger LIMIT costs little: FTS5 scores every match either way).
+    """
+    fetch = limit * ENTRY_OVERFETCH
+    while True:
+        rows = conn.execute(sql, (*params, fetch)).fetchall()
+        entries: dict[int, tuple[str, int]] = {}
+        for part in in_batches([cid for cid, _ in rows]):
+            entries.update((cid, (path, first)) for cid, path, first in conn.execute(
+                "SELECT id, path, COALESCE(entry_start, start_line) FROM chunks"
+                f" WHERE id IN ({','.join('?' * len(part))})", part))
+        out, seen = [], set()
+        for cid, b in rows:
+            key = entries.get(cid, ("", cid))
+            if key not in seen:
+                seen.add(key)
+                out.append((cid, b))
+                if len(out) == limit:
+                    return out
+        if len(rows) < fetch:
+            return out
+        fetch *= 4
 
 
 def fts_plan(terms: Sequence[Term], dfs: dict[str, int]) -> list[tuple[str, bool]]:
@@ -175,27 +206,35 @@ def term_matches(conn: sqlite3.Connection, terms: Sequence[Term], ids: Sequence[
     return out
 
 
-class DfCache:
-    """Document frequencies per connection, valid while the index does not change.
+class ReadCache:
+    """Reads per connection that stay valid while the index does not change: document
+    frequencies and the entity list.
 
     Counting a word's matches walks its whole posting list (5 ms for a word in 100,000
-    chunks); a long-lived process (MCP server, benchmark) asks for the same words again
-    and again. The key is `PRAGMA data_version` (bumped by other connections' commits)
-    and the index generation (bumped by every sync that changes chunks, ours included),
-    so a stale count is never used. (Not `total_changes`: the scratch table bumps it.)
+    chunks), and the entities are read (and their aliases decoded) for every question; a
+    long-lived process (MCP server, benchmark) asks for the same again and again. The key is
+    `PRAGMA data_version` (bumped by other connections' commits) and the index generation
+    (bumped by every sync that changes chunks, ours included), so a stale value is never
+    used. (Not `total_changes`: the scratch table bumps it.)
     """
 
     def __init__(self) -> None:
         self.state: tuple | None = None
         self.counts: dict[tuple[str, str], int] = {}
+        self.entities: list | None = None  # [EntityInfo], filled by the store
+
+    def fresh(self, conn: sqlite3.Connection) -> ReadCache:
+        """This cache, emptied first if the index changed since it was filled."""
+        state = (conn.execute("PRAGMA data_version").fetchone()[0],
+                 conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone())
+        if state != self.state:
+            self.state, self.counts, self.entities = state, {}, None
+        return self
 
     def frequencies(self, conn: sqlite3.Connection, terms: Sequence[Term],
                     table: str | None = None) -> dict[str, int]:
         """Term counts in one FTS table, or (None) in the whole index."""
-        state = (conn.execute("PRAGMA data_version").fetchone()[0],
-                 conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone())
-        if state != self.state:
-            self.state, self.counts = state, {}
+        self.fresh(conn)
         tables = FTS_TABLES if table is None else (table,)
         for term in terms:
             for name in tables:

@@ -42,6 +42,14 @@ class LiveVectors:
         found = self.base.search(query, k, allowed) + self.recent.search(query, k, allowed)
         return sorted(found, key=lambda hit: (-hit[1], hit[0]))[:k]
 
+    def vectors(self, labels) -> np.ndarray | None:  # noqa: ANN001 - Iterable[int]
+        """The stored unit vectors of `labels` (from whichever store holds each), or None."""
+        labels = list(labels)
+        parts = [part for part in (self.recent.vectors([x for x in labels if x in self.recent]),
+                                   self.base.vectors([x for x in labels if x not in self.recent]))
+                 if part is not None]
+        return np.concatenate(parts) if parts else None
+
     def apply(self, new: tuple[np.ndarray, np.ndarray], removed: list[int]) -> None:
         """Delete the labels `removed` (from either store) and add the (labels, vectors) `new`."""
         self.base.delete([label for label in removed if label in self.base])

@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 from ...facts.model import PROPOSALS_PATH, EntityInfo, Fact, order_mentions
-from ...markdown.retain import display_name
+from ...markdown.names import display_name
 from ..base import ChunkRow, Filters, in_batches
 
 
@@ -47,9 +47,9 @@ def holds_entries(conn: sqlite3.Connection, filters: Filters) -> bool:
 
 
 _ROW_SQL = (
-    "SELECT c.id, c.path, c.start_line, c.end_line, c.kind, c.heading, c.text, c.role, c.day, c.t_start,"
-    " c.t_end, c.at, c.invalid_at, f.content AS fact_content, f.confidence FROM chunks c"
-    " LEFT JOIN facts f ON f.id = c.id"
+    "SELECT c.id, c.path, c.start_line, c.end_line, COALESCE(c.entry_start, c.start_line) AS entry_start, c.kind,"
+    " c.heading, c.text, c.role, c.day, c.t_start, c.t_end, c.at, c.invalid_at, f.content AS fact_content,"
+    " f.confidence FROM chunks c LEFT JOIN facts f ON f.id = c.id"
     " WHERE c.id IN ({marks}){extra}"
 )
 
@@ -106,13 +106,19 @@ def about_entities(conn: sqlite3.Connection, keys: Sequence[str], filters: Filte
     return [r[0] for r in conn.execute(sql, (*keys, *keys, *params, limit))]
 
 
-def browse(conn: sqlite3.Connection, filters: Filters, limit: int) -> list[int]:
-    """Entries that pass the filters, newest first (none when there is no filter)."""
+def browse(conn: sqlite3.Connection, filters: Filters, limit: int, per_day: int | None = None) -> list[int]:
+    """Entries that pass the filters, newest first (none when there is no filter); with `per_day`,
+    the first `per_day` of each day in file order."""
     where, params = filter_sql(filters)
     if filters.empty:
         return []
-    sql = f"SELECT c.id FROM chunks c WHERE {where} ORDER BY c.day DESC, c.path, c.start_line LIMIT ?"
-    return [cid for (cid,) in conn.execute(sql, (*params, limit))]
+    if per_day is None:
+        sql = f"SELECT c.id FROM chunks c WHERE {where} ORDER BY c.day DESC, c.path, c.start_line LIMIT ?"
+        return [cid for (cid,) in conn.execute(sql, (*params, limit))]
+    sql = ("SELECT id FROM (SELECT c.id, c.day, c.path, c.start_line, ROW_NUMBER() OVER"
+           f" (PARTITION BY c.day ORDER BY c.path, c.start_line) AS n FROM chunks c WHERE {where})"
+           " WHERE n <= ? ORDER BY day DESC, path, start_line LIMIT ?")
+    return [cid for (cid,) in conn.execute(sql, (*params, per_day, limit))]
 
 
 def entities(conn: sqlite3.Connection) -> list[EntityInfo]:

@@ -6,8 +6,9 @@ drops the rows and parses every file again. Migrations run under the writer lock
 Tables
   meta        key/value: schema version, settings fingerprint, last sync
   files       one row a Markdown file: hash, mtime_ns, size, role, day, title, frontmatter
-  chunks      one row an entry: path, 1-based inclusive lines, kind, heading, text, dates,
-              hashes of its embedded texts (alone, and after the previous entry)
+  chunks      one row an entry (or a piece of a long one): path, 1-based inclusive lines, the
+              entry's first line, kind, heading, text, dates, hashes of its embedded texts
+              (alone, and after the previous entry)
   facts       one row a Retain fact; id = its chunk's id
   mentions    chunk -> entity key (lower-cased slug) and the slug as written: fact-entity
               links (a fact's id is its chunk's id) and @mentions in notes
@@ -129,8 +130,16 @@ def m006_sessions_and_validity(conn: sqlite3.Connection) -> None:
     )
 
 
+def m007_entry_start(conn: sqlite3.Connection) -> None:
+    """chunks.entry_start: the first line of the entry a chunk is a piece of (one result per entry).
+
+    Filled by the rebuild that the new schema version in the settings fingerprint triggers.
+    """
+    conn.execute("ALTER TABLE chunks ADD COLUMN entry_start INTEGER")
+
+
 MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors, m003_fts_context, m004_superseded_by,
-                               m005_embedding_cache, m006_sessions_and_validity]
+                               m005_embedding_cache, m006_sessions_and_validity, m007_entry_start]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -32,7 +32,7 @@ class SqliteStore:
         self.path = self.state_dir / "index.sqlite"
         self._conn: sqlite3.Connection | None = None
         self._notices: list[str] = []
-        self._df = lexical.DfCache()
+        self._cache = lexical.ReadCache()
         self._vectors: dict[str, SqliteVectors] = {}
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -122,7 +122,7 @@ class SqliteStore:
         if not terms:
             return {}
         filters = self.scoped(filters)
-        dfs = {table: self._df.frequencies(self.conn, terms, table) for table in lexical.fts_tables(filters)}
+        dfs = {table: self._cache.frequencies(self.conn, terms, table) for table in lexical.fts_tables(filters)}
         return lexical.candidates(self.conn, terms, limit, filters, dfs)
 
     def term_matches(self, terms: Sequence[Term], ids: Sequence[int],
@@ -130,7 +130,7 @@ class SqliteStore:
         return lexical.term_matches(self.conn, terms, ids, context_share)
 
     def document_frequencies(self, terms: Sequence[Term]) -> dict[str, int]:
-        return self._df.frequencies(self.conn, terms)
+        return self._cache.frequencies(self.conn, terms)
 
     def entry_count(self) -> int:
         # The largest id, not COUNT(*): ids are never reused, so it is an upper bound that costs nothing.
@@ -146,11 +146,14 @@ class SqliteStore:
                        opinions_only: bool = False) -> list[int]:
         return reads.about_entities(self.conn, keys, self.scoped(filters), limit, opinions_only)
 
-    def browse(self, filters: Filters, limit: int) -> list[int]:
-        return reads.browse(self.conn, self.scoped(filters), limit)
+    def browse(self, filters: Filters, limit: int, per_day: int | None = None) -> list[int]:
+        return reads.browse(self.conn, self.scoped(filters), limit, per_day)
 
     def entities(self) -> list[EntityInfo]:
-        return reads.entities(self.conn)
+        cache = self._cache.fresh(self.conn)
+        if cache.entities is None:
+            cache.entities = reads.entities(self.conn)
+        return list(cache.entities)
 
     def vectors(self, embedder: Embedder) -> SqliteVectors:
         """The vectors of `embedder`, kept open (with their HNSW store) for the life of this object."""
@@ -209,7 +212,7 @@ class SqliteStore:
         if dry_run:
             return count_session_hits(self.conn, pattern)
         self._vectors.clear()  # their HNSW files are deleted: the next search rebuilds them from SQLite
-        self._df = lexical.DfCache()
+        self._cache = lexical.ReadCache()
         rewritten, log_emptied = purge(self.conn, self.state_dir, pattern, replacement)
         if not log_emptied:
             self._notices.append("another process kept reading the index: its write-ahead log "

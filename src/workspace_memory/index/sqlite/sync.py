@@ -75,26 +75,30 @@ def _scan(ws: Workspace, conn: sqlite3.Connection, everything: bool, only: set[s
     return _Pending(candidates, removed, known, len(seen))
 
 
-def settings_fingerprint() -> dict[str, object]:
-    """Everything that shapes the derived rows; when it changes the index must be rebuilt."""
-    from ...markdown.parse import PARSER_VERSION
+def settings_fingerprint(date_order: str | None = None) -> dict[str, object]:
+    """Everything that shapes the derived rows; when it changes the index must be rebuilt.
+
+    `date_order` is the workspace's `[time] date_order` (how facts' slashed dates read).
+    """
+    from ...markdown import PARSER_VERSION
     from ...tokens import CHUNK_TOKENS
     from ..rows import EMBED_SCHEME
     from ..sessions import SESSION_PARSER
     from .schema import FTS_TOKENIZER, SCHEMA_VERSION
 
     return {"schema": SCHEMA_VERSION, "parser": PARSER_VERSION, "chunk_tokens": CHUNK_TOKENS,
-            "tokenizer": FTS_TOKENIZER, "embed_text": EMBED_SCHEME, "sessions": SESSION_PARSER}
+            "tokenizer": FTS_TOKENIZER, "embed_text": EMBED_SCHEME, "sessions": SESSION_PARSER,
+            "date_order": date_order or "unset"}
 
 
-def stale_settings(conn: sqlite3.Connection) -> str | None:
+def stale_settings(conn: sqlite3.Connection, date_order: str | None = None) -> str | None:
     """What changed since the index was built ("chunk_tokens 200 -> 180"), or None."""
     row = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()
     if row is None:
         has_rows = conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
         return "the index predates settings fingerprints" if has_rows else None
     stored = json.loads(row[0])
-    current = settings_fingerprint()
+    current = settings_fingerprint(date_order)
     changed = [f"{k} {stored.get(k)} -> {v}" for k, v in current.items() if stored.get(k) != v]
     return ", ".join(changed) or None
 
@@ -112,7 +116,7 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,  # n
     """
     started = time.perf_counter()
     report = SyncReport()
-    stale = None if rebuild else stale_settings(conn)
+    stale = None if rebuild else stale_settings(conn, ws.date_order)
     if stale:
         if not rebuild_if_stale:
             report.notices.append(f"index settings changed ({stale}); run `memory index` to rebuild")
@@ -154,7 +158,7 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,  # n
         )
         if rebuild or conn.execute("SELECT 1 FROM meta WHERE key = 'fingerprint'").fetchone() is None:
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fingerprint', ?)",
-                         (json.dumps(settings_fingerprint(), sort_keys=True),))
+                         (json.dumps(settings_fingerprint(ws.date_order), sort_keys=True),))
         if report.dirty or rebuild:
             bump_generation(conn)
     report.seconds = time.perf_counter() - started
@@ -207,7 +211,6 @@ def _apply(ws: Workspace, conn: sqlite3.Connection, pending: _Pending, report: S
 
 def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_ns: int, size: int,
                old: tuple[int, int, str] | None, report: SyncReport) -> None:
-    del ws
     try:
         digest, head, total = read_bounded(mf.path)  # read only: indexing never writes Markdown
     except OSError:
@@ -221,7 +224,7 @@ def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_
         report.changed += 1
     else:
         report.added += 1
-    rows = file_rows(mf.key, mf.role, mf.day, head, total)
+    rows = file_rows(mf.key, mf.role, mf.day, head, total, ws.date_order)
     file_row = rows.file | {"hash": digest, "mtime_ns": mtime_ns, "size": size,
                             "indexed_at": datetime.now(UTC).isoformat(timespec="seconds")}
     _insert(conn, "files", [file_row])
@@ -245,9 +248,9 @@ def insert_chunks(conn: sqlite3.Connection, chunks: list) -> list[int]:
     ids = list(range(first, first + len(chunks)))
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('next_chunk_id', ?)", (str(first + len(chunks)),))
     conn.executemany(
-        "INSERT INTO chunks(id, path, start_line, end_line, kind, heading, text, role, day, t_start, t_end,"
-        " at, invalid_at, text_hash, ctx_hash) VALUES (:id, :path, :start_line, :end_line, :kind, :heading, :text,"
-        " :role, :day, :t_start, :t_end, :at, :invalid_at, :text_hash, :ctx_hash)",
+        "INSERT INTO chunks(id, path, start_line, end_line, entry_start, kind, heading, text, role, day, t_start,"
+        " t_end, at, invalid_at, text_hash, ctx_hash) VALUES (:id, :path, :start_line, :end_line, :entry_start,"
+        " :kind, :heading, :text, :role, :day, :t_start, :t_end, :at, :invalid_at, :text_hash, :ctx_hash)",
         [chunk | {"id": cid} for cid, (chunk, _, _) in zip(ids, chunks, strict=True)],
     )
     for table in FTS_TABLES:
@@ -341,7 +344,7 @@ def rebuild_entities(conn: sqlite3.Connection, keys: set[str] | None = None) -> 
         key = next(iter(_page_key(path)), None)
         if key and (keys is None or key in keys):
             pages[key] = (path, path.rsplit("/", 1)[-1][:-3], json.loads(meta or "{}") | {"_title": title})
-    from ...markdown.retain import display_name
+    from ...markdown.names import display_name
 
     rows = []
     for key in sorted(set(spellings) | set(pages)):

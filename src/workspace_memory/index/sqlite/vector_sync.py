@@ -134,16 +134,6 @@ def _all_vectors(conn: sqlite3.Connection, embedder: Embedder, ids: list[int] | 
     return labels, vectors
 
 
-def vectors_for(conn: sqlite3.Connection, embedder: Embedder, ids: list[int]) -> dict[int, np.ndarray]:
-    """The stored vectors of some chunks: chunk id -> (1 or 2, dim) array."""
-    out: dict[int, list[np.ndarray]] = {}
-    for part in in_batches(ids, 400):
-        labels, vectors = _all_vectors(conn, embedder, list(part))
-        for label, vec in zip(labels.tolist(), vectors, strict=True):
-            out.setdefault(label_chunk(label), []).append(vec)
-    return {cid: np.vstack(vecs) for cid, vecs in out.items()}
-
-
 def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *, persist: bool = True,  # noqa: ANN201
                complete: bool = True):
     """The vector store for this embedder, brought up to date with the chunks (steps 2-3).

@@ -27,7 +27,6 @@ from .vector_sync import (
     label_chunk,
     missing_vectors,
     open_store,
-    vectors_for,
 )
 
 
@@ -106,7 +105,15 @@ class SqliteVectors:
         return out
 
     def vectors_of(self, ids) -> dict[int, np.ndarray]:  # noqa: ANN001 - Sequence[int]
-        return vectors_for(self.conn, self.embedder, list(ids))
+        """From the loaded store's exact copy (what search saw), not SQLite: a recall asks for the
+        vectors of a hundred candidates, and decoding them from blobs cost more than the search."""
+        store = self._opened()
+        out = {}
+        for cid in ids:
+            vecs = store.vectors(chunk_labels(cid))
+            if vecs is not None:
+                out[cid] = vecs
+        return out
 
     # -- a long-lived process (the MCP server, `memory watch`) -----------------------------------------
     def follow(self, before: int, new_ids: Sequence[int], removed_ids: Sequence[int], *,

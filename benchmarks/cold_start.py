@@ -1,0 +1,162 @@
+"""Cold `memory recall --mode lexical` processes, with `python -c pass` beside them as a yardstick.
+
+    nice -n -5 python benchmarks/cold_start.py [--runs 15] [--workdir DIR] [--data locomo10.json]
+
+Two workspaces: LoCoMo's conv-26 (19 sessions, one turn a line, as benchmarks/locomo.py writes
+it) and the 365-day synthetic one (benchmarks/workspace_gen.py). Each is indexed once without
+embeddings; then, run after run and interleaved so that load hits all alike:
+
+- `python -c pass`: the interpreter and site (the yardstick);
+- `memory recall QUERY --mode lexical --json`: the wall time a user or agent waits;
+- the same recall in a process run with `-X importtime`, whose runner notes when it starts and
+  ends: the imports it did (the sum of the top-level import times after site) and the rest,
+  the query work (sync check, SQL, ranking, JSON). Import time is inflated a little by the
+  instrumentation; the wall figures come from the plain runs.
+
+Wall time is what the target is about, but on a loaded machine it mostly measures waiting for
+a core; the CPU time (user + system) of the same children is printed beside it.
+
+Half the queries hold a digit or a date ("May 2023", "a828e60"), since those once paid for
+compiling the time-phrase rules. Python's bytecode cache is on: PYTHONDONTWRITEBYTECODE is
+removed from the children's environment. The last column lists the heavy modules a run
+imported: numpy, torch and onnxruntime must never be among them (a lexical recall needs none);
+rapidfuzz may be, when a capitalised word of the question is no known name (fuzzy matching).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from locomo import DATA, write_workspace  # noqa: E402
+from stats import pct  # noqa: E402
+from workspace_gen import generate  # noqa: E402
+
+MEMORY_BIN = str(Path(sys.executable).parent / "memory")
+HEAVY = ("numpy", "torch", "onnxruntime", "sentence_transformers", "rapidfuzz", "dateparser")
+WORKSPACES = {
+    "conv-26": ("2023-10-23T12:00", ["When did Caroline go to the LGBTQ support group?",
+                                     "What did Melanie paint in May 2023?",
+                                     "What are Caroline's plans for the summer?",
+                                     "What happened on 8 May 2023?"]),
+    "365 days": ("2025-11-30T18:00", ["Peter concise replies", "ticket 0a1b2c3", "warelay.retrySize",
+                                      "what happened around Nov 27"]),
+}
+# Runs in a child: the time of its imports and of the rest, and the heavy modules it loaded.
+RUNNER = """
+import sys, time, json
+t0 = time.perf_counter()
+sys.stderr.write("@@start\\n"); sys.stderr.flush()
+from workspace_memory.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+t1 = time.perf_counter()
+heavy = [m for m in {heavy!r} if m in sys.modules]
+sys.stderr.write("@@end " + json.dumps({{"total": t1 - t0, "heavy": heavy}}) + "\\n")
+"""
+
+
+def build(workdir: Path, data: Path) -> dict[str, Path]:
+    """Write and lexically index the two workspaces (kept in workdir between runs)."""
+    roots = {}
+    conv = workdir / "conv-26"
+    if not (conv / "memory").exists():
+        sample = next(s for s in json.loads(data.read_text()) if s["sample_id"] == "conv-26")
+        write_workspace(sample, conv)
+    roots["conv-26"] = conv
+    year = workdir / "year"
+    if not (year / "memory").exists():
+        generate(year, 365, 50)
+    roots["365 days"] = year
+    for name, root in roots.items():
+        subprocess.run([MEMORY_BIN, "--workspace", str(root), "--now", WORKSPACES[name][0], "index"],
+                       check=True, capture_output=True, env=child_env())
+    return roots
+
+
+def child_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return env | {"MEMORY_EMBED_PROVIDER": "none"}
+
+
+def wall(cmd: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system) of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, capture_output=True, env=child_env())
+    seconds = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def instrumented(args: list[str]) -> tuple[float, float, list[str]]:
+    """(import seconds, query seconds, heavy modules) of one recall run under -X importtime."""
+    out = subprocess.run([sys.executable, "-X", "importtime", "-c", RUNNER.format(heavy=HEAVY), *args],
+                         check=True, capture_output=True, text=True, env=child_env())
+    lines = out.stderr.splitlines()
+    start = lines.index("@@start")
+    end = next(line for line in lines if line.startswith("@@end "))
+    result = json.loads(end[6:])
+    imported = 0.0
+    for line in lines[start + 1:]:
+        if line.startswith("import time:") and "|" in line:
+            _, cumulative, name = line.split("|")
+            if name.startswith(" ") and not name.startswith("  "):  # a top-level import
+                imported += int(cumulative) / 1e6
+    return imported, result["total"] - imported, result["heavy"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="cold lexical recall vs python -c pass")
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--workdir", type=Path, default=None, help="keep the workspaces here")
+    parser.add_argument("--data", type=Path, default=DATA)
+    args = parser.parse_args()
+    workdir = args.workdir or Path(tempfile.mkdtemp(prefix="wm-cold-"))
+    load = os.getloadavg()
+    try:
+        roots = build(workdir, args.data)
+        print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at start; {args.runs} runs each; "
+              "bytecode cache on")
+        print(f"{'workspace':<10} {'python -c pass':>15} {'memory recall':>14} {'ratio':>6} {'p95':>7} "
+              f"{'CPU: pass':>10} {'recall':>7} {'imports':>8} {'query':>7}  heavy modules")
+        for name, root in roots.items():
+            now, queries = WORKSPACES[name]
+            base, full, base_cpu, full_cpu, imports, query, heavy = [], [], [], [], [], [], set()
+            for i in range(args.runs):
+                q = queries[i % len(queries)]
+                argv = ["--workspace", str(root), "--now", now, "recall", q, "--mode", "lexical", "--json"]
+                for walls, cpus, cmd in ((base, base_cpu, [sys.executable, "-c", "pass"]),
+                                         (full, full_cpu, [MEMORY_BIN, *argv])):
+                    seconds, cpu = wall(cmd)
+                    walls.append(seconds)
+                    cpus.append(cpu)
+                imp, rest, loaded = instrumented(argv)
+                imports.append(imp)
+                query.append(rest)
+                heavy.update(loaded)
+            ms = lambda v: f"{statistics.median(v) * 1000:.0f} ms"  # noqa: E731
+            print(f"{name:<10} {ms(base):>15} {ms(full):>14} {statistics.median(full) / statistics.median(base):>6.2f}"
+                  f" {pct(full, 0.95) * 1000:>4.0f} ms {ms(base_cpu):>10} {ms(full_cpu):>7} {ms(imports):>8} {ms(query):>7}  "
+                  f"{', '.join(sorted(heavy)) or 'none'}")
+        end = os.getloadavg()
+        print(f"load average {end[0]:.1f} {end[1]:.1f} {end[2]:.1f} at the end")
+    finally:
+        if args.workdir is None:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

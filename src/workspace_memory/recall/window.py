@@ -1,0 +1,99 @@
+"""A time phrase in the question is evidence about *when*, never a filter (DESIGN §3).
+
+People tell of an event a day or a week after it ("yesterday I..." written on Tuesday about
+Monday), "the last day of school" is no date, and a parse can be wrong. So the window a phrase
+names (recall.query) does three things, and only --since/--until filter:
+
+1. **A candidate pool of its own**, as an entity is: the best lexical matches inside the window
+   join the candidates even when better matches elsewhere fill the global pool. A question that
+   names nothing but events ("what happened around Nov 27", "what did we do last week",
+   "anything yesterday?") takes the entries inside the window instead, up to PER_DAY of each day;
+   when no entry lies inside ("on Sep 25", a day nothing was written), those of the EMPTY_WIDEN
+   days on each side, which the factor below ranks by how near they are.
+2. **A factor** on entries outside it, scaled by how sure the parse is (timeparse confidence c):
+
+       window = miss + (1 - miss) x 0.5 ^ (gap / half_life),     miss = 1 - (1 - WINDOW_MISS) x c
+
+   where gap is the number of days between the entry's day (or the range its fact states) and
+   the window, and half_life is AFTER_HALF_LIFE days after the window (an event is told a day or
+   a week later) or BEFORE_HALF_LIFE before it (plans told ahead). Inside, the factor is 1; far
+   away, `miss` (0.7 for a sure phrase, nearer 1 for a doubtful one); undated entries (MEMORY.md,
+   bank pages) count as far away.
+3. **An order** for events-only questions: the entries inside rank first, the best of each day
+   first (then each day's second best, ...), so the list covers the days asked about.
+"""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+from ..index.base import ChunkRow
+from .candidates import Candidate
+
+WINDOW_MISS = 0.7  # the factor of an entry far outside a sure window
+AFTER_HALF_LIFE = 2.0  # days after the window at which an entry keeps half the way to 1 (told later)
+BEFORE_HALF_LIFE = 1.0  # days before it (plans, "tomorrow we fly")
+PER_DAY = 12  # entries of each day an events-only question takes from the window
+EMPTY_WIDEN = timedelta(days=7)  # a window that holds no entry is browsed this much wider
+EVENTS_FLOOR = 0.5  # relevance of an entry inside the window for an events-only question
+
+Window = tuple[date | None, date | None]
+
+
+def browsed(window: Window, empty: bool) -> Window:
+    """The days an events-only question browses: the window, or around it when it holds no entry."""
+    if not empty:
+        return window
+    start, end = window
+    return (start - EMPTY_WIDEN if start else None, end + EMPTY_WIDEN if end else None)
+
+
+def gap_days(row: ChunkRow, window: Window) -> float:
+    """Days between the entry (its day, or the range its fact states) and the window; 0 inside.
+
+    Negative when the entry lies before the window, positive after it, infinite when undated.
+    """
+    if not row.get("t_start"):
+        return float("inf")
+    start, end = window
+    t_start, t_end = _day(row["t_start"]), _day(row["t_end"] or row["t_start"])
+    if end is not None and t_start is not None and t_start > end:
+        return float((t_start - end).days)
+    if start is not None and t_end is not None and t_end < start:
+        return -float((start - t_end).days)
+    return 0.0
+
+
+def _day(text: str) -> date | None:
+    try:
+        return date.fromisoformat(text)  # open ends are far dates (index.base.OPEN_START, OPEN_END)
+    except ValueError:
+        return None
+
+
+def factor(row: ChunkRow, window: Window, confidence: float) -> float:
+    """The window factor of the module docstring (1.0 inside the window)."""
+    gap = gap_days(row, window)
+    if gap == 0:
+        return 1.0
+    miss = 1.0 - (1.0 - WINDOW_MISS) * confidence
+    half_life = AFTER_HALF_LIFE if gap > 0 else BEFORE_HALF_LIFE
+    near = 0.5 ** (abs(gap) / half_life) if half_life > 0 else 0.0
+    return miss + (1.0 - miss) * near
+
+
+def by_day_order(candidates: list[Candidate], window: Window) -> dict[int, int]:
+    """For an events-only question: each candidate inside the window -> its rank within its day.
+
+    `candidates` must be best first; sorting by (rank within day, score) then lists every day's
+    best entry before any day's second best.
+    """
+    rank: dict[int, int] = {}
+    seen: dict[str, int] = {}
+    for cand in candidates:
+        if gap_days(cand.row, window) != 0:
+            continue
+        day = cand.row.get("day") or cand.row.get("t_start") or ""
+        rank[cand.chunk_id] = seen.get(day, 0)
+        seen[day] = rank[cand.chunk_id] + 1
+    return rank
