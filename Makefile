@@ -40,6 +40,9 @@ demo: install
 	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) status
 	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) recall "Baileys crash fix" --k 3
 	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) recall "what does Peter prefer" --k 3
+	@echo "# Cross-lingual: an English question finds a note written in Chinese (memory/2025-11-27.md)."
+	@echo "# The default model, use-multilingual-v3, maps 16 languages into one space; lexical search alone does not find it."
+	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) recall "what do users in Shanghai want" --k 2
 
 bench: install
 	$(BIN)/python benchmarks/synthetic.py

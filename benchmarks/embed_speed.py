@@ -36,13 +36,12 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from stats import pct  # noqa: E402
+from stats import TIME_BIN, load, measured, pct  # noqa: E402
 from workspace_gen import generate  # noqa: E402
 
 NOW = "2025-11-30T18:00"
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY_BIN = str(Path(sys.executable).parent / "memory")
-TIME_BIN = Path("/usr/bin/time").is_file()
 QUERIES = ["who prefers concise replies", "problems with the reconnect logic", "trip to Marrakech",
            "what is the risk in the deploy pipeline", "follow up on invoices", "backup strategy",
            "which drink does Diego like", "meeting in Tokyo", "rate limits of the API", "design review outcome"]
@@ -60,28 +59,6 @@ def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, str]:
     return wall, out
 
 
-def measured(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int, str]:
-    """(wall s, CPU s = user + sys, peak RSS KiB, stdout) of one child process.
-
-    CPU and RSS come from /usr/bin/time when it exists (else 0): the rusage of a child forked from
-    this process (which has sentence-transformers loaded by then) would count the parent's pages it
-    shared before exec. CPU time is the figure to trust on a loaded machine: wall time then mostly
-    measures the other processes.
-    """
-    with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
-        wrapped = ["/usr/bin/time", "-f", "%U %S %M", "-o", report.name, *cmd] if TIME_BIN else cmd
-        t0 = time.perf_counter()
-        proc = subprocess.run(wrapped, capture_output=True, env=env)
-        wall = time.perf_counter() - t0
-        if proc.returncode != 0:
-            raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
-        cpu, rss = 0.0, 0
-        if TIME_BIN:
-            user, system, kib = report.read().split()[-3:]
-            cpu, rss = float(user) + float(system), int(kib)
-    return wall, cpu, rss, proc.stdout.decode()
-
-
 def summary(walls: list[float], cpus: list[float]) -> str:
     text = f"median {statistics.median(walls):.2f} s, p95 {pct(walls, 0.95):.2f} s, min {min(walls):.2f} s"
     if TIME_BIN:
@@ -91,10 +68,6 @@ def summary(walls: list[float], cpus: list[float]) -> str:
 
 def memory(ws: Path, *args: str) -> list[str]:
     return [MEMORY_BIN, "--workspace", str(ws), "--now", NOW, *args]
-
-
-def load() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def export_once(tmp: Path, cache: Path) -> None:

@@ -1,6 +1,14 @@
-"""Small statistics helpers shared by the benchmark scripts."""
+"""Small helpers shared by the benchmark scripts: quantiles, timed recalls, measured child processes."""
 
 from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+TIME_BIN = Path("/usr/bin/time").is_file()
 
 
 def pct(values: list[float], q: float) -> float:
@@ -22,3 +30,30 @@ def time_recalls(mem, queries: list[str], runs: int, mode: str) -> list[float]: 
             mem.recall(RecallRequest(q, k=10, mode=mode))
             seconds.append(time.perf_counter() - t0)
     return seconds
+
+
+def measured(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int, str]:
+    """(wall s, CPU s = user + sys, peak RSS KiB, stdout) of one child process.
+
+    CPU and RSS come from /usr/bin/time when it exists (else 0): the rusage of a child forked from
+    this process (which has sentence-transformers loaded by then) would count the parent's pages it
+    shared before exec. CPU time is the figure to trust on a loaded machine: wall time then mostly
+    measures the other processes.
+    """
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
+        wrapped = ["/usr/bin/time", "-f", "%U %S %M", "-o", report.name, *cmd] if TIME_BIN else cmd
+        t0 = time.perf_counter()
+        proc = subprocess.run(wrapped, capture_output=True, env=env)
+        wall = time.perf_counter() - t0
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.decode()[-2000:]}")
+        cpu, rss = 0.0, 0
+        if TIME_BIN:
+            user, system, kib = report.read().split()[-3:]
+            cpu, rss = float(user) + float(system), int(kib)
+    return wall, cpu, rss, proc.stdout.decode()
+
+
+def load() -> str:
+    """The load averages (1, 5, 15 minutes): how busy the shared machine was."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())

@@ -17,6 +17,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -307,6 +308,18 @@ def tree_hashes(root: Path) -> dict[str, str]:
 
 
 # ------------------------------------------------------------------------------------ the executable
+
+
+def prepare_concurrently(embedders: list[Any]) -> list[list[str]]:
+    """Call `prepare()` on every embedder at once, one thread each; the notices of each."""
+    notices: list[list[str]] = [[] for _ in embedders]
+    threads = [threading.Thread(target=lambda i=i: notices.__setitem__(i, embedders[i].prepare()))
+               for i in range(len(embedders))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return notices
 
 
 def memory_executable() -> str:

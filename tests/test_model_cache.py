@@ -166,3 +166,38 @@ def test_token_batches_sort_by_length_and_respect_the_budget() -> None:
         assert len(batch) == 1 or len(batch) * max(lengths[i] for i in batch) <= 1024
         assert [lengths[i] for i in batch] == sorted(lengths[i] for i in batch)
     assert list(token_batches([])) == []
+
+
+def test_bytecode_is_not_part_of_a_source(tmp_path: Path) -> None:
+    folder = _model_folder(tmp_path)
+    (folder / "__pycache__").mkdir()
+    (folder / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"compiled")
+    assert "x.cpython-311.pyc" not in [p.name for p in mc.source_files(folder)]
+
+
+def test_find_or_build_builds_once_and_a_failed_build_leaves_nothing(tmp_path: Path) -> None:
+    directory = tmp_path / "cache" / "kind" / "thing-0123"
+    calls: list[Path] = []
+
+    def build(tmp: Path) -> dict:
+        calls.append(tmp)
+        (tmp / "data.bin").write_bytes(b"payload")
+        meta = {"format": 1, "identity": "thing", "files": mc.record_files(tmp, ["data.bin"])}
+        (tmp / mc.META).write_text(json.dumps(meta))
+        return meta
+
+    def broken(tmp: Path) -> dict:
+        (tmp / "data.bin").write_bytes(b"half")
+        raise RuntimeError("simulated failure")
+
+    with pytest.raises(RuntimeError, match="simulated"):
+        mc.find_or_build(directory, "thing", 1, broken, wait=5, what="a thing")
+    assert [p.name for p in directory.parent.iterdir() if not p.name.startswith(".lock-")] == []
+    meta, problem, built = mc.find_or_build(directory, "thing", 1, build, wait=5, what="a thing")
+    assert built and problem is None and (directory / "data.bin").read_bytes() == b"payload"
+    assert mc.find_or_build(directory, "thing", 1, build, wait=5, what="a thing") == (meta, None, False)
+    (directory / "data.bin").write_bytes(b"PAYLOAD")  # same size, other bytes
+    _, problem, built = mc.find_or_build(directory, "thing", 1, build, wait=5, what="a thing")
+    assert built and "sha256" in problem and len(calls) == 2
+    assert mc.find_or_build(directory, "other", 1, build, wait=5, what="a thing")[1:] == (
+        "meta.json describes another export", True)

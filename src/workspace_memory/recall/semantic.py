@@ -1,14 +1,19 @@
 """The semantic channel and its fusion with the lexical one (hybrid recall).
 
-Cosine similarity from all-MiniLM-L6-v2 is mapped to 0..1 by a fixed calibration, so
-that a score means the same thing from query to query:
+Cosine similarity is mapped to 0..1 by a fixed calibration of the model, so that a score
+means the same thing from query to query:
 
-    vector(c)    = clamp((cosine - COS_FLOOR) / (COS_CEIL - COS_FLOOR), 0, 1)
+    vector(c)    = clamp((cosine - floor) / (ceil - floor), 0, 1)
     relevance(c) = (vector_weight * vector(c) + text_weight * lexical(c)) / (vector_weight + text_weight)
 
 with the weights of recall.settings (0.7 and 0.3 by default, so the divisor is 1).
 
-COS_FLOOR = 0.2: below it MiniLM cosines are noise (text about the same people, not the
+Each model has its own cosine distribution, so (floor, ceil) is the embedder's
+`calibration` attribute; a model that states none (a remote one) gets MiniLM's:
+all-MiniLM-L6-v2 (0.2, 1.6), use-multilingual-v3 (0.0, 2.0) (fitted the same way, see
+embed/use.py), the ensemble of both (0.2, 1.6) on the mean of their cosines.
+
+For MiniLM, COS_FLOOR = 0.2: below it MiniLM cosines are noise (text about the same people, not the
 question). COS_CEIL = 1.6, above any cosine: it sets how much a cosine difference counts
 against the lexical score, and MiniLM's question-to-answer cosines are modest (0.4-0.7),
 so a steep map let the vector channel outvote exact wording. On LoCoMo (evidence recall
@@ -44,9 +49,16 @@ COS_FLOOR = 0.2
 COS_CEIL = 1.6
 
 
-def calibrate(cosine: float) -> float:
-    """Map a cosine similarity to 0..1 with the fixed calibration above."""
-    return min(1.0, max(0.0, (cosine - COS_FLOOR) / (COS_CEIL - COS_FLOOR)))
+def calibration_of(embedder: Embedder) -> tuple[float, float]:
+    """The embedder's (floor, ceiling), or MiniLM's for a model that does not state one."""
+    floor, ceil = getattr(embedder, "calibration", None) or (COS_FLOOR, COS_CEIL)
+    return float(floor), float(ceil)
+
+
+def calibrate(cosine: float, calibration: tuple[float, float] = (COS_FLOOR, COS_CEIL)) -> float:
+    """Map a cosine similarity to 0..1 with a fixed (floor, ceiling), MiniLM's by default."""
+    floor, ceil = calibration
+    return min(1.0, max(0.0, (cosine - floor) / (ceil - floor)))
 
 
 def fuse(vector: float, lexical: float, settings: RecallSettings) -> float:
@@ -62,6 +74,7 @@ class SemanticChannel:
                  settings: RecallSettings | None = None) -> None:
         self.vectors = vectors
         self.embedder = embedder
+        self.calibration = calibration_of(embedder)
         self.settings = settings or RecallSettings()
         self.semantic_only = semantic_only
 
@@ -95,7 +108,7 @@ class SemanticChannel:
 
     def relevance(self, cand) -> float:  # noqa: ANN001 - engine.Candidate
         """The candidate's relevance: its calibrated cosine, fused with its lexical score in hybrid mode."""
-        vector = calibrate(cand.channels.get("cosine", 0.0))
+        vector = calibrate(cand.channels.get("cosine", 0.0), self.calibration)
         cand.channels["vector"] = vector
         return vector if self.semantic_only else fuse(vector, cand.channels.get("lexical", 0.0), self.settings)
 

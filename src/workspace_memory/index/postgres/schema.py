@@ -151,7 +151,14 @@ def m005_entry_start(conn: psycopg.Connection) -> None:
     conn.execute("ALTER TABLE chunks ADD COLUMN entry_start integer")
 
 
-MIGRATIONS: list[Migration] = [m001_extensions, m002_tables, m003_cjk_trigrams, m004_validity, m005_entry_start]
+def m006_model(conn: psycopg.Connection) -> None:
+    """workspaces.model: the local embedding model a workspace's vectors are made with (Store.built_with);
+    "" once a rebuild forgot it, NULL when none was ever recorded."""
+    conn.execute("ALTER TABLE workspaces ADD COLUMN model text")
+
+
+MIGRATIONS: list[Migration] = [m001_extensions, m002_tables, m003_cjk_trigrams, m004_validity, m005_entry_start,
+                               m006_model]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

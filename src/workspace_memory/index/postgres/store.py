@@ -112,6 +112,25 @@ class PostgresStore:
 
     # -- keeping up with the Markdown ----------------------------------------------------------
     @guarded
+    @guarded
+    def built_with(self) -> str | None:
+        """The local model this workspace's vectors were made with (recorded by `record_model`), or None."""
+        ws_id = self.own_id(create=False)
+        if ws_id is None:
+            return None
+        row = self.db.conn.execute("SELECT model FROM workspaces WHERE workspace_id = %s", (ws_id,)).fetchone()
+        return (row[0] or None) if row else None
+
+    @guarded
+    def record_model(self, model: str | None) -> None:
+        """Remember `model` for this workspace's vectors; None forgets it (a rebuild lets the settings decide)."""
+        if self.view is not None:
+            raise UserError("a view over several workspaces is read-only")
+        if model is None and self.built_with() is None:
+            return
+        with self.db.conn.transaction():
+            self.db.conn.execute("UPDATE workspaces SET model = %s WHERE workspace_id = %s", (model or "", self.own_id()))
+
     def damaged(self) -> str | None:
         """None: a server's tables are never a half-written file (an unreachable server is StoreUnavailable)."""
         return None

@@ -165,6 +165,16 @@ class SqliteStore:
             self._vectors[key] = SqliteVectors(self.conn, self.state_dir, embedder, scope=self.scoped)
         return self._vectors[key]
 
+    def built_with(self) -> str | None:
+        from .vector_sync import built_with
+
+        return built_with(self.conn)
+
+    def record_model(self, model: str | None) -> None:
+        from .vector_sync import record_model
+
+        record_model(self.conn, model)
+
     # -- reflect and views ----------------------------------------------------------------------
     @contextlib.contextmanager
     def reading(self) -> Iterator[None]:

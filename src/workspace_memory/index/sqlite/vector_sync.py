@@ -168,5 +168,38 @@ def chunk_vectors(conn: sqlite3.Connection, embedder: Embedder, chunk_ids: list[
     return np.concatenate(labels), np.vstack(vectors)
 
 
+MODEL_KEY = "embedding_model"
+_LOCAL_IDENTITY_RE = re.compile(r"vectors:local/(?P<model>.+)/\d+/[^/]+")
+
+
+def built_with(conn: sqlite3.Connection) -> str | None:
+    """The local model this index's vectors were made with, or None (see index.base.Store.built_with).
+
+    Recorded by `record_model`; an index from before that record existed is read from the
+    identities of its vector stores (`vectors:local/<model>/<dim>/...`), the newest first.
+    """
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (MODEL_KEY,)).fetchone()
+    if row:
+        return row[0] or None  # "": forgotten by a rebuild, the settings decide
+    stores = conn.execute("SELECT key, value FROM meta WHERE key LIKE 'vectors:local/%'").fetchall()
+    for key, _ in sorted(stores, key=lambda kv: int(kv[1]) if str(kv[1]).isdigit() else 0, reverse=True):
+        match = _LOCAL_IDENTITY_RE.fullmatch(key)
+        if match:
+            return match["model"]
+    return None
+
+
+def record_model(conn: sqlite3.Connection, model: str | None) -> None:
+    """Remember the local model that made this index's vectors; None forgets it (a rebuild).
+
+    One row of meta, written on its own (autocommit, like the embedding cache a recall fills):
+    forgetting leaves "" so that the identities of old vector stores no longer speak either, and
+    an index that records nothing (lexical only) is not written to at all.
+    """
+    if model is None and built_with(conn) is None:
+        return
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (MODEL_KEY, model or ""))
+
+
 def _record(conn: sqlite3.Connection, key: str, value: int) -> None:
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, str(value)))
