@@ -317,10 +317,12 @@ def test_concurrent_recalls_in_threads_share_nothing_broken(tmp_path: Path, pg_u
     run_ok(root, "index")
     errors: list[BaseException] = []
 
-    def worker() -> None:
+    with store_environ(root):  # once, around all threads: eight threads saving and restoring
+        mems = [Memory.open(str(root), NOW) for _ in range(8)]  # os.environ at once would leak it
+        assert all(mem.store.describe().startswith("postgresql") for mem in mems)  # each opens its store now
+
+    def worker(mem: Memory) -> None:
         try:
-            with store_environ(root):
-                mem = Memory.open(str(root), NOW)
             for _ in range(3):
                 assert mem.recall(RecallRequest("OPS-4471", mode="lexical"))["results"][0]["path"] == \
                     "memory/2025-03-14.md"
@@ -328,7 +330,7 @@ def test_concurrent_recalls_in_threads_share_nothing_broken(tmp_path: Path, pg_u
         except BaseException as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
 
-    threads = [threading.Thread(target=worker) for _ in range(8)]
+    threads = [threading.Thread(target=worker, args=(mem,)) for mem in mems]
     for t in threads:
         t.start()
     for t in threads:
