@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import index_db
 from workspace_memory.embed.fake import FakeEmbedder
 from workspace_memory.index.rows import text_hash
 from workspace_memory.index.sqlite.connection import connect, migrate
@@ -106,3 +107,14 @@ def test_cached_vectors_of_another_length_are_re_embedded(tmp_path, conn):
     embed_missing(conn, emb)
     got = EmbeddingCache(conn).get_many("fake", "hash-trigram", [digest])
     assert got[digest].shape == (emb.dim,)
+
+
+def test_the_label_query_looks_each_chunk_up_in_the_cache(indexed_workspace: Path) -> None:
+    """Not the cache scanned outside and every chunk inside it (quadratic: minutes at 100k chunks)."""
+    from workspace_memory.index.sqlite.vector_sync import _LABELED
+
+    with index_db(indexed_workspace) as conn:
+        for sql in (_LABELED.format(where=""), _LABELED.format(where="").replace(", e.vector", "")):
+            plan = [row[-1] for row in conn.execute("EXPLAIN QUERY PLAN " + sql, ("local", "m", 384))]
+            scans = [step for step in plan if step.startswith(("SCAN", "SEARCH"))]
+            assert scans[0] == "SCAN c" and scans[1].startswith("SEARCH e USING INDEX"), plan

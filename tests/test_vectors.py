@@ -253,3 +253,4 @@ def test_bad_shapes_are_value_errors(tmp_path, rng):
     store.upsert([1], unit(rng, 1))
     with pytest.raises(ValueError, match="query has dimension 4"):
         store.search(np.ones(4), 1)
+
