@@ -152,12 +152,21 @@ def test_memory_watch_keeps_the_index_fresh(indexed_workspace: Path) -> None:
     err.wait_for("stopped")
 
 
-def test_a_watched_memory_keeps_its_vector_store_current(indexed_workspace: Path,
+@pytest.mark.parametrize("like_minilm", [False, True])
+def test_a_watched_memory_keeps_its_vector_store_current(indexed_workspace: Path, like_minilm: bool,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """After an edit the loaded store is updated in place, and answers as a freshly opened one would."""
+    """After an edit the loaded store is updated in place, and answers as a freshly opened one would.
+
+    `like_minilm`: an embedder that could also load torch (MiniLM has sentence_transformer) but
+    does not need to (its ONNX export is there) is followed the same way.
+    """
+    from workspace_memory.embed.fake import FakeEmbedder
     from workspace_memory.index.sqlite.live_vectors import LiveVectors
     from workspace_memory.recall.query import RecallRequest
 
+    if like_minilm:
+        monkeypatch.setattr(FakeEmbedder, "sentence_transformer", lambda self: None, raising=False)
+        monkeypatch.setattr(FakeEmbedder, "needs_torch", lambda self: False, raising=False)
     monkeypatch.delenv("MEMORY_EMBED_PROVIDER", raising=False)
     ws = indexed_workspace
     (ws / "memory.toml").write_text('[embedding]\nprovider = "fake"\n')

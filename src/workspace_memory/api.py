@@ -790,13 +790,11 @@ class Memory:
         embedder = self.__dict__.get("_embedder", (None, []))[0]
         if embedder is None:
             return
-        fast = getattr(embedder, "query_encoder", lambda: None)()
-        if fast is None and callable(getattr(embedder, "sentence_transformer", None)):
+        if getattr(embedder, "needs_torch", lambda: False)():
             return  # embedding would load torch inside a search; let the recall path decide
         follow = getattr(self.store.vectors(embedder), "follow", None)
         if follow is not None:
-            follow(before, report.new_chunk_ids, report.removed_chunk_ids,
-                   encode=fast.encode if fast is not None else None, budget=RECALL_EMBED_BUDGET)
+            follow(before, report.new_chunk_ids, report.removed_chunk_ids, budget=RECALL_EMBED_BUDGET)
 
     def _embed_new_text(self) -> list[str]:
         """Embed entries without vectors into the cache (not the HNSW file: its next reader adds them)."""
@@ -807,9 +805,8 @@ class Memory:
         embed_new = getattr(self.store.vectors(embedder), "embed_new", None) if embedder is not None else None
         if embed_new is None:
             return []
-        fast = getattr(embedder, "query_encoder", lambda: None)()
         try:
-            embed_new(encode=fast.encode if fast is not None else None)
+            embed_new()
         except ProviderUnavailable as exc:
             return [f"{exc}; new text is found by keywords until `memory index`"]
         return []
