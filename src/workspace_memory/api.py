@@ -296,7 +296,6 @@ class Memory:
         notice when transcripts have messages not indexed yet (a recall never reads them itself)."""
         from dataclasses import replace
 
-        from .index.sessions import outdated
         from .recall.settings import parse_sources
         from .workspace.transcripts import session_paths
 
@@ -307,6 +306,8 @@ class Memory:
         request = replace(request, source=",".join(sources))
         if "sessions" not in sources:
             return request, []
+        from .index.sessions import outdated  # transcript code only for a recall that reads them
+
         configured = bool(session_paths(self.workspace.config))
         states = self.store.session_states()
         if not configured and not states:

@@ -172,6 +172,10 @@ class ChunkRow(TypedDict, total=False):
 
 # -- session transcripts (index.sessions reads them; a store keeps and applies) ------------------
 
+# Bump when session rows change: part of the index's settings fingerprint (kept here, not in
+# index/sessions.py, so that checking the fingerprint on every recall imports no transcript code).
+SESSION_PARSER = 1
+
 @dataclass(frozen=True)
 class SessionState:
     """What the store remembers of a transcript (table session_files in SQLite)."""

@@ -44,7 +44,6 @@ from .rows import context_text, embed_text, path_words, text_hash
 # OpenClaw's memorySearch defaults for session deltas: index a transcript once this much was added.
 DELTA_BYTES = 100_000
 DELTA_LINES = 50
-SESSION_PARSER = 1  # bump when the rows change: part of the index's settings fingerprint
 _HASHED_BYTES = 4096  # the head and the tail of what was read: a replaced file no longer matches
 MAX_READ = 8 * 1024 * 1024  # bytes read at a time: a huge transcript never sits in memory whole
 _ROLES = ("user", "assistant")

@@ -74,8 +74,8 @@ def settings_fingerprint(schema: int, tokenizer: str, date_order: str | None = N
     """
     from ..markdown import PARSER_VERSION
     from ..tokens import CHUNK_TOKENS
+    from .base import SESSION_PARSER
     from .rows import EMBED_SCHEME
-    from .sessions import SESSION_PARSER
 
     return {"schema": schema, "parser": PARSER_VERSION, "chunk_tokens": CHUNK_TOKENS,
             "tokenizer": tokenizer, "embed_text": EMBED_SCHEME, "sessions": SESSION_PARSER,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import UserError
 from ..base import ChunkRow, Filters, ReadDeltas, SessionReport, SessionState, SyncReport, Term
-from . import lexical, reads, sessions
+from . import lexical, reads
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
 from .sync import generation, sync
 
@@ -202,9 +202,13 @@ class SqliteStore:
 
     # -- session transcripts and forgetting -------------------------------------------------------
     def session_states(self) -> dict[str, SessionState]:
+        from . import sessions  # transcript code only when transcripts are read (not on a recall)
+
         return sessions.session_states(self.conn)
 
     def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
+        from . import sessions
+
         return sessions.apply_sessions(self.conn, self.state_dir, read, wait=wait)
 
     def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
