@@ -74,7 +74,7 @@ def measure(root: Path, runs: int) -> dict:
     files = conn.execute("SELECT COUNT(*) FROM files").fetchone()[0]
     for q in QUERIES:  # warm-up: the model, the HNSW graph, the page cache
         mem.recall(RecallRequest(q, k=10, mode="hybrid"))
-    semantic, _ = mem._semantic_channel("hybrid")
+    semantic, _ = mem._semantic_channel("hybrid", mem.store)
     bare = []
     for _ in range(max(1, runs // len(QUERIES))):
         for q in QUERIES:

@@ -95,7 +95,7 @@ def hybrid_latency(tmp: Path, days: int, runs: int, unique_days: int) -> None:
     lat = time_recalls(mem, QUERIES, runs, "hybrid")
     from workspace_memory.recall.engine import recall
 
-    semantic, _ = mem._semantic_channel("hybrid")
+    semantic, _ = mem._semantic_channel("hybrid", mem.store)
     bare = []
     for q in QUERIES * 2:
         t0 = time.perf_counter()

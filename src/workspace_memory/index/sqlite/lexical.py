@@ -16,11 +16,12 @@ from dataclasses import replace
 from .. import lexical_plan
 from ..base import Filters, Term, in_batches
 from ..rows import path_words
+from . import bm25 as table_bm25
 from .reads import filter_sql
 from .schema import FTS_TOKENIZER
 from .sync import FTS_TABLES
 
-RANK_BUDGET = lexical_plan.RANK_BUDGET  # chunks that BM25 may score per query, see fts_plan
+RANK_BUDGET = lexical_plan.RANK_BUDGET  # chunks that BM25 may score per query, see lexical_plan
 ENTRY_OVERFETCH = 2  # rows fetched per entry wanted, at first (see _distinct_entries)
 # Column weights for bm25(): the entry text, the words of its file path, the previous entry.
 BM25_WEIGHTS = lexical_plan.BM25_WEIGHTS
@@ -40,35 +41,54 @@ def fts_tables(filters: Filters) -> list[str]:
 
 
 def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filters: Filters,
-               dfs: dict[str, dict[str, int]]) -> dict[int, float]:
+               dfs: dict[str, dict[str, int]], cache: ReadCache | None = None) -> dict[int, float]:
     """The FTS5 pool for `terms`: chunk id -> BM25 (positive, larger is better).
 
     At most `limit` entries per FTS expression and table (the best piece of each: see
     _distinct_entries), restricted by the filters (`dfs`: the term counts of each table). The pool
-    is only ordered by BM25; recall.lexical gives the
-    comparable value.
+    is only ordered by BM25; recall.lexical gives the comparable value. Newest-first steps get
+    their BM25 from index.sqlite.bm25 (the same number, without FTS5's walk of every match).
     """
     # The table is the source: the other filters need SQL, the source filter does not.
     where, params = filter_sql(replace(filters, sources=()))
+    cache = cache or ReadCache()
     bm25: dict[int, float] = {}
     weights = ", ".join(map(str, BM25_WEIGHTS))
     for table in fts_tables(filters):
-        for expr, by_rank in fts_plan([t for t in terms if not t.cjk], dfs[table]):
-            order = "b DESC" if by_rank else f"{table}.rowid DESC"
+        newest: dict[tuple[Term, ...], set[int]] = {}  # the newest-first steps' rows, by their terms
+        for step in lexical_plan.plan([t for t in terms if not t.cjk], dfs[table], RANK_BUDGET):
+            expr = fts_expression(step)
+            score = f"-bm25({table}, {weights})" if step.ranked else "0.0"
+            order = "b DESC" if step.ranked else f"{table}.rowid DESC"
             if where:
-                sql = (f"SELECT c.id, -bm25({table}, {weights}) AS b FROM {table} "
+                sql = (f"SELECT c.id, {score} AS b FROM {table} "
                        f"JOIN chunks c ON c.id = {table}.rowid WHERE {table} MATCH ? AND {where} "
                        f"ORDER BY {order} LIMIT ?")
             else:  # no join: a third of the time when a word matches thousands of chunks
-                sql = (f"SELECT {table}.rowid, -bm25({table}, {weights}) AS b FROM {table} "
+                sql = (f"SELECT {table}.rowid, {score} AS b FROM {table} "
                        f"WHERE {table} MATCH ? ORDER BY {order} LIMIT ?")
-            for cid, b in _distinct_entries(conn, sql, (expr, *params), limit):
+            found = _distinct_entries(conn, sql, (expr, *params), limit)
+            if not step.ranked:  # scored below, once for all the steps of the same words
+                newest.setdefault(step.terms, set()).update(cid for cid, _ in found)
+                continue
+            for cid, b in found:
+                bm25[cid] = max(bm25.get(cid, 0.0), b, 1e-9)
+        for step_terms, ids in newest.items():
+            for cid, b in _newest_bm25(conn, table, step_terms, sorted(ids), cache).items():
                 bm25[cid] = max(bm25.get(cid, 0.0), b, 1e-9)
     where, params = filter_sql(filters)  # the trigram table holds both sources
     for term in (t for t in terms if t.cjk):
         for cid, b in _cjk_candidates(conn, term.label, where, params, limit):
             bm25[cid] = bm25.get(cid, 0.0) + b
     return bm25
+
+
+def _newest_bm25(conn: sqlite3.Connection, table: str, terms: Sequence[Term], ids: list[int],
+                 cache: ReadCache) -> dict[int, float]:
+    """FTS5's bm25() of rows found newest first, for the OR of `terms` (index.sqlite.bm25)."""
+    phrases = [fts_phrase(t) for t in terms]
+    hits = [cache.phrase_rows(conn, table, phrase) for phrase in phrases]
+    return table_bm25.scores(conn, table, phrases, hits, ids, cache.totals(conn, table))
 
 
 def _distinct_entries(conn: sqlite3.Connection, sql: str, params: tuple, limit: int) -> list[tuple[int, float]]:
@@ -100,14 +120,18 @@ def _distinct_entries(conn: sqlite3.Connection, sql: str, params: tuple, limit: 
         fetch *= 4
 
 
+def fts_expression(step: lexical_plan.Step) -> str:
+    """The FTS5 expression of one step of the plan: its phrases joined by AND or OR."""
+    return (" AND " if step.join == "all" else " OR ").join(fts_phrase(t) for t in step.terms)
+
+
 def fts_plan(terms: Sequence[Term], dfs: dict[str, int]) -> list[tuple[str, bool]]:
     """FTS5 expressions to run, each with whether to order by BM25 (else newest first).
 
     The plan itself is index.lexical_plan's (BM25 costs about 2 µs for every chunk that
     matches: 20 ms for 10,000, since FTS5 must score all matches before it can sort them).
     """
-    return [((" AND " if step.join == "all" else " OR ").join(fts_phrase(t) for t in step.terms), step.ranked)
-            for step in lexical_plan.plan(terms, dfs, RANK_BUDGET)]
+    return [(fts_expression(step), step.ranked) for step in lexical_plan.plan(terms, dfs, RANK_BUDGET)]
 
 
 def count_matches(conn: sqlite3.Connection, term: Term, table: str = "chunks_fts") -> int:
@@ -202,6 +226,8 @@ class ReadCache:
     def __init__(self) -> None:
         self.state: tuple | None = None
         self.counts: dict[tuple[str, str], int] = {}
+        self.hits: dict[tuple[str, str], int] = {}  # (table, FTS5 phrase) -> rows with it in any column
+        self.sizes: dict[str, tuple[int, int]] = {}  # table -> (rows, tokens)
         self.entities: list | None = None  # [EntityInfo], filled by the store
 
     def fresh(self, conn: sqlite3.Connection) -> ReadCache:
@@ -209,8 +235,22 @@ class ReadCache:
         state = (conn.execute("PRAGMA data_version").fetchone()[0],
                  conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone())
         if state != self.state:
-            self.state, self.counts, self.entities = state, {}, None
+            self.state, self.counts, self.hits, self.sizes, self.entities = state, {}, {}, {}, None
         return self
+
+    def phrase_rows(self, conn: sqlite3.Connection, table: str, phrase: str) -> int:
+        """Rows of an FTS table that hold the phrase in any column (BM25's IDF; see index.sqlite.bm25)."""
+        self.fresh(conn)
+        if (table, phrase) not in self.hits:
+            self.hits[table, phrase] = table_bm25.phrase_rows(conn, table, phrase)
+        return self.hits[table, phrase]
+
+    def totals(self, conn: sqlite3.Connection, table: str) -> tuple[int, int]:
+        """(rows, tokens) of an FTS table (BM25's length normalisation)."""
+        self.fresh(conn)
+        if table not in self.sizes:
+            self.sizes[table] = table_bm25.totals(conn, table)
+        return self.sizes[table]
 
     def frequencies(self, conn: sqlite3.Connection, terms: Sequence[Term],
                     table: str | None = None) -> dict[str, int]:

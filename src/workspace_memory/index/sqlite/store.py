@@ -124,7 +124,7 @@ class SqliteStore:
             return {}
         filters = self.scoped(filters)
         dfs = {table: self._cache.frequencies(self.conn, terms, table) for table in lexical.fts_tables(filters)}
-        return lexical.candidates(self.conn, terms, limit, filters, dfs)
+        return lexical.candidates(self.conn, terms, limit, filters, dfs, self._cache)
 
     def term_matches(self, terms: Sequence[Term], ids: Sequence[int],
                      context_share: float) -> dict[str, dict[int, float]]:
