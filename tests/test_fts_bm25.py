@@ -11,6 +11,7 @@ import pytest
 from workspace_memory.api import Memory
 from workspace_memory.index.base import Filters, Term
 from workspace_memory.index.sqlite import bm25, lexical
+from workspace_memory.index.sqlite.read_cache import ReadCache
 
 NOTES = [
     "- Deployed the café build; the deploy pipeline was slow again.",
@@ -78,7 +79,7 @@ def test_newest_first_pool_keeps_fts5_numbers(index: sqlite3.Connection, monkeyp
     terms = [Term("deploy"), Term("pipeline")]
     dfs = {table: {t.label: lexical.count_matches(index, t, table) for t in terms}
            for table in ("chunks_fts", "sessions_fts")}
-    pool = lexical.candidates(index, terms, 50, Filters(), dfs)
+    pool = lexical.candidates(index, terms, 50, Filters(), dfs, ReadCache())
     fts = dict(index.execute("SELECT rowid, -bm25(chunks_fts, 1.0, 0.6, 0.3) FROM chunks_fts "
                              "WHERE chunks_fts MATCH '\"deploy\" OR \"pipeline\"'"))
     assert pool

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Protocol
 
 from .. import lexical_plan
 from ..base import Filters, Term, in_batches
@@ -25,8 +26,17 @@ RANK_BUDGET = lexical_plan.RANK_BUDGET  # chunks that BM25 may score per query, 
 ENTRY_OVERFETCH = 2  # rows fetched per entry wanted, at first (see _distinct_entries)
 # Column weights for bm25(): the entry text, the words of its file path, the previous entry.
 BM25_WEIGHTS = lexical_plan.BM25_WEIGHTS
-_MAIN = "{search_text path_text}"
+MAIN_COLUMNS = "{search_text path_text}"  # what a term must be in to count (coverage, IDF)
+_MAIN = MAIN_COLUMNS
 _CJK_IDS = "SELECT rowid FROM chunks_trigram"
+
+
+class Counts(Protocol):
+    """What the newest-first BM25 needs counted (index.sqlite.read_cache.ReadCache caches it)."""
+
+    def phrase_rows(self, conn: sqlite3.Connection, table: str, phrase: str) -> int: ...
+
+    def totals(self, conn: sqlite3.Connection, table: str) -> tuple[int, int]: ...
 
 
 def fts_phrase(term: Term) -> str:
@@ -41,7 +51,7 @@ def fts_tables(filters: Filters) -> list[str]:
 
 
 def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filters: Filters,
-               dfs: dict[str, dict[str, int]], cache: ReadCache | None = None) -> dict[int, float]:
+               dfs: dict[str, dict[str, int]], cache: Counts) -> dict[int, float]:
     """The FTS5 pool for `terms`: chunk id -> BM25 (positive, larger is better).
 
     At most `limit` entries per FTS expression and table (the best piece of each: see
@@ -51,7 +61,6 @@ def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filt
     """
     # The table is the source: the other filters need SQL, the source filter does not.
     where, params = filter_sql(replace(filters, sources=()))
-    cache = cache or ReadCache()
     bm25: dict[int, float] = {}
     weights = ", ".join(map(str, BM25_WEIGHTS))
     for table in fts_tables(filters):
@@ -84,7 +93,7 @@ def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filt
 
 
 def _newest_bm25(conn: sqlite3.Connection, table: str, terms: Sequence[Term], ids: list[int],
-                 cache: ReadCache) -> dict[int, float]:
+                 cache: Counts) -> dict[int, float]:
     """FTS5's bm25() of rows found newest first, for the OR of `terms` (index.sqlite.bm25)."""
     phrases = [fts_phrase(t) for t in terms]
     hits = [cache.phrase_rows(conn, table, phrase) for phrase in phrases]
@@ -209,56 +218,3 @@ def term_matches(conn: sqlite3.Connection, terms: Sequence[Term], ids: Sequence[
     finally:
         conn.execute(f"INSERT INTO temp.{table}({table}) VALUES ('delete-all')")
     return out
-
-
-class ReadCache:
-    """Reads per connection that stay valid while the index does not change: document
-    frequencies and the entity list.
-
-    Counting a word's matches walks its whole posting list (5 ms for a word in 100,000
-    chunks), and the entities are read (and their aliases decoded) for every question; a
-    long-lived process (MCP server, benchmark) asks for the same again and again. The key is
-    `PRAGMA data_version` (bumped by other connections' commits) and the index generation
-    (bumped by every sync that changes chunks, ours included), so a stale value is never
-    used. (Not `total_changes`: the scratch table bumps it.)
-    """
-
-    def __init__(self) -> None:
-        self.state: tuple | None = None
-        self.counts: dict[tuple[str, str], int] = {}
-        self.hits: dict[tuple[str, str], int] = {}  # (table, FTS5 phrase) -> rows with it in any column
-        self.sizes: dict[str, tuple[int, int]] = {}  # table -> (rows, tokens)
-        self.entities: list | None = None  # [EntityInfo], filled by the store
-
-    def fresh(self, conn: sqlite3.Connection) -> ReadCache:
-        """This cache, emptied first if the index changed since it was filled."""
-        state = (conn.execute("PRAGMA data_version").fetchone()[0],
-                 conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone())
-        if state != self.state:
-            self.state, self.counts, self.hits, self.sizes, self.entities = state, {}, {}, {}, None
-        return self
-
-    def phrase_rows(self, conn: sqlite3.Connection, table: str, phrase: str) -> int:
-        """Rows of an FTS table that hold the phrase in any column (BM25's IDF; see index.sqlite.bm25)."""
-        self.fresh(conn)
-        if (table, phrase) not in self.hits:
-            self.hits[table, phrase] = table_bm25.phrase_rows(conn, table, phrase)
-        return self.hits[table, phrase]
-
-    def totals(self, conn: sqlite3.Connection, table: str) -> tuple[int, int]:
-        """(rows, tokens) of an FTS table (BM25's length normalisation)."""
-        self.fresh(conn)
-        if table not in self.sizes:
-            self.sizes[table] = table_bm25.totals(conn, table)
-        return self.sizes[table]
-
-    def frequencies(self, conn: sqlite3.Connection, terms: Sequence[Term],
-                    table: str | None = None) -> dict[str, int]:
-        """Term counts in one FTS table, or (None) in the whole index."""
-        self.fresh(conn)
-        tables = FTS_TABLES if table is None else (table,)
-        for term in terms:
-            for name in tables:
-                if (name, term.label) not in self.counts:
-                    self.counts[name, term.label] = count_matches(conn, term, name)
-        return {t.label: sum(self.counts[name, t.label] for name in tables) for t in terms}

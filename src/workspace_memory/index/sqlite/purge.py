@@ -22,6 +22,7 @@ import sqlite3
 from pathlib import Path
 
 from ..rows import context_text, text_hash
+from . import journal
 from .connection import CORRUPT_DIR, transaction, writer_lock
 from .sync import bump_generation
 
@@ -37,6 +38,7 @@ def purge(conn: sqlite3.Connection, state_dir: Path, pattern: str, replacement: 
         try:
             with transaction(conn):
                 rewritten = _rewrite_sessions(conn, pattern, replacement)
+                journal.reset(conn)  # it holds copies of deleted rows: the purged text among them
                 conn.execute("DELETE FROM embedding_cache WHERE hash NOT IN (SELECT text_hash FROM chunks"
                              " WHERE text_hash IS NOT NULL UNION SELECT ctx_hash FROM chunks WHERE ctx_hash IS NOT NULL)")
                 conn.execute("DELETE FROM meta WHERE key LIKE 'vectors:%'")

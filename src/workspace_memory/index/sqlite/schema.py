@@ -22,6 +22,8 @@ Tables
   chunks_fts      FTS5 (porter + unicode61) over search text, path words and the previous
                   entry of the section (context, weighted low); rowid = chunk id
   chunks_trigram  FTS5 trigram over the text of chunks that contain CJK characters
+  fts_journal     the FTS rows that the last small syncs inserted (+1) and deleted (-1), or a reset
+                  row: cached term counts follow it (journal.py)
   sessions_fts    chunks_fts for session entries: a recall of memory alone never walks past a
                   transcript's words, nor does one of transcripts past the Markdown's
 """
@@ -138,9 +140,20 @@ def m007_entry_start(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE chunks ADD COLUMN entry_start INTEGER")
 
 
+def m008_fts_journal(conn: sqlite3.Connection) -> None:
+    """fts_journal: the FTS rows the last small syncs changed, so that cached term counts follow (journal.py)."""
+    from .journal import create
+
+    create(conn)
+
+
 MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors, m003_fts_context, m004_superseded_by,
-                               m005_embedding_cache, m006_sessions_and_validity, m007_entry_start]
+                               m005_embedding_cache, m006_sessions_and_validity, m007_entry_start, m008_fts_journal]
 SCHEMA_VERSION = len(MIGRATIONS)
+# The version the settings fingerprint names: the last migration that changed what the derived rows
+# hold, so that a new one rebuilds the index. Later migrations only add side tables (m008), which
+# need no rebuild: a user's 100,000-entry index is not parsed again for them.
+ROWS_SCHEMA = 7
 
 
 def current_version(conn: sqlite3.Connection) -> int:

@@ -14,6 +14,7 @@ from ...errors import UserError
 from ..base import ChunkRow, Filters, ReadDeltas, SessionReport, SessionState, SyncReport, Term
 from . import lexical, reads
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
+from .read_cache import ReadCache
 from .sync import generation, sync
 
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ class SqliteStore:
         self.path = self.state_dir / "index.sqlite"
         self._conn: sqlite3.Connection | None = None
         self._notices: list[str] = []
-        self._cache = lexical.ReadCache()
+        self._cache = ReadCache()
         self._vectors: dict[str, SqliteVectors] = {}
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -217,7 +218,7 @@ class SqliteStore:
         if dry_run:
             return count_session_hits(self.conn, pattern)
         self._vectors.clear()  # their HNSW files are deleted: the next search rebuilds them from SQLite
-        self._cache = lexical.ReadCache()
+        self._cache = ReadCache()
         rewritten, log_emptied = purge(self.conn, self.state_dir, pattern, replacement)
         if not log_emptied:
             self._notices.append("another process kept reading the index: its write-ahead log "

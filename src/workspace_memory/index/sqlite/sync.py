@@ -36,6 +36,7 @@ from ..sync_plan import (
     recheck,
     scan,
 )
+from . import journal
 from .connection import transaction, writer_lock
 from .supersession import update_superseded
 
@@ -69,9 +70,9 @@ def settings_fingerprint(date_order: str | None = None) -> dict[str, object]:
 
     `date_order` is the workspace's `[time] date_order` (how facts' slashed dates read).
     """
-    from .schema import FTS_TOKENIZER, SCHEMA_VERSION
+    from .schema import FTS_TOKENIZER, ROWS_SCHEMA
 
-    return sync_plan.settings_fingerprint(SCHEMA_VERSION, FTS_TOKENIZER, date_order)
+    return sync_plan.settings_fingerprint(ROWS_SCHEMA, FTS_TOKENIZER, date_order)
 
 
 def stale_settings(conn: sqlite3.Connection, date_order: str | None = None) -> str | None:
@@ -224,9 +225,10 @@ def insert_chunks(conn: sqlite3.Connection, chunks: list) -> list[int]:
         [chunk | {"id": cid} for cid, (chunk, _, _) in zip(ids, chunks, strict=True)],
     )
     for table in FTS_TABLES:
-        conn.executemany(f"INSERT INTO {table}(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
-                         [(cid, c["search_text"], c["path_text"], c["context_text"])
-                          for cid, (c, _, _) in zip(ids, chunks, strict=True) if fts_table(c["role"]) == table])
+        rows = [(cid, c["search_text"], c["path_text"], c["context_text"])
+                for cid, (c, _, _) in zip(ids, chunks, strict=True) if fts_table(c["role"]) == table]
+        conn.executemany(f"INSERT INTO {table}(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)", rows)
+        journal.inserted(conn, table, [row[1:] for row in rows])
     conn.executemany("INSERT INTO chunks_trigram(rowid, text) VALUES (?, ?)",
                      [(cid, c["text"]) for cid, (c, _, _) in zip(ids, chunks, strict=True) if c["cjk"]])
     facts = [fact | {"id": cid} for cid, (_, fact, _) in zip(ids, chunks, strict=True) if fact is not None]
@@ -264,6 +266,8 @@ def delete_paths(conn: sqlite3.Connection, paths: list[str], keys: set[str] | No
         removed += ids
         for part in in_batches(ids):
             marks = ",".join("?" * len(part))
+            for table in FTS_TABLES:
+                journal.deleting(conn, table, part)
             for table, col in (("chunks_fts", "rowid"), ("sessions_fts", "rowid"), ("chunks_trigram", "rowid"),
                                ("facts", "id"), ("mentions", "chunk_id")):
                 conn.execute(f"DELETE FROM {table} WHERE {col} IN ({marks})", part)
@@ -279,6 +283,7 @@ def _clear(conn: sqlite3.Connection) -> None:
         for table in ("chunks_fts", "sessions_fts", "chunks_trigram", "facts", "mentions", "chunks", "warnings",
                       "files", "entities", "session_files"):
             conn.execute(f"DELETE FROM {table}")
+        journal.reset(conn)
 
 
 def rebuild_entities(conn: sqlite3.Connection, keys: set[str] | None = None) -> None:
