@@ -3,7 +3,8 @@
  1. Understand the query: filters (--since/--until/--kind/--entity), a time phrase (evidence,
     not a filter), @mentions, opinion and present-state questions (recall.query).
  2. Find candidates: FTS5 BM25 (lexical), and vectors when a model is available
-    (semantic); each pool is k x candidate_multiplier (recall.settings). Entries about a
+    (semantic; the question is embedded in a worker thread while the lexical pools are
+    searched); each pool is k x candidate_multiplier (recall.settings). Entries about a
     named entity join, and so do the best matches inside a time window (recall.window).
  3. Relevance in 0..1: lexical coverage, cosine, or their fusion (recall.semantic).
  4. score = relevance x recency x importance (recall.rank) x what the question asks for:
@@ -173,6 +174,8 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
     """Steps 2-3: the pools (lexical, the time window's, vectors, the entity's), each candidate with its relevance."""
     candidates: dict[int, Candidate] = {}
     window = q.u.window
+    # The question is embedded in a worker thread while the lexical pools are searched.
+    pending = q.semantic.embed_query(q.u) if q.semantic is not None else None
     if q.mode != "semantic":
         for cid, bm25 in q.store.lexical_pool(q.terms, q.pool, q.filters).items():
             candidates[cid] = Candidate(cid, 0.0, {"bm25": bm25}, found_by=["lexical"])
@@ -183,7 +186,7 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
                 cand = candidates.setdefault(cid, Candidate(cid, 0.0, {"bm25": bm25}))
                 cand.found_by.append("time window")
     if q.semantic is not None:
-        q.qvec = q.semantic.add_candidates(q.u, q.pool, q.filters, candidates)
+        q.qvec = q.semantic.add_candidates(q.u, q.pool, q.filters, candidates, pending)
     _relevance(q, candidates)
     if q.u.entity_boost:
         # "tell me about Peter", "what does Peter prefer": entries about the entity compete

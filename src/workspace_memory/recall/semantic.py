@@ -34,6 +34,9 @@ never treats "not in the other top list" as zero similarity.
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+
 import numpy as np
 
 from ..embed.base import Embedder
@@ -47,6 +50,19 @@ from .settings import RecallSettings
 NEAR_DUPLICATE_COS = 0.9
 COS_FLOOR = 0.2
 COS_CEIL = 1.6
+
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _worker() -> ThreadPoolExecutor:
+    """One thread per process that embeds questions (see SemanticChannel.embed_query)."""
+    global _executor
+    with _executor_lock:
+        if _executor is None:
+            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-query")
+        return _executor
 
 
 def calibration_of(embedder: Embedder) -> tuple[float, float]:
@@ -78,15 +94,29 @@ class SemanticChannel:
         self.settings = settings or RecallSettings()
         self.semantic_only = semantic_only
 
-    def add_candidates(self, u, pool: int, filters: Filters, candidates):  # noqa: ANN001, ANN201 - see engine
-        """Add the vector pool to `candidates`, give every candidate its cosine; return the query vector."""
-        from .candidates import Candidate
+    def embed_query(self, u) -> Future | None:  # noqa: ANN001 - query.Understood
+        """Start embedding the question in a worker thread (None when it has no words).
 
+        The model and SQLite both release the GIL, so the lexical pools run while the question
+        is embedded: a hybrid recall waits for the longer of the two, not for their sum.
+        """
         query = u.text or u.time_phrase or ""
         if not query.strip():
+            return None
+        return _worker().submit(self.embedder.embed_query, query)
+
+    def add_candidates(self, u, pool: int, filters: Filters, candidates,  # noqa: ANN001, ANN201 - see engine
+                       pending: Future | None = None):
+        """Add the vector pool to `candidates`, give every candidate its cosine; return the query vector.
+
+        `pending` is what embed_query started for `u` (started here when not given)."""
+        from .candidates import Candidate
+
+        pending = pending or self.embed_query(u)
+        if pending is None:
             self.fill_cosines(None, candidates)
             return None
-        qvec = self.embedder.embed_query(query)
+        qvec = pending.result()
         # Each entry has two vectors (alone, after the previous entry): the better cosine counts.
         for cid, cosine in self.vectors.search(qvec, pool, filters):
             cand = candidates.setdefault(cid, Candidate(cid, 0.0, {}))
