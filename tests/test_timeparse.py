@@ -7,7 +7,7 @@ import sys
 from datetime import date, datetime, timedelta
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from workspace_memory.timeparse import (
@@ -463,3 +463,44 @@ def test_date_order_setting() -> None:
         date_order_setting({"date_order": "YMD"})
     with pytest.raises(ValueError, match="unknown key 'order'"):
         date_order_setting({"order": "DMY"})
+
+
+_wordy = st.lists(st.sampled_from(
+    ["a", "two", "day", "days", "ago", "last", "night", "this", "morning", "the", "past", "week", "weekend",
+     "next", "previous", "current", "month", "year", "Friday", "before", "after", "yesterday", "today",
+     "tonight", "since", "maybe", "market", "in", "of", "school", "on", "March", "decided"]),
+    min_size=1, max_size=7).map(" ".join)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(_text, _phrasey, _wordy), st.dates(min_value=D(1990, 1, 1), max_value=D(2100, 12, 31)))
+@example("a day ago", D(2025, 11, 27))
+@example("maybe two weeks ago", D(2025, 11, 27))
+@example("the market last night", D(2025, 11, 27))
+@example("this morning", D(2025, 11, 27))
+@example("over the past week", D(2025, 11, 27))
+@example("next weekend", D(2025, 11, 27))
+@example("the previous month", D(2025, 11, 27))
+@example("the day before yesterday", D(2025, 11, 27))
+@example("the Friday after next week", D(2025, 11, 27))
+@example("decided since March", D(2025, 11, 27))
+def test_the_cheap_gate_never_hides_a_phrase(text: str, written: date) -> None:
+    """The word gate is only a shortcut: without it, the grammar finds the same (or nothing)."""
+    import workspace_memory.timeparse as tp
+
+    gated = resolve_stated_range(text, written), extract_time_window(text, datetime(2025, 11, 27, 9))
+    real = tp._precheck
+    tp._precheck = lambda _text: True
+    try:
+        assert (resolve_stated_range(text, written), extract_time_window(text, datetime(2025, 11, 27, 9))) == gated
+    finally:
+        tp._precheck = real
+
+
+@pytest.mark.parametrize("text", ["The market was busy", "maybe later", "We decided on the doctor",
+                                  "a separate summary of the novel", "junior staff"])
+def test_words_that_merely_contain_a_month_skip_the_grammar(text: str) -> None:
+    import workspace_memory.timeparse as tp
+
+    assert not tp._precheck(text)
+    assert tp._precheck(text + " in March") and tp._precheck("back on Monday") and tp._precheck("v2")

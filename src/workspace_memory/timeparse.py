@@ -37,6 +37,7 @@ counts, and keeps the words of a doubtful phrase in its search text.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -357,11 +358,20 @@ def _month_case_ok(tokens: list[Tok], first: int, end: int) -> bool:
 
 
 def _precheck(text: str) -> bool:
-    """Cheap gate: a phrase needs a digit or one of the time words."""
+    """Cheap gate: a phrase needs a digit or one of the time words, as a word of its own.
+
+    Whole words, as the grammar reads them (timepoints.tokenize): every phrase without a digit holds
+    one of _PRECHECK_WORDS as a token. (A substring test let "market", "maybe" and "decided" through
+    as "mar", "may" and "dec": most sentences paid for the whole grammar.)
+    """
     if any(ch.isdigit() for ch in text):
         return True
-    lowered = text.lower()
-    return any(word in lowered for word in _PRECHECK_WORDS)
+    return not _PRECHECK_WORDS.isdisjoint(word.lower() for word in _gate_words().findall(text))
+
+
+@functools.cache
+def _gate_words() -> re.Pattern[str]:
+    return re.compile(r"[^\W\d_]+")  # timepoints' word tokens
 
 
 def _find(text: str, base: date | None, query: bool, date_order: str | None) -> _Found | None:
