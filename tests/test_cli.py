@@ -89,8 +89,10 @@ def test_unknown_timezone_in_config(workspace: Path) -> None:
 
 def command_paths(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     out = []
-    for name, command in sorted(group.commands.items()):
-        if getattr(command, "hidden", False):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):  # loads the lazy ones
+        command = group.get_command(ctx, name)
+        if command is None or getattr(command, "hidden", False):
             continue
         out.append((*prefix, name))
         if isinstance(command, click.Group):
@@ -113,7 +115,7 @@ def test_every_command_has_help(path: tuple[str, ...]) -> None:
     assert out.startswith("Usage: memory " + " ".join(path))
     command: click.Command = cli
     for name in path:
-        command = command.commands[name]  # type: ignore[attr-defined]
+        command = command.get_command(click.Context(command), name)  # type: ignore[attr-defined]
     summary = (command.help or command.short_help or "").strip()
     assert len(summary) > 10, f"{' '.join(path)} has no help text"
     assert summary.split("\n")[0][:40] in " ".join(out.split())
@@ -140,6 +142,34 @@ def test_no_command_shows_help_not_an_error() -> None:
     code, out, err = run_memory(None, now=None)
     assert "Usage: memory" in out
     assert "error" not in err
+
+
+def test_the_lazy_command_table_matches_the_modules() -> None:
+    """cli.app.COMMAND_MODULES names exactly the commands each module's COMMANDS holds."""
+    import importlib
+
+    from workspace_memory.cli.app import COMMAND_MODULES
+
+    for module, names in COMMAND_MODULES.items():
+        commands = importlib.import_module(f"workspace_memory.cli.{module}").COMMANDS
+        assert tuple(command.name for command in commands) == names, module
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    ("recal", "No such command 'recal'. Did you mean 'recall'?"),
+    ("stor", "No such command 'stor'. (Did you mean one of: 'doctor', 'store'?)"),  # commands not loaded yet
+    ("frobnicate", "No such command 'frobnicate'. (see --help)"),
+])
+def test_a_mistyped_command_gets_a_suggestion(typed: str, said: str) -> None:
+    code, out, err = run_memory(None, typed, now=None)
+    assert code == 2 and not out
+    assert said in assert_one_line_error(code, out, err)
+
+
+def test_global_options_after_a_lazily_loaded_subcommand(shared_ws: Path) -> None:
+    code, out, err = run_memory(None, "store", "health", "--json", "--workspace", str(shared_ws), now=None)
+    assert code == 0, err
+    assert json.loads(out)
 
 
 # ------------------------------------------------------------------------------------------ env twins
