@@ -4,6 +4,7 @@ traceback); every command documents itself; the environment twins of the global 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
@@ -200,3 +201,18 @@ def test_index_json_report_fields(workspace: Path) -> None:
     assert set(report) >= {"added", "changed", "removed", "touched", "unchanged", "seconds"}
     human = run_ok(workspace, "index")
     assert "unchanged" in human
+
+
+@pytest.mark.parametrize("given", [None, "4"])
+def test_one_blas_thread_unless_the_user_says_otherwise(given: str | None, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from workspace_memory.cli.app import main
+
+    if given is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", given)
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0 and capsys.readouterr().out.startswith("memory")
+    assert os.environ["OPENBLAS_NUM_THREADS"] == (given or "1")

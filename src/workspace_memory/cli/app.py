@@ -86,6 +86,11 @@ EXIT_CODES = ((ProviderUnavailable, 3), (StoreUnavailable, 3), (IndexBusy, 4), (
 
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the CLI, turning every expected failure into one stderr line."""
+    # One BLAS thread, unless the user says otherwise. A command's matrices are small (a recall's
+    # query is one vector; USE's forward pass runs on one thread anyway, embed/use.py THREADS), and
+    # otherwise importing numpy starts a thread per core that only spins on the cores we share:
+    # ~0.1 s of CPU and ~10 % of a cold hybrid recall's wall time on 2 cores.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         code = cli.main(args=argv, prog_name="memory", standalone_mode=False)
     except click.exceptions.Abort:
