@@ -1,6 +1,7 @@
 """Cold `memory recall --mode lexical` processes, with `python -c pass` beside them as a yardstick.
 
     nice -n -5 python benchmarks/cold_start.py [--runs 15] [--workdir DIR] [--data locomo10.json]
+        [--src BASE/src --src BRANCH/src]
 
 Two workspaces: LoCoMo's conv-26 (19 sessions, one turn a line, as benchmarks/locomo.py writes
 it) and the 365-day synthetic one (benchmarks/workspace_gen.py). Each is indexed once without
@@ -12,6 +13,10 @@ embeddings; then, run after run and interleaved so that load hits all alike:
   ends: the imports it did (the sum of the top-level import times after site) and the rest,
   the query work (sync check, SQL, ranking, JSON). Import time is inflated a little by the
   instrumentation; the wall figures come from the plain runs.
+
+With `--src` (repeatable), every run is made once with each source tree first on PYTHONPATH, in
+turn, so that two versions of the package are compared under the same load; the last column
+then gives each median as a ratio to the first source's.
 
 Wall time is what the target is about, but on a loaded machine it mostly measures waiting for
 a core; the CPU time (user + system) of the same children is printed beside it.
@@ -86,25 +91,28 @@ def build(workdir: Path, data: Path) -> dict[str, Path]:
     return roots
 
 
-def child_env() -> dict[str, str]:
+def child_env(src: str | None = None) -> dict[str, str]:
+    """The children's environment: bytecode cache on, no embeddings, `src` first on the path."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if src:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, env.get("PYTHONPATH")]))
     return env | {"MEMORY_EMBED_PROVIDER": "none"}
 
 
-def wall(cmd: list[str]) -> tuple[float, float]:
+def wall(cmd: list[str], src: str | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds: user + system) of one child process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, capture_output=True, env=child_env())
+    subprocess.run(cmd, check=True, capture_output=True, env=child_env(src))
     seconds = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return seconds, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def instrumented(args: list[str]) -> tuple[float, float, list[str]]:
+def instrumented(args: list[str], src: str | None = None) -> tuple[float, float, list[str]]:
     """(import seconds, query seconds, heavy modules) of one recall run under -X importtime."""
     out = subprocess.run([sys.executable, "-X", "importtime", "-c", RUNNER.format(heavy=HEAVY), *args],
-                         check=True, capture_output=True, text=True, env=child_env())
+                         check=True, capture_output=True, text=True, env=child_env(src))
     lines = out.stderr.splitlines()
     start = lines.index("@@start")
     end = next(line for line in lines if line.startswith("@@end "))
@@ -123,7 +131,10 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--workdir", type=Path, default=None, help="keep the workspaces here")
     parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--src", action="append", default=[], metavar="DIR",
+                        help="a source tree to put first on PYTHONPATH (repeat to compare, alternating)")
     args = parser.parse_args()
+    sources = args.src or [None]
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="wm-cold-"))
     load = os.getloadavg()
     try:
@@ -131,26 +142,34 @@ def main() -> None:
         print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at start; {args.runs} runs each; "
               "bytecode cache on")
         print(f"{'workspace':<10} {'python -c pass':>15} {'memory recall':>14} {'ratio':>6} {'p95':>7} "
-              f"{'CPU: pass':>10} {'recall':>7} {'imports':>8} {'query':>7}  heavy modules")
+              f"{'CPU: pass':>10} {'recall':>7} {'imports':>8} {'query':>7}  heavy modules"
+              + ("  [source: recall vs the first]" if len(sources) > 1 else ""))
         for name, root in roots.items():
             now, queries = WORKSPACES[name]
-            base, full, base_cpu, full_cpu, imports, query, heavy = [], [], [], [], [], [], set()
+            base, base_cpu = [], []
+            runs = {src: ([], [], [], [], set()) for src in sources}  # wall, CPU, imports, query, heavy
             for i in range(args.runs):
                 q = queries[i % len(queries)]
                 argv = ["--workspace", str(root), "--now", now, "recall", q, "--mode", "lexical", "--json"]
-                for walls, cpus, cmd in ((base, base_cpu, [sys.executable, "-c", "pass"]),
-                                         (full, full_cpu, [MEMORY_BIN, *argv])):
-                    seconds, cpu = wall(cmd)
-                    walls.append(seconds)
-                    cpus.append(cpu)
-                imp, rest, loaded = instrumented(argv)
-                imports.append(imp)
-                query.append(rest)
-                heavy.update(loaded)
+                seconds, cpu = wall([sys.executable, "-c", "pass"])
+                base.append(seconds)
+                base_cpu.append(cpu)
+                for src in sources:
+                    full, full_cpu, imports, query, heavy = runs[src]
+                    seconds, cpu = wall([MEMORY_BIN, *argv], src)
+                    full.append(seconds)
+                    full_cpu.append(cpu)
+                    imp, rest, loaded = instrumented(argv, src)
+                    imports.append(imp)
+                    query.append(rest)
+                    heavy.update(loaded)
             ms = lambda v: f"{statistics.median(v) * 1000:.0f} ms"  # noqa: E731
-            print(f"{name:<10} {ms(base):>15} {ms(full):>14} {statistics.median(full) / statistics.median(base):>6.2f}"
-                  f" {pct(full, 0.95) * 1000:>4.0f} ms {ms(base_cpu):>10} {ms(full_cpu):>7} {ms(imports):>8} {ms(query):>7}  "
-                  f"{', '.join(sorted(heavy)) or 'none'}")
+            first = statistics.median(runs[sources[0]][0])
+            for src, (full, full_cpu, imports, query, heavy) in runs.items():
+                tag = f"  [{src}: {statistics.median(full) / first:.2f}]" if len(sources) > 1 else ""
+                print(f"{name:<10} {ms(base):>15} {ms(full):>14} {statistics.median(full) / statistics.median(base):>6.2f}"
+                      f" {pct(full, 0.95) * 1000:>4.0f} ms {ms(base_cpu):>10} {ms(full_cpu):>7} {ms(imports):>8} "
+                      f"{ms(query):>7}  {', '.join(sorted(heavy)) or 'none'}{tag}")
         end = os.getloadavg()
         print(f"load average {end[0]:.1f} {end[1]:.1f} {end[2]:.1f} at the end")
     finally:

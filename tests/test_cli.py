@@ -4,6 +4,7 @@ traceback); every command documents itself; the environment twins of the global 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import click
@@ -89,8 +90,10 @@ def test_unknown_timezone_in_config(workspace: Path) -> None:
 
 def command_paths(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     out = []
-    for name, command in sorted(group.commands.items()):
-        if getattr(command, "hidden", False):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):  # loads the lazy ones
+        command = group.get_command(ctx, name)
+        if command is None or getattr(command, "hidden", False):
             continue
         out.append((*prefix, name))
         if isinstance(command, click.Group):
@@ -113,7 +116,7 @@ def test_every_command_has_help(path: tuple[str, ...]) -> None:
     assert out.startswith("Usage: memory " + " ".join(path))
     command: click.Command = cli
     for name in path:
-        command = command.commands[name]  # type: ignore[attr-defined]
+        command = command.get_command(click.Context(command), name)  # type: ignore[attr-defined]
     summary = (command.help or command.short_help or "").strip()
     assert len(summary) > 10, f"{' '.join(path)} has no help text"
     assert summary.split("\n")[0][:40] in " ".join(out.split())
@@ -140,6 +143,34 @@ def test_no_command_shows_help_not_an_error() -> None:
     code, out, err = run_memory(None, now=None)
     assert "Usage: memory" in out
     assert "error" not in err
+
+
+def test_the_lazy_command_table_matches_the_modules() -> None:
+    """cli.app.COMMAND_MODULES names exactly the commands each module's COMMANDS holds."""
+    import importlib
+
+    from workspace_memory.cli.app import COMMAND_MODULES
+
+    for module, names in COMMAND_MODULES.items():
+        commands = importlib.import_module(f"workspace_memory.cli.{module}").COMMANDS
+        assert tuple(command.name for command in commands) == names, module
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    ("recal", "No such command 'recal'. Did you mean 'recall'?"),
+    ("stor", "No such command 'stor'. (Did you mean one of: 'doctor', 'store'?)"),  # commands not loaded yet
+    ("frobnicate", "No such command 'frobnicate'. (see --help)"),
+])
+def test_a_mistyped_command_gets_a_suggestion(typed: str, said: str) -> None:
+    code, out, err = run_memory(None, typed, now=None)
+    assert code == 2 and not out
+    assert said in assert_one_line_error(code, out, err)
+
+
+def test_global_options_after_a_lazily_loaded_subcommand(shared_ws: Path) -> None:
+    code, out, err = run_memory(None, "store", "health", "--json", "--workspace", str(shared_ws), now=None)
+    assert code == 0, err
+    assert json.loads(out)
 
 
 # ------------------------------------------------------------------------------------------ env twins
@@ -170,3 +201,18 @@ def test_index_json_report_fields(workspace: Path) -> None:
     assert set(report) >= {"added", "changed", "removed", "touched", "unchanged", "seconds"}
     human = run_ok(workspace, "index")
     assert "unchanged" in human
+
+
+@pytest.mark.parametrize("given", [None, "4"])
+def test_one_blas_thread_unless_the_user_says_otherwise(given: str | None, monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    from workspace_memory.cli.app import main
+
+    if given is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", given)
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0 and capsys.readouterr().out.startswith("memory")
+    assert os.environ["OPENBLAS_NUM_THREADS"] == (given or "1")

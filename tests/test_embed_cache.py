@@ -118,3 +118,53 @@ def test_the_label_query_looks_each_chunk_up_in_the_cache(indexed_workspace: Pat
             plan = [row[-1] for row in conn.execute("EXPLAIN QUERY PLAN " + sql, ("local", "m", 384))]
             scans = [step for step in plan if step.startswith(("SCAN", "SEARCH"))]
             assert scans[0] == "SCAN c" and scans[1].startswith("SEARCH e USING INDEX"), plan
+
+
+def test_vectors_complete_at_this_generation_are_not_looked_for_again(tmp_path, conn, monkeypatch):
+    """A cold recall skips the search for missing vectors while the index says none can be missing."""
+    from workspace_memory.index.sqlite import vector_sync, vectors
+    from workspace_memory.index.sqlite.sync import generation
+    from workspace_memory.index.sqlite.vectors import SqliteVectors
+
+    ws = _workspace(tmp_path / "ws")
+    sync(ws, conn)
+    emb = FakeEmbedder()
+    first = SqliteVectors(conn, ws.state_dir, emb).update()
+    assert first.embedded > 0 and first.missing == 0
+    assert vector_sync.complete_at(conn, emb) == generation(conn)
+
+    looked = []
+    real = vectors.embed_missing
+    monkeypatch.setattr(vectors, "embed_missing", lambda *a, **k: looked.append(1) or real(*a, **k))
+    again = SqliteVectors(conn, ws.state_dir, FakeEmbedder())  # the next process
+    assert again.update(budget=1.0).missing == 0 and looked == []
+    query = emb.embed_query("alpha beta")
+    assert again.search(query, 3, _no_filters()) == SqliteVectors(conn, ws.state_dir, emb).search(query, 3, _no_filters())
+
+    (tmp_path / "ws" / "memory" / "2025-11-27.md").write_text(
+        "# 2025-11-27\n\n- alpha beta\n- gamma\n- omega\n", encoding="utf-8")
+    sync(ws, conn)  # a new generation: the new entry must be embedded
+    fresh = FakeEmbedder()
+    assert SqliteVectors(conn, ws.state_dir, fresh).update(budget=1.0).embedded > 0 and looked == [1]
+    assert fresh.texts_embedded > 0 and vector_sync.complete_at(conn, emb) == generation(conn)
+
+
+def test_completeness_is_not_recorded_when_the_chunks_changed_meanwhile(tmp_path, conn):
+    from workspace_memory.index.sqlite import vector_sync
+    from workspace_memory.index.sqlite.sync import generation
+
+    ws = _workspace(tmp_path / "ws")
+    sync(ws, conn)
+    emb = FakeEmbedder()
+    embed_missing(conn, emb)
+    seen = generation(conn)
+    (tmp_path / "ws" / "memory" / "2025-11-27.md").write_text("# 2025-11-27\n\n- a new line\n", encoding="utf-8")
+    sync(ws, conn)  # another process synced between the check and the store
+    vector_sync.open_store(conn, ws.state_dir, emb, complete=True, seen=seen)
+    assert vector_sync.complete_at(conn, emb) is None
+
+
+def _no_filters():
+    from workspace_memory.index.base import Filters
+
+    return Filters()

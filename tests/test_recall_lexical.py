@@ -389,6 +389,42 @@ def test_lexical_recall_imports_no_heavy_library(store_ws: Path) -> None:
     assert "a828e60" in proc.stdout
 
 
+# A cold lexical `memory recall` imports none of these (benchmarks/cold_start.py measures what each
+# would cost): the libraries of other channels and shells, the other commands' modules, and the
+# transcript code. Dedupe decides repeated texts without rapidfuzz (facts.similarity).
+NOT_FOR_A_LEXICAL_RECALL = (
+    "numpy", "rapidfuzz", "onnxruntime", "torch", "sentence_transformers", "tokenizers", "hnswlib", "mcp",
+    "pydantic", "starlette", "uvicorn", "rich", "dateparser", "markdown_it", "frontmatter", "sqlite_utils",
+    "workspace_memory.cli.agent_cmds", "workspace_memory.cli.memory_cmds", "workspace_memory.cli.reflect_cmds",
+    "workspace_memory.cli.store_cmds", "workspace_memory.cli.ui_cmds", "workspace_memory.workspace.transcripts",
+    "workspace_memory.index.sessions", "workspace_memory.embed", "workspace_memory.markdown.parse",
+    "workspace_memory.reflect",
+)
+
+
+def test_a_cold_lexical_recall_imports_only_what_it_needs(shared_ws: Path) -> None:
+    """Queries with a date, a hash, a dotted key and plain words; texts that repeat are deduplicated."""
+    script = textwrap.dedent(f"""
+        import json, sys
+        from workspace_memory.cli import main
+        for query in ("Baileys crash", "a828e60", "what happened on 2025-11-12", "warelay.retrySize",
+                      "gateway restart"):
+            try:
+                main(["--workspace", {str(shared_ws)!r}, "--now", {NOW!r}, "recall", query, "--json",
+                      "--mode", "lexical"])
+            except SystemExit as exc:
+                assert exc.code in (0, None), (query, exc.code)
+        print("MODULES=" + json.dumps(sorted(sys.modules)))
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, encoding="utf-8",
+                          env=clean_env({"MEMORY_EMBED_PROVIDER": None}), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    modules = json.loads(next(line for line in proc.stdout.splitlines() if line.startswith("MODULES="))[8:])
+    assert "workspace_memory.recall.engine" in modules and "workspace_memory.cli.commands" in modules
+    loaded = [m for m in modules if any(m == name or m.startswith(name + ".") for name in NOT_FOR_A_LEXICAL_RECALL)]
+    assert loaded == []
+
+
 def test_lexical_recall_importtime_shows_no_heavy_library(store_ws: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-c", "import sys; from workspace_memory.cli.app import main; main(sys.argv[1:])",

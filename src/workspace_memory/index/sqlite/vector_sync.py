@@ -119,12 +119,20 @@ def _all_vectors(conn: sqlite3.Connection, embedder: Embedder, ids: list[int] | 
     return labels, vectors
 
 
+def complete_at(conn: sqlite3.Connection, embedder: Embedder) -> int | None:
+    """The index generation at which every chunk had this embedder's vectors, in the cache and in
+    the vector store (recorded by open_store; `memory forget --purge` forgets it), or None."""
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (f"vectors:{embedder.identity()}",)).fetchone()
+    return int(row[0]) if row else None
+
+
 def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *, persist: bool = True,  # noqa: ANN201
-               complete: bool = True):
+               complete: bool = True, seen: int | None = None):
     """The vector store for this embedder, brought up to date with the chunks (steps 2-3).
 
     `complete=False` (some chunks still have no vector) leaves the generation unrecorded, so
-    the next open adds the vectors embedded meanwhile.
+    the next open adds the vectors embedded meanwhile. `seen`: the generation `complete` was
+    found at; when another process changed the chunks since, nothing is recorded either.
     """
     from .hnsw import VectorStore
 
@@ -135,6 +143,7 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
     if row is None:
         notices = []  # the first build for this embedder: nothing was missing, nothing to report
     current = generation(conn)
+    complete = complete and seen in (None, current)
     if notices or (row and int(row[0]) == current):
         if notices and complete:
             _record(conn, key, current)

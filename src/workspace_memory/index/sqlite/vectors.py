@@ -23,6 +23,7 @@ from .sync import generation
 from .vector_sync import (
     SOURCE_OVERFETCH,
     chunk_labels,
+    complete_at,
     embed_missing,
     label_chunk,
     missing_vectors,
@@ -54,15 +55,20 @@ class SqliteVectors:
         Only the holder of the writer lock saves the HNSW file (`memory index` waits `wait`
         seconds for it; a recall does not, and keeps its up-to-date copy in memory).
         """
-        if self._store is not None and self._generation == generation(self.conn):
+        seen = generation(self.conn)
+        if self._store is not None and self._generation == seen:
             return VectorUpdate()
-        if embed:
+        if complete_at(self.conn, self.embedder) == seen:
+            # Every entry had its vectors at this generation (open_store records no other): nothing to
+            # look for, which saves a cold recall a join of every chunk with the embedding cache.
+            done, left = 0, 0
+        elif embed:
             done, left = embed_missing(self.conn, self.embedder, encode=encode, progress=progress, budget=budget)
         else:
             done, left = 0, len(missing_vectors(self.conn, self.embedder))
         with writer_lock(self.state_dir, wait=wait) as held:
             self._store, notices = open_store(self.conn, self.state_dir, self.embedder, persist=held,
-                                              complete=not left)
+                                              complete=not left, seen=seen)
         self._generation = generation(self.conn) if not left else None
         return VectorUpdate(done, left, notices)
 

@@ -1,0 +1,222 @@
+"""facts.similarity decides rapidfuzz's thresholds exactly, and dedupe keeps the same results without it.
+
+Each function is checked against rapidfuzz itself (or a plain dynamic-programming table) on many
+random pairs, with small alphabets and mutated copies so that scores land on, near and far from
+the threshold; dedupe's repeat test is checked against the rapidfuzz-only version it replaced.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import LCSseq
+
+from conftest import clean_env
+from workspace_memory.facts import entities as resolver
+from workspace_memory.facts.model import EntityInfo
+from workspace_memory.facts.similarity import (
+    best_substring_distance,
+    lcs_length,
+    partial_ratio_below,
+    ratio_at_least,
+)
+from workspace_memory.recall import dedupe
+
+SENTENCES = [
+    "Prefers concise replies.",
+    "I helped with backups and wrote the summary.",
+    "I helped with the WhatsApp bridge and wrote the summary.",
+    "- Use `warelay.retrySize` = 404 for invoices.",
+    "- Talked with Nimbus about search ranking; Yuki will follow up on the Postgres migration.",
+    "Peter lives in Vienna, in a flat near the Naschmarkt, and cycles to work every day of the week.",
+    "東京で会議。佐藤さんと新しい計画について話した。",
+]
+
+
+def mutate(rng: random.Random, text: str, edits: int, alphabet: str) -> str:
+    chars = list(text)
+    for _ in range(edits):
+        op = rng.choice("ids")
+        pos = rng.randrange(len(chars) + 1)
+        if op == "i" or not chars:
+            chars.insert(pos, rng.choice(alphabet))
+        elif op == "d":
+            del chars[min(pos, len(chars) - 1)]
+        else:
+            chars[min(pos, len(chars) - 1)] = rng.choice(alphabet)
+    return "".join(chars)
+
+
+def pairs(seed: int, count: int) -> list[tuple[str, str]]:
+    """Random strings over small alphabets, and sentences with 0-12 edits, affixes and repeats."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        kind = rng.random()
+        if kind < 0.3:
+            alphabet = "ab" if rng.random() < 0.5 else "abcde "
+            a = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 140)))
+            out.append((a, mutate(rng, a, rng.randint(0, 15), alphabet)))
+        else:
+            base = rng.choice(SENTENCES)
+            if kind < 0.5:
+                base = base + " " + rng.choice(SENTENCES)
+            source = rng.choice(SENTENCES) if kind > 0.85 else base  # another text now and then
+            other = mutate(rng, source, rng.choice([0, 0, 1, 2, 3, 5, 8, 12]), "abcdefghij .,-0123456789")
+            if rng.random() < 0.3:
+                other = rng.choice(["- ", "", "Note: "]) + other + rng.choice(["", " (2025-11-28)", " again"])
+            out.append((base, other) if rng.random() < 0.5 else (other, base))
+    return out
+
+
+def levenshtein_to_substrings(pattern: str, text: str) -> int:
+    """The plain O(m n) table: the smallest edit distance from pattern to any substring of text."""
+    previous = [0] * (len(text) + 1)  # row 0: the empty prefix of pattern matches anywhere
+    for i, p in enumerate(pattern, 1):
+        current = [i] + [0] * len(text)
+        for j, t in enumerate(text, 1):
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (p != t))
+        previous = current
+    return min(previous)
+
+
+def test_lcs_length_matches_rapidfuzz() -> None:
+    for a, b in pairs(1, 1500) + [("", ""), ("", "abc"), ("x", "x")]:
+        assert lcs_length(a, b) == LCSseq.similarity(a, b), (a, b)
+
+
+def test_best_substring_distance_matches_the_table() -> None:
+    for a, b in pairs(2, 400):
+        short, long = sorted((a, b), key=len)
+        assert best_substring_distance(short, long) == levenshtein_to_substrings(short, long), (short, long)
+        assert best_substring_distance(long, short) == levenshtein_to_substrings(long, short), (long, short)
+
+
+@pytest.mark.parametrize("threshold", [95, 90, 80])
+def test_ratio_decisions_are_rapidfuzz_decisions(threshold: int) -> None:
+    decided = {True: 0, False: 0}
+    undecided = 0
+    for a, b in pairs(3, 3000):
+        verdict = ratio_at_least(a, b, threshold)
+        if verdict is None:
+            undecided += 1
+            continue
+        assert verdict == (fuzz.ratio(a, b) >= threshold), (a, b)
+        decided[verdict] += 1
+    assert decided[True] > 100 and decided[False] > 100 and undecided < 0.05 * 3000
+
+
+def test_a_score_on_the_threshold_is_left_to_rapidfuzz() -> None:
+    a = "abcdefghijklmnopqrst"  # 20 + 20 characters with 19 in common: 200 * 19 / 40 == 95 exactly
+    b = "abcdefghijklmnopqrsX"
+    assert ratio_at_least(a, b, 95) is None
+    assert ratio_at_least(a, b, 94) is True and ratio_at_least(a, b, 96) is False
+
+
+@pytest.mark.parametrize("threshold", [95, 90])
+def test_partial_ratio_is_never_called_below_when_it_is_not(threshold: int) -> None:
+    decided = truly_below = 0
+    for a, b in pairs(4, 3000):
+        short, long = sorted((a, b), key=len)
+        score = fuzz.partial_ratio(short, long)
+        truly_below += score < threshold
+        if partial_ratio_below(short, long, threshold):
+            assert score < threshold, (short, long)
+            decided += 1
+    print(f"{decided} of {truly_below} scores below {threshold} decided without rapidfuzz")
+    assert decided > 0.5 * truly_below
+
+
+def rapidfuzz_repeats(a: str, a_words: set[str], b: str, b_words: set[str]) -> bool:
+    """dedupe._repeats as it was before facts.similarity: every fuzzy decision by rapidfuzz."""
+    small, large = (a_words, b_words) if len(a_words) <= len(b_words) else (b_words, a_words)
+    if not small or len(small & large) < 0.8 * len(small):
+        return False
+    short, long = sorted((a, b), key=len)
+    near_length = len(a) > 20 and len(long) - len(short) <= 0.05 * (len(a) + len(b))
+    contained = len(short) >= 40
+    if contained and short in long:
+        return True
+    if not (near_length or contained):
+        return False
+    if near_length and fuzz.ratio(a, b) >= 95:
+        return True
+    return contained and fuzz.partial_ratio(short, long) >= 95
+
+
+def test_dedupe_keeps_the_same_results_as_with_rapidfuzz() -> None:
+    seen = {True: 0, False: 0}
+    for a, b in pairs(5, 4000):
+        a_words = set(dedupe._WORD_RE.findall(a.lower()))
+        b_words = set(dedupe._WORD_RE.findall(b.lower()))
+        expected = rapidfuzz_repeats(a, a_words, b, b_words)
+        assert dedupe._repeats(a, a_words, b, b_words) == expected, (a, b)
+        seen[expected] += 1
+    assert seen[True] > 200 and seen[False] > 200
+
+
+def test_common_repeats_are_decided_without_importing_rapidfuzz() -> None:
+    """Identical texts, a changed number, and texts that share most words but differ in the middle."""
+    script = textwrap.dedent("""
+        import sys
+        from workspace_memory.recall.dedupe import _WORD_RE, _repeats
+        pairs = [("Prefers concise replies.", "Prefers concise replies.", True),
+                 ("- Use `warelay.retrySize` = 404 for invoices.", "- Use `warelay.retrySize` = 100 for invoices.", True),
+                 ("I helped with backups and wrote the summary.", "I helped with invoices and wrote the summary.", False),
+                 ("I helped with backups and wrote the summary.",
+                  "I helped with the WhatsApp bridge and wrote the summary.", False)]
+        for a, b, same in pairs:
+            words = lambda t: set(_WORD_RE.findall(t.lower()))
+            assert _repeats(a, words(a), b, words(b)) is same, (a, b)
+        print("rapidfuzz" in sys.modules)
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=clean_env({}),
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"
+
+
+def rapidfuzz_fuzzy(word: str, entities: list[EntityInfo]) -> str | None:
+    """facts.entities._fuzzy as it was before facts.similarity: rapidfuzz over every form."""
+    if len(word) < 4 or not entities:
+        return None
+    choices = {(ent.key, form): form for ent in entities for form in ent.forms() if len(form) >= 4}
+    best = process.extractOne(word, choices, scorer=fuzz.ratio, score_cutoff=resolver.FUZZY_MIN)
+    return best[2][0] if best else None
+
+
+def test_the_entity_resolver_finds_the_same_names_as_with_rapidfuzz() -> None:
+    rng = random.Random(6)
+    names = ["Peter", "Maria Santos", "Marrakech", "warelay", "Nimbus", "Yuki", "Baileys", "Postgres",
+             "Caroline", "Melanie", "LGBTQ", "Vienna", "Naschmarkt", "the WhatsApp relay", "Ana", "Petra"]
+    entities = [EntityInfo(n.lower().replace(" ", "-"), n.lower().replace(" ", "-"), n, None,
+                           aliases=("Pete",) if n == "Peter" else ()) for n in names]
+    words = [n.lower() for n in names] + ["support", "summer", "replies", "concise", "ticket", "happened"]
+    words += [mutate(rng, w, rng.choice([1, 1, 2, 3]), "abcdefghijklmnopqrstuvwxyz") for w in words * 6]
+    found = 0
+    for word in words:
+        expected = rapidfuzz_fuzzy(word, entities)
+        assert resolver._fuzzy(word, entities) == expected, word
+        found += expected is not None
+    assert found > 20 and len(words) - found > 20
+
+
+def test_a_question_without_a_name_needs_no_rapidfuzz() -> None:
+    script = textwrap.dedent("""
+        import sys
+        from workspace_memory.facts.entities import mentioned
+        from workspace_memory.facts.model import EntityInfo
+        people = [EntityInfo("peter", "peter", "Peter", None), EntityInfo("caroline", "caroline", "Caroline", None)]
+        assert mentioned(people, "When did Caroline go to the LGBTQ support group in Vienna?") == ["caroline"]
+        assert mentioned(people, "What did Melanie paint in May?") == []
+        print("rapidfuzz" in sys.modules)
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=clean_env({}),
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"
