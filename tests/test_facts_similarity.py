@@ -1,8 +1,9 @@
-"""facts.similarity decides rapidfuzz's thresholds exactly, and dedupe keeps the same results without it.
+"""facts.similarity's bound never contradicts rapidfuzz, and dedupe and the entity resolver keep
+the same results with it.
 
-Each function is checked against rapidfuzz itself (or a plain dynamic-programming table) on many
-random pairs, with small alphabets and mutated copies so that scores land on, near and far from
-the threshold; dedupe's repeat test is checked against the rapidfuzz-only version it replaced.
+The bound is checked against rapidfuzz itself on many random pairs, with small alphabets and mutated
+copies so that scores land on, near and far from the threshold; dedupe's repeat test and the entity
+resolver are checked against the rapidfuzz-only versions.
 """
 
 from __future__ import annotations
@@ -14,17 +15,11 @@ import textwrap
 
 import pytest
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import LCSseq
 
 from conftest import clean_env
 from workspace_memory.facts import entities as resolver
 from workspace_memory.facts.model import EntityInfo
-from workspace_memory.facts.similarity import (
-    best_substring_distance,
-    lcs_length,
-    partial_ratio_below,
-    ratio_at_least,
-)
+from workspace_memory.facts.similarity import ratio_at_least
 from workspace_memory.recall import dedupe
 
 SENTENCES = [
@@ -74,29 +69,6 @@ def pairs(seed: int, count: int) -> list[tuple[str, str]]:
     return out
 
 
-def levenshtein_to_substrings(pattern: str, text: str) -> int:
-    """The plain O(m n) table: the smallest edit distance from pattern to any substring of text."""
-    previous = [0] * (len(text) + 1)  # row 0: the empty prefix of pattern matches anywhere
-    for i, p in enumerate(pattern, 1):
-        current = [i] + [0] * len(text)
-        for j, t in enumerate(text, 1):
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (p != t))
-        previous = current
-    return min(previous)
-
-
-def test_lcs_length_matches_rapidfuzz() -> None:
-    for a, b in pairs(1, 1500) + [("", ""), ("", "abc"), ("x", "x")]:
-        assert lcs_length(a, b) == LCSseq.similarity(a, b), (a, b)
-
-
-def test_best_substring_distance_matches_the_table() -> None:
-    for a, b in pairs(2, 400):
-        short, long = sorted((a, b), key=len)
-        assert best_substring_distance(short, long) == levenshtein_to_substrings(short, long), (short, long)
-        assert best_substring_distance(long, short) == levenshtein_to_substrings(long, short), (long, short)
-
-
 @pytest.mark.parametrize("threshold", [95, 90, 80])
 def test_ratio_decisions_are_rapidfuzz_decisions(threshold: int) -> None:
     decided = {True: 0, False: 0}
@@ -108,28 +80,14 @@ def test_ratio_decisions_are_rapidfuzz_decisions(threshold: int) -> None:
             continue
         assert verdict == (fuzz.ratio(a, b) >= threshold), (a, b)
         decided[verdict] += 1
-    assert decided[True] > 100 and decided[False] > 100 and undecided < 0.05 * 3000
+    assert decided[True] > 100 and decided[False] > 300, (decided, undecided)
 
 
-def test_a_score_on_the_threshold_is_left_to_rapidfuzz() -> None:
-    a = "abcdefghijklmnopqrst"  # 20 + 20 characters with 19 in common: 200 * 19 / 40 == 95 exactly
-    b = "abcdefghijklmnopqrsX"
-    assert ratio_at_least(a, b, 95) is None
-    assert ratio_at_least(a, b, 94) is True and ratio_at_least(a, b, 96) is False
-
-
-@pytest.mark.parametrize("threshold", [95, 90])
-def test_partial_ratio_is_never_called_below_when_it_is_not(threshold: int) -> None:
-    decided = truly_below = 0
-    for a, b in pairs(4, 3000):
-        short, long = sorted((a, b), key=len)
-        score = fuzz.partial_ratio(short, long)
-        truly_below += score < threshold
-        if partial_ratio_below(short, long, threshold):
-            assert score < threshold, (short, long)
-            decided += 1
-    print(f"{decided} of {truly_below} scores below {threshold} decided without rapidfuzz")
-    assert decided > 0.5 * truly_below
+def test_the_bound_is_the_shared_characters() -> None:
+    assert ratio_at_least("abcd", "abcd", 95) is True  # equal strings score 100
+    assert ratio_at_least("abcd", "wxyz", 10) is False  # nothing shared: at most 0
+    assert ratio_at_least("abcd", "dcba", 95) is None  # all shared, order unknown: rapidfuzz decides
+    assert ratio_at_least("abcdefghij", "abcdefghiX", 95) is False  # at most 200 * 9 / 20 = 90
 
 
 def rapidfuzz_repeats(a: str, a_words: set[str], b: str, b_words: set[str]) -> bool:
@@ -161,15 +119,16 @@ def test_dedupe_keeps_the_same_results_as_with_rapidfuzz() -> None:
 
 
 def test_common_repeats_are_decided_without_importing_rapidfuzz() -> None:
-    """Identical texts, a changed number, and texts that share most words but differ in the middle."""
+    """Identical texts (short and long), and texts whose words differ too much. (Texts that differ in a
+    word or two go to rapidfuzz: its ratio and partial_ratio decide them.)"""
     script = textwrap.dedent("""
         import sys
         from workspace_memory.recall.dedupe import _WORD_RE, _repeats
-        pairs = [("Prefers concise replies.", "Prefers concise replies.", True),
-                 ("- Use `warelay.retrySize` = 404 for invoices.", "- Use `warelay.retrySize` = 100 for invoices.", True),
-                 ("I helped with backups and wrote the summary.", "I helped with invoices and wrote the summary.", False),
-                 ("I helped with backups and wrote the summary.",
-                  "I helped with the WhatsApp bridge and wrote the summary.", False)]
+        pairs = [("Prefers concise replies, always.", "Prefers concise replies, always.", True),
+                 ("Talked with Nimbus about search ranking; Yuki will follow up on the Postgres migration.",
+                  "Talked with Nimbus about search ranking; Yuki will follow up on the Postgres migration.", True),
+                 ("I helped with backups and wrote the summary.", "Peter moved to London in the spring.", False),
+                 ("Prefers tea.", "Prefers tea.", False)]  # equal but short: never a repeat
         for a, b, same in pairs:
             words = lambda t: set(_WORD_RE.findall(t.lower()))
             assert _repeats(a, words(a), b, words(b)) is same, (a, b)

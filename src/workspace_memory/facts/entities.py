@@ -48,7 +48,7 @@ def _fuzzy(word: str, entities: Sequence[EntityInfo]) -> str | None:
         return None
     choices = {(ent.key, form): form for ent in entities for form in ent.forms() if len(form) >= 4}
     # Most capitalised words of a question are no name at all: when no form can reach FUZZY_MIN
-    # (decided exactly by facts.similarity), rapidfuzz's answer is None and it need not load.
+    # (facts.similarity's bound), rapidfuzz's answer is None and it need not load.
     if all(ratio_at_least(word, form, FUZZY_MIN) is False for form in choices.values()):
         return None
     from rapidfuzz import fuzz, process

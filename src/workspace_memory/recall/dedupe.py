@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..facts.similarity import partial_ratio_below, ratio_at_least
+from ..facts.similarity import ratio_at_least
 from .candidates import Candidate
 
 _WORD_RE = re.compile(r"\w+")
@@ -20,8 +20,8 @@ def dedupe(ranked: list[Candidate], limit: int) -> list[Candidate]:
     is an entry). Repeats are (nearly) the same text, or one text contained in the other: a fact
     copied by hand into a bank page says nothing new next to the fact itself. Texts under 40
     characters only count when (nearly) identical. Word sets prefilter the pairs, so only likely
-    repeats pay for a fuzzy comparison, and facts.similarity decides most of those exactly
-    without importing rapidfuzz.
+    repeats pay for a fuzzy comparison, and facts.similarity rules out most of those without
+    importing rapidfuzz.
     """
     kept: list[tuple[Candidate, str, set[str]]] = []
     entries: set[tuple[tuple[str, str], int]] = set()
@@ -65,8 +65,8 @@ def _repeats(a: str, a_words: set[str], b: str, b_words: set[str]) -> bool:
         return True
     if not (near_length or contained):
         return False
-    # The decisions are rapidfuzz's, as `fuzz.ratio(a, b) >= 95 or fuzz.partial_ratio(short, long) >= 95`
-    # would make them; rapidfuzz is imported only for the cases facts.similarity cannot settle.
+    # The decisions are rapidfuzz's; facts.similarity only rules out pairs that cannot reach 95,
+    # so that most recalls never import it.
     if near_length:
         same = ratio_at_least(a, b, 95)
         if same is None:
@@ -75,7 +75,7 @@ def _repeats(a: str, a_words: set[str], b: str, b_words: set[str]) -> bool:
             same = fuzz.ratio(a, b) >= 95
         if same:
             return True
-    if not contained or partial_ratio_below(short, long, 95):
+    if not contained:
         return False
     from rapidfuzz import fuzz
 
