@@ -30,6 +30,8 @@ import sys
 import time
 from pathlib import Path
 
+# As the CLI runs it (cli/app.py): BLAS on one thread, whose wake-ups cost more than the work.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).parent))
 from stats import pct, time_recalls  # noqa: E402
 from workspace_gen import generate  # noqa: E402

@@ -34,14 +34,16 @@ import numpy as np
 
 from ...embed.base import l2_normalize
 
-# Measured on this 2-core machine, dim 384, unit vectors, k=25, one query at a time (single thread):
-#   n        exact (BLAS)   HNSW (M=32, ef=200)
-#   10,000   0.42 ms        0.82 ms
-#   15,000   0.55 ms        0.81-0.92 ms
-#   20,000   0.74-0.87 ms   0.91-1.08 ms
-#   25,000   6.6-7.7 ms     1.6-2.2 ms   (the 37 MB matrix no longer fits in cache)
-# Exact search wins, with perfect recall, up to about 20k vectors; beyond that it falls off a cliff.
-EXACT_THRESHOLD = 20_000
+# Measured on this 2-core machine, one query at a time, OpenBLAS on one thread (the CLI's setting):
+#   vectors x dim    exact (BLAS)   HNSW (M=32, ef=200)      (2026-12-01; an earlier run, on a
+#   5,000 x 512      0.75 ms        about 0.8 ms              quieter memory bus, saw exact win up
+#   14,000 x 512     3.5 ms         1.0 ms (same top 10)      to 20,000 x 384)
+#   20,000 x 512     5.8 ms
+#   100,000 x 512    27 ms
+# The matrix-vector product is bound by memory bandwidth: HNSW wins from about 5,000 vectors.
+# (With OpenBLAS' default threads the product took 7-8 ms from 10,000 vectors on: waking the
+# threads costs more than the work, so the CLI runs BLAS on one thread.)
+EXACT_THRESHOLD = 5_000
 
 # HNSW parameters. Measured recall@10 against exact search on 5k random unit vectors of dim 384
 # (the hardest case: real embeddings have far lower intrinsic dimension), at ef=200:

@@ -1,5 +1,5 @@
 """Reads per connection that stay valid while the index does not change: term counts, table
-totals and the entity list.
+totals, the entity list, and whether any transcript or struck fact is indexed.
 
 Counting a word's matches walks its whole posting list (2-5 ms for a word in 100,000 entries),
 and the entities are read (and their aliases decoded) for every question; a long-lived process
@@ -39,6 +39,7 @@ class ReadCache:
         self.hits: dict[tuple[str, str], int] = {}  # (table, FTS5 phrase) -> rows with it in any column
         self.sizes: dict[str, tuple[int, int]] = {}  # table -> (rows, tokens)
         self.entities: list | None = None  # [EntityInfo], filled by the store
+        self.flags: tuple[bool, bool] | None = None  # (any session transcript, any fact struck)
 
     def fresh(self, conn: sqlite3.Connection) -> ReadCache:
         """This cache, brought up to date (or emptied) if the index changed since it was filled."""
@@ -52,8 +53,16 @@ class ReadCache:
             self.counts, self.hits = {}, {}
         self.state, self.generation, self.seq = state, generation, seq
         self.sizes = {table: table_bm25.totals(conn, table) for table in FTS_TABLES}
-        self.entities = None
+        self.entities = self.flags = None
         return self
+
+    def holds(self, conn: sqlite3.Connection) -> tuple[bool, bool]:
+        """(any session transcript indexed, any entry struck as no longer true): what filters can skip."""
+        self.fresh(conn)
+        if self.flags is None:
+            self.flags = (conn.execute("SELECT 1 FROM session_files LIMIT 1").fetchone() is not None,
+                          conn.execute("SELECT 1 FROM chunks WHERE invalid_at IS NOT NULL LIMIT 1").fetchone() is not None)
+        return self.flags
 
     def _replay(self, conn: sqlite3.Connection) -> bool:
         """Move the cached counts by the journal's rows since this cache's state; False when it cannot."""

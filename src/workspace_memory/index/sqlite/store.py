@@ -110,10 +110,10 @@ class SqliteStore:
         and a filter costs FTS5 a join on every match."""
         changes: dict[str, Any] = {}
         memory, sessions_too = filters.source_roles()
-        if memory and not sessions_too and self.conn.execute("SELECT 1 FROM session_files LIMIT 1").fetchone() is None:
+        has_sessions, has_invalid = self._cache.holds(self.conn)
+        if memory and not sessions_too and not has_sessions:
             changes["sources"] = ()
-        if not filters.include_invalid and self.conn.execute(
-                "SELECT 1 FROM chunks WHERE invalid_at IS NOT NULL LIMIT 1").fetchone() is None:
+        if not filters.include_invalid and not has_invalid:
             changes["include_invalid"] = True
         return replace(filters, **changes) if changes else filters
 
