@@ -239,3 +239,31 @@ def test_descriptions_match_the_readme_notes() -> None:
     notes = Path(__file__).parent.parent / "docs" / "notes" / "agent.md"
     text = notes.read_text(encoding="utf-8")
     assert all(f"`{tool}`" in text for tool in TOOLS), "every MCP tool is documented"
+
+
+def test_stdio_streams_keep_stray_prints_off_the_wire() -> None:
+    """mcp_stdio: lines come from fd 0 through the event loop, replies go to the real stdout, and a
+    print while serving lands on stderr (the protocol stream stays clean); fds are restored after."""
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent("""
+        import asyncio, os, sys
+        from workspace_memory.mcp_stdio import claimed_stdio
+
+        async def main():
+            with claimed_stdio() as (lines, writer):
+                print("stray output")  # must not reach the wire
+                sys.stdout.flush()
+                async for line in lines:
+                    await writer.write("echo:" + line)
+            print("after")  # fd 1 is the wire again
+
+        asyncio.run(main())
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], input="one\ntwo\n", capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "echo:one\necho:two\nafter\n"
+    assert "stray output" in proc.stderr

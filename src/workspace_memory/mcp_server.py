@@ -272,7 +272,7 @@ def serve(mem, http: str | None = None) -> None:  # noqa: ANN001 - api.Memory
     threading.Thread(target=_follow_sessions, args=(mem, lock, stop), daemon=True).start()
     try:
         if http is None:
-            server.run("stdio")
+            _run_stdio(server)
         else:
             print(f"memory mcp: serving http://{host}:{port}/mcp" + (" (bearer token required)" if token else ""),
                   file=sys.stderr)
@@ -280,6 +280,23 @@ def serve(mem, http: str | None = None) -> None:  # noqa: ANN001 - api.Memory
     finally:
         stop.set()
         mem.stop_watching()
+
+
+def _run_stdio(server: MCPServer) -> None:
+    """The SDK's stdio transport, fed by the event loop instead of a thread per line (mcp_stdio)
+    when stdin and stdout are pipes, sockets or terminals; else (a file) the SDK's own."""
+    import stat
+
+    import anyio
+
+    from .mcp_stdio import serve_stdio
+
+    streamable = all(stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or stat.S_ISCHR(mode)
+                     for mode in (os.fstat(0).st_mode, os.fstat(1).st_mode))
+    if streamable and os.environ.get("MEMORY_MCP_SDK_STDIO") != "1":
+        anyio.run(serve_stdio, server)
+    else:
+        server.run("stdio")
 
 
 def _follow_sessions(mem, lock: threading.Lock, stop: threading.Event) -> None:  # noqa: ANN001 - api.Memory
