@@ -23,6 +23,19 @@ def iso(value: date | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
+def scope(ws: list[int], alias: str = "c", name: str | None = None) -> tuple[str, int | list[int]]:
+    """The clause that keeps the workspaces `ws` of `alias`, and its parameter (named `name`, or %s).
+
+    One workspace is `= %s`, not `= ANY(%s)`: then the planner can walk the primary key
+    (workspace_id, id) newest first and stop after a LIMIT, which a list of ids does not allow
+    (the 50 newest entries with a common word: 0.5 ms instead of 20), and joins look up one key.
+    """
+    placeholder = f"%({name})s" if name else "%s"
+    if len(ws) == 1:
+        return f"{alias}.workspace_id = {placeholder}", ws[0]
+    return f"{alias}.workspace_id = ANY({placeholder})", ws
+
+
 def filter_sql(filters: Filters | None, alias: str = "c") -> tuple[str, list[Any]]:
     """SQL over chunks `alias` for the filters, with its parameters ("" when there is nothing to filter)."""
     if filters is None:
@@ -60,8 +73,9 @@ def _and(where: str) -> str:
 
 def holds_entries(conn: psycopg.Connection, ws: list[int], filters: Filters) -> bool:
     where, params = filter_sql(filters)
-    return conn.execute(f"SELECT 1 FROM chunks c WHERE c.workspace_id = ANY(%s){_and(where)} LIMIT 1",
-                        [ws, *params]).fetchone() is not None
+    in_ws, ws_param = scope(ws)
+    return conn.execute(f"SELECT 1 FROM chunks c WHERE {in_ws}{_and(where)} LIMIT 1",
+                        [ws_param, *params]).fetchone() is not None
 
 
 def rows(conn: psycopg.Connection, ws: list[int], ids: Sequence[int], filters: Filters | None,
@@ -71,6 +85,7 @@ def rows(conn: psycopg.Connection, ws: list[int], ids: Sequence[int], filters: F
     With `names` (a view over several workspaces) each row also carries its `workspace`.
     """
     where, params = filter_sql(filters)
+    in_ws, ws_param = scope(ws)
     out: dict[int, ChunkRow] = {}
     for (cid, path, start, end, entry_start, kind, heading, text, role, day, t_start, t_end, invalid_at, content,
          confidence, ws_id, keys, names_) in conn.execute(
@@ -80,7 +95,7 @@ def rows(conn: psycopg.Connection, ws: list[int], ids: Sequence[int], filters: F
         " array_agg(m.entity_key ORDER BY m.ord) AS keys, array_agg(COALESCE(e.name, m.slug) ORDER BY m.ord) AS names"
         " FROM mentions m LEFT JOIN entities e ON e.workspace_id = m.workspace_id AND e.key = m.entity_key"
         " WHERE m.workspace_id = c.workspace_id AND m.chunk_id = c.id) m ON true"
-        f" WHERE c.workspace_id = ANY(%s) AND c.id = ANY(%s){_and(where)}", [ws, list(ids), *params]):
+        f" WHERE {in_ws} AND c.id = ANY(%s){_and(where)}", [ws_param, list(ids), *params]):
         row: Any = {"id": cid, "path": path, "start_line": start, "end_line": end, "entry_start": entry_start,
                     "kind": kind,
                     "heading": heading, "text": text, "role": role, "day": iso(day), "t_start": iso(t_start),
@@ -97,9 +112,10 @@ def rows(conn: psycopg.Connection, ws: list[int], ids: Sequence[int], filters: F
 
 
 def superseded(conn: psycopg.Connection, ws: list[int], ids: Sequence[int]) -> dict[int, int]:
+    in_ws, ws_param = scope(ws, "f")
     return dict(conn.execute(
-        "SELECT id, superseded_by FROM facts WHERE workspace_id = ANY(%s) AND id = ANY(%s)"
-        " AND superseded_by IS NOT NULL", (ws, list(ids))).fetchall())
+        f"SELECT f.id, f.superseded_by FROM facts f WHERE {in_ws} AND f.id = ANY(%s)"
+        " AND f.superseded_by IS NOT NULL", (ws_param, list(ids))).fetchall())
 
 
 def about_entities(conn: psycopg.Connection, ws: list[int], keys: Sequence[str], filters: Filters, limit: int,
@@ -108,13 +124,14 @@ def about_entities(conn: psycopg.Connection, ws: list[int], keys: Sequence[str],
     where, params = named_filter(filters)
     kind = " AND c.kind = 'opinion'" if opinions_only else ""
     # Driven by the entity's rows (mentions, its pages), not by a scan of the workspace's entries.
-    sql = ("SELECT c.id FROM chunks c WHERE c.workspace_id = ANY(%(ws)s) AND (c.workspace_id, c.id) IN ("
-           "SELECT m.workspace_id, m.chunk_id FROM mentions m WHERE m.workspace_id = ANY(%(ws)s)"
+    (in_c, ws_param), (in_m, _), (in_e, _) = (scope(ws, alias, "ws") for alias in "cme")
+    sql = (f"SELECT c.id FROM chunks c WHERE {in_c} AND (c.workspace_id, c.id) IN ("
+           f"SELECT m.workspace_id, m.chunk_id FROM mentions m WHERE {in_m}"
            " AND m.entity_key = ANY(%(keys)s) UNION SELECT p.workspace_id, p.id FROM entities e JOIN chunks p"
-           " ON p.workspace_id = e.workspace_id AND p.path = e.page_path WHERE e.workspace_id = ANY(%(ws)s)"
+           f" ON p.workspace_id = e.workspace_id AND p.path = e.page_path WHERE {in_e}"
            f" AND e.key = ANY(%(keys)s)){kind}{_and(where)}"
            " ORDER BY c.day IS NULL, c.day DESC, c.id LIMIT %(limit)s")
-    return [r[0] for r in conn.execute(sql, params | {"ws": ws, "keys": list(keys), "limit": limit})]
+    return [r[0] for r in conn.execute(sql, params | {"ws": ws_param, "keys": list(keys), "limit": limit})]
 
 
 def browse(conn: psycopg.Connection, ws: list[int], filters: Filters, limit: int,
@@ -124,15 +141,16 @@ def browse(conn: psycopg.Connection, ws: list[int], filters: Filters, limit: int
     if filters.empty:
         return []
     where, params = filter_sql(filters)
+    in_ws, ws_param = scope(ws)
     if per_day is None:
-        sql = (f"SELECT c.id FROM chunks c WHERE c.workspace_id = ANY(%s) AND {where}"
+        sql = (f"SELECT c.id FROM chunks c WHERE {in_ws} AND {where}"
                ' ORDER BY c.day DESC NULLS LAST, c.path COLLATE "C", c.start_line LIMIT %s')
-        return [r[0] for r in conn.execute(sql, [ws, *params, limit])]
+        return [r[0] for r in conn.execute(sql, [ws_param, *params, limit])]
     sql = ('SELECT id FROM (SELECT c.id, c.day, c.path COLLATE "C" AS path, c.start_line, ROW_NUMBER() OVER'
            ' (PARTITION BY c.day ORDER BY c.path COLLATE "C", c.start_line) AS n FROM chunks c'
-           f" WHERE c.workspace_id = ANY(%s) AND {where}) x"
+           f" WHERE {in_ws} AND {where}) x"
            " WHERE n <= %s ORDER BY day DESC NULLS LAST, path, start_line LIMIT %s")
-    return [r[0] for r in conn.execute(sql, [ws, *params, per_day, limit])]
+    return [r[0] for r in conn.execute(sql, [ws_param, *params, per_day, limit])]
 
 
 def entities(conn: psycopg.Connection, ws: list[int]) -> list[EntityInfo]:
