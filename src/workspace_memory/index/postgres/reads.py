@@ -23,17 +23,16 @@ def iso(value: date | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def scope(ws: list[int], alias: str = "c", name: str | None = None) -> tuple[str, int | list[int]]:
-    """The clause that keeps the workspaces `ws` of `alias`, and its parameter (named `name`, or %s).
+def scope(ws: list[int], alias: str = "c") -> tuple[str, int | list[int]]:
+    """The clause that keeps the workspaces `ws` of `alias`, and its parameter.
 
     One workspace is `= %s`, not `= ANY(%s)`: then the planner can walk the primary key
     (workspace_id, id) newest first and stop after a LIMIT, which a list of ids does not allow
-    (the 50 newest entries with a common word: 0.5 ms instead of 20), and joins look up one key.
+    (the 50 newest entries with a common word: 0.5 ms instead of 20).
     """
-    placeholder = f"%({name})s" if name else "%s"
     if len(ws) == 1:
-        return f"{alias}.workspace_id = {placeholder}", ws[0]
-    return f"{alias}.workspace_id = ANY({placeholder})", ws
+        return f"{alias}.workspace_id = %s", ws[0]
+    return f"{alias}.workspace_id = ANY(%s)", ws
 
 
 def filter_sql(filters: Filters | None, alias: str = "c") -> tuple[str, list[Any]]:
@@ -124,14 +123,15 @@ def about_entities(conn: psycopg.Connection, ws: list[int], keys: Sequence[str],
     where, params = named_filter(filters)
     kind = " AND c.kind = 'opinion'" if opinions_only else ""
     # Driven by the entity's rows (mentions, its pages), not by a scan of the workspace's entries.
-    (in_c, ws_param), (in_m, _), (in_e, _) = (scope(ws, alias, "ws") for alias in "cme")
-    sql = (f"SELECT c.id FROM chunks c WHERE {in_c} AND (c.workspace_id, c.id) IN ("
-           f"SELECT m.workspace_id, m.chunk_id FROM mentions m WHERE {in_m}"
+    # (Not scope()'s `= %s`: knowing that every entry is in the workspace, the planner would
+    # hash-join a scan of all of them, 40 ms at 100k entries, instead of looking up 1,300.)
+    sql = ("SELECT c.id FROM chunks c WHERE c.workspace_id = ANY(%(ws)s) AND (c.workspace_id, c.id) IN ("
+           "SELECT m.workspace_id, m.chunk_id FROM mentions m WHERE m.workspace_id = ANY(%(ws)s)"
            " AND m.entity_key = ANY(%(keys)s) UNION SELECT p.workspace_id, p.id FROM entities e JOIN chunks p"
-           f" ON p.workspace_id = e.workspace_id AND p.path = e.page_path WHERE {in_e}"
+           " ON p.workspace_id = e.workspace_id AND p.path = e.page_path WHERE e.workspace_id = ANY(%(ws)s)"
            f" AND e.key = ANY(%(keys)s)){kind}{_and(where)}"
            " ORDER BY c.day IS NULL, c.day DESC, c.id LIMIT %(limit)s")
-    return [r[0] for r in conn.execute(sql, params | {"ws": ws_param, "keys": list(keys), "limit": limit})]
+    return [r[0] for r in conn.execute(sql, params | {"ws": ws, "keys": list(keys), "limit": limit})]
 
 
 def browse(conn: psycopg.Connection, ws: list[int], filters: Filters, limit: int,
