@@ -89,10 +89,10 @@ def test_the_words_read_from_a_tsvector_text_are_those_unnest_gives(pg_url: str)
     backslashes doubled, weight D unwritten): the same as unnest() says; entries without a query word drop out."""
     import psycopg
 
-    from workspace_memory.index.postgres.lexical import _positions
+    from workspace_memory.index.postgres.lexical import WORDS_TEXT, _positions
 
     literal = "'risk':14A,38B,40 'it''s':2C 'back\\\\slash':3,7A 'other':1 'riskier':5"
-    sql = "SELECT id, 5, v::tsvector::text FROM (VALUES (1, %s), (2, 'other:1')) t(id, v)"
+    sql = f"SELECT id, 5, {WORDS_TEXT.replace('c.words', 'v::tsvector')} FROM (VALUES (1, %s), (2, 'other:1')) t(id, v)"
     with psycopg.connect(pg_url, autocommit=True) as conn:
         got = _positions(conn, sql, [literal], [["risk"], ["it's", "back\\slash"], ["absent"]])
         unnested = conn.execute("SELECT lexeme, positions, weights FROM unnest(%s::tsvector)", [literal]).fetchall()

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 _COLUMN_WEIGHT = {WEIGHT_TEXT: BM25_WEIGHTS[0], WEIGHT_PATH: BM25_WEIGHTS[1], WEIGHT_CONTEXT: BM25_WEIGHTS[2]}
 MAIN = WEIGHT_TEXT + WEIGHT_PATH  # what a term must be in to count for coverage and IDF
+WORDS_TEXT = "' ' || c.words::text"  # an entry's words as _positions reads them: a space before each
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ def candidates(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term], l
         query = (any_of if step.join == "any" else _all_of)(tsquery_phrase(p) or "" for p in phrases)
         # A newest-first step is one statement: its LIMIT rows with their words.
         newest = "" if step.ranked else " ORDER BY c.id DESC LIMIT %s"
-        matched = _positions(conn, f"SELECT c.id, c.n_tokens, c.words::text FROM chunks c WHERE {in_ws}"
+        matched = _positions(conn, f"SELECT c.id, c.n_tokens, {WORDS_TEXT} FROM chunks c WHERE {in_ws}"
                              f" AND c.words @@ %s::tsquery{_and(where)}{newest}",
                              [ws_param, query, *params, *([] if step.ranked else [limit])], phrases)
         scored = {cid: bm25([_frequency(words, p) for p in phrases], idfs, length, average)
@@ -108,17 +109,18 @@ def _all_of(phrases: Any) -> str:
 
 def _positions(conn: psycopg.Connection, sql: str, params: list[Any],
                phrases: list[list[str]]) -> dict[int, tuple[int, dict[str, dict[int, str]]]]:
-    """For each entry of `sql` (rows of id, tokens, tsvector as text) that holds a query word:
+    """For each entry of `sql` (rows of id, tokens, WORDS_TEXT) that holds a query word:
     (its tokens, {query word: {position: column weight}}).
 
-    The words are read from the tsvector's text form ("'risk':14A,38B 'the':6A"), which Postgres
+    The words are read from the tsvector's text form (" 'risk':14A,38B 'the':6A"), which Postgres
     writes in C, instead of unnest(), which builds two arrays for every word of every matching
-    entry (110 ms for a word in 3,850 of 100,000 entries, against 30).
+    entry (110 ms for a word in 3,850 of 100,000 entries, against 30). The space before each
+    word lets the pattern start with a literal (three times faster than "start or space").
     """
     quoted = {_quoted(w): w for p in phrases for w in p}
     if not quoted:
         return {}
-    entry = re.compile("(?:^| )(" + "|".join(map(re.escape, sorted(quoted))) + "):([0-9A-D,]+)")
+    entry = re.compile(" (" + "|".join(map(re.escape, sorted(quoted))) + "):([0-9A-D,]+)")
     out: dict[int, tuple[int, dict[str, dict[int, str]]]] = {}
     for cid, length, text in conn.execute(sql, params):
         words = {quoted[lexeme]: _weighted_positions(positions) for lexeme, positions in entry.findall(text)}
