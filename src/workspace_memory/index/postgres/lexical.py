@@ -80,18 +80,19 @@ def candidates(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term], l
                dfs: dict[str, tuple[int, int]], stats: Stats) -> dict[int, float]:
     """The BM25 pool for `terms` (see index.lexical_plan): entry id -> BM25 (positive, larger is better)."""
     where, params = filter_sql(filters)
-    in_ws, ws_param = scope(ws)
+    in_ws, ws_params = scope(ws)
     pool: dict[int, float] = {}
     average = stats.tokens / stats.chunks if stats.chunks else 1.0
     for step in plan(terms, {label: main for label, (main, _) in dfs.items()}, RANK_BUDGET):
         phrases = [term_words(t) for t in step.terms]
         idfs = [bm25_idf(stats.chunks, dfs[t.label][1]) for t in step.terms]
         query = (any_of if step.join == "any" else _all_of)(tsquery_phrase(p) or "" for p in phrases)
-        # A newest-first step is one statement: its LIMIT rows with their words.
-        newest = "" if step.ranked else " ORDER BY c.id DESC LIMIT %s"
+        # A newest-first step is one statement: its LIMIT rows with their words. Ids are
+        # workspace_id << 32 | a counter, so this order is id order, and it is the primary key's.
+        newest = "" if step.ranked else " ORDER BY c.workspace_id DESC, c.id DESC LIMIT %s"
         matched = _positions(conn, f"SELECT c.id, c.n_tokens, {WORDS_TEXT} FROM chunks c WHERE {in_ws}"
                              f" AND c.words @@ %s::tsquery{_and(where)}{newest}",
-                             [ws_param, query, *params, *([] if step.ranked else [limit])], phrases)
+                             [*ws_params, query, *params, *([] if step.ranked else [limit])], phrases)
         scored = {cid: bm25([_frequency(words, p) for p in phrases], idfs, length, average)
                   for cid, (length, words) in matched.items()}
         best = sorted(scored.items(), key=lambda item: (-item[1], -item[0]))[:limit] if step.ranked else scored.items()
@@ -164,9 +165,9 @@ def _like(run: str) -> str:
 def _cjk_candidates(conn: psycopg.Connection, ws: list[int], run: str, where: str, params: list[Any], limit: int,
                     hits: int) -> list[tuple[int, float]]:
     """Entries whose text holds the CJK run, with FTS5 trigram BM25 (runs of 1-2 characters: 1.0)."""
-    in_ws, ws_param = scope(ws)
+    in_ws, ws_params = scope(ws)
     rows = conn.execute(f"SELECT c.id, c.text FROM chunks c WHERE {in_ws} AND c.cjk"
-                        f" AND c.text LIKE %s{_and(where)} ORDER BY c.id", [ws_param, _like(run), *params]).fetchall()
+                        f" AND c.text LIKE %s{_and(where)} ORDER BY c.id", [*ws_params, _like(run), *params]).fetchall()
     if len(run) < 3:
         return [(cid, 1.0) for cid, _ in rows[:limit]]
     n, total = conn.execute("SELECT count(*), COALESCE(sum(greatest(length(text) - 2, 0)), 0) FROM chunks"
@@ -198,11 +199,11 @@ def term_matches(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term],
         checks.append("COALESCE(c.words @@ %s::tsquery, false), COALESCE(p.words @@ %s::tsquery, false)")
         params += [tsquery_phrase(phrase, MAIN), tsquery_phrase(phrase, WEIGHT_TEXT)]
     columns = ", ".join(["c.id", "c.text", *checks])
-    in_ws, ws_param = scope(ws)
+    in_ws, ws_params = scope(ws)
     rows = conn.execute(
         f"SELECT {columns} FROM chunks c LEFT JOIN chunks p ON p.workspace_id = c.workspace_id AND p.id = c.id - 1"
         f" AND p.path = c.path AND p.heading = c.heading WHERE {in_ws} AND c.id = ANY(%s)",
-        [*params, ws_param, list(ids)]).fetchall()
+        [*params, *ws_params, list(ids)]).fetchall()
     out: dict[str, dict[int, float]] = {}
     column = 2
     for term, phrase in zip(terms, words, strict=True):
