@@ -2,6 +2,7 @@
 
     python benchmarks/postgres.py --store-url postgresql://... --workdir DIR
         [--workspaces 100] [--days 385] [--big-days 3850] [--embed fake|none] [--clients 1,2,4,8] [--seconds 15]
+        [--only recall] [--rounds 20]
 
 Workspaces come from benchmarks/workspace_gen.py (~26 entries a day). `--workspaces` small ones of
 `--days` days each (100 x 385 days is about 1M entries in all) and one big workspace of
@@ -22,6 +23,11 @@ Measured, each with the machine's load average (other work shares these 2 cores)
 3. recalls/s with 1..8 clients (processes) on the big workspace, each store;
 4. recall p50/p95 on the big workspace and across all, with 8 clients while 2 indexers re-index
    small workspaces (a file changed, `memory index`, again) the whole time.
+
+The target is also measured with both stores interleaved: `--rounds` rounds of every query in
+one process, each query on SQLite and then on Postgres, so that both stores' timings see the
+same load (p50/p95 of each and the ratio). `--only recall` measures that alone, on the big
+workspace (indexed into both stores first if it is not yet).
 """
 
 from __future__ import annotations
@@ -62,7 +68,9 @@ def _open(root: Path, env: dict[str, str]):  # noqa: ANN202
     os.environ.update(env)
     from workspace_memory.api import Memory
 
-    return Memory.open(str(root), NOW)
+    mem = Memory.open(str(root), NOW)
+    _ = mem.store, mem.embedding_config  # settled now: another Memory of this process may change the environment
+    return mem
 
 
 def index(root: Path, env: dict[str, str]) -> tuple[int, float]:
@@ -124,6 +132,31 @@ def clients(pool: mp.pool.Pool, n: int, root: Path, env: dict[str, str], mode: s
     return [x for part in results.get() for x in part]
 
 
+def interleaved(root: Path, url: str, embed: str, mode: str, rounds: int) -> dict:
+    """Both stores in one process, query by query (SQLite, then Postgres): p50/p95 of each under the same load."""
+    from workspace_memory.recall.query import RecallRequest
+
+    mems = {"sqlite": _open(root, env_for(None, root, embed)), "postgres": _open(root, env_for(url, root, embed))}
+    for mem in mems.values():  # warm: connections, caches, every query once
+        for query in QUERIES:
+            mem.recall(RecallRequest(query, k=10, mode=mode))
+    seconds: dict[str, list[float]] = {name: [] for name in mems}
+    before = load()
+    for _ in range(rounds):
+        for query in QUERIES:
+            for name, mem in mems.items():
+                t0 = time.perf_counter()
+                mem.recall(RecallRequest(query, k=10, mode=mode))
+                seconds[name].append(time.perf_counter() - t0)
+    for mem in mems.values():
+        mem.close()
+    out: dict = {name: summary(values) for name, values in seconds.items()}
+    out["postgres_over_sqlite_p50"] = round(out["postgres"]["p50_ms"] / out["sqlite"]["p50_ms"], 2)
+    out["postgres_over_sqlite_p95"] = round(out["postgres"]["p95_ms"] / out["sqlite"]["p95_ms"], 2)
+    out["load_before"], out["load_after"] = before, load()
+    return out
+
+
 def summary(seconds: list[float]) -> dict[str, float]:
     return {"n": len(seconds), "p50_ms": round(pct(seconds, 0.5) * 1000, 1),
             "p95_ms": round(pct(seconds, 0.95) * 1000, 1)}
@@ -141,12 +174,23 @@ def main() -> None:
     parser.add_argument("--clients", default="1,2,4,8")
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--only", choices=["recall"], default=None,
+                        help="recall: only the big workspace, both stores interleaved in one process")
+    parser.add_argument("--rounds", type=int, default=20, help="--only recall: rounds of every query")
     args = parser.parse_args()
     mode = args.mode or ("hybrid" if args.embed == "fake" else "lexical")
     url = args.store_url
     report: dict = {"settings": {k: str(v) for k, v in vars(args).items() if k != "store_url"} | {"mode": mode}}
 
     big = args.workdir / "big"
+    if args.only == "recall":
+        if not (big / "memory").is_dir():
+            generate(big, args.big_days, 50, unique_days=365)
+        for env in (env_for(None, big, args.embed), env_for(url, big, args.embed)):
+            index(big, env)  # brings either store up to date (nothing to do when it is)
+        report["recall_big_interleaved"] = interleaved(big, url, args.embed, mode, args.rounds)
+        write(report, args.out)
+        return
     small = [args.workdir / f"ws{i:03d}" for i in range(args.workspaces)]
     # Texts repeat every 365 days (unique_days): embedding costs minutes, not hours, and the
     # entries and vectors are as many as a real workspace's.
@@ -188,6 +232,8 @@ def main() -> None:
         report["recall_big_curve"] = curve
         one = curve["postgres"][1]["p50_ms"] / curve["sqlite"][1]["p50_ms"]
         report["postgres_over_sqlite_p50_one_client"] = round(one, 2)
+        report["recall_big_interleaved"] = interleaved(big, url, args.embed, mode, args.rounds)
+        print("recall big, both stores interleaved:", report["recall_big_interleaved"], flush=True)
         all_one = clients(pool, 1, big, env_for(url, big, args.embed), mode, args.seconds, everywhere=True)
         report["recall_all_workspaces_one_client"] = summary(all_one) | {"load": load()}
         print("recall across all workspaces, 1 client:", report["recall_all_workspaces_one_client"], flush=True)
@@ -202,10 +248,14 @@ def main() -> None:
         report["under_load"] = {"one_workspace": summary(mine_s), "all_workspaces": summary(all_s),
                                 "reindex_passes": sum(churn.get()), "load": load()}
         print("8 clients + 2 indexers:", report["under_load"], flush=True)
+    write(report, args.out)
+
+
+def write(report: dict, out: Path | None) -> None:
     print(json.dumps(report, indent=2))
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(report, indent=2))
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(report, indent=2))
 
 
 if __name__ == "__main__":

@@ -84,6 +84,23 @@ def test_recall_gives_the_same_results_and_scores_on_both_stores(tmp_path: Path,
             assert a["mode"] == b["mode"] == mode
 
 
+def test_the_words_read_from_a_tsvector_text_are_those_unnest_gives(pg_url: str) -> None:
+    """BM25 reads each match's positions and weights from the tsvector's text form (quotes and
+    backslashes doubled, weight D unwritten): the same as unnest() says; entries without a query word drop out."""
+    import psycopg
+
+    from workspace_memory.index.postgres.lexical import WORDS_TEXT, _positions
+
+    literal = "'risk':14A,38B,40 'it''s':2C 'back\\\\slash':3,7A 'other':1 'riskier':5"
+    sql = f"SELECT id, 5, {WORDS_TEXT.replace('c.words', 'v::tsvector')} FROM (VALUES (1, %s), (2, 'other:1')) t(id, v)"
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        got = _positions(conn, sql, [literal], [["risk"], ["it's", "back\\slash"], ["absent"]])
+        unnested = conn.execute("SELECT lexeme, positions, weights FROM unnest(%s::tsvector)", [literal]).fetchall()
+    expected = {lex: dict(zip(pos, w, strict=True)) for lex, pos, w in unnested if lex in ("risk", "it's", "back\\slash")}
+    assert expected["risk"] == {14: "A", 38: "B", 40: "D"} and len(expected) == 3
+    assert got == {1: (5, expected)}
+
+
 # ------------------------------------------------------------------------------------------ workspaces
 
 
@@ -309,6 +326,33 @@ def test_moving_to_postgres_and_back_embeds_nothing(tmp_path: Path, pg_url: str)
     # The database's cache is shared by its workspaces: it may hold more vectors of these texts
     # (other tests index the same files with other fake models); every one this workspace needs comes back.
     assert back["embeddings"] >= moved["embeddings"] and back["vectors_missing"] == 0
+
+
+def test_a_long_lived_process_sees_what_another_indexed_and_its_own_edits(tmp_path: Path, pg_url: str) -> None:
+    """The file stats a recall compares with are kept between recalls (sync.stale_and_known); a
+    sync by another process, or a file changed under this one, is still seen at the next recall."""
+    root = pg_workspace(tmp_path / "ws", pg_url, {"MEMORY.md": "# Core\n\n- The zebrafish tank is in lab 4.\n"})
+    run_ok(root, "index")
+    with store_environ(root):
+        mem = Memory.open(str(root), NOW)
+        _ = mem.store
+    try:
+        def contents(query: str) -> list[str]:
+            return [r["content"] for r in mem.recall(RecallRequest(query, mode="lexical"))["results"]]
+
+        assert contents("zebrafish") == ["- The zebrafish tank is in lab 4."]
+        note = root / "memory" / "2025-11-29.md"
+        note.parent.mkdir(exist_ok=True)
+        note.write_text("# 2025-11-29\n\n- The axolotl tank needs a new filter.\n", encoding="utf-8")
+        run_ok(root, "index")  # another process
+        assert contents("axolotl") == ["- The axolotl tank needs a new filter."]
+        note.write_text("# 2025-11-29\n\n- The axolotl moved to the quarantine tank.\n", encoding="utf-8")
+        assert contents("quarantine") == ["- The axolotl moved to the quarantine tank."]  # synced by this one
+        (root / "MEMORY.md").unlink()
+        run_ok(root, "index")
+        assert contents("zebrafish") == []
+    finally:
+        mem.close()
 
 
 def test_concurrent_recalls_in_threads_share_nothing_broken(tmp_path: Path, pg_url: str) -> None:

@@ -55,6 +55,9 @@ class Database:
         self._conn: psycopg.Connection | None = None
         self.migrated = False
         self._pgvector: tuple[int, ...] = ()
+        # Each workspace's stored file stats, with the (generation, last sync) they were read at
+        # (sync.stale_and_known): a recall would otherwise fetch thousands of rows every time.
+        self.file_stats: dict[int, tuple[Any, dict[str, tuple[int, int, str]]]] = {}
 
     @property
     def conn(self) -> psycopg.Connection:
@@ -103,6 +106,7 @@ class Database:
         return self._pgvector >= version
 
     def close(self) -> None:
+        self.file_stats.clear()
         if self._conn is not None:
             with contextlib.suppress(Exception):
                 self._conn.close()

@@ -40,6 +40,7 @@ class PostgresStore:
         self._id: int | None = None
         self._view_ids: dict[int, str] | None = None
         self._df: tuple[Any, dict[str, tuple[int, int]]] = ((), {})
+        self._entities: tuple[Any, list[EntityInfo]] = ((), [])
         self._stats: lexical.Stats | None = None
         self._vectors: dict[str, PostgresVectors] = {}
         self._notices: list[str] = []
@@ -217,9 +218,14 @@ class PostgresStore:
     def document_frequencies(self, terms: Sequence[Term]) -> dict[str, int]:
         return {label: main for label, (main, _) in self._frequencies(terms).items()}
 
+    def _state(self) -> tuple:
+        """What the cached reads depend on: the view's workspaces and their generations (a sync
+        that changes rows bumps its workspace's generation)."""
+        return tuple(self.ids), self.stats().generations
+
     def _frequencies(self, terms: Sequence[Term]) -> dict[str, tuple[int, int]]:
         """(text/path, anywhere) counts per term, cached while the view's generations stay the same."""
-        state = (tuple(self.ids), self.stats().generations)
+        state = self._state()
         if state != self._df[0]:
             self._df = (state, {})
         counts = self._df[1]
@@ -254,7 +260,11 @@ class PostgresStore:
 
     @guarded
     def entities(self) -> list[EntityInfo]:
-        return reads.entities(self.db.conn, self.ids)
+        """Every entity of the view (read for every question), cached while its generations stay the same."""
+        state = self._state()
+        if state != self._entities[0]:
+            self._entities = (state, reads.entities(self.db.conn, self.ids))
+        return list(self._entities[1])
 
     def vectors(self, embedder: Embedder) -> PostgresVectors:
         from .vectors import PostgresVectors

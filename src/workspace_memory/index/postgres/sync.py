@@ -63,16 +63,27 @@ def known(db: Database, ws_id: int, paths: list[str] | None = None) -> Known:
 
 def stale_and_known(db: Database, ws_id: int, paths: list[str] | None,
                     date_order: str | None = None) -> tuple[str | None, Known]:
-    """What changed in the settings since the rows were built (or None), and the stored file stats:
-    one round trip, since a recall pays this before every answer."""
-    scope = "" if paths is None else " AND f.path = ANY(%s)"
-    rows = db.conn.execute(
-        "SELECT w.fingerprint, f.path, f.mtime_ns, f.size, f.hash, EXISTS (SELECT 1 FROM files x"
-        " WHERE x.workspace_id = w.workspace_id) FROM workspaces w LEFT JOIN files f ON f.workspace_id = w.workspace_id"
-        f"{scope} WHERE w.workspace_id = %s", ([paths] if paths is not None else []) + [ws_id]).fetchall()
-    stored, has_rows = (rows[0][0], rows[0][5]) if rows else (None, False)
-    known = {p: (m, s, h) for _, p, m, s, h, _ in rows if p is not None}
-    return fingerprint_change(stored, fingerprint(date_order), has_rows and stored is None), known
+    """What changed in the settings since the rows were built (or None), and the stored file stats.
+
+    A recall pays this before every answer, so the stats of the whole workspace (thousands of
+    rows) are kept in `db.file_stats` with the (generation, last sync) they were read at, and
+    read again only when those changed: every sync that takes the indexer lock ends by setting
+    both (_finish). A sync that died halfway leaves them as they were; the stats kept then only
+    make files look changed that another process already indexed, and the sync that follows
+    looks again under the lock (recheck) before it writes anything.
+    """
+    conn = db.conn
+    head = conn.execute("SELECT fingerprint, generation, last_sync, EXISTS (SELECT 1 FROM files x"
+                        " WHERE x.workspace_id = w.workspace_id) FROM workspaces w WHERE w.workspace_id = %s",
+                        (ws_id,)).fetchone()
+    stored, version, has_rows = (head[0], head[1:3], head[3]) if head else (None, None, False)
+    stale = fingerprint_change(stored, fingerprint(date_order), has_rows and stored is None)
+    if paths is not None:
+        return stale, known(db, ws_id, paths) if paths else {}
+    kept = db.file_stats.get(ws_id)
+    if kept is None or kept[0] != version:
+        kept = db.file_stats[ws_id] = (version, known(db, ws_id))
+    return stale, kept[1]
 
 
 def sync(db: Database, ws_id: int, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0,
