@@ -111,12 +111,20 @@ def _all_vectors(conn: sqlite3.Connection, embedder: Embedder, ids: list[int] | 
     if ids is not None:
         where = f" WHERE c.id IN ({','.join('?' + str(i + 4) for i in range(len(ids)))})"
         params += ids
-    rows = conn.execute(_LABELED.format(where=where) + " ORDER BY 1", params).fetchall()
-    labels = np.array([r[0] for r in rows], dtype=np.int64)
-    if not rows:
-        return labels, np.zeros((0, embedder.dim), dtype=np.float32)
-    vectors = np.vstack([np.frombuffer(r[1], dtype="<f4") for r in rows]).astype(np.float32, copy=False)
-    return labels, vectors
+    # Filled row by row into arrays sized for two vectors a chunk: pages never written are never
+    # resident, and no list of 1.39M blobs (2.8 GB) plus its stacked copy exists at once.
+    chunks = len(ids) if ids is not None else conn.execute("SELECT COUNT(*) FROM chunks").fetchone()[0]
+    labels = np.empty(2 * chunks, dtype=np.int64)
+    vectors = np.empty((2 * chunks, embedder.dim), dtype=np.float32)
+    n = 0
+    for label, blob in conn.execute(_LABELED.format(where=where) + " ORDER BY 1", params):
+        if n == len(labels):  # chunks added since the count (another process indexed meanwhile)
+            labels = np.resize(labels, 2 * n + 2)
+            vectors = np.resize(vectors, (2 * n + 2, embedder.dim))
+        labels[n] = label
+        vectors[n] = np.frombuffer(blob, dtype="<f4")
+        n += 1
+    return labels[:n].copy(), vectors[:n]
 
 
 def complete_at(conn: sqlite3.Connection, embedder: Embedder) -> int | None:
