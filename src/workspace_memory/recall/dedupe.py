@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from ..facts.similarity import ratio_at_least
 from .candidates import Candidate
 
 _WORD_RE = re.compile(r"\w+")
+Bound = Callable[[str, str, float], "bool | None"]  # facts.similarity.ratio_at_least's shape
 
 
 def dedupe(ranked: list[Candidate], limit: int) -> list[Candidate]:
@@ -52,7 +54,10 @@ def _comparable(row: dict[str, Any]) -> str:
     return rest if sep and row.get("fact_content") else text
 
 
-def _repeats(a: str, a_words: set[str], b: str, b_words: set[str]) -> bool:
+def _repeats(a: str, a_words: set[str], b: str, b_words: set[str], bound: Bound = ratio_at_least) -> bool:
+    """True when one text (nearly) repeats the other (see dedupe). `bound` may settle rapidfuzz's
+    ratio without rapidfuzz (facts.similarity); a bound that never does (always None) leaves every
+    decision to rapidfuzz, which is how a test checks that the bound changes none."""
     small, large = (a_words, b_words) if len(a_words) <= len(b_words) else (b_words, a_words)
     if not small or len(small & large) < 0.8 * len(small):
         return False
@@ -65,18 +70,19 @@ def _repeats(a: str, a_words: set[str], b: str, b_words: set[str]) -> bool:
         return True
     if not (near_length or contained):
         return False
-    # The decisions are rapidfuzz's; facts.similarity only rules out pairs that cannot reach 95,
-    # so that most recalls never import it.
-    if near_length:
-        same = ratio_at_least(a, b, 95)
-        if same is None:
-            from rapidfuzz import fuzz
-
-            same = fuzz.ratio(a, b) >= 95
-        if same:
-            return True
+    if near_length and _ratio_at_least_95(a, b, bound):
+        return True
     if not contained:
         return False
-    from rapidfuzz import fuzz
+    from rapidfuzz import fuzz  # lazy: most recalls never get here
 
     return fuzz.partial_ratio(short, long) >= 95
+
+
+def _ratio_at_least_95(a: str, b: str, bound: Bound) -> bool:
+    same = bound(a, b, 95)
+    if same is None:
+        from rapidfuzz import fuzz
+
+        same = fuzz.ratio(a, b) >= 95
+    return same
