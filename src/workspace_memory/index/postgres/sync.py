@@ -36,7 +36,7 @@ from ..sync_plan import (
     settings_fingerprint,
     superseded_changes,
 )
-from .schema import SCHEMA_VERSION
+from .schema import ROWS_SCHEMA
 from .words import TOKENIZER, WEIGHT_CONTEXT, WEIGHT_PATH, WEIGHT_TEXT, tsvector_literal
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ _FACT_COLUMNS = ("workspace_id", "id", "path", "line", "kind", "content", "confi
 
 
 def fingerprint(date_order: str | None = None) -> dict[str, object]:
-    return settings_fingerprint(SCHEMA_VERSION, TOKENIZER, date_order)
+    return settings_fingerprint(ROWS_SCHEMA, TOKENIZER, date_order)
 
 
 def known(db: Database, ws_id: int, paths: list[str] | None = None) -> Known:
