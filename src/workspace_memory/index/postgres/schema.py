@@ -15,7 +15,7 @@ Tables (derived, rebuildable from Markdown, except the embedding cache, which on
   chunks         one row an entry (ids: workspace_id << 32 | a per-workspace counter, never reused);
                  `words` is the tsvector of words.py (A text, B path, C previous entry), `n_tokens`
                  its length for BM25; GIN on words, pg_trgm GIN on the text of CJK entries (when the
-                 server has pg_trgm: m003)
+                 server has pg_trgm: m003), (workspace_id, t_end, t_start) for time windows (m007)
   facts, mentions, entities, warnings    as in SQLite (mentions keep their order in `ord`); a fact
                  struck as no longer true has invalid_at on its facts row and its chunks (m004)
   lexemes        per workspace and stemmed word: entries containing it in text/path (df_main, what
@@ -157,8 +157,23 @@ def m006_model(conn: psycopg.Connection) -> None:
     conn.execute("ALTER TABLE workspaces ADD COLUMN model text")
 
 
+def m007_time_windows(conn: psycopg.Connection) -> None:
+    """An index for time windows: entries whose [t_start, t_end] overlaps a window (browsing "what
+    happened last week", the window's candidate pool, "does the window hold any entry?").
+
+    The clause is `t_start <= window end AND t_end >= window start` (reads.filter_sql). Without an
+    index it scanned every entry of the workspace (about 35 ms at 100k entries, also when the
+    window held nothing). t_end leads after the workspace: questions name recent windows, so
+    `t_end >= start` keeps only the entries since then, and t_start is checked in the index. A
+    window years back walks the index entries written since (still no heap read for those
+    outside it). Undated entries never match a window and are left out (partial). Only an index:
+    the rows stay as they are (ROWS_SCHEMA), so no workspace is rebuilt for it.
+    """
+    conn.execute("CREATE INDEX chunks_window ON chunks (workspace_id, t_end, t_start) WHERE t_end IS NOT NULL")
+
+
 MIGRATIONS: list[Migration] = [m001_extensions, m002_tables, m003_cjk_trigrams, m004_validity, m005_entry_start,
-                               m006_model]
+                               m006_model, m007_time_windows]
 SCHEMA_VERSION = len(MIGRATIONS)
 # The version the settings fingerprint names (as index.sqlite.schema.ROWS_SCHEMA), not the number of
 # migrations: a migration that only adds an index or a side table leaves it as it is, so no workspace

@@ -113,7 +113,6 @@ class PostgresStore:
 
     # -- keeping up with the Markdown ----------------------------------------------------------
     @guarded
-    @guarded
     def built_with(self) -> str | None:
         """The local model this workspace's vectors were made with (recorded by `record_model`), or None."""
         ws_id = self.own_id(create=False)
