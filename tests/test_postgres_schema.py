@@ -45,7 +45,7 @@ def test_migrations_that_only_add_indexes_rebuild_nothing(tmp_path: Path, fresh_
     """A workspace indexed, then opened by code with one more migration that only adds an index:
     the migration runs, and the rows stay as they were (the fingerprint names ROWS_SCHEMA, which
     stays). ROWS_SCHEMA is 6, what the fingerprints of databases built before it say: m007 (an
-    index) rebuilds none of them either."""
+    index) and m008 (session tables) rebuild none of them either."""
     ws = Workspace.open(build_workspace(tmp_path / "ws"))
     before = PostgresStore(fresh_url, "ws")
     assert before.sync(ws).added

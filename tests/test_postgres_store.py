@@ -276,8 +276,8 @@ def test_status_names_the_store_and_health_checks_the_server(tmp_path: Path, pg_
     assert store_name(root) in json.loads(run_ok(root, "store", "list", "--json"))
 
 
-def test_forget_and_export_work_on_postgres_and_transcripts_are_refused(tmp_path: Path, pg_url: str) -> None:
-    """Struck facts leave recall (back with --include-invalid); sessions are the SQLite store's alone."""
+def test_forget_and_export_work_on_postgres(tmp_path: Path, pg_url: str) -> None:
+    """Struck facts leave recall (back with --include-invalid). (Transcripts: test_sessions.py, both stores.)"""
     root = pg_workspace(tmp_path / "ws", pg_url)
     run_ok(root, "index")
     query = "where does Peter live Vienna Acme"
@@ -292,12 +292,6 @@ def test_forget_and_export_work_on_postgres_and_transcripts_are_refused(tmp_path
     assert any("Vienna" in r["content"] and r["invalid_at"] == "2025-11-30" for r in exported)
     run_ok(root, "forget", "--undo", vienna)
     assert vienna in [r["source"] for r in recall(root, query)["results"]]
-    (tmp_path / "sessions").mkdir()
-    (tmp_path / "sessions" / "s1.jsonl").write_text('{"type": "session", "id": "s1"}\n', encoding="utf-8")
-    with open(root / "memory.toml", "a", encoding="utf-8") as fh:
-        fh.write(f'\n[sessions]\npaths = ["{tmp_path / "sessions"}"]\n')
-    line = assert_one_line_error(*run_memory(root, "index"))
-    assert "session transcripts need the SQLite store" in line
 
 
 def test_moving_to_postgres_and_back_embeds_nothing(tmp_path: Path, pg_url: str) -> None:

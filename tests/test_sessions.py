@@ -1,16 +1,24 @@
-"""Session transcripts as a recall source (issue 13, part 2): OpenClaw's JSONL read incrementally."""
+"""Session transcripts as a recall source (issue 13, part 2): OpenClaw's JSONL read incrementally.
+
+Every test of what a store does with transcripts runs on both stores (`sessions_ws` takes `store`):
+the same entries, read state, scores and notices on SQLite and on Postgres.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from conftest import assert_one_line_error, index_db, recall_json, run_memory, run_ok
+from pg_fixtures import store_env, store_environ
 from session_files import conversation, header, message, tool_result, write_lines
 from workspace_memory.index.sessions import DELTA_BYTES, DELTA_LINES, message_text, parse_line, parse_time
 
@@ -18,8 +26,8 @@ SESSION = "5f0c2b7e-0d3a-4c55-9a57-3f1d1c3a9e10"
 
 
 @pytest.fixture
-def sessions_ws(workspace: Path, tmp_path: Path) -> Path:
-    """The realistic workspace with one OpenClaw transcript configured (not indexed yet)."""
+def sessions_ws(store: str, workspace: Path, tmp_path: Path) -> Path:
+    """The realistic workspace with one OpenClaw transcript configured (not indexed yet), on each store."""
     folder = tmp_path / "agents" / "main" / "sessions"
     (workspace / "memory.toml").write_text(f'[sessions]\npaths = ["{folder}"]\n', encoding="utf-8")
     write_lines(folder / f"{SESSION}.jsonl", [
@@ -40,6 +48,61 @@ def sessions_ws(workspace: Path, tmp_path: Path) -> Path:
 
 def transcript(ws: Path) -> Path:
     return ws.parent / "agents" / "main" / "sessions" / f"{SESSION}.jsonl"
+
+
+def chunk_rows(ws: Path, where: str, columns: str) -> list[tuple[Any, ...]]:
+    """`SELECT columns FROM chunks WHERE where` over the workspace's entries, in its store (one SQL
+    for both: dates read as text)."""
+    env = store_env(ws)
+    sql = f"SELECT {columns} FROM chunks WHERE {where}"
+    if not env:
+        with index_db(ws) as conn:
+            return conn.execute(sql).fetchall()
+    import psycopg
+
+    with psycopg.connect(env["MEMORY_STORE_URL"]) as conn:
+        conn.execute("SET search_path TO workspace_memory")
+        return conn.execute(sql.replace("%", "%%") + " AND workspace_id = (SELECT workspace_id FROM workspaces"
+                            " WHERE name = %s)",
+                            (env["MEMORY_STORE_WORKSPACE"],)).fetchall()
+
+
+@contextlib.contextmanager
+def opened(ws: Path) -> Iterator[Any]:
+    """`Memory` of the workspace in this process, on its store."""
+    from workspace_memory.api import Memory
+
+    with store_environ(ws):
+        mem = Memory.open(str(ws), "2025-11-30")
+        _ = mem.store  # settled while the environment names it
+    try:
+        yield mem
+    finally:
+        mem.close()
+
+
+def hold_writer_lock(ws: Path, held: threading.Event, release: threading.Event) -> None:
+    """Hold the workspace's writer lock as another process indexing it would (SQLite's lock file,
+    Postgres' advisory lock of the workspace) until `release`."""
+    env = store_env(ws)
+    if not env:
+        from workspace_memory.index.sqlite.connection import writer_lock
+
+        with writer_lock(ws / ".memory", wait=10):
+            held.set()
+            release.wait(60)
+        return
+    from workspace_memory.index.postgres.connection import LOCK_INDEX, Database
+
+    db = Database(env["MEMORY_STORE_URL"])
+    try:
+        ws_id = db.conn.execute("SELECT workspace_id FROM workspaces WHERE name = %s",
+                                (env["MEMORY_STORE_WORKSPACE"],)).fetchone()[0]
+        db.conn.execute("SELECT pg_advisory_lock(%s, %s)", (LOCK_INDEX, ws_id))
+        held.set()
+        release.wait(60)
+    finally:
+        db.close()  # the session's advisory lock goes with it
 
 
 # ------------------------------------------------------------------------------------------ parsing
@@ -136,8 +199,8 @@ def test_the_day_of_a_message_is_its_day_in_the_workspace_timezone(sessions_ws: 
     toml = sessions_ws / "memory.toml"
     toml.write_text('timezone = "Asia/Tokyo"\n' + toml.read_text(), encoding="utf-8")
     run_ok(sessions_ws, "index")
-    with index_db(sessions_ws) as conn:  # 17:30 UTC on Nov 20 is 02:30 on Nov 21 in Tokyo
-        assert conn.execute("SELECT day FROM chunks WHERE text LIKE '%ferry%'").fetchone() == ("2025-11-21",)
+    # 17:30 UTC on Nov 20 is 02:30 on Nov 21 in Tokyo
+    assert chunk_rows(sessions_ws, "text LIKE '%ferry%'", "CAST(day AS TEXT)") == [("2025-11-21",)]
 
 
 def test_get_does_not_read_transcripts(sessions_ws: Path) -> None:
@@ -150,8 +213,7 @@ def test_get_does_not_read_transcripts(sessions_ws: Path) -> None:
 
 
 def _ids(ws: Path) -> list[tuple[int, int]]:
-    with index_db(ws) as conn:
-        return conn.execute("SELECT id, start_line FROM chunks WHERE role = 'session' ORDER BY id").fetchall()
+    return sorted(chunk_rows(ws, "role = 'session'", "id, start_line"))
 
 
 def test_only_the_bytes_added_are_read_and_a_half_written_line_waits(sessions_ws: Path) -> None:
@@ -187,36 +249,27 @@ def test_a_replaced_or_shrunk_transcript_is_read_again_whole(sessions_ws: Path) 
 
 
 def test_watchers_index_a_transcript_once_the_delta_thresholds_are_reached(sessions_ws: Path) -> None:
-    from workspace_memory.api import Memory
-
     run_ok(sessions_ws, "index")
-    mem = Memory.open(str(sessions_ws), "2025-11-30")
-    path = transcript(sessions_ws)
-    write_lines(path, [message("user", "one small message", "2025-11-30T09:00:00Z")], mode="a")
-    report = mem.sync_sessions(min_bytes=DELTA_BYTES, min_lines=DELTA_LINES, wait=0)
-    assert (report.pending, report.read, report.messages) == (1, 0, 0)
-    write_lines(path, [message("user", f"message number {n}", "2025-11-30T09:01:00Z")
-                       for n in range(DELTA_LINES - 1)], mode="a")
-    report = mem.sync_sessions(min_bytes=DELTA_BYTES, min_lines=DELTA_LINES, wait=0)
-    assert (report.pending, report.read, report.messages) == (0, 1, DELTA_LINES)
-    assert mem.sync_sessions(min_bytes=DELTA_BYTES, min_lines=DELTA_LINES).read == 0  # nothing new
-    mem.close()
+    with opened(sessions_ws) as mem:
+        path = transcript(sessions_ws)
+        write_lines(path, [message("user", "one small message", "2025-11-30T09:00:00Z")], mode="a")
+        report = mem.sync_sessions(min_bytes=DELTA_BYTES, min_lines=DELTA_LINES, wait=0)
+        assert (report.pending, report.read, report.messages) == (1, 0, 0)
+        write_lines(path, [message("user", f"message number {n}", "2025-11-30T09:01:00Z")
+                           for n in range(DELTA_LINES - 1)], mode="a")
+        report = mem.sync_sessions(min_bytes=DELTA_BYTES, min_lines=DELTA_LINES, wait=0)
+        assert (report.pending, report.read, report.messages) == (0, 1, DELTA_LINES)
+        assert mem.sync_sessions(min_bytes=DELTA_BYTES, min_lines=DELTA_LINES).read == 0  # nothing new
 
 
 def test_a_recall_never_waits_for_session_indexing(sessions_ws: Path) -> None:
-    from workspace_memory.index.sqlite.connection import writer_lock
-
     run_ok(sessions_ws, "index")
     write_lines(transcript(sessions_ws), [message("user", "a new line about kayaks", "2025-11-30T10:00:00Z")],
                 mode="a")
     held, release = threading.Event(), threading.Event()
 
-    def hold() -> None:  # another process indexing sessions holds the writer lock
-        with writer_lock(sessions_ws / ".memory", wait=10):
-            held.set()
-            release.wait(60)
-
-    thread = threading.Thread(target=hold)
+    # another process indexing sessions holds the writer lock
+    thread = threading.Thread(target=hold_writer_lock, args=(sessions_ws, held, release))
     thread.start()
     held.wait(10)
     try:
@@ -251,7 +304,6 @@ def test_asking_for_sessions_without_any_configured_says_how(workspace: Path) ->
 
 def test_a_big_transcript_is_read_in_steps_and_a_giant_line_is_skipped(sessions_ws: Path,
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    from workspace_memory.api import Memory
     from workspace_memory.index import sessions
 
     monkeypatch.setattr(sessions, "MAX_READ", 900)  # bytes read at a time
@@ -259,13 +311,12 @@ def test_a_big_transcript_is_read_in_steps_and_a_giant_line_is_skipped(sessions_
     write_lines(path, [message("user", f"step message {n} about otters", "2025-11-30T09:00:00Z") for n in range(12)]
                 + [message("user", "zeppelin " + "x" * 2000, "2025-11-30T09:01:00Z"),
                    message("assistant", "after the giant line, beavers", "2025-11-30T09:02:00Z")], mode="a")
-    mem = Memory.open(str(sessions_ws), "2025-11-30")
-    report = mem.sync_sessions()
-    assert (report.messages, report.other, report.read) == (3 + 12 + 1, 3 + 1, report.read)
-    assert report.read > 3  # one delta per step
-    status = mem.status()["sessions"]
-    assert (status["messages"], status["other"]) == (16, 4)
-    mem.close()
+    with opened(sessions_ws) as mem:
+        report = mem.sync_sessions()
+        assert (report.messages, report.other, report.read) == (3 + 12 + 1, 3 + 1, report.read)
+        assert report.read > 3  # one delta per step
+        status = mem.status()["sessions"]
+        assert (status["messages"], status["other"]) == (16, 4)
     found = recall_json(sessions_ws, "beavers", "--source", "sessions")["results"]
     assert found[0]["source"] == f"sessions/{SESSION}.jsonl#L23"
     assert recall_json(sessions_ws, "zeppelin", "--source", "sessions")["results"] == []

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import NOW, clean_env, index_db, memory_executable, recall_json, run_ok
+from pg_fixtures import store_env
 from workspace_memory.api import Memory
 from workspace_memory.workspace.layout import Workspace
 from workspace_memory.workspace.watch import Changes, Watcher
@@ -106,7 +107,8 @@ def chunks_of(root: Path, path: str) -> list[str]:
 
 def start_watch(ws: Path) -> tuple[subprocess.Popen, Lines, Lines]:
     proc = subprocess.Popen([memory_executable(), "--workspace", str(ws), "--now", NOW, "watch"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=clean_env())
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=clean_env(store_env(ws)))  # the workspace's store (a test may put it on Postgres)
     return proc, Lines(proc.stdout), Lines(proc.stderr)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..base import OPEN_END, Filters, Term
@@ -30,14 +30,17 @@ WORDS_TEXT = "' ' || c.words::text"  # an entry's words as _positions reads them
 
 @dataclass(frozen=True)
 class Stats:
-    """The view's counters: entries (for BM25's N), tokens (average length), largest id (IDF's N),
-    each workspace's generation, and the entries of facts struck as no longer true."""
+    """The view's counters: Markdown entries (for BM25's N), their tokens (average length), largest
+    id (IDF's N), each workspace's generation, the entries of facts struck as no longer true, and
+    the session entries and their tokens (BM25's N and average length for that source)."""
 
     chunks: int
     tokens: int
     max_id: int
     generations: tuple[int, ...]
     invalid: int = 0
+    sessions: int = 0  # session entries, and their tokens: the other source's N and average length
+    session_tokens: int = 0
 
 
 def term_words(term: Term) -> list[str]:
@@ -48,8 +51,23 @@ def _and(where: str) -> str:
     return f" AND {where}" if where else ""
 
 
-def frequencies(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term]) -> dict[str, tuple[int, int]]:
-    """{label: (entries with the term in text or path, entries with it anywhere)}."""
+# Each source's entries and where their words are counted (index.postgres.sync.WORD_TABLES): SQLite
+# keeps them in two FTS tables, so BM25's counts and the plan's are per source there, and here too.
+SOURCES = {"memory": ("c.role <> 'session'", "lexemes"), "sessions": ("c.role = 'session'", "session_lexemes")}
+
+
+def sources(filters: Filters, stats: Stats) -> list[str]:
+    """The sources a lexical pool searches: those the filters keep that hold entries."""
+    memory, sessions = filters.source_roles()
+    return [name for name, wanted, n in (("memory", memory, stats.chunks), ("sessions", sessions, stats.sessions))
+            if wanted and n]
+
+
+def frequencies(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term],
+                source: str | None = None) -> dict[str, tuple[int, int]]:
+    """{label: (entries with the term in text or path, entries with it anywhere)}, among the entries of
+    one source, or (None) of all. A CJK run is counted over every source (as SQLite's trigram table)."""
+    role, tables = (SOURCES[source][0], [SOURCES[source][1]]) if source else ("", [t for _, t in SOURCES.values()])
     out: dict[str, tuple[int, int]] = {}
     single: dict[str, str] = {}
     for term in terms:
@@ -64,45 +82,63 @@ def frequencies(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term]) 
             single[term.label] = words[0]
         else:
             out[term.label] = conn.execute(
-                "SELECT count(*) FILTER (WHERE words @@ %s::tsquery), count(*) FROM chunks"
-                " WHERE workspace_id = ANY(%s) AND words @@ %s::tsquery",
+                "SELECT count(*) FILTER (WHERE words @@ %s::tsquery), count(*) FROM chunks c"
+                f" WHERE workspace_id = ANY(%s) AND words @@ %s::tsquery{_and(role)}",
                 (tsquery_phrase(words, MAIN), ws, tsquery_phrase(words))).fetchone()
     if single:
+        rows = " UNION ALL ".join(f"SELECT lexeme, df_main, df_any FROM {t} WHERE workspace_id = ANY(%(ws)s)"
+                                  " AND lexeme = ANY(%(lex)s)" for t in tables)
         counts = {lex: (m, a) for lex, m, a in conn.execute(
-            "SELECT lexeme, sum(df_main)::int, sum(df_any)::int FROM lexemes WHERE workspace_id = ANY(%s)"
-            " AND lexeme = ANY(%s) GROUP BY lexeme", (ws, sorted(set(single.values()))))}
+            f"SELECT lexeme, sum(df_main)::int, sum(df_any)::int FROM ({rows}) x GROUP BY lexeme",
+            {"ws": ws, "lex": sorted(set(single.values()))})}
         for label, lex in single.items():
             out[label] = counts.get(lex, (0, 0))
     return out
 
 
 def candidates(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term], limit: int, filters: Filters,
-               dfs: dict[str, tuple[int, int]], stats: Stats) -> dict[int, float]:
-    """The BM25 pool for `terms` (see index.lexical_plan): entry id -> BM25 (positive, larger is better)."""
-    where, params = filter_sql(filters)
+               dfs: dict[str, dict[str, tuple[int, int]]], stats: Stats) -> dict[int, float]:
+    """The BM25 pool for `terms` (see index.lexical_plan): entry id -> BM25 (positive, larger is better).
+
+    Each source the filters keep is searched apart with its own counts (`dfs[source]`, from
+    `frequencies`; `dfs[None]`: of all sources, for CJK runs), as SQLite searches each FTS table.
+    """
+    where, params = filter_sql(replace(filters, sources=()))  # the source is each step's own clause
     in_ws, ws_params = scope(ws)
     pool: dict[int, float] = {}
-    average = stats.tokens / stats.chunks if stats.chunks else 1.0
     newest_order = "c.id + 0" if ends_in_the_past(filters) else "c.id"
-    for step in plan(terms, {label: main for label, (main, _) in dfs.items()}, RANK_BUDGET):
-        phrases = [term_words(t) for t in step.terms]
-        idfs = [bm25_idf(stats.chunks, dfs[t.label][1]) for t in step.terms]
-        query = (any_of if step.join == "any" else _all_of)(tsquery_phrase(p) or "" for p in phrases)
-        # A newest-first step is one statement: its LIMIT rows with their words. Ids are
-        # workspace_id << 32 | a counter, so this order is id order, and it is the primary key's.
-        newest = "" if step.ranked else f" ORDER BY c.workspace_id DESC, {newest_order} DESC LIMIT %s"
-        matched = _positions(conn, f"SELECT c.id, c.n_tokens, {WORDS_TEXT} FROM chunks c WHERE {in_ws}"
-                             f" AND c.words @@ %s::tsquery{_and(where)}{newest}",
-                             [*ws_params, query, *params, *([] if step.ranked else [limit])], phrases)
-        scored = {cid: bm25([_frequency(words, p) for p in phrases], idfs, length, average)
-                  for cid, (length, words) in matched.items()}
-        best = sorted(scored.items(), key=lambda item: (-item[1], -item[0]))[:limit] if step.ranked else scored.items()
-        for cid, value in best:
-            pool[cid] = max(pool.get(cid, 0.0), value, 1e-9)
+    for source in sources(filters, stats):
+        # Without session entries in the view, "not a session" excludes nothing: leave the plans as they were.
+        role = SOURCES[source][0] if stats.sessions else "true"
+        n, tokens = (stats.chunks, stats.tokens) if source == "memory" else (stats.sessions, stats.session_tokens)
+        average = tokens / n if n else 1.0
+        counts = dfs[source]
+        for step in plan(terms, {label: main for label, (main, _) in counts.items()}, RANK_BUDGET):
+            phrases = [term_words(t) for t in step.terms]
+            idfs = [bm25_idf(n, counts[t.label][1]) for t in step.terms]
+            query = (any_of if step.join == "any" else _all_of)(tsquery_phrase(p) or "" for p in phrases)
+            # A newest-first step is one statement: its LIMIT rows with their words. Ids are
+            # workspace_id << 32 | a counter, so this order is id order, and it is the primary key's.
+            newest = "" if step.ranked else f" ORDER BY c.workspace_id DESC, {newest_order} DESC LIMIT %s"
+            matched = _positions(conn, f"SELECT c.id, c.n_tokens, {WORDS_TEXT} FROM chunks c WHERE {in_ws}"
+                                 f" AND c.words @@ %s::tsquery AND {role}{_and(where)}{newest}",
+                                 [*ws_params, query, *params, *([] if step.ranked else [limit])], phrases)
+            _add(pool, matched, phrases, idfs, average, limit if step.ranked else None)
+    where, params = filter_sql(filters)  # CJK runs: over every source the filters keep, at once
     for term in (t for t in terms if t.cjk):
-        for cid, value in _cjk_candidates(conn, ws, term.label, where, params, limit, dfs[term.label][0]):
+        for cid, value in _cjk_candidates(conn, ws, term.label, where, params, limit, dfs[None][term.label][0]):
             pool[cid] = pool.get(cid, 0.0) + value
     return pool
+
+
+def _add(pool: dict[int, float], matched: dict[int, tuple[int, dict[str, dict[int, str]]]],
+         phrases: list[list[str]], idfs: list[float], average: float, best: int | None) -> None:
+    """Score one step's rows with BM25 and keep each entry's best value (the `best` highest only, when given)."""
+    scored = {cid: bm25([_frequency(words, p) for p in phrases], idfs, length, average)
+              for cid, (length, words) in matched.items()}
+    kept = sorted(scored.items(), key=lambda item: (-item[1], -item[0]))[:best] if best else scored.items()
+    for cid, value in kept:
+        pool[cid] = max(pool.get(cid, 0.0), value, 1e-9)
 
 
 def ends_in_the_past(filters: Filters) -> bool:

@@ -90,9 +90,9 @@ def rows(conn: psycopg.Connection, ws: list[int], ids: Sequence[int], filters: F
     in_ws, ws_params = scope(ws)
     out: dict[int, ChunkRow] = {}
     for (cid, path, start, end, entry_start, kind, heading, text, role, day, t_start, t_end, invalid_at, content,
-         confidence, ws_id, keys, names_) in conn.execute(
+         confidence, ws_id, keys, names_, at) in conn.execute(
         "SELECT c.id, c.path, c.start_line, c.end_line, COALESCE(c.entry_start, c.start_line), c.kind, c.heading, c.text, c.role, c.day, c.t_start,"
-        " c.t_end, c.invalid_at, f.content, f.confidence, c.workspace_id, m.keys, m.names FROM chunks c LEFT JOIN facts f"
+        " c.t_end, c.invalid_at, f.content, f.confidence, c.workspace_id, m.keys, m.names, c.at FROM chunks c LEFT JOIN facts f"
         " ON f.workspace_id = c.workspace_id AND f.id = c.id LEFT JOIN LATERAL (SELECT"
         " array_agg(m.entity_key ORDER BY m.ord) AS keys, array_agg(COALESCE(e.name, m.slug) ORDER BY m.ord) AS names"
         " FROM mentions m LEFT JOIN entities e ON e.workspace_id = m.workspace_id AND e.key = m.entity_key"
@@ -101,7 +101,7 @@ def rows(conn: psycopg.Connection, ws: list[int], ids: Sequence[int], filters: F
         row: Any = {"id": cid, "path": path, "start_line": start, "end_line": end, "entry_start": entry_start,
                     "kind": kind,
                     "heading": heading, "text": text, "role": role, "day": iso(day), "t_start": iso(t_start),
-                    "t_end": iso(t_end), "at": None, "invalid_at": invalid_at, "fact_content": content,
+                    "t_end": iso(t_end), "at": at, "invalid_at": invalid_at, "fact_content": content,
                     "confidence": confidence, "entity_keys": [], "entity_names": []}
         if path.startswith("bank/entities/"):
             row["entity_keys"].append(path.rsplit("/", 1)[-1][:-3].lower())  # on the entity's page
@@ -235,7 +235,8 @@ def day_counts(conn: psycopg.Connection, ws: list[int]) -> list[dict[str, Any]]:
 
 
 def status(conn: psycopg.Connection, ws_id: int) -> dict[str, Any]:
-    """Counts, warnings with path:line, and the last sync of one workspace, for `memory status`."""
+    """Counts, warnings with path:line, the last sync and the session transcripts of one workspace,
+    for `memory status`."""
     def count(table: str, extra: str = "") -> int:
         return conn.execute(f"SELECT count(*) FROM {table} WHERE workspace_id = %s{extra}", (ws_id,)).fetchone()[0]
 
@@ -254,8 +255,20 @@ def status(conn: psycopg.Connection, ws_id: int) -> dict[str, Any]:
         "last_sync": last.isoformat(timespec="seconds") if last else None,
         "index_age_seconds": round((datetime.now(UTC) - last).total_seconds(), 1) if last else None,
         "invalid_facts": count("facts", " AND invalid_at IS NOT NULL"),
-        "sessions": None,  # session transcripts are indexed by the SQLite store only
+        "sessions": session_totals(conn, ws_id),
     }
+
+
+def session_totals(conn: psycopg.Connection, ws_id: int) -> dict[str, int] | None:
+    """Transcripts, messages, skipped lines and entries (None without sessions), as the SQLite store says."""
+    files, messages, other, malformed = conn.execute(
+        "SELECT count(*), COALESCE(sum(messages), 0)::int, COALESCE(sum(other), 0)::int,"
+        " COALESCE(sum(malformed), 0)::int FROM session_files WHERE workspace_id = %s", (ws_id,)).fetchone()
+    if not files:
+        return None
+    entries = conn.execute("SELECT count(*) FROM chunks WHERE workspace_id = %s AND role = 'session'",
+                           (ws_id,)).fetchone()[0]
+    return {"files": files, "messages": messages, "other": other, "malformed": malformed, "entries": entries}
 
 
 def file_text(conn: psycopg.Connection, ws_id: int, path: str) -> str | None:

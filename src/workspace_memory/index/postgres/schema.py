@@ -8,8 +8,8 @@ identity); `embedding_cache` is shared by every workspace on purpose (the same t
 embedded once for all agents), keyed by (provider, model, hash).
 
 Tables (derived, rebuildable from Markdown, except the embedding cache, which only saves work)
-  workspaces     workspace_id, name, next_chunk_id, generation, counts (entries, tokens, struck
-                 entries), fingerprint, last_sync
+  workspaces     workspace_id, name, next_chunk_id, generation, counts (Markdown entries and their
+                 tokens, session entries and theirs, struck entries), fingerprint, last_sync
   files          one row a Markdown file: hash, mtime_ns, size, role, day, title, meta, body (the text,
                  so that `get` and `recall` work on a machine without a checkout)
   chunks         one row an entry (ids: workspace_id << 32 | a per-workspace counter, never reused);
@@ -19,7 +19,9 @@ Tables (derived, rebuildable from Markdown, except the embedding cache, which on
   facts, mentions, entities, warnings    as in SQLite (mentions keep their order in `ord`); a fact
                  struck as no longer true has invalid_at on its facts row and its chunks (m004)
   lexemes        per workspace and stemmed word: entries containing it in text/path (df_main, what
-                 IDF uses) and anywhere (df_any, what BM25 uses); kept by every sync
+                 IDF uses) and anywhere (df_any, what BM25 uses); kept by every sync (Markdown entries)
+  session_files  one row a session transcript: where it is and how far it was read (m008, index.sessions)
+  session_lexemes  lexemes of session entries (m008): each source ranks with its own counts
   embedding_cache  provider, model, hash -> dim, vector
   vector_spaces  one embedder identity each; its own partial HNSW index (cosine) on chunk_vectors
   chunk_vectors  workspace_id, space_id, chunk id, which (0 alone, 1 after the previous entry), vector
@@ -172,8 +174,31 @@ def m007_time_windows(conn: psycopg.Connection) -> None:
     conn.execute("CREATE INDEX chunks_window ON chunks (workspace_id, t_end, t_start) WHERE t_end IS NOT NULL")
 
 
+def m008_sessions(conn: psycopg.Connection) -> None:
+    """Session transcripts (index.sessions), as in the SQLite store: their messages are chunks with role
+    'session' (chunks.at: the message's time), `session_files` keeps each transcript's read state, and
+    their words are counted apart (`session_lexemes`, workspaces.session_count / session_tokens), as
+    SQLite keeps them in a table of their own: a recall of one source ranks with that source's
+    counts. Only new tables and columns, empty or NULL for the rows there are: nothing is rebuilt."""
+    for sql in (
+        "ALTER TABLE chunks ADD COLUMN at text",
+        "ALTER TABLE workspaces ADD COLUMN session_count bigint NOT NULL DEFAULT 0,"
+        " ADD COLUMN session_tokens bigint NOT NULL DEFAULT 0",
+        """CREATE TABLE session_files (
+             workspace_id integer NOT NULL, path text NOT NULL, source text NOT NULL, size bigint, mtime_ns bigint,
+             read_to bigint NOT NULL DEFAULT 0, lines integer NOT NULL DEFAULT 0, head text, session_id text,
+             last_at text, messages integer NOT NULL DEFAULT 0, other integer NOT NULL DEFAULT 0,
+             malformed integer NOT NULL DEFAULT 0, first_malformed integer, indexed_at timestamptz,
+             PRIMARY KEY (workspace_id, path))""",
+        """CREATE TABLE session_lexemes (
+             workspace_id integer NOT NULL, lexeme text NOT NULL, df_main integer NOT NULL, df_any integer NOT NULL,
+             PRIMARY KEY (workspace_id, lexeme))""",
+    ):
+        conn.execute(sql)
+
+
 MIGRATIONS: list[Migration] = [m001_extensions, m002_tables, m003_cjk_trigrams, m004_validity, m005_entry_start,
-                               m006_model, m007_time_windows]
+                               m006_model, m007_time_windows, m008_sessions]
 SCHEMA_VERSION = len(MIGRATIONS)
 # The version the settings fingerprint names (as index.sqlite.schema.ROWS_SCHEMA), not the number of
 # migrations: a migration that only adds an index or a side table leaves it as it is, so no workspace

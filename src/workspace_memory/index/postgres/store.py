@@ -39,7 +39,7 @@ class PostgresStore:
         self.view = view  # None: the one workspace `name`; else the names this read-only view spans
         self._id: int | None = None
         self._view_ids: dict[int, str] | None = None
-        self._df: tuple[Any, dict[str, tuple[int, int]]] = ((), {})
+        self._df: tuple[Any, dict[tuple[str | None, str], tuple[int, int]]] = ((), {})
         self._entities: tuple[Any, list[EntityInfo]] = ((), [])
         self._stats: lexical.Stats | None = None
         self._vectors: dict[str, PostgresVectors] = {}
@@ -161,7 +161,8 @@ class PostgresStore:
     # -- recall ---------------------------------------------------------------------------------
     _STATS = ("SELECT COALESCE(sum(chunk_count), 0)::bigint, COALESCE(sum(token_count), 0)::bigint,"
               " COALESCE(sum(next_chunk_id - 1), 0)::bigint, COALESCE(array_agg(generation ORDER BY workspace_id),"
-              " '{}'), COALESCE(sum(invalid_count), 0)::bigint FROM workspaces WHERE workspace_id = ANY(%s)")
+              " '{}'), COALESCE(sum(invalid_count), 0)::bigint, COALESCE(sum(session_count), 0)::bigint,"
+              " COALESCE(sum(session_tokens), 0)::bigint FROM workspaces WHERE workspace_id = ANY(%s)")
 
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -175,7 +176,7 @@ class PostgresStore:
 
     @staticmethod
     def _to_stats(row: tuple) -> lexical.Stats:
-        return lexical.Stats(row[0], row[1], row[2], tuple(row[3]), row[4])
+        return lexical.Stats(row[0], row[1], row[2], tuple(row[3]), row[4], row[5], row[6])
 
     def stats(self) -> lexical.Stats:
         """The view's counters (read once per snapshot)."""
@@ -184,12 +185,12 @@ class PostgresStore:
         return self._stats
 
     def scoped(self, filters: Filters) -> Filters:
-        """The filters without the clauses that cannot exclude anything here: "memory only" (this
-        store holds no session transcripts), "valid only" while no fact of the view is struck.
-        A clause costs the vector search its HNSW index (a filtered scan instead)."""
+        """The filters without the clauses that cannot exclude anything here: "memory only" while the
+        view holds no session entry, "valid only" while no fact of the view is struck (as the SQLite
+        store). A clause costs the vector search its HNSW index (a filtered scan instead)."""
         changes: dict[str, Any] = {}
         memory, sessions = filters.source_roles()
-        if memory and not sessions:
+        if memory and not sessions and not self.stats().sessions:
             changes["sources"] = ()
         if not filters.include_invalid and not self.stats().invalid:
             changes["include_invalid"] = True
@@ -203,8 +204,11 @@ class PostgresStore:
     def lexical_pool(self, terms: Sequence[Term], limit: int, filters: Filters) -> dict[int, float]:
         if not terms:
             return {}
-        return lexical.candidates(self.db.conn, self.ids, terms, limit, self.scoped(filters),
-                                  self._frequencies(terms), self.stats())
+        filters = self.scoped(filters)
+        dfs: dict[str | None, dict[str, tuple[int, int]]] = {
+            source: self._frequencies(terms, source) for source in lexical.sources(filters, self.stats())}
+        dfs[None] = self._frequencies([t for t in terms if t.cjk])
+        return lexical.candidates(self.db.conn, self.ids, terms, limit, filters, dfs, self.stats())
 
     @guarded
     def term_matches(self, terms: Sequence[Term], ids: Sequence[int],
@@ -222,16 +226,18 @@ class PostgresStore:
         that changes rows bumps its workspace's generation)."""
         return tuple(self.ids), self.stats().generations
 
-    def _frequencies(self, terms: Sequence[Term]) -> dict[str, tuple[int, int]]:
-        """(text/path, anywhere) counts per term, cached while the view's generations stay the same."""
+    def _frequencies(self, terms: Sequence[Term], source: str | None = None) -> dict[str, tuple[int, int]]:
+        """(text/path, anywhere) counts per term among one source's entries (None: all), cached while
+        the view's generations stay the same."""
         state = self._state()
         if state != self._df[0]:
             self._df = (state, {})
         counts = self._df[1]
-        todo = [t for t in terms if t.label not in counts]
+        todo = [t for t in terms if (source, t.label) not in counts]
         if todo:
-            counts.update(lexical.frequencies(self.db.conn, self.ids, todo))
-        return {t.label: counts[t.label] for t in terms}
+            for label, value in lexical.frequencies(self.db.conn, self.ids, todo, source).items():
+                counts[source, label] = value
+        return {t.label: counts[source, t.label] for t in terms}
 
     @guarded
     def entry_count(self) -> int:
@@ -320,24 +326,43 @@ class PostgresStore:
         return findings(self.db)
 
     # -- session transcripts and forgetting -------------------------------------------------------
+    @guarded
     def session_states(self) -> dict[str, SessionState]:
-        """No transcript is ever indexed here (see apply_sessions)."""
-        return {}
+        """How far each transcript of this workspace was read (index.postgres.sessions)."""
+        from . import sessions  # transcript code only when transcripts are read (not on a recall)
 
+        own = self.own_id(create=False)
+        return sessions.session_states(self.db, own) if own is not None else {}
+
+    @guarded
     def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
-        """Session transcripts are indexed by the SQLite store only: they are one machine's files."""
-        del read, wait
-        raise UserError("session transcripts need the SQLite store: remove [sessions] paths from memory.toml, "
-                        "or index this workspace without [store] url / $MEMORY_STORE_URL")
+        """Apply what index.sessions reads from the transcripts, under the workspace's indexer lock."""
+        if self.view is not None:
+            raise UserError("a view over several workspaces is read-only")
+        from . import sessions
+
+        report = sessions.apply_sessions(self.db, self.own_id(), read, wait=wait)
+        self._stats = None
+        return report
 
     @guarded
     def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
-        """No session entries to rewrite here (0). After the caller's sync replaced the rows of the
-        purged Markdown, drop the cached vectors that no entry of any workspace uses any more."""
-        del pattern, replacement
-        if dry_run or self.view is not None:
+        """After the caller's sync replaced the rows of the purged Markdown: rewrite the session
+        entries that hold `pattern` (index.postgres.sessions.rewrite), and drop the cached vectors
+        that no entry of any workspace uses any more. Returns the session entries rewritten."""
+        from . import sessions
+
+        own = self.own_id(create=False)
+        if self.view is not None or own is None:
             return 0
+        if dry_run:
+            return sessions.count_hits(self.db, own, pattern)
         with self.db.transaction():
+            rewritten = sessions.rewrite(self.db, own, pattern, replacement)
+            if rewritten:
+                from .sync import recount
+
+                recount(self.db, own)
             self.db.conn.execute(
                 "DELETE FROM embedding_cache e WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.text_hash = e.hash)"
                 " AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.ctx_hash = e.hash)")
@@ -345,4 +370,5 @@ class PostgresStore:
                              "space reused: for no copy of the purged text to remain, have the server's "
                              "administrator run VACUUM FULL on the workspace_memory tables (and mind backups "
                              "and replicas)")
-        return 0
+        self._stats = None
+        return rewritten

@@ -44,8 +44,9 @@ if TYPE_CHECKING:
 
 _BATCH = 200  # files a transaction
 ID_SHIFT = 32  # chunk id = workspace_id << ID_SHIFT | the workspace's own counter
-_CHUNK_COLUMNS = ("workspace_id", "id", "path", "start_line", "end_line", "entry_start", "kind", "heading", "text", "role", "day",
-                  "t_start", "t_end", "text_hash", "ctx_hash", "n_tokens", "words", "cjk", "invalid_at")
+CHUNK_COLUMNS = ("workspace_id", "id", "path", "start_line", "end_line", "entry_start", "kind", "heading", "text",
+                 "role", "day", "t_start", "t_end", "text_hash", "ctx_hash", "n_tokens", "words", "cjk", "invalid_at",
+                 "at")
 _FACT_COLUMNS = ("workspace_id", "id", "path", "line", "kind", "content", "confidence", "day", "occurred_start",
                  "occurred_end", "end_line", "bullet", "invalid_at", "invalid_reason")
 
@@ -131,17 +132,28 @@ def sync(db: Database, ws_id: int, ws: Workspace, *, rebuild: bool = False, wait
 def _finish(db: Database, ws_id: int, report: SyncReport, rebuild: bool, date_order: str | None) -> None:
     """Counters for BM25 and IDF (and of struck entries), the last sync, the fingerprint, and the
     generation when rows changed."""
-    dirty = report.dirty or rebuild
     sets = ["last_sync = now()"]
-    if dirty:
-        sets += ["generation = generation + 1",
-                 "chunk_count = (SELECT count(*) FROM chunks WHERE workspace_id = %(ws)s)",
-                 "token_count = (SELECT COALESCE(sum(n_tokens), 0) FROM chunks WHERE workspace_id = %(ws)s)",
-                 "invalid_count = (SELECT count(*) FROM chunks WHERE workspace_id = %(ws)s AND invalid_at IS NOT NULL)"]
-        db.conn.execute("DELETE FROM lexemes WHERE workspace_id = %s AND df_any <= 0", (ws_id,))
+    if report.dirty or rebuild:
+        recount(db, ws_id)
     sets.append("fingerprint = COALESCE(fingerprint, %(fp)s)" if not rebuild else "fingerprint = %(fp)s")
     db.conn.execute(f"UPDATE workspaces SET {', '.join(sets)} WHERE workspace_id = %(ws)s",
                     {"ws": ws_id, "fp": json.dumps(fingerprint(date_order), sort_keys=True)})
+
+
+def recount(db: Database, ws_id: int) -> None:
+    """A new generation, and the counters BM25 and IDF use (per source) and those of struck entries,
+    after rows changed (a Markdown sync, or session transcripts: index.postgres.sessions)."""
+    db.conn.execute(
+        "UPDATE workspaces w SET generation = generation + 1, chunk_count = n.chunks, token_count = n.tokens,"
+        " session_count = n.sessions, session_tokens = n.session_tokens, invalid_count = n.invalid"
+        " FROM (SELECT count(*) FILTER (WHERE role <> 'session') AS chunks,"
+        " COALESCE(sum(n_tokens) FILTER (WHERE role <> 'session'), 0) AS tokens,"
+        " count(*) FILTER (WHERE role = 'session') AS sessions,"
+        " COALESCE(sum(n_tokens) FILTER (WHERE role = 'session'), 0) AS session_tokens,"
+        " count(*) FILTER (WHERE invalid_at IS NOT NULL) AS invalid FROM chunks WHERE workspace_id = %(ws)s) n"
+        " WHERE w.workspace_id = %(ws)s", {"ws": ws_id})
+    for table in WORD_TABLES:
+        db.conn.execute(f"DELETE FROM {table} WHERE workspace_id = %s AND df_any <= 0", (ws_id,))
 
 
 def _apply(db: Database, ws_id: int, pending: Pending, report: SyncReport, progress) -> None:  # noqa: ANN001
@@ -193,13 +205,7 @@ def _insert(db: Database, ws_id: int, documents: list[tuple[DocumentRows, str | 
     conn = db.conn
     now = datetime.now(UTC)
     n_chunks = sum(len(rows.chunks) for rows, _ in documents)
-    first = 0
-    if n_chunks:
-        # Ids are never reused: vectors and neighbours key on them (see index.base).
-        first = conn.execute(
-            "UPDATE workspaces SET next_chunk_id = next_chunk_id + %s WHERE workspace_id = %s"
-            " RETURNING next_chunk_id - %s", (n_chunks, ws_id, n_chunks)).fetchone()[0]
-    base = (ws_id << ID_SHIFT) + first
+    base = next_ids(conn, ws_id, n_chunks) if n_chunks else 0
     chunks, facts, mentions, warnings, files = [], [], [], [], []
     for rows, body in documents:
         f = rows.file
@@ -208,13 +214,7 @@ def _insert(db: Database, ws_id: int, documents: list[tuple[DocumentRows, str | 
         warnings += [(ws_id, f["path"], i, line, msg) for i, (line, msg) in enumerate(rows.warnings)]
         for chunk, fact, slugs in rows.chunks:
             cid = base + len(chunks)
-            words, n_tokens = tsvector_literal(((WEIGHT_TEXT, chunk["search_text"]), (WEIGHT_PATH, chunk["path_text"]),
-                                                (WEIGHT_CONTEXT, chunk["context_text"])))
-            chunks.append((ws_id, cid, chunk["path"], chunk["start_line"], chunk["end_line"], chunk["entry_start"],
-                           chunk["kind"],
-                           chunk["heading"], chunk["text"], chunk["role"], chunk["day"], chunk["t_start"],
-                           chunk["t_end"], chunk["text_hash"], chunk["ctx_hash"], n_tokens, words, chunk["cjk"],
-                           chunk["invalid_at"]))
+            chunks.append(chunk_row(ws_id, cid, chunk))
             if fact is not None:
                 facts.append((ws_id, cid, fact["path"], fact["line"], fact["kind"], fact["content"],
                               fact["confidence"], fact["day"], fact["occurred_start"], fact["occurred_end"],
@@ -225,18 +225,40 @@ def _insert(db: Database, ws_id: int, documents: list[tuple[DocumentRows, str | 
                     seen.add(slug.lower())
                     mentions.append((ws_id, cid, slug.lower(), slug, order))
                     report.entity_keys.add(slug.lower())
-    _copy(conn, "files", ("workspace_id", "path", "hash", "mtime_ns", "size", "role", "day", "title", "meta",
-                          "indexed_at", "body"), files)
-    _copy(conn, "chunks", _CHUNK_COLUMNS, chunks)
-    _copy(conn, "facts", _FACT_COLUMNS, facts)
-    _copy(conn, "mentions", ("workspace_id", "chunk_id", "entity_key", "slug", "ord"), mentions)
-    _copy(conn, "warnings", ("workspace_id", "path", "ord", "line", "message"), warnings)
+    copy_rows(conn, "files", ("workspace_id", "path", "hash", "mtime_ns", "size", "role", "day", "title", "meta",
+                              "indexed_at", "body"), files)
+    copy_rows(conn, "chunks", CHUNK_COLUMNS, chunks)
+    copy_rows(conn, "facts", _FACT_COLUMNS, facts)
+    copy_rows(conn, "mentions", ("workspace_id", "chunk_id", "entity_key", "slug", "ord"), mentions)
+    copy_rows(conn, "warnings", ("workspace_id", "path", "ord", "line", "message"), warnings)
     if chunks:
         report.new_chunk_ids += [c[1] for c in chunks]
-        _count_words(conn, ws_id, base, base + len(chunks), +1)
+        count_words(conn, ws_id, base, base + len(chunks), +1)
 
 
-def _copy(conn: Any, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
+def next_ids(conn: Any, ws_id: int, n: int) -> int:
+    """The first of `n` new chunk ids of the workspace. Ids are never reused: vectors and neighbours
+    key on them (see index.base)."""
+    first = conn.execute("UPDATE workspaces SET next_chunk_id = next_chunk_id + %s WHERE workspace_id = %s"
+                         " RETURNING next_chunk_id - %s", (n, ws_id, n)).fetchone()[0]
+    return (ws_id << ID_SHIFT) + first
+
+
+def chunk_words(chunk: dict[str, Any]) -> tuple[str, int]:
+    """A chunk's words as a tsvector literal (words.py: text, path, previous entry), and their number."""
+    return tsvector_literal(((WEIGHT_TEXT, chunk["search_text"]), (WEIGHT_PATH, chunk["path_text"]),
+                             (WEIGHT_CONTEXT, chunk["context_text"])))
+
+
+def chunk_row(ws_id: int, cid: int, chunk: dict[str, Any]) -> tuple:
+    """A chunk's row for COPY (CHUNK_COLUMNS), with its words as a tsvector (words.py)."""
+    words, n_tokens = chunk_words(chunk)
+    return (ws_id, cid, chunk["path"], chunk["start_line"], chunk["end_line"], chunk["entry_start"], chunk["kind"],
+            chunk["heading"], chunk["text"], chunk["role"], chunk["day"], chunk["t_start"], chunk["t_end"],
+            chunk["text_hash"], chunk["ctx_hash"], n_tokens, words, chunk["cjk"], chunk["invalid_at"], chunk["at"])
+
+
+def copy_rows(conn: Any, table: str, columns: tuple[str, ...], rows: list[tuple]) -> None:
     if not rows:
         return
     with conn.cursor().copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
@@ -244,22 +266,28 @@ def _copy(conn: Any, table: str, columns: tuple[str, ...], rows: list[tuple]) ->
             copy.write_row(row)
 
 
+# Where the words of each source are counted: Markdown entries, session messages (kept apart, as SQLite
+# keeps them in two FTS tables, so that a recall of one source ranks with that source's counts).
+WORD_TABLES = ("lexemes", "session_lexemes")
+
 _COUNT_WORDS = """
-    INSERT INTO lexemes AS l (workspace_id, lexeme, df_main, df_any)
+    INSERT INTO {table} AS l (workspace_id, lexeme, df_main, df_any)
     SELECT %(ws)s, u.lexeme, %(sign)s * count(*) FILTER (WHERE u.weights && ARRAY['A', 'B']), %(sign)s * count(*)
     FROM chunks c, unnest(c.words) u WHERE c.workspace_id = %(ws)s AND {where} GROUP BY u.lexeme
     ON CONFLICT (workspace_id, lexeme) DO UPDATE
     SET df_main = l.df_main + EXCLUDED.df_main, df_any = l.df_any + EXCLUDED.df_any"""
 
 
-def _count_words(conn: Any, ws_id: int, first: int, end: int, sign: int) -> None:
-    """Add (or, with sign -1, take away) the words of chunks [first, end) to the workspace's counts."""
-    conn.execute(_COUNT_WORDS.format(where="c.id >= %(first)s AND c.id < %(end)s"),
+def count_words(conn: Any, ws_id: int, first: int, end: int, sign: int, table: str = WORD_TABLES[0]) -> None:
+    """Add (or, with sign -1, take away) the words of chunks [first, end) to the workspace's counts in `table`."""
+    conn.execute(_COUNT_WORDS.format(table=table, where="c.id >= %(first)s AND c.id < %(end)s"),
                  {"ws": ws_id, "sign": sign, "first": first, "end": end})
 
 
-def delete_paths(db: Database, ws_id: int, paths: list[str], keys: set[str] | None = None) -> list[int]:
-    """Delete every row of these files (chunks, their words' counts, facts, mentions, vectors); return chunk ids."""
+def delete_paths(db: Database, ws_id: int, paths: list[str], keys: set[str] | None = None,
+                 words: str = WORD_TABLES[0]) -> list[int]:
+    """Delete every row of these files (chunks, their words' counts in `words`, facts, mentions, vectors);
+    return chunk ids."""
     conn = db.conn
     ids = [r[0] for r in conn.execute("SELECT id FROM chunks WHERE workspace_id = %s AND path = ANY(%s)",
                                       (ws_id, paths))]
@@ -270,7 +298,8 @@ def delete_paths(db: Database, ws_id: int, paths: list[str], keys: set[str] | No
         for path in paths:
             keys.update(page_key(path))
     if ids:
-        conn.execute(_COUNT_WORDS.format(where="c.id = ANY(%(ids)s)"), {"ws": ws_id, "sign": -1, "ids": ids})
+        conn.execute(_COUNT_WORDS.format(table=words, where="c.id = ANY(%(ids)s)"),
+                     {"ws": ws_id, "sign": -1, "ids": ids})
         for table, column in (("chunk_vectors", "chunk_id"), ("facts", "id"), ("mentions", "chunk_id"),
                               ("chunks", "id")):
             conn.execute(f"DELETE FROM {table} WHERE workspace_id = %s AND {column} = ANY(%s)", (ws_id, ids))
@@ -280,8 +309,9 @@ def delete_paths(db: Database, ws_id: int, paths: list[str], keys: set[str] | No
 
 
 def _clear(db: Database, ws_id: int) -> None:
-    for table in ("chunk_vectors", "vector_state", "lexemes", "facts", "mentions", "chunks", "warnings", "files",
-                  "entities"):
+    # Session rows go too (their read state with them): the next session sync reads every transcript whole.
+    for table in ("chunk_vectors", "vector_state", *WORD_TABLES, "facts", "mentions", "chunks", "warnings", "files",
+                  "entities", "session_files"):
         db.conn.execute(f"DELETE FROM {table} WHERE workspace_id = %s", (ws_id,))
 
 
@@ -309,7 +339,7 @@ def rebuild_entities(db: Database, ws_id: int, keys: set[str] | None = None) -> 
             pages[key] = (path, path.rsplit("/", 1)[-1][:-3], dict(meta or {}) | {"_title": title})
     rows = entity_rows(spellings, fact_counts, pages)
     conn.execute(f"DELETE FROM entities WHERE workspace_id = %(ws)s{scope.replace('entity_key', 'key')}", params)
-    _copy(conn, "entities", ("workspace_id", "key", "slug", "name", "page_path", "aliases", "fact_count"),
+    copy_rows(conn, "entities", ("workspace_id", "key", "slug", "name", "page_path", "aliases", "fact_count"),
           [(ws_id, *row) for row in rows])
 
 

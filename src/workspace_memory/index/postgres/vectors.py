@@ -169,12 +169,14 @@ class PostgresVectors:
 
     def _exact(self) -> bool:
         """Exact search for small views, and for a small share of the database without iterative scans."""
-        mine = self.store.stats().chunks
+        stats = self.store.stats()
+        mine = stats.chunks + stats.sessions
         if mine * 2 < EXACT_THRESHOLD:
             return True
         if self.store.db.pgvector_at_least(0, 8):
             return False
-        total = self.store.db.conn.execute("SELECT COALESCE(sum(chunk_count), 0) FROM workspaces").fetchone()[0]
+        total = self.store.db.conn.execute("SELECT COALESCE(sum(chunk_count + session_count), 0) FROM workspaces"
+                                           ).fetchone()[0]
         return mine * 2 < total
 
     def _nearest(self, query: np.ndarray, k: int, filters: Filters, exact: bool) -> list[tuple[int, float]]:
