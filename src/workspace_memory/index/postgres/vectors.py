@@ -17,6 +17,12 @@ the database; pgvector 0.8's iterative scans keep a search within one workspace 
 from coming back short. Older pgvector stops after `hnsw.ef_search` neighbours and filters
 afterwards, so there a view that holds under half of the space's vectors is searched exactly
 (the scan is bounded by the workspace's rows), and a short HNSW answer is searched again exactly.
+
+An exact scan of a big workspace is slow (about 100 ms for 200k vectors), so on older pgvector
+a workspace with at least OWN_INDEX_MIN vectors gets an HNSW index of its own, partial on its
+workspace id, made by the indexer (never by a recall: replicas are read-only). Its search names
+the workspace and space as constants, which is what lets the planner use a partial index. On
+pgvector >= 0.8 the shared index and iterative scans do this, and no such index is made.
 """
 
 from __future__ import annotations
@@ -39,6 +45,12 @@ if TYPE_CHECKING:
 
 EXACT_THRESHOLD = 20_000  # vectors; below, an exact scan is fast and perfect (see index.sqlite.hnsw)
 HNSW_EF_SEARCH = 100
+OWN_INDEX_MIN = 50_000  # vectors of one workspace; from here, pgvector < 0.8 gets it its own HNSW index
+
+
+def own_index_name(space: int, workspace_id: int) -> str:
+    """The name of one workspace's own HNSW index in one vector space (module docstring)."""
+    return f"chunk_vectors_hnsw_{int(space)}_w{int(workspace_id)}"
 
 
 class StoreView(Protocol):
@@ -83,6 +95,7 @@ class PostgresVectors:
         self.store = store
         self.embedder = embedder
         self._space: int | None = None
+        self._own_index: set[int] = set()  # workspaces whose own HNSW index exists (it is never dropped)
 
     @property
     def space(self) -> int:
@@ -101,6 +114,7 @@ class PostgresVectors:
             if ws_id is None:
                 return VectorUpdate()  # a view or a store-only workspace: nothing of ours to embed
             conn = self.store.db.conn
+            self._ensure_own_index(ws_id)
             generation, done = conn.execute(
                 "SELECT w.generation, s.generation FROM workspaces w LEFT JOIN vector_state s ON s.workspace_id ="
                 " w.workspace_id AND s.space_id = %s WHERE w.workspace_id = %s", (self.space, ws_id)).fetchone()
@@ -118,6 +132,33 @@ class PostgresVectors:
                                  " ON CONFLICT (workspace_id, space_id) DO UPDATE SET generation = EXCLUDED.generation",
                                  (ws_id, self.space, generation))
             return VectorUpdate(embedded, len(items) - embedded)
+
+    def _ensure_own_index(self, ws_id: int) -> None:
+        """On pgvector < 0.8, an HNSW index of the workspace's own once it holds OWN_INDEX_MIN vectors.
+
+        Made in a transaction under the schema lock, as the space's shared index is: other indexers
+        wait for its build (once in a workspace's life); from then on Postgres keeps it up to date.
+        """
+        db = self.store.db
+        if db.pgvector_at_least(0, 8) or self._has_own_index(ws_id):
+            return
+        stats = self.store.stats()
+        if 2 * (stats.chunks + stats.sessions) < OWN_INDEX_MIN:  # two vectors an entry (alone, in context)
+            return
+        dim = int(self.embedder.dim)
+        with db.transaction():
+            db.conn.execute("SELECT pg_advisory_xact_lock(%s, 1)", (LOCK_SCHEMA,))
+            db.conn.execute(f"CREATE INDEX IF NOT EXISTS {own_index_name(self.space, ws_id)} ON chunk_vectors"
+                            f" USING hnsw ((embedding::vector({dim})) vector_cosine_ops)"
+                            f" WHERE space_id = {int(self.space)} AND workspace_id = {int(ws_id)}")
+        self._own_index.add(ws_id)
+
+    def _has_own_index(self, ws_id: int) -> bool:
+        if ws_id not in self._own_index:
+            name = own_index_name(self.space, ws_id)
+            if self.store.db.conn.execute("SELECT to_regclass(%s) IS NOT NULL", (name,)).fetchone()[0]:
+                self._own_index.add(ws_id)
+        return ws_id in self._own_index
 
     def _missing(self, ws_id: int) -> list[tuple[str, str]]:
         """(hash, text) of the workspace's embedded texts that the shared cache does not hold."""
@@ -158,41 +199,53 @@ class PostgresVectors:
     def search(self, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
         """The `k` nearest entries: (chunk id, the better cosine of its two vectors)."""
         with self.store.db.guard():
-            exact = self._exact()
-            rows = self._nearest(query, k, filters, exact=exact)
-            if len(rows) < 2 * k and not exact:
-                rows = self._nearest(query, k, filters, exact=True)  # HNSW came back short (filters, old pgvector)
+            plan = self._plan()
+            rows = self._nearest(query, k, filters, plan)
+            if len(rows) < 2 * k and plan != "exact":
+                rows = self._nearest(query, k, filters, "exact")  # HNSW came back short (filters, old pgvector)
         best: dict[int, float] = {}
         for cid, d in rows:
             best[cid] = max(1.0 - float(d), best.get(cid, -1.0))
         return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
 
-    def _exact(self) -> bool:
-        """Exact search for small views, and for a small share of the database without iterative scans."""
+    def _plan(self) -> str:
+        """"exact" for small views and for a small share of the database without iterative scans,
+        "own" for one workspace with its own HNSW index, else "hnsw" (the space's shared index)."""
         stats = self.store.stats()
         mine = stats.chunks + stats.sessions
         if mine * 2 < EXACT_THRESHOLD:
-            return True
+            return "exact"
         if self.store.db.pgvector_at_least(0, 8):
-            return False
+            return "hnsw"
+        ids = self.store.ids
+        if len(ids) == 1 and self._has_own_index(ids[0]):
+            return "own"
         total = self.store.db.conn.execute("SELECT COALESCE(sum(chunk_count + session_count), 0) FROM workspaces"
                                            ).fetchone()[0]
-        return mine * 2 < total
+        return "exact" if mine * 2 < total else "hnsw"
 
-    def _nearest(self, query: np.ndarray, k: int, filters: Filters, exact: bool) -> list[tuple[int, float]]:
+    def _nearest(self, query: np.ndarray, k: int, filters: Filters, plan: str) -> list[tuple[int, float]]:
         """(chunk id, cosine distance) of up to 2k vectors nearest to `query` in the view."""
+        sql, named = self.search_sql(query, k, filters, plan)
+        with self._search_settings(plan == "exact", k):
+            return self.store.db.conn.execute(sql, named).fetchall()
+
+    def search_sql(self, query: np.ndarray, k: int, filters: Filters, plan: str) -> tuple[str, dict]:
+        """The statement and parameters of one search (tests EXPLAIN it)."""
         ws = self.store.ids
         where, named = named_filter(self.store.scoped(filters))
         dim = int(self.embedder.dim)
-        distance = "v.embedding <=> %(q)s" if exact else f"v.embedding::vector({dim}) <=> %(q)s::vector({dim})"
+        distance = ("v.embedding <=> %(q)s" if plan == "exact"
+                    else f"v.embedding::vector({dim}) <=> %(q)s::vector({dim})")
         scope = ""
         named |= {"ws": ws, "q": np.asarray(query, dtype=np.float32), "n": k * 2}
         if where:
             scope = f" AND v.chunk_id IN (SELECT c.id FROM chunks c WHERE c.workspace_id = ANY(%(ws)s) AND {where})"
-        sql = (f"SELECT v.chunk_id, {distance} AS d FROM chunk_vectors v WHERE v.space_id = {self.space}"
-               f" AND v.workspace_id = ANY(%(ws)s){scope} ORDER BY d LIMIT %(n)s")
-        with self._search_settings(exact, k):
-            return self.store.db.conn.execute(sql, named).fetchall()
+        # A constant, not a parameter, for the workspace's own index: a partial index is only
+        # chosen when the planner can prove its predicate, and a generic plan cannot.
+        mine = f"= {int(ws[0])}" if plan == "own" else "= ANY(%(ws)s)"
+        return (f"SELECT v.chunk_id, {distance} AS d FROM chunk_vectors v WHERE v.space_id = {self.space}"
+                f" AND v.workspace_id {mine}{scope} ORDER BY d LIMIT %(n)s"), named
 
     @contextlib.contextmanager
     def _search_settings(self, exact: bool, k: int):  # noqa: ANN202
