@@ -265,9 +265,12 @@ class PostgresVectors:
         """The stored vectors of some entries: id -> (1 or 2, dim) array (the entry's own first)."""
         out: dict[int, list[np.ndarray]] = {}
         with self.store.db.guard():
+            # Binary: pgvector's text form is parsed float by float in Python (1.3 s of 3 s over
+            # 9 hybrid recalls of a LoCoMo conversation); its binary form is read as one buffer.
             for cid, vector in self.store.db.conn.execute(
                 "SELECT chunk_id, embedding FROM chunk_vectors WHERE workspace_id = ANY(%s) AND space_id = %s"
-                " AND chunk_id = ANY(%s) ORDER BY chunk_id, which", (self.store.ids, self.space, list(ids))):
+                " AND chunk_id = ANY(%s) ORDER BY chunk_id, which", (self.store.ids, self.space, list(ids)),
+                    binary=True):
                 out.setdefault(cid, []).append(_array(vector))
         return {cid: np.vstack(vecs) for cid, vecs in out.items()}
 
