@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -19,11 +18,20 @@ if TYPE_CHECKING:
 _PATH_WORDS_RE = re.compile(r"[/\\._-]+")
 
 
-@dataclass
+# A plain class, not a dataclass: creating a dataclass costs about a millisecond at import, and
+# every cold recall imports this module (for path_words).
 class DocumentRows:
-    file: dict[str, Any]
-    chunks: list[tuple[dict[str, Any], dict[str, Any] | None, tuple[str, ...]]] = field(default_factory=list)
-    warnings: list[tuple[int, str]] = field(default_factory=list)
+    """One file's rows: its `files` row, its chunks (chunk row, fact row or None, mentioned slugs)
+    and its warnings (line, message)."""
+
+    __slots__ = ("file", "chunks", "warnings")
+
+    def __init__(self, file: dict[str, Any],
+                 chunks: list[tuple[dict[str, Any], dict[str, Any] | None, tuple[str, ...]]] | None = None,
+                 warnings: list[tuple[int, str]] | None = None) -> None:
+        self.file = file
+        self.chunks: list[tuple[dict[str, Any], dict[str, Any] | None, tuple[str, ...]]] = [] if chunks is None else chunks
+        self.warnings: list[tuple[int, str]] = [] if warnings is None else warnings
 
 
 @functools.lru_cache(maxsize=4096)  # recall asks for the same files' words for every candidate

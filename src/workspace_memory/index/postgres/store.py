@@ -16,7 +16,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from ...errors import UserError
-from ..base import ChunkRow, Filters, ReadDeltas, SessionReport, SessionState, SyncReport, Term
+from ..base import ChunkRow, Filters, SyncReport, Term
 from . import lexical, reads
 from .connection import Database, guarded
 
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from ...embed.base import Embedder
     from ...facts.model import EntityInfo, Fact
     from ...workspace.layout import Workspace
+    from ..records import ReadDeltas, SessionReport, SessionState
     from .vectors import PostgresVectors
 
 READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` of the workspace

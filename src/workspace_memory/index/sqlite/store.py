@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import UserError
-from ..base import ChunkRow, Filters, ReadDeltas, SessionReport, SessionState, SyncReport, Term
+from ..base import ChunkRow, Filters, SyncReport, Term
 from . import lexical, reads
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
 from .read_cache import ReadCache
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ...embed.base import Embedder
     from ...facts.model import EntityInfo, Fact
     from ...workspace.layout import Workspace
+    from ..records import ReadDeltas, SessionReport, SessionState
     from .vectors import SqliteVectors
 
 READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` to finish a sync

@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from ...embed.base import Embedder
-from ..base import Filters, VectorUpdate, in_batches
+from ..base import Filters, in_batches
+from ..records import VectorUpdate
 from .connection import writer_lock
 from .live_vectors import LiveVectors, follow_changes
 from .reads import filter_sql

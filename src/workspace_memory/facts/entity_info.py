@@ -1,0 +1,32 @@
+"""An entity as every store returns it: key, slug, display name, page and aliases.
+
+Apart from facts.model (which re-exports it) because a recall resolves entities but never builds a
+Fact: importing this module alone spares it creating the Fact dataclass (about a millisecond).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..markdown.names import display_name
+
+
+@dataclass(frozen=True)
+class EntityInfo:
+    """An entity: its key, the slug as usually written, display name, page and aliases."""
+
+    key: str
+    slug: str
+    name: str
+    page_path: str | None
+    aliases: tuple[str, ...] = ()
+    fact_count: int = 0
+
+    def names(self) -> tuple[str, ...]:
+        """Every way the entity may appear at the start of a fact's text."""
+        return tuple(dict.fromkeys((self.name, display_name(self.slug), *self.aliases)))
+
+    def forms(self) -> frozenset[str]:
+        """Every lower-case name it may be called by: key, slug, display name, aliases."""
+        forms = {self.key, self.slug.lower(), self.name.lower(), self.slug.replace("-", " ").lower()}
+        return frozenset(forms | {a.lower() for a in self.aliases if a.strip()})
