@@ -41,7 +41,6 @@ import functools
 import re
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, timedelta
-from typing import NamedTuple
 
 from .timepoints import (
     MONTHS,
@@ -233,13 +232,16 @@ _PRECHECK_WORDS = frozenset({*MONTHS, *WEEKDAYS, *RELATIVE, "week", "weeks", "mo
                              "years", "ago", "last", "past", "since", "night", *PARTS_OF_DAY, "weekend"})
 
 
-class _Found(NamedTuple):
-    start: int  # character offsets of the phrase in the text
-    end: int
-    span_start: date | None
-    span_end: date | None
-    mode: str
-    confidence: float
+class _Found:
+    """A phrase found: its character offsets in the text, the days it spans, its mode and confidence.
+    (A plain class, like the results above.)"""
+
+    __slots__ = ("start", "end", "span_start", "span_end", "mode", "confidence")
+
+    def __init__(self, start: int, end: int, span_start: date | None, span_end: date | None, mode: str,
+                 confidence: float) -> None:
+        self.start, self.end, self.span_start, self.span_end = start, end, span_start, span_end
+        self.mode, self.confidence = mode, confidence
 
 
 # A phrase: (first token, index after the last, resolved (start, end, mode) or None, confidence).

@@ -53,7 +53,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
@@ -75,7 +74,10 @@ SOURCES = ("memory", "sessions")  # where entries come from: workspace Markdown,
 Progress = Callable[[int, int], None]
 
 
-@dataclass(frozen=True)
+# Filters and Term are plain value classes, not frozen dataclasses: creating a dataclass costs about
+# a millisecond at import, and every cold recall imports this module. Equal values compare and hash
+# alike, as the frozen dataclasses did (the read cache keys on terms); Filters.replace stands for
+# dataclasses.replace.
 class Filters:
     """The hard filters of a recall (--since/--until/--kind/--entity) as data.
 
@@ -86,13 +88,31 @@ class Filters:
     `include_invalid`, not be a fact struck as no longer true.
     """
 
-    since: date | None = None
-    until: date | None = None
-    kinds: tuple[str, ...] = ()
-    entity_keys: tuple[str, ...] = ()
-    window: tuple[date | None, date | None] | None = None
-    sources: tuple[str, ...] = ()
-    include_invalid: bool = False
+    __slots__ = ("since", "until", "kinds", "entity_keys", "window", "sources", "include_invalid")
+
+    def __init__(self, since: date | None = None, until: date | None = None, kinds: tuple[str, ...] = (),
+                 entity_keys: tuple[str, ...] = (), window: tuple[date | None, date | None] | None = None,
+                 sources: tuple[str, ...] = (), include_invalid: bool = False) -> None:
+        self.since, self.until, self.kinds, self.entity_keys = since, until, kinds, entity_keys
+        self.window, self.sources, self.include_invalid = window, sources, include_invalid
+
+    def _fields(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"Filters({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
+
+    def replace(self, **changes: Any) -> Filters:  # noqa: ANN401
+        """A copy with some fields changed (what dataclasses.replace did)."""
+        return Filters(**{name: getattr(self, name) for name in self.__slots__} | changes)
 
     @property
     def empty(self) -> bool:
@@ -103,7 +123,7 @@ class Filters:
         """These filters, narrowed to a time window too (None: unchanged)."""
         if window is None:
             return self
-        return replace(self, window=window)
+        return self.replace(window=window)
 
     def source_roles(self) -> tuple[bool, bool]:
         """(keep memory entries, keep session entries)."""
@@ -135,8 +155,6 @@ class Filters:
         return FACT_KINDS if "fact" in self.kinds else self.kinds
 
 
-# A plain value class, not a frozen dataclass: creating a dataclass costs about a millisecond at
-# import, and every cold recall imports this module. Equal terms hash alike (the read cache keys on them).
 class Term:
     """One unit of a lexical query: lower-cased words (searched as a phrase) or a CJK run."""
 
@@ -196,22 +214,29 @@ SESSION_PARSER = 1
 # dataclass costs about a millisecond at import.
 
 
-@dataclass
+# A plain class, not a dataclass (every recall syncs, and creating a dataclass costs about a
+# millisecond at import); the class attributes are the defaults of the counts a sync sets.
 class SyncReport:
     """What a sync did. `busy` means another writer held the lock and we did not wait."""
 
-    added: int = 0
-    changed: int = 0
-    removed: int = 0
-    touched: int = 0
-    unchanged: int = 0
-    new_chunk_ids: list[int] = field(default_factory=list)
-    removed_chunk_ids: list[int] = field(default_factory=list)
-    entity_keys: set[str] = field(default_factory=set)  # entities whose rows must be recomputed
-    notices: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    busy: bool = False
+    added = 0
+    changed = 0
+    removed = 0
+    touched = 0
+    unchanged = 0
+    seconds = 0.0
+    busy = False
     sessions: SessionReport | None = None  # what `memory index` did to session transcripts, when configured
+
+    def __init__(self) -> None:
+        self.new_chunk_ids: list[int] = []
+        self.removed_chunk_ids: list[int] = []
+        self.entity_keys: set[str] = set()  # entities whose rows must be recomputed
+        self.notices: list[str] = []
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{k}={getattr(self, k)!r}" for k in ("added", "changed", "removed", "touched", "unchanged"))
+        return f"SyncReport({counts}, busy={self.busy!r})"
 
     @property
     def dirty(self) -> bool:

@@ -13,7 +13,6 @@ import contextlib
 import os
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -97,12 +96,24 @@ def file_role(key: str) -> str:
     return "extra"
 
 
-@dataclass
+# A plain class, not a dataclass: creating a dataclass costs about a millisecond at import, and
+# every command opens a workspace.
 class Workspace:
     """A memory workspace on disk plus its optional configuration."""
 
-    root: Path
-    config: dict[str, Any] = field(default_factory=dict)
+    def __init__(self, root: Path, config: dict[str, Any] | None = None) -> None:
+        self.root = root
+        self.config: dict[str, Any] = {} if config is None else config
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.root, self.config) == (other.root, other.config)  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it was
+
+    def __repr__(self) -> str:
+        return f"Workspace(root={self.root!r}, config={self.config!r})"
 
     @classmethod
     def open(cls, root: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> Workspace:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
@@ -195,7 +194,7 @@ class PostgresStore:
             changes["sources"] = ()
         if not filters.include_invalid and not self.stats().invalid:
             changes["include_invalid"] = True
-        return replace(filters, **changes) if changes else filters
+        return filters.replace(**changes) if changes else filters
 
     @guarded
     def holds_entries(self, filters: Filters) -> bool:

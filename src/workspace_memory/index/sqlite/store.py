@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -116,7 +115,7 @@ class SqliteStore:
             changes["sources"] = ()
         if not filters.include_invalid and not has_invalid:
             changes["include_invalid"] = True
-        return replace(filters, **changes) if changes else filters
+        return filters.replace(**changes) if changes else filters
 
     def holds_entries(self, filters: Filters) -> bool:
         return reads.holds_entries(self.conn, self.scoped(filters))
