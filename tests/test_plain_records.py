@@ -10,6 +10,7 @@ import pytest
 
 from workspace_memory.facts.entity_info import EntityInfo
 from workspace_memory.index.base import Filters, SyncReport, Term
+from workspace_memory.recall.settings import RecallSettings
 from workspace_memory.timeparse import DateRange, TimeWindow
 from workspace_memory.workspace.layout import MarkdownFile
 
@@ -26,6 +27,7 @@ PAIRS = [
     (DateRange(D, None), DateRange(D, None), DateRange(D, D)),
     (TimeWindow(D, D, "filter", "on Nov 27"), TimeWindow(D, D, "filter", "on Nov 27", 1.0),
      TimeWindow(D, D, "filter", "on Nov 27", 0.6)),
+    (RecallSettings(), RecallSettings.from_mapping({}), RecallSettings(min_score=0.1)),
 ]
 
 
@@ -52,6 +54,17 @@ def test_filters_replace_changes_only_what_it_is_given() -> None:
     assert base.within((D, D)) == base.replace(window=(D, D)) and base.within(None) is base
     with pytest.raises(TypeError):
         base.replace(colour="red")
+
+
+def test_recall_settings_fields_and_replace() -> None:
+    settings = RecallSettings.from_mapping({"mmr_lambda": 0.5})
+    assert settings.FIELDS == ("vector_weight", "text_weight", "candidate_multiplier", "half_life_days", "mmr_lambda",
+                               "min_score", "sources")
+    assert settings.replace(min_score=0.2) == RecallSettings(mmr_lambda=0.5, min_score=0.2)
+    assert settings == RecallSettings(mmr_lambda=0.5)  # unchanged
+    assert repr(RecallSettings()).startswith("RecallSettings(vector_weight=0.7, text_weight=0.3, ")
+    with pytest.raises(TypeError):
+        settings.replace(colour="red")
 
 
 def test_sync_reports_do_not_share_their_lists() -> None:

@@ -425,9 +425,9 @@ def test_a_cold_lexical_recall_imports_only_what_it_needs(shared_ws: Path) -> No
     assert loaded == []
 
 
-def test_a_cold_lexical_recall_creates_only_the_public_dataclasses(shared_ws: Path) -> None:
+def test_a_cold_lexical_recall_creates_only_the_public_dataclass(shared_ws: Path) -> None:
     """Each @dataclass compiles its methods at import (about a millisecond each): the classes a lexical
-    recall makes are plain classes, but for the public RecallRequest and RecallSettings."""
+    recall makes are plain classes, but for the public RecallRequest."""
     script = textwrap.dedent(f"""
         import dataclasses, json, sys
         made = []
@@ -449,7 +449,7 @@ def test_a_cold_lexical_recall_creates_only_the_public_dataclasses(shared_ws: Pa
                           env=clean_env({"MEMORY_EMBED_PROVIDER": None}), timeout=120)
     assert proc.returncode == 0, proc.stderr
     made = json.loads(next(line for line in proc.stdout.splitlines() if line.startswith("DATACLASSES="))[12:])
-    assert made == ["RecallRequest", "RecallSettings"]
+    assert made == ["RecallRequest"]
 
 
 def test_lexical_recall_importtime_shows_no_heavy_library(store_ws: Path) -> None:

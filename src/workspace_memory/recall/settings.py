@@ -17,30 +17,52 @@ Every key is optional; the defaults above are what the README's figures were mea
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from typing import Any
 
 from ..index.base import SOURCES
 from .rank import HALF_LIFE_DAYS
 
 
-@dataclass(frozen=True)
+# A plain value class, not a frozen dataclass: creating a dataclass costs about a millisecond at
+# import, and every recall reads its settings. FIELDS and replace() stand for dataclasses.fields()
+# and dataclasses.replace(); equal settings compare and hash alike.
 class RecallSettings:
     """The tunable parts of the recall pipeline (module docstring)."""
 
-    vector_weight: float = 0.7
-    text_weight: float = 0.3
-    candidate_multiplier: int = 4
-    half_life_days: float = HALF_LIFE_DAYS
-    mmr_lambda: float = 0.7
-    min_score: float = 0.05
-    sources: tuple[str, ...] = ("memory",)
+    FIELDS = ("vector_weight", "text_weight", "candidate_multiplier", "half_life_days", "mmr_lambda", "min_score",
+              "sources")
+    __slots__ = FIELDS
+
+    def __init__(self, vector_weight: float = 0.7, text_weight: float = 0.3, candidate_multiplier: int = 4,
+                 half_life_days: float = HALF_LIFE_DAYS, mmr_lambda: float = 0.7, min_score: float = 0.05,
+                 sources: tuple[str, ...] = ("memory",)) -> None:
+        self.vector_weight, self.text_weight = vector_weight, text_weight
+        self.candidate_multiplier, self.half_life_days = candidate_multiplier, half_life_days
+        self.mmr_lambda, self.min_score, self.sources = mmr_lambda, min_score, sources
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"RecallSettings({', '.join(f'{name}={getattr(self, name)!r}' for name in self.FIELDS)})"
+
+    def replace(self, **changes: Any) -> RecallSettings:  # noqa: ANN401
+        """A copy with some fields changed (what dataclasses.replace did)."""
+        return RecallSettings(**dict(zip(self.FIELDS, self._values(), strict=True)) | changes)
 
     @classmethod
     def from_mapping(cls, d: Mapping[str, Any] | None) -> RecallSettings:
         """Build from the `[recall]` table; ValueError names the key that is unknown or out of range."""
         d = dict(d or {})
-        known = {f.name: f for f in fields(cls)}
+        known = cls.FIELDS
         values: dict[str, Any] = {}
         for key, raw in d.items():
             if key not in known:
