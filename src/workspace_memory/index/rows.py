@@ -8,11 +8,11 @@ import re
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from ..files import MAX_INDEXED_BYTES, DecodedText, decode_markdown, looks_binary
 from ..tokens import has_cjk
 from .base import OPEN_END, OPEN_START
 
 if TYPE_CHECKING:
+    from ..files import DecodedText
     from ..markdown.parse import Chunk
 
 _PATH_WORDS_RE = re.compile(r"[/\\._-]+")
@@ -76,6 +76,8 @@ def file_rows(key: str, role: str, day: date | None, head: bytes, size: int,
               date_order: str | None = None) -> DocumentRows:
     """The rows of one file from its (first MAX_INDEXED_BYTES) bytes: binary files are skipped,
     overlong lines and files are cut, each with a warning at path:line. `date_order`: see document_rows."""
+    from ..files import MAX_INDEXED_BYTES, decode_markdown, looks_binary  # lazy: a recall reads no file
+
     if looks_binary(head):
         # Recorded (so the next sync does not read it again) but not indexed.
         return DocumentRows(file={"path": key, "role": role, "day": day.isoformat() if day else None,

@@ -18,8 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import IndexBusy, PathRefused, UserError
-from ..files import remove_stale_temps
-from ..locks import file_lock
 from ..timeparse import date_order_setting
 
 DEFAULT_WORKSPACE = "~/.openclaw/workspace"
@@ -179,7 +177,10 @@ class Workspace:
         The lock is a separate file under `.memory/locks/`: the Markdown file itself is replaced
         by a rename on every write, and a lock held on the old inode would protect nothing.
         """
-        import hashlib  # lazy: only lock files need it
+        import hashlib  # lazy: only writers lock files, and a recall writes none
+
+        from ..files import remove_stale_temps
+        from ..locks import file_lock
 
         name = hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
         with file_lock(self.state_dir / "locks" / f"{name}.lock", wait) as held:
