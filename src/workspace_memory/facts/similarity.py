@@ -25,6 +25,8 @@ from collections import Counter
 from os.path import commonprefix  # of any strings, not only paths
 
 _MARGIN = 1e-6  # keeps a bound's float on the safe side of rapidfuzz's own rounding
+# Beyond this many characters sliding the window in Python costs more than importing rapidfuzz.
+MAX_WINDOW_TEXT = 4000
 
 
 def ratio_at_least(a: str, b: str, threshold: float) -> bool | None:
@@ -53,9 +55,11 @@ def partial_ratio_below(short: str, long: str, threshold: float) -> bool:
     """True when `fuzz.partial_ratio(short, long) < threshold` is certain without rapidfuzz
     (len(short) <= len(long)); False when only rapidfuzz can tell."""
     n = len(short)
-    if not n or n > len(long):
+    if not n or n > len(long) or len(long) > MAX_WINDOW_TEXT:
         return False
     wanted = Counter(short)
+    if _below(sum((wanted & Counter(long)).values()), n, threshold):
+        return True  # what the whole of `long` shares already bounds every window (no loop needed)
     held: Counter[str] = Counter()
     shared = best = 0
     # Slide a window of n characters along `long`, keeping how many characters it shares with short.
@@ -69,4 +73,9 @@ def partial_ratio_below(short: str, long: str, threshold: float) -> bool:
             if held[gone] < wanted[gone]:
                 shared -= 1
         best = max(best, shared)
-    return 200.0 * best / (n + best) < threshold - _MARGIN
+    return _below(best, n, threshold)
+
+
+def _below(shared: int, n: int, threshold: float) -> bool:
+    """200 * shared / (n + shared), the bound of the module docstring, is under the threshold."""
+    return 200.0 * shared / (n + shared) < threshold - _MARGIN
