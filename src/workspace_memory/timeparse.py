@@ -57,6 +57,7 @@ from .timepoints import (
     span,
     tokenize,
 )
+from .values import Value
 
 __all__ = [
     "AROUND_DAYS",
@@ -78,9 +79,9 @@ DOUBTFUL = 0.75  # a query window less sure than this keeps its words in the sea
 # --------------------------------------------------------------------------------------------- results
 
 
-# DateRange and TimeWindow are plain value classes, not frozen dataclasses: creating a dataclass
-# costs about a millisecond at import, and a cold recall imports this module.
-class DateRange:
+# DateRange and TimeWindow are Values, not frozen dataclasses (values.py): a cold recall imports
+# this module.
+class DateRange(Value):
     """An inclusive range of days; ``None`` on either side means unbounded ("since March" is still true)."""
 
     __slots__ = ("start", "end")
@@ -88,23 +89,12 @@ class DateRange:
     def __init__(self, start: date | None, end: date | None) -> None:
         self.start, self.end = start, end
 
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.start, self.end) == (other.start, other.end)  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash((self.start, self.end))
-
-    def __repr__(self) -> str:
-        return f"DateRange(start={self.start!r}, end={self.end!r})"
-
     def overlaps(self, other_start: date | None, other_end: date | None) -> bool:
         """True when this range and [other_start, other_end] share at least one day (None = unbounded)."""
         return _overlaps(self.start, self.end, other_start, other_end)
 
 
-class TimeWindow:
+class TimeWindow(Value):
     """A time window understood from a recall query.
 
     ``mode`` is "filter" (the phrase names exactly this period) or "boost" (the deliberately vague
@@ -117,21 +107,6 @@ class TimeWindow:
     def __init__(self, start: date | None, end: date | None, mode: str, phrase: str,
                  confidence: float = 1.0) -> None:
         self.start, self.end, self.mode, self.phrase, self.confidence = start, end, mode, phrase, confidence
-
-    def _fields(self) -> tuple[date | None, date | None, str, str, float]:
-        return (self.start, self.end, self.mode, self.phrase, self.confidence)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return (f"TimeWindow(start={self.start!r}, end={self.end!r}, mode={self.mode!r}, phrase={self.phrase!r}, "
-                f"confidence={self.confidence!r})")
 
     def overlaps(self, other_start: date | None, other_end: date | None) -> bool:
         """True when the window and [other_start, other_end] share at least one day (None = unbounded)."""

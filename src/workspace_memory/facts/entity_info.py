@@ -7,11 +7,11 @@ Fact: importing this module alone spares it creating the Fact dataclass.
 from __future__ import annotations
 
 from ..markdown.names import display_name
+from ..values import Value
 
 
-# A plain value class, not a frozen dataclass: creating a dataclass costs about a millisecond at
-# import. Equal entities compare and hash alike, as the frozen dataclass did.
-class EntityInfo:
+# A Value, not a frozen dataclass (values.py): equal entities compare and hash alike, as they did.
+class EntityInfo(Value):
     """An entity: its key, the slug as usually written, display name, page and aliases."""
 
     __slots__ = ("key", "slug", "name", "page_path", "aliases", "fact_count")
@@ -20,21 +20,6 @@ class EntityInfo:
                  fact_count: int = 0) -> None:
         self.key, self.slug, self.name, self.page_path = key, slug, name, page_path
         self.aliases, self.fact_count = aliases, fact_count
-
-    def _fields(self) -> tuple[str, str, str, str | None, tuple[str, ...], int]:
-        return (self.key, self.slug, self.name, self.page_path, self.aliases, self.fact_count)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return (f"EntityInfo(key={self.key!r}, slug={self.slug!r}, name={self.name!r}, page_path={self.page_path!r}, "
-                f"aliases={self.aliases!r}, fact_count={self.fact_count!r})")
 
     def names(self) -> tuple[str, ...]:
         """Every way the entity may appear at the start of a fact's text."""

@@ -56,6 +56,8 @@ from contextlib import AbstractContextManager
 from datetime import date
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
+from ..values import Value
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -74,11 +76,10 @@ SOURCES = ("memory", "sessions")  # where entries come from: workspace Markdown,
 Progress = Callable[[int, int], None]
 
 
-# Filters and Term are plain value classes, not frozen dataclasses: creating a dataclass costs about
-# a millisecond at import, and every cold recall imports this module. Equal values compare and hash
-# alike, as the frozen dataclasses did (the read cache keys on terms); Filters.replace stands for
+# Filters and Term are Values, not frozen dataclasses (values.py): every cold recall imports this
+# module. Equal ones compare and hash alike (the read cache keys on terms); replace() stands for
 # dataclasses.replace.
-class Filters:
+class Filters(Value):
     """The hard filters of a recall (--since/--until/--kind/--entity) as data.
 
     An entry passes when its day, or the time range its fact states, overlaps [since, until];
@@ -95,24 +96,6 @@ class Filters:
                  sources: tuple[str, ...] = (), include_invalid: bool = False) -> None:
         self.since, self.until, self.kinds, self.entity_keys = since, until, kinds, entity_keys
         self.window, self.sources, self.include_invalid = window, sources, include_invalid
-
-    def _fields(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return f"Filters({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
-
-    def replace(self, **changes: Any) -> Filters:  # noqa: ANN401
-        """A copy with some fields changed (what dataclasses.replace did)."""
-        return Filters(**{name: getattr(self, name) for name in self.__slots__} | changes)
 
     @property
     def empty(self) -> bool:
@@ -155,7 +138,7 @@ class Filters:
         return FACT_KINDS if "fact" in self.kinds else self.kinds
 
 
-class Term:
+class Term(Value):
     """One unit of a lexical query: lower-cased words (searched as a phrase) or a CJK run."""
 
     __slots__ = ("label", "cjk")
@@ -163,17 +146,6 @@ class Term:
     def __init__(self, label: str, cjk: bool = False) -> None:
         self.label = label  # "memorysearch query hybrid", or "記憶索引"
         self.cjk = cjk
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.label, self.cjk) == (other.label, other.cjk)  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash((self.label, self.cjk))
-
-    def __repr__(self) -> str:
-        return f"Term(label={self.label!r}, cjk={self.cjk!r})"
 
     @property
     def words(self) -> list[str]:

@@ -20,13 +20,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..index.base import SOURCES
+from ..values import Value
 from .rank import HALF_LIFE_DAYS
 
 
-# A plain value class, not a frozen dataclass: creating a dataclass costs about a millisecond at
-# import, and every recall reads its settings. FIELDS and replace() stand for dataclasses.fields()
-# and dataclasses.replace(); equal settings compare and hash alike.
-class RecallSettings:
+# A Value, not a frozen dataclass (values.py): every recall reads its settings. FIELDS and replace()
+# stand for dataclasses.fields() and dataclasses.replace(); equal settings compare and hash alike.
+class RecallSettings(Value):
     """The tunable parts of the recall pipeline (module docstring)."""
 
     FIELDS = ("vector_weight", "text_weight", "candidate_multiplier", "half_life_days", "mmr_lambda", "min_score",
@@ -39,24 +39,6 @@ class RecallSettings:
         self.vector_weight, self.text_weight = vector_weight, text_weight
         self.candidate_multiplier, self.half_life_days = candidate_multiplier, half_life_days
         self.mmr_lambda, self.min_score, self.sources = mmr_lambda, min_score, sources
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.FIELDS)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        return f"RecallSettings({', '.join(f'{name}={getattr(self, name)!r}' for name in self.FIELDS)})"
-
-    def replace(self, **changes: Any) -> RecallSettings:  # noqa: ANN401
-        """A copy with some fields changed (what dataclasses.replace did)."""
-        return RecallSettings(**dict(zip(self.FIELDS, self._values(), strict=True)) | changes)
 
     @classmethod
     def from_mapping(cls, d: Mapping[str, Any] | None) -> RecallSettings:

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import IndexBusy, PathRefused, UserError
 from ..timeparse import date_order_setting
+from ..values import Value
 
 DEFAULT_WORKSPACE = "~/.openclaw/workspace"
 CONFIG_NAME = "memory.toml"
@@ -37,9 +38,9 @@ _TEMP_RE = re.compile(r"^\.(.+)\.[0-9a-f]{12}\.tmp$")
 _DAY_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\b|_|$)")
 
 
-# A plain value class, not a frozen dataclass: creating a dataclass costs about a millisecond at
-# import, and every cold recall imports this module (and makes one of these per file).
-class MarkdownFile:
+# A Value, not a frozen dataclass (values.py): every cold recall imports this module and makes one
+# per file.
+class MarkdownFile(Value):
     """One indexable file: its key (workspace-relative, '/'-separated) and where it is."""
 
     __slots__ = ("key", "path")
@@ -47,17 +48,6 @@ class MarkdownFile:
     def __init__(self, key: str, path: str | Path) -> None:
         self.key = key
         self.path = path  # a str from directory walks: building 10,000 Path objects costs more than the stats
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return (self.key, self.path) == (other.key, other.path)  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash((self.key, self.path))
-
-    def __repr__(self) -> str:
-        return f"MarkdownFile(key={self.key!r}, path={self.path!r})"
 
     @property
     def day(self) -> date | None:
