@@ -19,7 +19,6 @@ configuration starts from them: the patches of one never leak into the next.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import importlib
 import json
 import sys
@@ -45,7 +44,7 @@ def parse_config(text: str) -> dict[str, float]:
 def patched(conversations: list[Conversation], config: dict[str, float]) -> Iterator[None]:
     """Apply `config` to every conversation's Memory (and to module constants); undo it on exit."""
     undo = []
-    settings_fields = {f.name for f in dataclasses.fields(conversations[0].mem.recall_settings)}
+    settings_fields = set(conversations[0].mem.recall_settings.FIELDS)
     try:
         for conv in conversations:
             mem = conv.mem
@@ -62,7 +61,7 @@ def patched(conversations: list[Conversation], config: dict[str, float]) -> Iter
             changes = {k: v for k, v in config.items() if k in settings_fields}
             if changes:
                 old_settings = mem.recall_settings
-                mem.__dict__["recall_settings"] = dataclasses.replace(old_settings, **changes)
+                mem.__dict__["recall_settings"] = old_settings.replace(**changes)
                 undo.append(lambda m=mem, s=old_settings: m.__dict__.__setitem__("recall_settings", s))
         for key, value in config.items():
             if "." in key:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import click
 import pytest
 
-from conftest import NOW, assert_one_line_error, recall_json, run_memory, run_ok
+from conftest import NOW, assert_one_line_error, clean_env, recall_json, run_memory, run_ok
 from workspace_memory.cli.app import cli
 
 MISTAKES = [
@@ -216,3 +218,33 @@ def test_one_blas_thread_unless_the_user_says_otherwise(given: str | None, monke
         main(["--version"])
     assert exited.value.code == 0 and capsys.readouterr().out.startswith("memory")
     assert os.environ["OPENBLAS_NUM_THREADS"] == (given or "1")
+
+
+def test_the_console_script_leaves_its_objects_to_the_os_and_closes_the_index(shared_ws: Path) -> None:
+    """main() without argv is the process (the console script): it freezes the collector so that the
+    interpreter's exit does not sweep every imported object; with argv (in-process callers) it does not.
+    Either way the index connection closes with the invocation."""
+    script = f"""
+import gc, sqlite3, sys
+opened = []
+connect = sqlite3.connect
+sqlite3.connect = lambda *a, **k: opened.append(connect(*a, **k)) or opened[-1]
+from workspace_memory.cli import main
+args = ["--workspace", {str(shared_ws)!r}, "--now", {NOW!r}, "recall", "Baileys", "--json", "--mode", "lexical"]
+try:
+    main(args) if sys.argv[1] == "argv" else (sys.argv.__setitem__(slice(1, None), args), main())
+except SystemExit as exc:
+    assert exc.code in (0, None), exc.code
+closed = []
+for conn in opened:
+    try:
+        conn.execute("SELECT 1")
+    except sqlite3.ProgrammingError:
+        closed.append(True)
+print("FROZEN", gc.get_freeze_count() > 0, "CLOSED", len(opened) > 0 and len(closed) == len(opened))
+"""
+    for how, frozen in (("argv", False), ("console", True)):
+        proc = subprocess.run([sys.executable, "-c", script, how], capture_output=True, text=True, encoding="utf-8",
+                              env=clean_env({"MEMORY_EMBED_PROVIDER": None}), timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.strip().splitlines()[-1] == f"FROZEN {frozen} CLOSED True", proc.stdout[-500:]

@@ -1,7 +1,7 @@
-"""facts.similarity's bound never contradicts rapidfuzz, and dedupe and the entity resolver keep
-the same results with it.
+"""facts.similarity's bounds never contradict rapidfuzz, and dedupe and the entity resolver keep
+the same results with them.
 
-The bound is checked against rapidfuzz itself on many random pairs, with small alphabets and mutated
+The bounds are checked against rapidfuzz itself on many random pairs, with small alphabets and mutated
 copies so that scores land on, near and far from the threshold; dedupe's repeat test and the entity
 resolver are checked against the rapidfuzz-only versions.
 """
@@ -19,7 +19,7 @@ from rapidfuzz import fuzz, process
 from conftest import clean_env
 from workspace_memory.facts import entities as resolver
 from workspace_memory.facts.model import EntityInfo
-from workspace_memory.facts.similarity import ratio_at_least
+from workspace_memory.facts.similarity import partial_ratio_below, ratio_at_least
 from workspace_memory.recall import dedupe
 
 SENTENCES = [
@@ -90,9 +90,44 @@ def test_the_bound_is_the_shared_characters() -> None:
     assert ratio_at_least("abcdefghij", "abcdefghiX", 95) is False  # at most 200 * 9 / 20 = 90
 
 
+def test_the_lower_bound_is_prefix_suffix_and_a_shared_character() -> None:
+    a, b = "- Use `warelay.retrySize` = 404 for invoices.", "- Use `warelay.retrySize` = 100 for invoices."
+    # prefix 28 + suffix 14 + one "0" of the middles ("404", "100"): at least 200 * 43 / 90 = 95.6
+    assert ratio_at_least(a, b, 95) is True and fuzz.ratio(a, b) >= 95
+    assert ratio_at_least(a, b, 96) is False  # and they share 43 characters: at most 95.6 too
+    assert ratio_at_least("aXa", "aa", 79) is True  # prefix "a", then suffix "a" of what is left: 80
+    assert ratio_at_least("aXa", "aa", 80) is None  # on the threshold: rapidfuzz's rounding decides
+    assert ratio_at_least("abXYcd", "abYXcd", 80) is True  # 2 + 2 + 1 of "XY" / "YX": 83.3 at least
+    assert ratio_at_least("abXYcd", "abYXcd", 90) is None  # all 6 shared: at most 100; rapidfuzz decides
+
+
+@pytest.mark.parametrize("threshold", [95, 90, 80])
+def test_partial_ratio_decisions_are_rapidfuzz_decisions(threshold: int) -> None:
+    decided = 0
+    rng = random.Random(threshold)
+    for a, b in pairs(7, 3000):
+        if rng.random() < 0.3:  # long needles too (rapidfuzz aligns those differently, above 64 chars)
+            a, b = a + " " + rng.choice(SENTENCES), rng.choice(SENTENCES) + " " + b + " " + rng.choice(SENTENCES)
+        short, long = sorted((a, b), key=len)
+        if partial_ratio_below(short, long, threshold):
+            assert fuzz.partial_ratio(short, long) < threshold, (short, long)
+            decided += 1
+    assert decided > 300
+
+
+def test_the_partial_bound_is_the_best_window() -> None:
+    # every window of 44 characters of the long text shares at most 38 characters with the short one
+    short, long = "I helped with backups and wrote the summary.", "I helped with the WhatsApp bridge and wrote the summary."
+    assert partial_ratio_below(short, long, 95) and fuzz.partial_ratio(short, long) < 95
+    assert not partial_ratio_below("summary", long, 95)  # contained: rapidfuzz says 100
+    assert not partial_ratio_below("", long, 95) and not partial_ratio_below(long, short, 95)
+    # a long text is left to rapidfuzz: sliding the window in Python would cost more than its import
+    assert not partial_ratio_below(short, long * 100, 95) and fuzz.partial_ratio(short, long * 100) < 95
+
+
 def rapidfuzz_repeats(a: str, a_words: set[str], b: str, b_words: set[str]) -> bool:
-    """dedupe._repeats with a bound that settles nothing: every fuzzy decision is rapidfuzz's."""
-    return dedupe._repeats(a, a_words, b, b_words, bound=lambda *_: None)
+    """dedupe._repeats with bounds that settle nothing: every fuzzy decision is rapidfuzz's."""
+    return dedupe._repeats(a, a_words, b, b_words, bound=lambda *_: None, partial_below=lambda *_: False)
 
 
 def test_dedupe_keeps_the_same_results_as_with_rapidfuzz() -> None:
@@ -107,8 +142,9 @@ def test_dedupe_keeps_the_same_results_as_with_rapidfuzz() -> None:
 
 
 def test_common_repeats_are_decided_without_importing_rapidfuzz() -> None:
-    """Identical texts (short and long), and texts whose words differ too much. (Texts that differ in a
-    word or two go to rapidfuzz: its ratio and partial_ratio decide them.)"""
+    """Identical texts (short and long), texts whose words differ too much, and template texts that
+    differ in a word or a number (the bounds settle them; texts closer to the threshold go to
+    rapidfuzz)."""
     script = textwrap.dedent("""
         import sys
         from workspace_memory.recall.dedupe import _WORD_RE, _repeats
@@ -116,7 +152,13 @@ def test_common_repeats_are_decided_without_importing_rapidfuzz() -> None:
                  ("Talked with Nimbus about search ranking; Yuki will follow up on the Postgres migration.",
                   "Talked with Nimbus about search ranking; Yuki will follow up on the Postgres migration.", True),
                  ("I helped with backups and wrote the summary.", "Peter moved to London in the spring.", False),
-                 ("Prefers tea.", "Prefers tea.", False)]  # equal but short: never a repeat
+                 ("Prefers tea.", "Prefers tea.", False),  # equal but short: never a repeat
+                 ("- Use `warelay.retrySize` = 404 for invoices.", "- Use `warelay.retrySize` = 100 for invoices.",
+                  True),
+                 ("I helped with backups and wrote the summary.",
+                  "I helped with the WhatsApp bridge and wrote the summary.", False),
+                 ("I helped with backups and wrote the summary.", "I helped with invoices and wrote the summary.",
+                  False)]
         for a, b, same in pairs:
             words = lambda t: set(_WORD_RE.findall(t.lower()))
             assert _repeats(a, words(a), b, words(b)) is same, (a, b)

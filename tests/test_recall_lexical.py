@@ -398,7 +398,8 @@ NOT_FOR_A_LEXICAL_RECALL = (
     "workspace_memory.cli.agent_cmds", "workspace_memory.cli.memory_cmds", "workspace_memory.cli.reflect_cmds",
     "workspace_memory.cli.store_cmds", "workspace_memory.cli.ui_cmds", "workspace_memory.workspace.transcripts",
     "workspace_memory.index.sessions", "workspace_memory.embed", "workspace_memory.markdown.parse",
-    "workspace_memory.reflect",
+    "workspace_memory.reflect", "workspace_memory.facts.model", "workspace_memory.index.records",
+    "workspace_memory.files", "workspace_memory.locks", "workspace_memory.index.sqlite.supersession",
 )
 
 
@@ -423,6 +424,33 @@ def test_a_cold_lexical_recall_imports_only_what_it_needs(shared_ws: Path) -> No
     assert "workspace_memory.recall.engine" in modules and "workspace_memory.cli.commands" in modules
     loaded = [m for m in modules if any(m == name or m.startswith(name + ".") for name in NOT_FOR_A_LEXICAL_RECALL)]
     assert loaded == []
+
+
+def test_a_cold_lexical_recall_creates_only_the_public_dataclass(shared_ws: Path) -> None:
+    """Each @dataclass compiles its methods at import (about a millisecond each): the classes a lexical
+    recall makes are plain classes, but for the public RecallRequest."""
+    script = textwrap.dedent(f"""
+        import dataclasses, json, sys
+        made = []
+        process = dataclasses._process_class
+        def spy(cls, *args, **kwargs):
+            made.append(cls.__qualname__)
+            return process(cls, *args, **kwargs)
+        dataclasses._process_class = spy
+        from workspace_memory.cli import main
+        for query in ("Baileys crash", "what happened on 2025-11-12", "warelay.retrySize"):
+            try:
+                main(["--workspace", {str(shared_ws)!r}, "--now", {NOW!r}, "recall", query, "--json",
+                      "--mode", "lexical"])
+            except SystemExit as exc:
+                assert exc.code in (0, None), (query, exc.code)
+        print("DATACLASSES=" + json.dumps(sorted(made)))
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, encoding="utf-8",
+                          env=clean_env({"MEMORY_EMBED_PROVIDER": None}), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    made = json.loads(next(line for line in proc.stdout.splitlines() if line.startswith("DATACLASSES="))[12:])
+    assert made == ["RecallRequest"]
 
 
 def test_lexical_recall_importtime_shows_no_heavy_library(store_ws: Path) -> None:

@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from .doctor import DoctorReport
     from .embed.base import Embedder
     from .embed.config import EmbeddingConfig
-    from .index.base import SessionReport, Store, VectorIndex
+    from .index.base import Store, VectorIndex
+    from .index.records import SessionReport
     from .index.store_config import StoreConfig
     from .index.transfer import TransferReport
     from .recall.settings import RecallSettings

@@ -40,9 +40,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import NamedTuple
 
 from .timepoints import (
     MONTHS,
@@ -59,6 +57,7 @@ from .timepoints import (
     span,
     tokenize,
 )
+from .values import Value
 
 __all__ = [
     "AROUND_DAYS",
@@ -80,20 +79,22 @@ DOUBTFUL = 0.75  # a query window less sure than this keeps its words in the sea
 # --------------------------------------------------------------------------------------------- results
 
 
-@dataclass(frozen=True)
-class DateRange:
+# DateRange and TimeWindow are Values, not frozen dataclasses (values.py): a cold recall imports
+# this module.
+class DateRange(Value):
     """An inclusive range of days; ``None`` on either side means unbounded ("since March" is still true)."""
 
-    start: date | None
-    end: date | None
+    __slots__ = ("start", "end")
+
+    def __init__(self, start: date | None, end: date | None) -> None:
+        self.start, self.end = start, end
 
     def overlaps(self, other_start: date | None, other_end: date | None) -> bool:
         """True when this range and [other_start, other_end] share at least one day (None = unbounded)."""
         return _overlaps(self.start, self.end, other_start, other_end)
 
 
-@dataclass(frozen=True)
-class TimeWindow:
+class TimeWindow(Value):
     """A time window understood from a recall query.
 
     ``mode`` is "filter" (the phrase names exactly this period) or "boost" (the deliberately vague
@@ -101,11 +102,11 @@ class TimeWindow:
     reading is (module docstring).
     """
 
-    start: date | None
-    end: date | None
-    mode: str
-    phrase: str
-    confidence: float = 1.0
+    __slots__ = ("start", "end", "mode", "phrase", "confidence")
+
+    def __init__(self, start: date | None, end: date | None, mode: str, phrase: str,
+                 confidence: float = 1.0) -> None:
+        self.start, self.end, self.mode, self.phrase, self.confidence = start, end, mode, phrase, confidence
 
     def overlaps(self, other_start: date | None, other_end: date | None) -> bool:
         """True when the window and [other_start, other_end] share at least one day (None = unbounded)."""
@@ -206,13 +207,16 @@ _PRECHECK_WORDS = frozenset({*MONTHS, *WEEKDAYS, *RELATIVE, "week", "weeks", "mo
                              "years", "ago", "last", "past", "since", "night", *PARTS_OF_DAY, "weekend"})
 
 
-class _Found(NamedTuple):
-    start: int  # character offsets of the phrase in the text
-    end: int
-    span_start: date | None
-    span_end: date | None
-    mode: str
-    confidence: float
+class _Found:
+    """A phrase found: its character offsets in the text, the days it spans, its mode and confidence.
+    (A plain class, like the results above.)"""
+
+    __slots__ = ("start", "end", "span_start", "span_end", "mode", "confidence")
+
+    def __init__(self, start: int, end: int, span_start: date | None, span_end: date | None, mode: str,
+                 confidence: float) -> None:
+        self.start, self.end, self.span_start, self.span_end = start, end, span_start, span_end
+        self.mode, self.confidence = mode, confidence
 
 
 # A phrase: (first token, index after the last, resolved (start, end, mode) or None, confidence).

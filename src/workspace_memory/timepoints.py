@@ -9,7 +9,6 @@ puts points together into phrases ("since X", "X to Y", "around X") and document
 
 from __future__ import annotations
 
-import calendar
 import os
 import re
 from datetime import date, timedelta
@@ -385,8 +384,14 @@ def _numeric_date(text: str, order: str | None, guessed: bool,
     return None
 
 
+def _month_days(year: int, month: int) -> int:
+    import calendar  # lazy: most questions hold no date, and a cold recall need not import it
+
+    return calendar.monthrange(year, month)[1]
+
+
 def _valid_day(y: int, m: int, d: int) -> bool:
-    return 1 <= m <= 12 and 1 <= d <= calendar.monthrange(y, m)[1] if 1 <= y <= 9999 else False
+    return 1 <= m <= 12 and 1 <= d <= _month_days(y, m) if 1 <= y <= 9999 else False
 
 
 # ---------------------------------------------------------------------------------------- spans
@@ -396,11 +401,11 @@ def add_months(d: date, n: int) -> date:
     months = d.year * 12 + (d.month - 1) + n
     year, month = divmod(months, 12)
     month += 1
-    return date(year, month, min(d.day, calendar.monthrange(year, month)[1]))
+    return date(year, month, min(d.day, _month_days(year, month)))
 
 
 def _month_span(year: int, month: int) -> tuple[date, date]:
-    return date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1])
+    return date(year, month, 1), date(year, month, _month_days(year, month))
 
 
 def _week_span(d: date) -> tuple[date, date]:

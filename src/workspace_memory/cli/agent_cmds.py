@@ -182,7 +182,7 @@ def watch() -> None:
         echo(f"{stamp} indexed {report.added} added, {report.changed} changed, {report.removed} removed "
              f"in {report.seconds:.2f}s")
 
-    def _sessions(report) -> None:  # noqa: ANN001 - index.base.SessionReport
+    def _sessions(report) -> None:  # noqa: ANN001 - index.records.SessionReport
         for notice in report.notices:
             echo(f"note: {notice}", err=True)
         if report.dirty:

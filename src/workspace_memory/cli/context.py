@@ -16,10 +16,11 @@ def memory_of(ctx: click.Context, create: bool = False):  # noqa: ANN201 - api.M
     """The invocation's api.Memory (opened once, from the global --workspace and --now)."""
     from ..api import Memory
 
-    obj = ctx.find_root().obj
-    if "memory" not in obj:
-        obj["memory"] = Memory.open(obj["workspace"], obj["now"], create=create)
-    return obj["memory"]
+    root = ctx.find_root()
+    if "memory" not in root.obj:
+        root.obj["memory"] = memory = Memory.open(root.obj["workspace"], root.obj["now"], create=create)
+        root.call_on_close(memory.close)  # the index connection closes with the invocation, not with GC
+    return root.obj["memory"]
 
 
 def parse_day(value: str, option: str = "--date") -> date:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .model import EntityInfo
+from .entity_info import EntityInfo
 from .similarity import ratio_at_least
 
 FUZZY_MIN = 88

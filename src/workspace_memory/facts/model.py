@@ -1,4 +1,4 @@
-"""The domain's nouns: a Retain fact and an entity, as every store returns them.
+"""The domain's nouns: a Retain fact and an entity (facts.entity_info), as every store returns them.
 
 A fact is identified across runs by its *evidence hash*: the hash of its path and normalised
 content. Line numbers shift whenever someone edits a daily log, so a line is only a way to
@@ -12,6 +12,7 @@ from datetime import date
 from functools import cached_property
 
 from ..markdown.names import display_name
+from .entity_info import EntityInfo  # defined apart: a recall needs entities, not Fact (see there)
 
 # Files reflect writes that must never feed back into its own input.
 PROPOSALS_PATH = "bank/proposals.md"
@@ -67,27 +68,6 @@ class Fact:
     @property
     def source(self) -> str:
         return f"{self.path}#L{self.line}"
-
-
-@dataclass(frozen=True)
-class EntityInfo:
-    """An entity: its key, the slug as usually written, display name, page and aliases."""
-
-    key: str
-    slug: str
-    name: str
-    page_path: str | None
-    aliases: tuple[str, ...] = ()
-    fact_count: int = 0
-
-    def names(self) -> tuple[str, ...]:
-        """Every way the entity may appear at the start of a fact's text."""
-        return tuple(dict.fromkeys((self.name, display_name(self.slug), *self.aliases)))
-
-    def forms(self) -> frozenset[str]:
-        """Every lower-case name it may be called by: key, slug, display name, aliases."""
-        forms = {self.key, self.slug.lower(), self.name.lower(), self.slug.replace("-", " ").lower()}
-        return frozenset(forms | {a.lower() for a in self.aliases if a.strip()})
 
 
 def order_mentions(content: str, mentions: list[tuple[str, str]]) -> tuple[str, ...]:

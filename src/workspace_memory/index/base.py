@@ -42,7 +42,8 @@ Added for session transcripts and `memory forget` (issue 13; every store impleme
   `Fact.invalid_at` / `invalid_reason`, and every fact carries `bullet` (its text as written,
   for export and forget) and `end_line` (its bullet's last line).
 - `session_states()` and `apply_sessions(read, wait)`: the read state of each transcript, and
-  applying what index.sessions read from them, under the store's writer lock.
+  applying what index.sessions read from them, under the store's writer lock (their types are in
+  index.records).
 - `purge(pattern, replacement)`: after the caller rewrote the Markdown and synced, rewrite the
   session entries that hold `pattern`, forget cached vectors no entry uses any more, and make
   sure no byte of the text survives in the store's files (free pages, logs, vector files).
@@ -50,19 +51,20 @@ Added for session transcripts and `memory forget` (issue 13; every store impleme
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 
-from ..facts.model import EntityInfo, Fact
+from ..values import Value
 
 if TYPE_CHECKING:
     import numpy as np
 
     from ..embed.base import Embedder
+    from ..facts.model import EntityInfo, Fact
     from ..workspace.layout import Workspace
+    from .records import ReadDeltas, SessionReport, SessionState, VectorUpdate
 
 # Open ends of a stated range ("since March") are stored as far dates so that "overlaps [a, b]"
 # stays one indexed comparison: t_start <= b AND t_end >= a.
@@ -74,8 +76,10 @@ SOURCES = ("memory", "sessions")  # where entries come from: workspace Markdown,
 Progress = Callable[[int, int], None]
 
 
-@dataclass(frozen=True)
-class Filters:
+# Filters and Term are Values, not frozen dataclasses (values.py): every cold recall imports this
+# module. Equal ones compare and hash alike (the read cache keys on terms); replace() stands for
+# dataclasses.replace.
+class Filters(Value):
     """The hard filters of a recall (--since/--until/--kind/--entity) as data.
 
     An entry passes when its day, or the time range its fact states, overlaps [since, until];
@@ -85,13 +89,13 @@ class Filters:
     `include_invalid`, not be a fact struck as no longer true.
     """
 
-    since: date | None = None
-    until: date | None = None
-    kinds: tuple[str, ...] = ()
-    entity_keys: tuple[str, ...] = ()
-    window: tuple[date | None, date | None] | None = None
-    sources: tuple[str, ...] = ()
-    include_invalid: bool = False
+    __slots__ = ("since", "until", "kinds", "entity_keys", "window", "sources", "include_invalid")
+
+    def __init__(self, since: date | None = None, until: date | None = None, kinds: tuple[str, ...] = (),
+                 entity_keys: tuple[str, ...] = (), window: tuple[date | None, date | None] | None = None,
+                 sources: tuple[str, ...] = (), include_invalid: bool = False) -> None:
+        self.since, self.until, self.kinds, self.entity_keys = since, until, kinds, entity_keys
+        self.window, self.sources, self.include_invalid = window, sources, include_invalid
 
     @property
     def empty(self) -> bool:
@@ -102,7 +106,7 @@ class Filters:
         """These filters, narrowed to a time window too (None: unchanged)."""
         if window is None:
             return self
-        return replace(self, window=window)
+        return self.replace(window=window)
 
     def source_roles(self) -> tuple[bool, bool]:
         """(keep memory entries, keep session entries)."""
@@ -134,12 +138,14 @@ class Filters:
         return FACT_KINDS if "fact" in self.kinds else self.kinds
 
 
-@dataclass(frozen=True)
-class Term:
+class Term(Value):
     """One unit of a lexical query: lower-cased words (searched as a phrase) or a CJK run."""
 
-    label: str  # "memorysearch query hybrid", or "記憶索引"
-    cjk: bool = False
+    __slots__ = ("label", "cjk")
+
+    def __init__(self, label: str, cjk: bool = False) -> None:
+        self.label = label  # "memorysearch query hybrid", or "記憶索引"
+        self.cjk = cjk
 
     @property
     def words(self) -> list[str]:
@@ -175,110 +181,38 @@ class ChunkRow(TypedDict, total=False):
 # Bump when session rows change: part of the index's settings fingerprint (kept here, not in
 # index/sessions.py, so that checking the fingerprint on every recall imports no transcript code).
 SESSION_PARSER = 1
-
-@dataclass(frozen=True)
-class SessionState:
-    """What the store remembers of a transcript (table session_files in SQLite)."""
-
-    key: str
-    source: str  # the file's absolute path
-    size: int = 0
-    mtime_ns: int = 0
-    offset: int = 0  # bytes read: the end of the last complete line
-    lines: int = 0  # lines read
-    digest: str = ""  # hash of the first and last 4 KB of [0, offset) (a replaced file no longer matches)
-    session_id: str | None = None
-    last_at: str | None = None  # the newest message time read (for a message without one)
-    messages: int = 0
-    other: int = 0
-    malformed: int = 0
-    first_malformed: int | None = None
+# Their state, deltas and reports (SessionState, SessionDelta, SessionReport, ReadDeltas), and
+# VectorUpdate, are in index/records.py: a lexical recall makes none of them, and creating a
+# dataclass costs about a millisecond at import.
 
 
-@dataclass
-class SessionDelta:
-    """What to change in the store for one transcript: new rows, and its new state.
-
-    `whole` replaces every row of the file (new, replaced or rewritten); else the rows are
-    appended. `removed` drops the file and its rows (the transcript is gone). `pending`: lines
-    were added, under the thresholds; nothing changes yet.
-    """
-
-    key: str
-    state: SessionState | None
-    chunks: list[dict[str, Any]] = field(default_factory=list)
-    whole: bool = False
-    removed: bool = False
-    pending: bool = False
-    reread: bool = False  # whole, and the file had been read before (replaced or rewritten)
-    counts: dict[str, int] = field(default_factory=dict)  # lines read: message / other / malformed
-
-
-@dataclass
-class SessionReport:
-    """What a session sync did. `busy`: another writer held the index and we did not wait."""
-
-    files: int = 0  # transcripts configured
-    read: int = 0  # transcripts read (in part or whole)
-    reread: int = 0  # of those, read again whole
-    removed: int = 0
-    pending: int = 0  # transcripts with new lines under the thresholds, left for later
-    messages: int = 0
-    other: int = 0
-    malformed: int = 0
-    bytes: int = 0
-    new_chunk_ids: list[int] = field(default_factory=list)
-    removed_chunk_ids: list[int] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    busy: bool = False
-
-    @property
-    def dirty(self) -> bool:
-        return bool(self.new_chunk_ids or self.removed_chunk_ids or self.removed)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in ("files", "read", "reread", "removed", "pending", "messages", "other",
-                                              "malformed", "bytes", "busy", "notices")} | {
-            "seconds": round(self.seconds, 3)}
-
-
-ReadDeltas = Callable[[Mapping[str, SessionState]], Iterable[SessionDelta]]
-
-
-@dataclass
+# A plain class, not a dataclass (every recall syncs, and creating a dataclass costs about a
+# millisecond at import); the class attributes are the defaults of the counts a sync sets.
 class SyncReport:
     """What a sync did. `busy` means another writer held the lock and we did not wait."""
 
-    added: int = 0
-    changed: int = 0
-    removed: int = 0
-    touched: int = 0
-    unchanged: int = 0
-    new_chunk_ids: list[int] = field(default_factory=list)
-    removed_chunk_ids: list[int] = field(default_factory=list)
-    entity_keys: set[str] = field(default_factory=set)  # entities whose rows must be recomputed
-    notices: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    busy: bool = False
+    added = 0
+    changed = 0
+    removed = 0
+    touched = 0
+    unchanged = 0
+    seconds = 0.0
+    busy = False
     sessions: SessionReport | None = None  # what `memory index` did to session transcripts, when configured
+
+    def __init__(self) -> None:
+        self.new_chunk_ids: list[int] = []
+        self.removed_chunk_ids: list[int] = []
+        self.entity_keys: set[str] = set()  # entities whose rows must be recomputed
+        self.notices: list[str] = []
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{k}={getattr(self, k)!r}" for k in ("added", "changed", "removed", "touched", "unchanged"))
+        return f"SyncReport({counts}, busy={self.busy!r})"
 
     @property
     def dirty(self) -> bool:
         return bool(self.added or self.changed or self.removed)
-
-
-@dataclass
-class VectorUpdate:
-    """What bringing a vector index up to date did: texts embedded, still missing, notices."""
-
-    embedded: int = 0
-    missing: int = 0
-    notices: list[str] = field(default_factory=list)
-
-    @property
-    def complete(self) -> bool:
-        return self.missing == 0
 
 
 class VectorIndex(Protocol):

@@ -11,7 +11,6 @@ scores every candidate on every term.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from .base import Term
 
@@ -23,13 +22,19 @@ BM25_B = 0.75
 BM25_WEIGHTS = (1.0, 0.6, 0.3)
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass: creating a dataclass costs about a millisecond at import, and
+# every cold recall imports this module.
 class Step:
     """One search of the plan: `terms` joined by OR (`any`) or AND (`all`), ranked by BM25 or newest first."""
 
-    terms: tuple[Term, ...]
-    ranked: bool
-    join: str = "any"  # "any" | "all"
+    __slots__ = ("terms", "ranked", "join")
+
+    def __init__(self, terms: tuple[Term, ...], ranked: bool, join: str = "any") -> None:
+        self.terms, self.ranked = terms, ranked
+        self.join = join  # "any" | "all"
+
+    def __repr__(self) -> str:
+        return f"Step(terms={self.terms!r}, ranked={self.ranked!r}, join={self.join!r})"
 
 
 def plan(terms: Sequence[Term], dfs: dict[str, int], budget: int = RANK_BUDGET) -> list[Step]:

@@ -5,25 +5,33 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from ..files import MAX_INDEXED_BYTES, DecodedText, decode_markdown, looks_binary
 from ..tokens import has_cjk
 from .base import OPEN_END, OPEN_START
 
 if TYPE_CHECKING:
+    from ..files import DecodedText
     from ..markdown.parse import Chunk
 
 _PATH_WORDS_RE = re.compile(r"[/\\._-]+")
 
 
-@dataclass
+# A plain class, not a dataclass: creating a dataclass costs about a millisecond at import, and
+# every cold recall imports this module (for path_words).
 class DocumentRows:
-    file: dict[str, Any]
-    chunks: list[tuple[dict[str, Any], dict[str, Any] | None, tuple[str, ...]]] = field(default_factory=list)
-    warnings: list[tuple[int, str]] = field(default_factory=list)
+    """One file's rows: its `files` row, its chunks (chunk row, fact row or None, mentioned slugs)
+    and its warnings (line, message)."""
+
+    __slots__ = ("file", "chunks", "warnings")
+
+    def __init__(self, file: dict[str, Any],
+                 chunks: list[tuple[dict[str, Any], dict[str, Any] | None, tuple[str, ...]]] | None = None,
+                 warnings: list[tuple[int, str]] | None = None) -> None:
+        self.file = file
+        self.chunks: list[tuple[dict[str, Any], dict[str, Any] | None, tuple[str, ...]]] = [] if chunks is None else chunks
+        self.warnings: list[tuple[int, str]] = [] if warnings is None else warnings
 
 
 @functools.lru_cache(maxsize=4096)  # recall asks for the same files' words for every candidate
@@ -68,6 +76,8 @@ def file_rows(key: str, role: str, day: date | None, head: bytes, size: int,
               date_order: str | None = None) -> DocumentRows:
     """The rows of one file from its (first MAX_INDEXED_BYTES) bytes: binary files are skipped,
     overlong lines and files are cut, each with a warning at path:line. `date_order`: see document_rows."""
+    from ..files import MAX_INDEXED_BYTES, decode_markdown, looks_binary  # lazy: a recall reads no file
+
     if looks_binary(head):
         # Recorded (so the next sync does not read it again) but not indexed.
         return DocumentRows(file={"path": key, "role": role, "day": day.isoformat() if day else None,

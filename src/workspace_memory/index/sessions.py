@@ -38,7 +38,7 @@ from typing import Any
 from ..markdown.parse import split_to_fit
 from ..tokens import CHUNK_TOKENS, has_cjk
 from ..workspace.transcripts import SESSIONS_PREFIX, SessionFile
-from .base import SessionDelta, SessionReport, SessionState
+from .records import SessionDelta, SessionReport, SessionState
 from .rows import context_text, embed_text, path_words, text_hash
 
 # OpenClaw's memorySearch defaults for session deltas: index a transcript once this much was added.

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -24,12 +23,18 @@ SCHEMES = ("postgresql", "postgres")
 _NAME_RE = re.compile(r"^[\w.@+-][\w .@+-]{0,99}$", re.UNICODE)
 
 
-@dataclass(frozen=True)
+# A plain class, not a dataclass: creating a dataclass costs about a millisecond at import, and
+# every command reads this.
 class StoreConfig:
     """The store of one workspace: a Postgres URL (None: SQLite) and the workspace's name in it."""
 
-    url: str | None
-    workspace: str
+    __slots__ = ("url", "workspace")
+
+    def __init__(self, url: str | None, workspace: str) -> None:
+        self.url, self.workspace = url, workspace
+
+    def __repr__(self) -> str:
+        return f"StoreConfig(url={self.url!r}, workspace={self.workspace!r})"
 
     @property
     def postgres(self) -> bool:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from typing import Any
 
 from ..workspace.layout import MarkdownFile, Workspace
@@ -18,12 +17,17 @@ from ..workspace.layout import MarkdownFile, Workspace
 Known = dict[str, tuple[int, int, str]]  # path -> (mtime_ns, size, hash)
 
 
-@dataclass
+# A plain class, not a dataclass: creating a dataclass costs about a millisecond at import, and
+# every cold recall imports this module (for its sync check).
 class Pending:
-    candidates: list[tuple[MarkdownFile, int, int]]  # file, mtime_ns, size
-    removed: list[str]
-    known: Known
-    total: int
+    """What a scan found: the files that changed (file, mtime_ns, size), the keys of files gone, the
+    stored rows it compared with, and how many files it saw."""
+
+    __slots__ = ("candidates", "removed", "known", "total")
+
+    def __init__(self, candidates: list[tuple[MarkdownFile, int, int]], removed: list[str], known: Known,
+                 total: int) -> None:
+        self.candidates, self.removed, self.known, self.total = candidates, removed, known, total
 
 
 def scan(ws: Workspace, known: Known, everything: bool, only: set[str] | None = None) -> Pending:

@@ -6,11 +6,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..facts.similarity import ratio_at_least
+from ..facts.similarity import partial_ratio_below, ratio_at_least
 from .candidates import Candidate
 
 _WORD_RE = re.compile(r"\w+")
 Bound = Callable[[str, str, float], "bool | None"]  # facts.similarity.ratio_at_least's shape
+PartialBound = Callable[[str, str, float], bool]  # facts.similarity.partial_ratio_below's shape
 
 
 def dedupe(ranked: list[Candidate], limit: int) -> list[Candidate]:
@@ -22,7 +23,7 @@ def dedupe(ranked: list[Candidate], limit: int) -> list[Candidate]:
     is an entry). Repeats are (nearly) the same text, or one text contained in the other: a fact
     copied by hand into a bank page says nothing new next to the fact itself. Texts under 40
     characters only count when (nearly) identical. Word sets prefilter the pairs, so only likely
-    repeats pay for a fuzzy comparison, and facts.similarity rules out most of those without
+    repeats pay for a fuzzy comparison, and facts.similarity's bounds settle most of those without
     importing rapidfuzz.
     """
     kept: list[tuple[Candidate, str, set[str]]] = []
@@ -54,10 +55,12 @@ def _comparable(row: dict[str, Any]) -> str:
     return rest if sep and row.get("fact_content") else text
 
 
-def _repeats(a: str, a_words: set[str], b: str, b_words: set[str], bound: Bound = ratio_at_least) -> bool:
-    """True when one text (nearly) repeats the other (see dedupe). `bound` may settle rapidfuzz's
-    ratio without rapidfuzz (facts.similarity); a bound that never does (always None) leaves every
-    decision to rapidfuzz, which is how a test checks that the bound changes none."""
+def _repeats(a: str, a_words: set[str], b: str, b_words: set[str], bound: Bound = ratio_at_least,
+             partial_below: PartialBound = partial_ratio_below) -> bool:
+    """True when one text (nearly) repeats the other (see dedupe). `bound` and `partial_below` may
+    settle rapidfuzz's ratio and partial_ratio without rapidfuzz (facts.similarity); bounds that
+    never do (None, False) leave every decision to rapidfuzz, which is how a test checks that the
+    bounds change none."""
     small, large = (a_words, b_words) if len(a_words) <= len(b_words) else (b_words, a_words)
     if not small or len(small & large) < 0.8 * len(small):
         return False
@@ -72,7 +75,7 @@ def _repeats(a: str, a_words: set[str], b: str, b_words: set[str], bound: Bound 
         return False
     if near_length and _ratio_at_least_95(a, b, bound):
         return True
-    if not contained:
+    if not contained or partial_below(short, long, 95):
         return False
     from rapidfuzz import fuzz  # lazy: most recalls never get here
 

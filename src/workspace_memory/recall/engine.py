@@ -23,7 +23,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
@@ -50,21 +49,23 @@ MODES = ("auto", "lexical", "semantic", "hybrid")
 MMR_POOL = 3  # MMR reorders the best k x MMR_POOL results
 
 
-@dataclass
+# A plain class, not a dataclass: creating a dataclass costs about a millisecond at import, and
+# every cold recall imports this module.
 class _Query:
     """What every step of one recall needs."""
 
-    store: Store
-    u: Understood
-    terms: list[lexical.Term]
-    filters: Filters
-    pool: int
-    mode: str
-    semantic: Any  # recall.semantic.SemanticChannel | None
-    today: date
-    settings: RecallSettings
-    events_only: bool = False  # "what happened last week": the question names nothing but a time
-    qvec: Any = None  # the query's vector (numpy), when there is a semantic channel
+    __slots__ = ("store", "u", "terms", "filters", "pool", "mode", "semantic", "today", "settings",
+                 "events_only", "qvec")
+
+    def __init__(self, store: Store, u: Understood, terms: list[lexical.Term], filters: Filters, pool: int,
+                 mode: str, semantic: Any, today: date, settings: RecallSettings,  # noqa: ANN401
+                 events_only: bool = False) -> None:
+        self.store, self.u, self.terms, self.filters, self.pool = store, u, terms, filters, pool
+        self.mode = mode
+        self.semantic = semantic  # recall.semantic.SemanticChannel | None
+        self.today, self.settings = today, settings
+        self.events_only = events_only  # "what happened last week": the question names nothing but a time
+        self.qvec: Any = None  # the query's vector (numpy), when there is a semantic channel
 
 
 def recall(store: Store, req: RecallRequest, *, now: datetime, semantic=None,  # noqa: ANN001

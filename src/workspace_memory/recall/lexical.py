@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from ..index.base import Store, Term
 
@@ -56,13 +55,18 @@ def _pattern(name: str) -> re.Pattern[str]:
     return _patterns[name]
 
 
-@dataclass
+# A plain class, not a dataclass: creating a dataclass costs about a millisecond at import, and
+# every cold recall imports this module.
 class LexicalHit:
-    chunk_id: int
-    score: float  # 0..1, see module docstring
-    bm25: float  # positive: larger is better
-    coverage: float
-    matched: list[str] = field(default_factory=list)
+    """A candidate's lexical channel: its score (0..1, see the module docstring), BM25 (positive:
+    larger is better), term coverage and the terms it matched."""
+
+    __slots__ = ("chunk_id", "score", "bm25", "coverage", "matched")
+
+    def __init__(self, chunk_id: int, score: float, bm25: float, coverage: float,
+                 matched: list[str] | None = None) -> None:
+        self.chunk_id, self.score, self.bm25, self.coverage = chunk_id, score, bm25, coverage
+        self.matched: list[str] = [] if matched is None else matched
 
 
 def query_terms(text: str) -> list[Term]:

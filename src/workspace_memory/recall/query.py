@@ -19,7 +19,7 @@ query text itself:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 
 from ..errors import UserError
@@ -73,25 +73,29 @@ class RecallRequest:
     include_invalid: bool = False  # also facts struck as no longer true (`memory forget`)
 
 
-@dataclass
+# A plain class, not a dataclass: creating a dataclass costs about a millisecond at import, and
+# every cold recall imports this module. `understand` fills it in; the class attributes are the
+# defaults of what it does not set.
 class Understood:
     """The query after understanding: search text plus filters and boosts."""
 
-    text: str
     since: date | None = None
     until: date | None = None
     window: tuple[date | None, date | None] | None = None  # the days a time phrase names (evidence)
-    kinds: tuple[str, ...] = ()
     entity_filter: tuple[str, ...] = ()  # entity keys (lower-cased slugs)
     entity_boost: tuple[str, ...] = ()  # entities the query names (@Peter, Peter, an alias)
-    opinion: bool = False  # the question asks what someone prefers / thinks / likes
-    present: bool = False  # the question asks how things are now (supersession applies)
+    opinion = False  # the question asks what someone prefers / thinks / likes
+    present = False  # the question asks how things are now (supersession applies)
     time_phrase: str | None = None
-    window_confidence: float = 0.0  # how sure the time phrase's reading is (timeparse)
-    window_empty: bool = False  # no entry that the filters let through lies inside the window
-    notices: list[str] = field(default_factory=list)
+    window_confidence = 0.0  # how sure the time phrase's reading is (timeparse)
+    window_empty = False  # no entry that the filters let through lies inside the window
     sources: tuple[str, ...] = ()  # empty: every source
-    include_invalid: bool = False
+
+    def __init__(self, text: str, kinds: tuple[str, ...] = (), include_invalid: bool = False) -> None:
+        self.text = text
+        self.kinds = kinds
+        self.include_invalid = include_invalid
+        self.notices: list[str] = []
 
     def filters(self) -> Filters:
         """The hard filters, as the store boundary takes them."""

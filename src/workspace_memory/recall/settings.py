@@ -17,30 +17,34 @@ Every key is optional; the defaults above are what the README's figures were mea
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
 from typing import Any
 
 from ..index.base import SOURCES
+from ..values import Value
 from .rank import HALF_LIFE_DAYS
 
 
-@dataclass(frozen=True)
-class RecallSettings:
+# A Value, not a frozen dataclass (values.py): every recall reads its settings. FIELDS and replace()
+# stand for dataclasses.fields() and dataclasses.replace(); equal settings compare and hash alike.
+class RecallSettings(Value):
     """The tunable parts of the recall pipeline (module docstring)."""
 
-    vector_weight: float = 0.7
-    text_weight: float = 0.3
-    candidate_multiplier: int = 4
-    half_life_days: float = HALF_LIFE_DAYS
-    mmr_lambda: float = 0.7
-    min_score: float = 0.05
-    sources: tuple[str, ...] = ("memory",)
+    FIELDS = ("vector_weight", "text_weight", "candidate_multiplier", "half_life_days", "mmr_lambda", "min_score",
+              "sources")
+    __slots__ = FIELDS
+
+    def __init__(self, vector_weight: float = 0.7, text_weight: float = 0.3, candidate_multiplier: int = 4,
+                 half_life_days: float = HALF_LIFE_DAYS, mmr_lambda: float = 0.7, min_score: float = 0.05,
+                 sources: tuple[str, ...] = ("memory",)) -> None:
+        self.vector_weight, self.text_weight = vector_weight, text_weight
+        self.candidate_multiplier, self.half_life_days = candidate_multiplier, half_life_days
+        self.mmr_lambda, self.min_score, self.sources = mmr_lambda, min_score, sources
 
     @classmethod
     def from_mapping(cls, d: Mapping[str, Any] | None) -> RecallSettings:
         """Build from the `[recall]` table; ValueError names the key that is unknown or out of range."""
         d = dict(d or {})
-        known = {f.name: f for f in fields(cls)}
+        known = cls.FIELDS
         values: dict[str, Any] = {}
         for key, raw in d.items():
             if key not in known:

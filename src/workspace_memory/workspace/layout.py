@@ -13,15 +13,13 @@ import contextlib
 import os
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from ..errors import IndexBusy, PathRefused, UserError
-from ..files import remove_stale_temps
-from ..locks import file_lock
 from ..timeparse import date_order_setting
+from ..values import Value
 
 DEFAULT_WORKSPACE = "~/.openclaw/workspace"
 CONFIG_NAME = "memory.toml"
@@ -40,12 +38,16 @@ _TEMP_RE = re.compile(r"^\.(.+)\.[0-9a-f]{12}\.tmp$")
 _DAY_RE = re.compile(r"^(\d{4})-(\d{2})-(\d{2})(?:\b|_|$)")
 
 
-@dataclass(frozen=True)
-class MarkdownFile:
+# A Value, not a frozen dataclass (values.py): every cold recall imports this module and makes one
+# per file.
+class MarkdownFile(Value):
     """One indexable file: its key (workspace-relative, '/'-separated) and where it is."""
 
-    key: str
-    path: str | Path  # a str from directory walks: building 10,000 Path objects costs more than the stats
+    __slots__ = ("key", "path")
+
+    def __init__(self, key: str, path: str | Path) -> None:
+        self.key = key
+        self.path = path  # a str from directory walks: building 10,000 Path objects costs more than the stats
 
     @property
     def day(self) -> date | None:
@@ -82,12 +84,24 @@ def file_role(key: str) -> str:
     return "extra"
 
 
-@dataclass
+# A plain class, not a dataclass: creating a dataclass costs about a millisecond at import, and
+# every command opens a workspace.
 class Workspace:
     """A memory workspace on disk plus its optional configuration."""
 
-    root: Path
-    config: dict[str, Any] = field(default_factory=dict)
+    def __init__(self, root: Path, config: dict[str, Any] | None = None) -> None:
+        self.root = root
+        self.config: dict[str, Any] = {} if config is None else config
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.root, self.config) == (other.root, other.config)  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it was
+
+    def __repr__(self) -> str:
+        return f"Workspace(root={self.root!r}, config={self.config!r})"
 
     @classmethod
     def open(cls, root: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> Workspace:
@@ -153,7 +167,10 @@ class Workspace:
         The lock is a separate file under `.memory/locks/`: the Markdown file itself is replaced
         by a rename on every write, and a lock held on the old inode would protect nothing.
         """
-        import hashlib  # lazy: only lock files need it
+        import hashlib  # lazy: only writers lock files, and a recall writes none
+
+        from ..files import remove_stale_temps
+        from ..locks import file_lock
 
         name = hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
         with file_lock(self.state_dir / "locks" / f"{name}.lock", wait) as held:

@@ -268,7 +268,7 @@ class SessionFollower:
         self._polled = self._rested = clock()
         self.enabled = True
 
-    def tick(self):  # noqa: ANN201 - index.base.SessionReport | None
+    def tick(self):  # noqa: ANN201 - index.records.SessionReport | None
         """Index what is due; the report when something was looked at, else None."""
         now = self.clock()
         if not self.enabled or now - self._polled < SESSION_POLL_SECONDS:
@@ -282,7 +282,7 @@ class SessionFollower:
             self._rested = now
         return report
 
-    def finish(self):  # noqa: ANN201 - index.base.SessionReport | None
+    def finish(self):  # noqa: ANN201 - index.records.SessionReport | None
         return self.mem.follow_sessions(rest=True) if self.enabled else None
 
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from ...errors import UserError
-from ..base import ChunkRow, Filters, ReadDeltas, SessionReport, SessionState, SyncReport, Term
+from ..base import ChunkRow, Filters, SyncReport, Term
 from . import lexical, reads
 from .connection import Database, guarded
 
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
     from ...embed.base import Embedder
     from ...facts.model import EntityInfo, Fact
     from ...workspace.layout import Workspace
+    from ..records import ReadDeltas, SessionReport, SessionState
     from .vectors import PostgresVectors
 
 READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` of the workspace
@@ -194,7 +194,7 @@ class PostgresStore:
             changes["sources"] = ()
         if not filters.include_invalid and not self.stats().invalid:
             changes["include_invalid"] = True
-        return replace(filters, **changes) if changes else filters
+        return filters.replace(**changes) if changes else filters
 
     @guarded
     def holds_entries(self, filters: Filters) -> bool:

@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from ..base import Filters, VectorUpdate
+from ..base import Filters
 from ..embedding import embed_in_batches, texts_to_embed
+from ..records import VectorUpdate
 from .reads import named_filter
 from .schema import LOCK_SCHEMA
 

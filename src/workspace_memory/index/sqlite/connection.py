@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ...errors import IndexBusy
-from ...locks import file_lock
 from .schema import MIGRATIONS, SCHEMA_VERSION, current_version
 
 BUSY_TIMEOUT_MS = 30_000
@@ -48,6 +47,8 @@ def writer_lock(state_dir: Path, *, wait: float | None = 60.0) -> Iterator[bool]
 
     `wait=None` waits forever; otherwise IndexBusy is raised after `wait` seconds.
     """
+    from ...locks import file_lock  # lazy: a recall whose files are unchanged takes no lock
+
     with file_lock(state_dir / "index.lock", wait) as held:
         if not held and wait != 0:
             raise IndexBusy(f"another process has been writing the index for over {wait:.0f}s")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Protocol
 
 from .. import lexical_plan
@@ -60,7 +59,7 @@ def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filt
     their BM25 from index.sqlite.bm25 (the same number, without FTS5's walk of every match).
     """
     # The table is the source: the other filters need SQL, the source filter does not.
-    where, params = filter_sql(replace(filters, sources=()))
+    where, params = filter_sql(filters.replace(sources=()))
     bm25: dict[int, float] = {}
     weights = ", ".join(map(str, BM25_WEIGHTS))
     for table in fts_tables(filters):

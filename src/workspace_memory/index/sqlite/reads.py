@@ -6,11 +6,14 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...facts.model import PROPOSALS_PATH, EntityInfo, Fact, order_mentions
+from ...facts.entity_info import EntityInfo
 from ...markdown.names import display_name
 from ..base import ChunkRow, Filters, in_batches
+
+if TYPE_CHECKING:
+    from ...facts.model import Fact
 
 
 def filter_sql(filters: Filters | None, alias: str = "c") -> tuple[str, tuple]:
@@ -137,6 +140,8 @@ def facts(conn: sqlite3.Connection, until: date | None = None) -> list[Fact]:
 
     Facts dated after `until` are left out: reflecting "as of --now" must not see the future.
     """
+    from ...facts.model import PROPOSALS_PATH, Fact, order_mentions  # lazy: a recall reads no facts
+
     mentions: dict[int, list[tuple[str, str]]] = {}
     for chunk_id, key, slug in conn.execute(
         "SELECT m.chunk_id, m.entity_key, m.slug FROM mentions m JOIN facts f ON f.id = m.chunk_id"

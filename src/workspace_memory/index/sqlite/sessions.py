@@ -14,7 +14,7 @@ from dataclasses import asdict, fields
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..base import ReadDeltas, SessionDelta, SessionReport, SessionState
+from ..records import ReadDeltas, SessionDelta, SessionReport, SessionState
 from ..sessions import link_previous
 from .connection import transaction, writer_lock
 from .sync import bump_generation, delete_paths, insert_chunks

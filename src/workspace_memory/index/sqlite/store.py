@@ -5,13 +5,12 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import UserError
-from ..base import ChunkRow, Filters, ReadDeltas, SessionReport, SessionState, SyncReport, Term
+from ..base import ChunkRow, Filters, SyncReport, Term
 from . import lexical, reads
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
 from .read_cache import ReadCache
@@ -21,6 +20,7 @@ if TYPE_CHECKING:
     from ...embed.base import Embedder
     from ...facts.model import EntityInfo, Fact
     from ...workspace.layout import Workspace
+    from ..records import ReadDeltas, SessionReport, SessionState
     from .vectors import SqliteVectors
 
 READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` to finish a sync
@@ -115,7 +115,7 @@ class SqliteStore:
             changes["sources"] = ()
         if not filters.include_invalid and not has_invalid:
             changes["include_invalid"] = True
-        return replace(filters, **changes) if changes else filters
+        return filters.replace(**changes) if changes else filters
 
     def holds_entries(self, filters: Filters) -> bool:
         return reads.holds_entries(self.conn, self.scoped(filters))

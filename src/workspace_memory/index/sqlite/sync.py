@@ -21,7 +21,6 @@ import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from ...files import read_bounded
 from ...workspace.layout import MarkdownFile, Workspace
 from .. import sync_plan
 from ..base import SyncReport, in_batches
@@ -38,7 +37,6 @@ from ..sync_plan import (
 )
 from . import journal
 from .connection import transaction, writer_lock
-from .supersession import update_superseded
 
 _BATCH = 200  # files a transaction: keeps readers' view fresh and memory flat on big rebuilds
 FTS_TABLES = ("chunks_fts", "sessions_fts")  # the words of Markdown entries, and of session messages
@@ -110,6 +108,10 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,  # n
             report.unchanged = pending.total
             report.seconds = time.perf_counter() - started
             return report
+    # What follows runs only when something changed: a recall of an unchanged workspace imports
+    # none of it.
+    from .supersession import update_superseded
+
     with writer_lock(ws.state_dir, wait=wait) as held:
         if not held:
             report.busy = True
@@ -182,6 +184,8 @@ def _apply(ws: Workspace, conn: sqlite3.Connection, pending: Pending, report: Sy
 
 def _sync_file(ws: Workspace, conn: sqlite3.Connection, mf: MarkdownFile, mtime_ns: int, size: int,
                old: tuple[int, int, str] | None, report: SyncReport) -> None:
+    from ...files import read_bounded  # lazy: see sync
+
     try:
         digest, head, total = read_bounded(mf.path)  # read only: indexing never writes Markdown
     except OSError:

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from ...embed.base import Embedder
-from ..base import Filters, VectorUpdate, in_batches
+from ..base import Filters, in_batches
+from ..records import VectorUpdate
 from .connection import writer_lock
 from .live_vectors import LiveVectors, follow_changes
 from .reads import filter_sql
@@ -81,7 +81,7 @@ class SqliteVectors:
         """The `k` nearest entries: (chunk id, the better cosine of its two vectors)."""
         filters = self.scope(filters)
         where, params = filter_sql(filters)
-        if where and not filter_sql(replace(filters, sources=(), include_invalid=True))[0]:
+        if where and not filter_sql(filters.replace(sources=(), include_invalid=True))[0]:
             # Only "memory, not transcripts" (or "valid only"): most entries pass, and listing them
             # all for the index costs more than looking further and dropping the few that do not.
             found = self._nearest(query, k * SOURCE_OVERFETCH, None)
