@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..base import OPEN_END, Filters, Term
@@ -103,7 +103,7 @@ def candidates(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term], l
     Each source the filters keep is searched apart with its own counts (`dfs[source]`, from
     `frequencies`; `dfs[None]`: of all sources, for CJK runs), as SQLite searches each FTS table.
     """
-    where, params = filter_sql(replace(filters, sources=()))  # the source is each step's own clause
+    where, params = filter_sql(filters.replace(sources=()))  # the source is each step's own clause
     in_ws, ws_params = scope(ws)
     pool: dict[int, float] = {}
     newest_order = "c.id + 0" if ends_in_the_past(filters) else "c.id"

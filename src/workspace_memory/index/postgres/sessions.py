@@ -16,7 +16,7 @@ from dataclasses import asdict, fields
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ..base import ReadDeltas, SessionDelta, SessionReport, SessionState
+from ..records import ReadDeltas, SessionDelta, SessionReport, SessionState
 from ..rows import context_text, path_words, text_hash
 from ..sessions import link_previous
 from .sync import (
