@@ -74,6 +74,15 @@ class SessionReport:
     def dirty(self) -> bool:
         return bool(self.new_chunk_ids or self.removed_chunk_ids or self.removed)
 
+    def count_read(self, delta: SessionDelta, new_bytes: int) -> None:
+        """Add what one applied delta read (`new_bytes`: its offset minus where the store had read to)."""
+        self.read += bool(delta.whole or delta.counts)
+        self.reread += delta.reread
+        self.bytes += new_bytes
+        self.messages += delta.counts.get("message", 0)
+        self.other += delta.counts.get("other", 0)
+        self.malformed += delta.counts.get("malformed", 0)
+
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("files", "read", "reread", "removed", "pending", "messages", "other",
                                               "malformed", "bytes", "busy", "notices")} | {

@@ -88,12 +88,7 @@ def _apply(db: Database, ws_id: int, delta: SessionDelta, report: SessionReport)
                   [chunk_row(ws_id, first + i, chunk) for i, chunk in enumerate(delta.chunks)])
         count_words(conn, ws_id, first, first + len(delta.chunks), +1, WORDS)
         report.new_chunk_ids += range(first, first + len(delta.chunks))
-    report.read += bool(delta.whole or delta.counts)
-    report.reread += delta.reread
-    report.bytes += state.offset - old_offset
-    report.messages += delta.counts.get("message", 0)
-    report.other += delta.counts.get("other", 0)
-    report.malformed += delta.counts.get("malformed", 0)
+    report.count_read(delta, state.offset - old_offset)
     values = {_COLUMNS.get(k, k): v for k, v in asdict(state).items()} | {"indexed_at": datetime.now(UTC)}
     cols = ", ".join(values)
     updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in values if c != "path")

@@ -61,12 +61,7 @@ def _apply(conn: sqlite3.Connection, delta: SessionDelta, report: SessionReport)
         if not delta.whole:
             _link_to_last(conn, delta)
         report.new_chunk_ids += insert_chunks(conn, [(row, None, ()) for row in delta.chunks])
-    report.read += bool(delta.whole or delta.counts)
-    report.reread += delta.reread
-    report.bytes += state.offset - (0 if delta.whole else _old_offset(conn, delta.key))
-    report.messages += delta.counts.get("message", 0)
-    report.other += delta.counts.get("other", 0)
-    report.malformed += delta.counts.get("malformed", 0)
+    report.count_read(delta, state.offset - (0 if delta.whole else _old_offset(conn, delta.key)))
     values = asdict(state)
     cols = [_COLUMNS.get(k, k) for k in values]
     conn.execute(f"INSERT OR REPLACE INTO session_files({', '.join(cols)}, indexed_at) VALUES "
