@@ -221,14 +221,18 @@ def test_one_blas_thread_unless_the_user_says_otherwise(given: str | None, monke
 
 
 def test_the_console_script_leaves_its_objects_to_the_os_and_closes_the_index(shared_ws: Path) -> None:
-    """main() without argv is the process (the console script): it freezes the collector so that the
-    interpreter's exit does not sweep every imported object; with argv (in-process callers) it does not.
+    """main() without argv is the process (the console script): it imports the CLI with the collector
+    off, and freezes the collector so that the interpreter's exit does not sweep every imported
+    object; with argv (in-process callers) it does neither.
     Either way the index connection closes with the invocation."""
     script = f"""
 import gc, sqlite3, sys
 opened = []
 connect = sqlite3.connect
 sqlite3.connect = lambda *a, **k: opened.append(connect(*a, **k)) or opened[-1]
+during_import = []  # collections that ran while click and the group were being imported
+gc.callbacks.append(lambda phase, info: phase == "start" and "click" in sys.modules
+                    and not hasattr(sys.modules.get("workspace_memory.cli.app"), "main") and during_import.append(1))
 from workspace_memory.cli import main
 args = ["--workspace", {str(shared_ws)!r}, "--now", {NOW!r}, "recall", "Baileys", "--json", "--mode", "lexical"]
 try:
@@ -241,10 +245,14 @@ for conn in opened:
         conn.execute("SELECT 1")
     except sqlite3.ProgrammingError:
         closed.append(True)
-print("FROZEN", gc.get_freeze_count() > 0, "CLOSED", len(opened) > 0 and len(closed) == len(opened))
+print("FROZEN", gc.get_freeze_count() > 0, "CLOSED", len(opened) > 0 and len(closed) == len(opened),
+      "COLLECTING", gc.isenabled(), "DURING_IMPORT", len(during_import) > 0)
 """
     for how, frozen in (("argv", False), ("console", True)):
         proc = subprocess.run([sys.executable, "-c", script, how], capture_output=True, text=True, encoding="utf-8",
                               env=clean_env({"MEMORY_EMBED_PROVIDER": None}), timeout=120)
         assert proc.returncode == 0, proc.stderr
-        assert proc.stdout.strip().splitlines()[-1] == f"FROZEN {frozen} CLOSED True", proc.stdout[-500:]
+        # The console script imports click and the group with the collector off (in-process callers
+        # do not), and switches it back on for the command.
+        assert proc.stdout.strip().splitlines()[-1] == \
+            f"FROZEN {frozen} CLOSED True COLLECTING True DURING_IMPORT {not frozen}", proc.stdout[-500:]

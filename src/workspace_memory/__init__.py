@@ -6,18 +6,18 @@ Markdown in a workspace is the source of truth; the index is derived and can alw
     mem = Memory.open("~/.openclaw/workspace")
     mem.recall(RecallRequest("where does Peter live", k=5))
 
-The names below load on first use, so `import workspace_memory.<module>` stays cheap.
+The names below load on first use, so `import workspace_memory.<module>` stays cheap (this
+file imports nothing, not even typing: the console script imports click with the collector
+off, cli/__init__.py).
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 __version__ = "0.1.0"
 __all__ = ["Memory", "MemoryError_", "RecallRequest", "__version__"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in ("Memory", "RecallRequest"):
         from . import api
 
