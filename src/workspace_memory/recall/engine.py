@@ -9,6 +9,8 @@
  3. Relevance in 0..1: lexical coverage, cosine, or their fusion (recall.semantic).
  4. score = relevance x recency x importance (recall.rank) x what the question asks for:
     entries that miss a named entity, a time window (recall.window) or an opinion question,
+    turns of someone other than the person the question names (recall.subject), entries that
+    ask a question when the query asks one (recall.asking),
     and world facts that a newer one replaced (present-state questions only,
     recall.supersession), are multiplied by a factor below 1. Everything stays in 0..1.
  5. Neighbours (recall.neighbours): the entries next to the best matches, in the same
@@ -28,7 +30,8 @@ from typing import Any
 
 from ..errors import UserError
 from ..index.base import ChunkRow, Filters, Store
-from . import lexical
+from . import asking, lexical
+from . import subject as entry_subject
 from . import window as time_window
 from .candidates import Candidate
 from .dedupe import dedupe
@@ -55,7 +58,7 @@ class _Query:
     """What every step of one recall needs."""
 
     __slots__ = ("store", "u", "terms", "filters", "pool", "mode", "semantic", "today", "settings",
-                 "events_only", "qvec")
+                 "events_only", "qvec", "subjects", "question")
 
     def __init__(self, store: Store, u: Understood, terms: list[lexical.Term], filters: Filters, pool: int,
                  mode: str, semantic: Any, today: date, settings: RecallSettings,  # noqa: ANN401
@@ -66,6 +69,8 @@ class _Query:
         self.today, self.settings = today, settings
         self.events_only = events_only  # "what happened last week": the question names nothing but a time
         self.qvec: Any = None  # the query's vector (numpy), when there is a semantic channel
+        self.subjects: frozenset[str] = frozenset()  # the candidates' subjects the question names
+        self.question = asking.is_question(u.text)  # entries that ask too give way (recall.asking)
 
 
 def recall(store: Store, req: RecallRequest, *, now: datetime, semantic=None,  # noqa: ANN001
@@ -106,6 +111,7 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
     replaced = superseded_among(store, rows) if u.present else {}
     if replaced:
         _inherit_relevance(store, candidates, rows, replaced)
+    q.subjects = entry_subject.asked({w for t in terms for w in t.label.split()}, rows.values())
     for cand in candidates.values():
         cand.row = rows[cand.chunk_id]
         _apply_factors(cand, q, cand.chunk_id in replaced)
@@ -253,6 +259,10 @@ def _apply_factors(cand: Candidate, q: _Query, superseded: bool) -> None:
     }
     if u.entity_boost and not about:
         factors["entity"] = ENTITY_MISS
+    elif entry_subject.misses(row, q.subjects):  # someone else's turn (recall.subject)
+        factors["subject"] = entry_subject.SUBJECT_MISS
+    if q.question and asking.asks(row["text"]):
+        factors["question"] = asking.QUESTION_MISS
     if u.opinion and not (row["kind"] == "opinion" and (about or not u.entity_boost)):
         factors["opinion"] = OPINION_MISS
     if u.window is not None:
