@@ -48,6 +48,9 @@ def by_content(hits: list[dict], needle: str) -> dict:
     ("- José: hola", "josé"),
     ("- Decision: cats stay indoors", None),  # a label, not a person
     ("- TODO: fence", None),
+    ("- Monday: hiking with Ana", None),  # a day heads the entry, no one speaks
+    ("- Q1: ship the importer", None),  # a digit: a label, not a name
+    ("- @bot42: deployed", "bot42"),  # a handle may hold digits
     ("- fixed: the fence", None),  # lower case: no name
     ("- Fixed the fence post", None),  # no colon
     ("- It was 10:30 when we left", None),

@@ -24,18 +24,18 @@ from .candidates import Candidate
 
 NEIGHBOUR_SHARE = 0.85
 NEIGHBOUR_DEPTH = 10
-_NARRATIVE = ("note", "session")  # kinds whose entries are told in sequence
+NARRATIVE = ("note", "session")  # kinds whose entries are told in sequence (Retain facts stand alone)
 
 
 def _same_section(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return (a["path"] == b["path"] and a["heading"] == b["heading"]
-            and a["kind"] in _NARRATIVE and a["kind"] == b["kind"])
+            and a["kind"] in NARRATIVE and a["kind"] == b["kind"])
 
 
 def neighbour_ids(store: Store, best: list[Candidate], candidates: dict[int, Candidate],
                   filters: Filters) -> dict[int, ChunkRow]:
     """Rows of the neighbours of the best matches that are not candidates yet (and pass the filters)."""
-    sources = [c for c in best[:NEIGHBOUR_DEPTH] if c.row["kind"] in _NARRATIVE]
+    sources = [c for c in best[:NEIGHBOUR_DEPTH] if c.row["kind"] in NARRATIVE]
     wanted = sorted({n for c in sources for n in (c.chunk_id - 1, c.chunk_id + 1)} - set(candidates))
     if not wanted:
         return {}
@@ -51,7 +51,7 @@ def propagate(best: list[Candidate], candidates: dict[int, Candidate]) -> list[C
 
     The shares come from the relevances before any was raised, so they never chain.
     """
-    sources = [(c, c.relevance) for c in best[:NEIGHBOUR_DEPTH] if c.row["kind"] in _NARRATIVE]
+    sources = [(c, c.relevance) for c in best[:NEIGHBOUR_DEPTH] if c.row["kind"] in NARRATIVE]
     raised: dict[int, Candidate] = {}
     for source, relevance in sources:
         for cid in (source.chunk_id - 1, source.chunk_id + 1):

@@ -10,8 +10,8 @@ SUBJECT_MISS (a factor, as for a named entity it misses, but milder: the other s
 may still hold the answer, as in "Joanna: Nate, your two turtles are so cute!").
 
 Left alone: entries without a subject, Retain facts (their entities say whom they are about),
-entries whose "subject" is a label of the kind notes use ("Decision:", "TODO:", "Update:"), and
-questions that name no subject of the pool. Measured on LoCoMo: see the README.
+entries whose "subject" is a label of the kind notes use ("Decision:", "TODO:", "Update:",
+"Monday:", "Q1:"), and questions that name no subject of the pool. Measured on LoCoMo: see the README.
 """
 
 from __future__ import annotations
@@ -19,14 +19,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from .neighbours import NARRATIVE  # notes and messages; Retain facts name their entities instead
+
 SUBJECT_MISS = 0.85
-_NARRATIVE = ("note", "session")  # Retain facts name their entities instead
 # Words that head a note as a label, not as the one who speaks or is spoken of.
 _LABELS = frozenset(
     """note notes todo to-do fixme update updates decision decisions status summary idea ideas question questions
     answer q a action actions result results error warning fixed done next goal goals plan plans problem issue
     reason context outcome tip important reminder follow-up followup why what how when where who source sources
-    link links see example update log date time""".split()
+    link links see example update log date time today yesterday tomorrow morning afternoon evening night
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+    september october november december""".split()
 )
 # A list marker, then one to three words before the colon (an @handle may be lower-case).
 _SUBJECT = (r"\s*(?:[-*+]|\d+[.)])?\s*(?:\*\*)?(@?[^\W\d_][\w.'’-]*(?: [^\W\d_][\w.'’-]*){0,2})"
@@ -39,8 +42,9 @@ def subject_of(text: str) -> str | None:
     if match is None:
         return None
     name = match.group(1)
-    if not name.startswith("@") and not all(word[0].isupper() for word in name.split()):
-        return None  # "- fixed: ...", "- note to self: ..."
+    if not name.startswith("@") and not all(word[0].isupper() and not any(c.isdigit() for c in word)
+                                            for word in name.split()):
+        return None  # "- fixed: ...", "- note to self: ...", "- Q1: ..."
     name = name.lstrip("@").lower()
     return None if name in _LABELS else name
 
@@ -56,7 +60,7 @@ def asked(words: set[str], rows: Iterable[dict]) -> frozenset[str]:
     """The subjects of these candidate rows that a question with these words names."""
     found = set()
     for row in rows:
-        if row["kind"] in _NARRATIVE:
+        if row["kind"] in NARRATIVE:
             subject = subject_of(row["text"])
             if subject is not None and subject not in found and names(subject, words):
                 found.add(subject)
@@ -65,7 +69,7 @@ def asked(words: set[str], rows: Iterable[dict]) -> frozenset[str]:
 
 def misses(row: dict, subjects: frozenset[str]) -> bool:
     """Whether this entry's subject is someone other than the ones the question names."""
-    if not subjects or row["kind"] not in _NARRATIVE:
+    if not subjects or row["kind"] not in NARRATIVE:
         return False
     subject = subject_of(row["text"])
     return subject is not None and subject not in subjects
