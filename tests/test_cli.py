@@ -226,7 +226,7 @@ def test_the_console_script_leaves_its_objects_to_the_os_and_closes_the_index(sh
     object; with argv (in-process callers) it does neither.
     Either way the index connection closes with the invocation."""
     script = f"""
-import gc, sqlite3, sys
+import atexit, gc, sqlite3, sys
 opened = []
 connect = sqlite3.connect
 sqlite3.connect = lambda *a, **k: opened.append(connect(*a, **k)) or opened[-1]
@@ -235,18 +235,22 @@ gc.callbacks.append(lambda phase, info: phase == "start" and "click" in sys.modu
                     and not hasattr(sys.modules.get("workspace_memory.cli.app"), "main") and during_import.append(1))
 from workspace_memory.cli import main
 args = ["--workspace", {str(shared_ws)!r}, "--now", {NOW!r}, "recall", "Baileys", "--json", "--mode", "lexical"]
+
+@atexit.register  # a callback to run keeps the process on the interpreter's own exit (cli.leave)
+def report():
+    closed = []
+    for conn in opened:
+        try:
+            conn.execute("SELECT 1")
+        except sqlite3.ProgrammingError:
+            closed.append(True)
+    print("FROZEN", gc.get_freeze_count() > 0, "CLOSED", len(opened) > 0 and len(closed) == len(opened),
+          "COLLECTING", gc.isenabled(), "DURING_IMPORT", len(during_import) > 0)
+
 try:
     main(args) if sys.argv[1] == "argv" else (sys.argv.__setitem__(slice(1, None), args), main())
 except SystemExit as exc:
     assert exc.code in (0, None), exc.code
-closed = []
-for conn in opened:
-    try:
-        conn.execute("SELECT 1")
-    except sqlite3.ProgrammingError:
-        closed.append(True)
-print("FROZEN", gc.get_freeze_count() > 0, "CLOSED", len(opened) > 0 and len(closed) == len(opened),
-      "COLLECTING", gc.isenabled(), "DURING_IMPORT", len(during_import) > 0)
 """
     for how, frozen in (("argv", False), ("console", True)):
         proc = subprocess.run([sys.executable, "-c", script, how], capture_output=True, text=True, encoding="utf-8",

@@ -46,6 +46,7 @@ class LazyGroup(click.Group):
     def __init__(self, *args: object, modules: Mapping[str, tuple[str, ...]], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.lazy = {name: module for module, names in modules.items() for name in names}
+        self.invoked: str | None = None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(set(self.commands) | set(self.lazy))
@@ -61,7 +62,9 @@ class LazyGroup(click.Group):
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
         try:
-            return super().resolve_command(ctx, args)
+            name, command, rest = super().resolve_command(ctx, args)
+            self.invoked = name  # the command this invocation runs (cli.leave: how the process ends)
+            return name, command, rest
         except click.exceptions.NoSuchCommand as exc:
             # click suggests from the commands loaded so far; suggest from every name instead.
             raise click.exceptions.NoSuchCommand(exc.command_name, possibilities=self.list_commands(ctx),
@@ -87,16 +90,26 @@ EXIT_CODES = ((ProviderUnavailable, 3), (StoreUnavailable, 3), (IndexBusy, 4), (
 
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the CLI, turning every expected failure into one stderr line."""
-    try:
+    if argv is not None:  # in-process callers: their collector and their exit stay theirs
         _main(argv)
+        return
+    # The console script: the process ends with this call. The interpreter's exit would run the
+    # cyclic collector over every object of the ~170 modules imported, only to free memory the OS
+    # takes back anyway (about a tenth of a cold recall's work). Frozen, they are left alone; and
+    # after a read, cli.leave skips tearing the modules down. The Memory was closed with its click
+    # context (cli.context.memory_of).
+    from .leave import leave
+
+    code: int | None = 0
+    try:
+        _main(None)
+    except SystemExit as exc:
+        if not isinstance(exc.code, int | None):
+            raise  # a message to print: the interpreter's exit does that
+        code = exc.code
     finally:
-        if argv is None:
-            # The console script (it passes no argv): the process ends with this call, and the
-            # interpreter's exit would run the cyclic collector over every object of the ~170
-            # modules imported, only to free memory the OS takes back anyway (about a tenth of a
-            # cold recall's work). Frozen, they are left alone. The Memory was closed with its
-            # click context (cli.context.memory_of); in-process callers keep their collector as it was.
-            gc.freeze()
+        gc.freeze()
+    leave(code, cli.invoked)
 
 
 def _main(argv: list[str] | None) -> None:
