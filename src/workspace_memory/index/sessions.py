@@ -33,7 +33,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
-from typing import Any
+from typing import Any, Protocol
 
 from ..markdown.parse import split_to_fit
 from ..tokens import CHUNK_TOKENS, has_cjk
@@ -317,6 +317,56 @@ def sync_sessions(store: Any, files: Sequence[SessionFile], tz: tzinfo, *, min_b
     report.files, report.pending = len(files), report.pending + len(changed) - len(due)
     report.seconds = time.perf_counter() - started
     return report
+
+
+# ------------------------------------------------------------------------------------------ applying
+
+
+class SessionWriter(Protocol):
+    """What a store does for `apply_delta`, inside its transaction (index.sqlite.sessions,
+    index.postgres.sessions): the steps are the same, the SQL is the store's."""
+
+    def forget(self, key: str) -> list[int]:
+        """Delete the transcript's entries and its read state; return the ids of the entries deleted."""
+
+    def read_to(self, key: str) -> int:
+        """How many bytes of the transcript the stored state says were read (0 when none)."""
+
+    def last_entry(self, key: str) -> tuple[int, str] | None:
+        """The id and text of the transcript's last entry, if any."""
+
+    def next_id(self) -> int:
+        """The id the next inserted entry gets."""
+
+    def insert(self, rows: list[dict[str, Any]]) -> list[int]:
+        """Insert the entries' rows; return their ids."""
+
+    def save(self, state: SessionState) -> None:
+        """Store the transcript's read state (insert or replace)."""
+
+
+def apply_delta(writer: SessionWriter, delta: SessionDelta, report: SessionReport) -> None:
+    """Apply one transcript's delta: forget it when it is gone or read again whole, insert the new
+    messages (the first one's context is the last message read before, when ids stay consecutive),
+    store how far it was read, and count what was read into `report`."""
+    old_offset = 0
+    if delta.removed or delta.whole:
+        report.removed_chunk_ids += writer.forget(delta.key)
+    else:
+        old_offset = writer.read_to(delta.key)
+    if delta.removed:
+        report.removed += 1
+        return
+    state = delta.state
+    assert state is not None
+    if delta.chunks:
+        if not delta.whole:
+            last = writer.last_entry(delta.key)
+            if last is not None and last[0] + 1 == writer.next_id():
+                link_previous(delta.chunks[0], last[1])
+        report.new_chunk_ids += writer.insert(delta.chunks)
+    report.count_read(delta, state.offset - old_offset)
+    writer.save(state)
 
 
 def is_session_path(path: str) -> bool:

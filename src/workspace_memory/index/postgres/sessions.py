@@ -16,9 +16,9 @@ from dataclasses import asdict, fields
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ..records import ReadDeltas, SessionDelta, SessionReport, SessionState
+from ..records import ReadDeltas, SessionReport, SessionState
 from ..rows import context_text, path_words, text_hash
-from ..sessions import link_previous
+from ..sessions import apply_delta
 from .sync import (
     CHUNK_COLUMNS,
     WORD_TABLES,
@@ -58,53 +58,51 @@ def apply_sessions(db: Database, ws_id: int, read: ReadDeltas, *, wait: float | 
                 report.pending += 1
                 continue
             with db.transaction():
-                _apply(db, ws_id, delta, report)
+                apply_delta(_Writer(db, ws_id), delta, report)
         if report.dirty:
             with db.transaction():
                 recount(db, ws_id)
     return report
 
 
-def _apply(db: Database, ws_id: int, delta: SessionDelta, report: SessionReport) -> None:
-    conn = db.conn
-    old_offset = 0
-    if delta.removed or delta.whole:
-        report.removed_chunk_ids += delete_paths(db, ws_id, [delta.key], words=WORDS)
-        conn.execute("DELETE FROM session_files WHERE workspace_id = %s AND path = %s", (ws_id, delta.key))
-    else:
-        row = conn.execute("SELECT read_to FROM session_files WHERE workspace_id = %s AND path = %s",
-                           (ws_id, delta.key)).fetchone()
-        old_offset = row[0] if row else 0
-    if delta.removed:
-        report.removed += 1
-        return
-    state = delta.state
-    assert state is not None
-    if delta.chunks:
-        if not delta.whole:
-            _link_to_last(db, ws_id, delta)
-        first = next_ids(conn, ws_id, len(delta.chunks))
-        copy_rows(conn, "chunks", CHUNK_COLUMNS,
-                  [chunk_row(ws_id, first + i, chunk) for i, chunk in enumerate(delta.chunks)])
-        count_words(conn, ws_id, first, first + len(delta.chunks), +1, WORDS)
-        report.new_chunk_ids += range(first, first + len(delta.chunks))
-    report.count_read(delta, state.offset - old_offset)
-    values = {_COLUMNS.get(k, k): v for k, v in asdict(state).items()} | {"indexed_at": datetime.now(UTC)}
-    cols = ", ".join(values)
-    updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in values if c != "path")
-    conn.execute(f"INSERT INTO session_files (workspace_id, {cols}) VALUES (%s, {', '.join(['%s'] * len(values))})"
-                 f" ON CONFLICT (workspace_id, path) DO UPDATE SET {updates}", (ws_id, *values.values()))
+class _Writer:
+    """index.sessions.SessionWriter over one workspace of the Postgres store."""
 
+    def __init__(self, db: Database, ws_id: int) -> None:
+        self.conn, self.db, self.ws_id = db.conn, db, ws_id
 
-def _link_to_last(db: Database, ws_id: int, delta: SessionDelta) -> None:
-    """An appended message's context is the last message read before, when ids stay consecutive."""
-    conn = db.conn
-    last = conn.execute("SELECT id, text FROM chunks WHERE workspace_id = %s AND path = %s ORDER BY id DESC LIMIT 1",
-                        (ws_id, delta.key)).fetchone()
-    next_id = conn.execute("SELECT (%s::bigint << 32) + next_chunk_id FROM workspaces WHERE workspace_id = %s",
-                           (ws_id, ws_id)).fetchone()[0]
-    if last is not None and last[0] + 1 == next_id:
-        link_previous(delta.chunks[0], last[1])
+    def forget(self, key: str) -> list[int]:
+        removed = delete_paths(self.db, self.ws_id, [key], words=WORDS)
+        self.conn.execute("DELETE FROM session_files WHERE workspace_id = %s AND path = %s", (self.ws_id, key))
+        return removed
+
+    def read_to(self, key: str) -> int:
+        row = self.conn.execute("SELECT read_to FROM session_files WHERE workspace_id = %s AND path = %s",
+                                (self.ws_id, key)).fetchone()
+        return row[0] if row else 0
+
+    def last_entry(self, key: str) -> tuple[int, str] | None:
+        return self.conn.execute("SELECT id, text FROM chunks WHERE workspace_id = %s AND path = %s"
+                                 " ORDER BY id DESC LIMIT 1", (self.ws_id, key)).fetchone()
+
+    def next_id(self) -> int:
+        return self.conn.execute("SELECT (%s::bigint << 32) + next_chunk_id FROM workspaces WHERE workspace_id = %s",
+                                 (self.ws_id, self.ws_id)).fetchone()[0]
+
+    def insert(self, rows: list[dict]) -> list[int]:
+        first = next_ids(self.conn, self.ws_id, len(rows))
+        copy_rows(self.conn, "chunks", CHUNK_COLUMNS,
+                  [chunk_row(self.ws_id, first + i, row) for i, row in enumerate(rows)])
+        count_words(self.conn, self.ws_id, first, first + len(rows), +1, WORDS)
+        return list(range(first, first + len(rows)))
+
+    def save(self, state: SessionState) -> None:
+        values = {_COLUMNS.get(k, k): v for k, v in asdict(state).items()} | {"indexed_at": datetime.now(UTC)}
+        cols = ", ".join(values)
+        updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in values if c != "path")
+        self.conn.execute(f"INSERT INTO session_files (workspace_id, {cols})"
+                          f" VALUES (%s, {', '.join(['%s'] * len(values))})"
+                          f" ON CONFLICT (workspace_id, path) DO UPDATE SET {updates}", (self.ws_id, *values.values()))
 
 
 # ------------------------------------------------------------------------------------------ purge

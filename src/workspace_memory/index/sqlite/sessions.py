@@ -14,8 +14,8 @@ from dataclasses import asdict, fields
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..records import ReadDeltas, SessionDelta, SessionReport, SessionState
-from ..sessions import link_previous
+from ..records import ReadDeltas, SessionReport, SessionState
+from ..sessions import apply_delta
 from .connection import transaction, writer_lock
 from .sync import bump_generation, delete_paths, insert_chunks
 
@@ -42,44 +42,43 @@ def apply_sessions(conn: sqlite3.Connection, state_dir: Path, read: ReadDeltas, 
                 report.pending += 1
                 continue
             with transaction(conn):
-                _apply(conn, delta, report)
+                apply_delta(_Writer(conn), delta, report)
         if report.dirty:
             bump_generation(conn)
     return report
 
 
-def _apply(conn: sqlite3.Connection, delta: SessionDelta, report: SessionReport) -> None:
-    if delta.removed or delta.whole:
-        report.removed_chunk_ids += delete_paths(conn, [delta.key])
-        conn.execute("DELETE FROM session_files WHERE path = ?", (delta.key,))
-    if delta.removed:
-        report.removed += 1
-        return
-    state = delta.state
-    assert state is not None
-    if delta.chunks:
-        if not delta.whole:
-            _link_to_last(conn, delta)
-        report.new_chunk_ids += insert_chunks(conn, [(row, None, ()) for row in delta.chunks])
-    report.count_read(delta, state.offset - (0 if delta.whole else _old_offset(conn, delta.key)))
-    values = asdict(state)
-    cols = [_COLUMNS.get(k, k) for k in values]
-    conn.execute(f"INSERT OR REPLACE INTO session_files({', '.join(cols)}, indexed_at) VALUES "
-                 f"({', '.join('?' * len(cols))}, ?)",
-                 (*values.values(), datetime.now(UTC).isoformat(timespec="seconds")))
+class _Writer:
+    """index.sessions.SessionWriter over the SQLite index."""
 
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
 
-def _old_offset(conn: sqlite3.Connection, key: str) -> int:
-    row = conn.execute("SELECT offset FROM session_files WHERE path = ?", (key,)).fetchone()
-    return row[0] if row else 0
+    def forget(self, key: str) -> list[int]:
+        removed = delete_paths(self.conn, [key])
+        self.conn.execute("DELETE FROM session_files WHERE path = ?", (key,))
+        return removed
 
+    def read_to(self, key: str) -> int:
+        row = self.conn.execute("SELECT offset FROM session_files WHERE path = ?", (key,)).fetchone()
+        return row[0] if row else 0
 
-def _link_to_last(conn: sqlite3.Connection, delta: SessionDelta) -> None:
-    """An appended message's context is the last message read before, when ids stay consecutive."""
-    last = conn.execute("SELECT id, text FROM chunks WHERE path = ? ORDER BY id DESC LIMIT 1", (delta.key,)).fetchone()
-    next_id = conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM chunks").fetchone()[0]
-    if last is not None and last[0] + 1 == next_id:
-        link_previous(delta.chunks[0], last[1])
+    def last_entry(self, key: str) -> tuple[int, str] | None:
+        return self.conn.execute("SELECT id, text FROM chunks WHERE path = ? ORDER BY id DESC LIMIT 1",
+                                 (key,)).fetchone()
+
+    def next_id(self) -> int:
+        return self.conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM chunks").fetchone()[0]
+
+    def insert(self, rows: list[dict]) -> list[int]:
+        return insert_chunks(self.conn, [(row, None, ()) for row in rows])
+
+    def save(self, state: SessionState) -> None:
+        values = asdict(state)
+        cols = [_COLUMNS.get(k, k) for k in values]
+        self.conn.execute(f"INSERT OR REPLACE INTO session_files({', '.join(cols)}, indexed_at) VALUES "
+                          f"({', '.join('?' * len(cols))}, ?)",
+                          (*values.values(), datetime.now(UTC).isoformat(timespec="seconds")))
 
 
 def session_totals(conn: sqlite3.Connection) -> Mapping[str, int] | None:
