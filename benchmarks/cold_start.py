@@ -25,7 +25,8 @@ Half the queries hold a digit or a date ("May 2023", "a828e60"), since those onc
 compiling the time-phrase rules. Python's bytecode cache is on: PYTHONDONTWRITEBYTECODE is
 removed from the children's environment. The last column lists the heavy modules a run
 imported: numpy, torch and onnxruntime must never be among them (a lexical recall needs none);
-rapidfuzz may be, when a capitalised word of the question is no known name (fuzzy matching).
+rapidfuzz may be, when a capitalised word of the question is no known name (fuzzy matching);
+click must not be either, since `memory recall ... --json` takes the quick path (cli/quick.py).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from stats import pct  # noqa: E402
 from workspace_gen import generate  # noqa: E402
 
 MEMORY_BIN = str(Path(sys.executable).parent / "memory")
-HEAVY = ("numpy", "torch", "onnxruntime", "sentence_transformers", "rapidfuzz", "dateparser")
+HEAVY = ("numpy", "torch", "onnxruntime", "sentence_transformers", "rapidfuzz", "dateparser", "click")
 WORKSPACES = {
     "conv-26": ("2023-10-23T12:00", ["When did Caroline go to the LGBTQ support group?",
                                      "What did Melanie paint in May 2023?",
@@ -57,19 +58,21 @@ WORKSPACES = {
     "365 days": ("2025-11-30T18:00", ["Peter concise replies", "ticket 0a1b2c3", "warelay.retrySize",
                                       "what happened around Nov 27"]),
 }
-# Runs in a child: the time of its imports and of the rest, and the heavy modules it loaded.
+# Runs in a child as the console script runs (main() reads sys.argv): the time of its imports
+# and of the rest, and the heavy modules it loaded. The exit callback that reports them also
+# keeps the process on the interpreter's own exit (cli.leave), so a few ms of teardown are in.
 RUNNER = """
-import sys, time, json
+import atexit, sys, time, json
 t0 = time.perf_counter()
 sys.stderr.write("@@start\\n"); sys.stderr.flush()
+
+@atexit.register
+def report():
+    heavy = [m for m in {heavy!r} if m in sys.modules]
+    sys.stderr.write("@@end " + json.dumps({{"total": time.perf_counter() - t0, "heavy": heavy}}) + "\\n")
+
 from workspace_memory.cli import main
-try:
-    main(sys.argv[1:])
-except SystemExit:
-    pass
-t1 = time.perf_counter()
-heavy = [m for m in {heavy!r} if m in sys.modules]
-sys.stderr.write("@@end " + json.dumps({{"total": t1 - t0, "heavy": heavy}}) + "\\n")
+main()
 """
 
 

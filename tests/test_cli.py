@@ -234,7 +234,8 @@ during_import = []  # collections that ran while click and the group were being 
 gc.callbacks.append(lambda phase, info: phase == "start" and "click" in sys.modules
                     and not hasattr(sys.modules.get("workspace_memory.cli.app"), "main") and during_import.append(1))
 from workspace_memory.cli import main
-args = ["--workspace", {str(shared_ws)!r}, "--now", {NOW!r}, "recall", "Baileys", "--json", "--mode", "lexical"]
+# Human output: the click path (`recall ... --json` takes cli.quick and imports no click at all).
+args = ["--workspace", {str(shared_ws)!r}, "--now", {NOW!r}, "recall", "Baileys", "--mode", "lexical"]
 
 @atexit.register  # a callback to run keeps the process on the interpreter's own exit (cli.leave)
 def report():

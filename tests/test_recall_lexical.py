@@ -426,9 +426,10 @@ def test_a_cold_lexical_recall_imports_only_what_it_needs(shared_ws: Path) -> No
     assert loaded == []
 
 
-def test_a_cold_lexical_recall_creates_only_the_public_dataclass(shared_ws: Path) -> None:
-    """Each @dataclass compiles its methods at import (about a millisecond each): the classes a lexical
-    recall makes are plain classes, but for the public RecallRequest."""
+def test_a_cold_lexical_recall_creates_no_dataclass(shared_ws: Path) -> None:
+    """Each @dataclass compiles its methods at import (about a millisecond each), and the
+    `dataclasses` module imports `inspect`: the classes a lexical recall makes, the public
+    RecallRequest included, are plain classes."""
     script = textwrap.dedent(f"""
         import dataclasses, json, sys
         made = []
@@ -450,7 +451,29 @@ def test_a_cold_lexical_recall_creates_only_the_public_dataclass(shared_ws: Path
                           env=clean_env({"MEMORY_EMBED_PROVIDER": None}), timeout=120)
     assert proc.returncode == 0, proc.stderr
     made = json.loads(next(line for line in proc.stdout.splitlines() if line.startswith("DATACLASSES="))[12:])
-    assert made == ["RecallRequest"]
+    assert made == []
+
+
+@pytest.mark.parametrize("query", ["Baileys crash", "what happened on 2025-11-12", "warelay.retrySize"])
+def test_the_console_scripts_lexical_recall_imports_neither_click_nor_inspect(shared_ws: Path, query: str) -> None:
+    """The agent's call, `memory recall ... --json` in a new process, takes the quick path
+    (cli/quick.py): no click, and no dataclasses or inspect (a third of a cold recall's imports)."""
+    script = textwrap.dedent(f"""
+        import atexit, json, sys
+        sys.argv[1:] = ["--workspace", {str(shared_ws)!r}, "--now", {NOW!r}, "recall", {query!r}, "--json",
+                        "--mode", "lexical"]
+        # An exit callback keeps the process on the interpreter's own exit (cli.leave), so it can report.
+        atexit.register(lambda: print("MODULES=" + json.dumps(
+            [m for m in ("click", "dataclasses", "inspect", "numpy") if m in sys.modules]), file=sys.stderr))
+        from workspace_memory.cli import main
+        main()
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, encoding="utf-8",
+                          env=clean_env({"MEMORY_EMBED_PROVIDER": None}), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["query"] == query
+    modules = json.loads(next(line for line in proc.stderr.splitlines() if line.startswith("MODULES="))[8:])
+    assert modules == []
 
 
 def test_lexical_recall_importtime_shows_no_heavy_library(store_ws: Path) -> None:

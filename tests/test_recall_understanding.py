@@ -372,3 +372,25 @@ def test_evergreen_fact_is_not_decayed(ws: Path) -> None:
     assert found[0]["path"] == "bank/world.md"
     assert found[0]["explain"]["factors"]["recency"] == 1.0
     assert 0 < found[0]["score"] <= 1
+
+
+def test_a_recall_request_is_a_plain_value_with_the_dataclass_signature() -> None:
+    """RecallRequest is no dataclass (a cold recall would import dataclasses and inspect for it),
+    but it is made, compared, copied and read as before."""
+    from workspace_memory.recall.query import RecallRequest
+
+    request = RecallRequest("where does Peter live", 5, budget=500)
+    assert (request.query, request.k, request.budget, request.mode, request.workspaces) == \
+        ("where does Peter live", 5, 500, "auto", ())
+    assert request == RecallRequest(query="where does Peter live", k=5, budget=500)
+    assert request != RecallRequest("where does Peter live", k=6, budget=500)
+    assert request.replace(k=7) == RecallRequest("where does Peter live", 7, budget=500) and request.k == 5
+    assert list(request.as_dict()) == ["query", "k", "since", "until", "kind", "entity", "mode", "budget",
+                                      "explain", "workspaces", "all_workspaces", "source", "include_invalid"]
+    assert repr(request).startswith("RecallRequest(query='where does Peter live', k=5, since=None")
+    request.k = 3  # mutable, as the dataclass was; and so, like it, not hashable
+    assert request.k == 3
+    with pytest.raises(TypeError):
+        hash(request)
+    with pytest.raises(TypeError):
+        request.replace(limit=3)

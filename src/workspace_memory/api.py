@@ -295,15 +295,13 @@ class Memory:
     def _with_sources(self, request: RecallRequest) -> tuple[RecallRequest, list[str]]:
         """The request with its sources spelled out ([recall] sources when it names none), and a
         notice when transcripts have messages not indexed yet (a recall never reads them itself)."""
-        from dataclasses import replace
-
         from .recall.settings import parse_sources
 
         try:
             sources = parse_sources(request.source) if request.source else self.recall_settings.sources
         except ValueError as exc:
             raise UserError(str(exc)) from None
-        request = replace(request, source=",".join(sources))
+        request = request.replace(source=",".join(sources))
         if "sessions" not in sources:
             return request, []
         from .index.sessions import outdated  # transcript code only for a recall that reads them

@@ -31,6 +31,10 @@ class Value:
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
 
+    def as_dict(self) -> dict[str, Any]:
+        """The fields by name, in order (what dataclasses.asdict gives, without copying values)."""
+        return {name: getattr(self, name) for name in self.__slots__}
+
     def replace(self, **changes: Any) -> Any:  # noqa: ANN401 - the subclass
         """A copy with some fields changed (what dataclasses.replace does; an unknown name is a TypeError)."""
-        return type(self)(**{name: getattr(self, name) for name in self.__slots__} | changes)
+        return type(self)(**self.as_dict() | changes)

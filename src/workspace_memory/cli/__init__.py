@@ -6,7 +6,8 @@ can import click and the group with the cyclic collector off: an import makes th
 objects that live as long as the process, and the collections they trigger find nothing to free
 (about a tenth of a cold `memory recall` on this project's machine, docs/notes/cold-start.md).
 The imported objects are then frozen and the collector is switched back on, so a long-running
-command (watch, mcp, ui, a big index) collects as usual, over its own objects only.
+command (watch, mcp, ui, a big index) collects as usual, over its own objects only. The agent's
+hot call, `memory recall ... --json`, does not import click at all (cli.quick).
 """
 
 from __future__ import annotations
@@ -29,7 +30,14 @@ def main(argv: list[str] | None = None) -> None:
         return
     gc.disable()
     try:
-        from .app import main as run
+        import os
+        import sys
+
+        from .quick import runner
+
+        run = runner(sys.argv[1:], os.environ)  # `memory recall ... --json` without click (cli.quick)
+        if run is None:
+            from .app import main as run
     finally:
         gc.freeze()
         gc.enable()

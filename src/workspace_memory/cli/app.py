@@ -1,8 +1,8 @@
 """The `memory` group, its global options, and `main`: every expected failure is one stderr line.
 
 Each command parses its options, calls one library method and prints. Library errors
-(errors.py) become one line on stderr and a non-zero exit, never a traceback.
-Exit codes: 0 ok, 1 user error, 2 usage, 3 provider or store unavailable, 4 index busy.
+(errors.py) become one line on stderr and a non-zero exit, never a traceback (cli.process,
+which also lists the exit codes).
 
 Commands load lazily: a command's module (and what it imports) is imported only when that
 command runs, or for `memory --help`, which lists them all; a cold `memory recall` pays for
@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import gc
 import importlib
-import os
 import sys
 from collections.abc import Mapping
 
 import click
 
-from ..errors import IndexBusy, MemoryError_, ProviderUnavailable, StoreUnavailable
 from .context import accept_global_options_after
+from .process import guarded, one_blas_thread, say_error
 from .render import echo
 
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
@@ -85,14 +84,10 @@ def cli(ctx: click.Context, workspace: str | None, now: str | None) -> None:
     ctx.obj.update(workspace=workspace, now=now)
 
 
-EXIT_CODES = ((ProviderUnavailable, 3), (StoreUnavailable, 3), (IndexBusy, 4), (MemoryError_, 1))
-
-
 def main(argv: list[str] | None = None) -> None:
     """Console entry point: run the CLI, turning every expected failure into one stderr line."""
     if argv is not None:  # in-process callers: their collector and their exit stay theirs
-        _main(argv)
-        return
+        sys.exit(_run(argv))
     # The console script: the process ends with this call. The interpreter's exit would run the
     # cyclic collector over every object of the ~170 modules imported, only to free memory the OS
     # takes back anyway (about a tenth of a cold recall's work). Frozen, they are left alone; and
@@ -102,7 +97,7 @@ def main(argv: list[str] | None = None) -> None:
 
     code: int | None = 0
     try:
-        _main(None)
+        code = _run(None)
     except SystemExit as exc:
         if not isinstance(exc.code, int | None):
             raise  # a message to print: the interpreter's exit does that
@@ -112,38 +107,26 @@ def main(argv: list[str] | None = None) -> None:
     leave(code, cli.invoked)
 
 
-def _main(argv: list[str] | None) -> None:
-    # One BLAS thread, unless the user says otherwise. A command's matrices are small (a recall's
-    # query is one vector; USE's forward pass runs on one thread anyway, embed/use.py THREADS), and
-    # otherwise importing numpy starts a thread per core that only spins on the cores we share:
-    # ~0.1 s of CPU and ~10 % of a cold hybrid recall's wall time on 2 cores.
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    try:
-        code = cli.main(args=argv, prog_name="memory", standalone_mode=False)
-    except click.exceptions.Abort:
-        echo("memory: aborted", err=True)
-        sys.exit(130)
-    except click.exceptions.NoArgsIsHelpError as exc:
-        echo(exc.ctx.get_help() if exc.ctx else "Usage: memory [OPTIONS] COMMAND [ARGS]...")
-        sys.exit(0)
-    except click.ClickException as exc:
-        hint = " (see --help)" if isinstance(exc, click.UsageError) else ""
-        echo(f"memory: error: {exc.format_message()}{hint}", err=True)
-        sys.exit(exc.exit_code)
-    except MemoryError_ as exc:
-        echo(f"memory: error: {exc}", err=True)
-        sys.exit(next(code for cls, code in EXIT_CODES if isinstance(exc, cls)))
-    except BrokenPipeError:
-        sys.exit(0)
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
-        if os.environ.get("MEMORY_DEBUG"):
-            raise
-        detail = " ".join(str(exc).split())[:300] or type(exc).__name__
-        echo(f"memory: error: {detail} ({type(exc).__name__}; MEMORY_DEBUG=1 shows the traceback)", err=True)
-        sys.exit(1)
-    sys.exit(code if isinstance(code, int) else 0)
+def _run(argv: list[str] | None) -> int:
+    """The exit code of one invocation; click's own failures become one stderr line here, the
+    library's and every other one in process.guarded."""
+    one_blas_thread()
+
+    def invoke() -> object:
+        try:
+            return cli.main(args=argv, prog_name="memory", standalone_mode=False)
+        except click.exceptions.Abort:
+            say_error("memory: aborted")
+            return 130
+        except click.exceptions.NoArgsIsHelpError as exc:
+            echo(exc.ctx.get_help() if exc.ctx else "Usage: memory [OPTIONS] COMMAND [ARGS]...")
+            return 0
+        except click.ClickException as exc:
+            hint = " (see --help)" if isinstance(exc, click.UsageError) else ""
+            say_error(f"memory: error: {exc.format_message()}{hint}")
+            return exc.exit_code
+
+    return guarded(invoke)
 
 
 if __name__ == "__main__":

@@ -110,7 +110,7 @@ def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:  # noqa: ANN001
     """One result object (or {"query", "error"}) per input line; returns how many lines failed."""
     from ..recall.query import RecallRequest
 
-    allowed = set(RecallRequest.__dataclass_fields__)
+    allowed = set(RecallRequest.__slots__)
     failed = 0
     for number, raw in enumerate(lines, 1):
         spec: Any = None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import date
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 import click
 
 from ..errors import UserError
+from .process import json_text
 
 
 def memory_of(ctx: click.Context, create: bool = False):  # noqa: ANN201 - api.Memory, imported lazily
@@ -35,7 +35,7 @@ def parse_day(value: str, option: str = "--date") -> date:
 
 def echo_json(data: Any) -> None:
     """JSON output: exact (no escaping of control characters beyond JSON's own)."""
-    click.echo(json.dumps(data, ensure_ascii=False, indent=None if isinstance(data, list) else 2, default=str))
+    click.echo(json_text(data))
 
 
 _MARK = "\x00"  # cannot occur in a command line argument

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import click
 
-# C0 controls but tab and newline, DEL, and C1 controls: ESC, BEL, OSC and CSI sequences in a
-# note must not reach the terminal (they can retitle it, move the cursor or hide text).
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+from .process import terminal_safe
 
-
-def terminal_safe(text: object) -> str:
-    """`text` with control characters shown as \\xNN escapes (human output only; JSON stays exact)."""
-    return _CONTROL_RE.sub(lambda m: f"\\x{ord(m[0]):02x}", str(text))
+__all__ = ["echo", "render_entity", "render_recall", "render_status", "terminal_safe"]
 
 
 def echo(text: object = "", err: bool = False) -> None:

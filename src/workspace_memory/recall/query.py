@@ -19,13 +19,13 @@ query text itself:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import date, datetime
 
 from ..errors import UserError
 from ..facts.entities import mentioned, resolve
 from ..index.base import Filters, Store
 from ..timeparse import DOUBTFUL, extract_time_window, parse_since
+from ..values import Value
 from .settings import parse_sources
 
 KINDS = ("world", "experience", "opinion", "observation", "note", "session")
@@ -53,24 +53,34 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[\w']+", text.lower().replace("’", "'"))
 
 
-@dataclass
-class RecallRequest:
+# A plain class, not a dataclass: `dataclasses` imports `inspect` (with ast, dis and tokenize),
+# about a sixth of a cold `memory recall` on this project's machine (docs/notes/cold-start.md,
+# fifth pass). values.Value gives it equality, repr and `replace()`; `as_dict()` gives its fields.
+class RecallRequest(Value):
     """What the caller asked for (CLI options, MCP arguments, library call)."""
 
-    query: str
-    k: int = 10
-    since: str | None = None
-    until: str | None = None
-    kind: str | None = None
-    entity: str | None = None
-    mode: str = "auto"
-    budget: int | None = None
-    explain: bool = False
-    # Recall across workspaces of a Postgres store (results then name their `workspace`).
-    workspaces: tuple[str, ...] = ()
-    all_workspaces: bool = False
-    source: str | None = None  # memory | sessions | all (comma-separated allowed); None: [recall] sources
-    include_invalid: bool = False  # also facts struck as no longer true (`memory forget`)
+    __slots__ = ("query", "k", "since", "until", "kind", "entity", "mode", "budget", "explain", "workspaces",
+                 "all_workspaces", "source", "include_invalid")
+    __hash__ = None  # type: ignore[assignment] - mutable, like the dataclass it was
+
+    def __init__(self, query: str, k: int = 10, since: str | None = None, until: str | None = None,
+                 kind: str | None = None, entity: str | None = None, mode: str = "auto", budget: int | None = None,
+                 explain: bool = False, workspaces: tuple[str, ...] = (), all_workspaces: bool = False,
+                 source: str | None = None, include_invalid: bool = False) -> None:
+        self.query = query
+        self.k = k
+        self.since = since
+        self.until = until
+        self.kind = kind
+        self.entity = entity
+        self.mode = mode
+        self.budget = budget
+        self.explain = explain
+        # Recall across workspaces of a Postgres store (results then name their `workspace`).
+        self.workspaces = workspaces
+        self.all_workspaces = all_workspaces
+        self.source = source  # memory | sessions | all (comma-separated allowed); None: [recall] sources
+        self.include_invalid = include_invalid  # also facts struck as no longer true (`memory forget`)
 
 
 # A plain class, not a dataclass: creating a dataclass costs about a millisecond at import, and
