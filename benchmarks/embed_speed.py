@@ -188,9 +188,9 @@ def cold_recall(ws: Path, cache: Path, runs: int) -> None:
         runs_ = [measured([sys.executable, "-c", code], env)[:2] for _ in range(5)]
         print(f"[cold hybrid recall] yardstick `{name}`: median {statistics.median(w for w, _ in runs_):.3f} s, "
               f"CPU {statistics.median(c for _, c in runs_):.3f} s")
-    proc = subprocess.run([sys.executable, "-X", "importtime", "-c",
-                           "import sys; from workspace_memory.cli import main; main(sys.argv[1:])",
-                           "--workspace", str(ws), "--now", NOW, "recall", QUERIES[0], "--mode", "hybrid", "--json"],
+    # The console script itself, run by this Python with -X importtime (as the runs above).
+    proc = subprocess.run([sys.executable, "-X", "importtime",
+                           *memory(ws, "recall", QUERIES[0], "--mode", "hybrid", "--json")],
                           capture_output=True, text=True, env=env)
     top = []
     for line in proc.stderr.splitlines():
