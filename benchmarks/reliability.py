@@ -304,10 +304,15 @@ def corruption(work: Path | None = None) -> list[dict]:
             "index.sqlite-wal": lambda: state / "index.sqlite-wal",
             "hnsw file": lambda: next((state / "vectors").glob("*.hnsw")),
             "hnsw sidecar": lambda: next((state / "vectors").glob("*.hnsw.json")),
+            "recent vectors file": lambda: next((state / "vectors").glob("*.hnsw.recent")),
         }
         for target, locate in targets.items():
             for damage_name, damage in (("truncated", _truncate), ("garbage", _garbage)):
                 memory(ws, "index", extra_env={"MEMORY_EMBED_PROVIDER": "fake"})
+                if target == "recent vectors file":
+                    # An edit and an index: its vectors go to the recent file beside the HNSW file.
+                    memory(ws, "retain", f"W @Peter: a recent vector, {damage_name}", "--date", "2025-11-29")
+                    memory(ws, "index", extra_env={"MEMORY_EMBED_PROVIDER": "fake"})
                 if target == "index.sqlite-wal":
                     # Leave committed frames in the WAL: a write, then no checkpoint.
                     memory(ws, "retain", "W @Peter: a WAL frame", "--date", "2025-11-29")

@@ -33,7 +33,7 @@ def test_concurrent_writers_readers_and_a_watcher_lose_nothing(tmp_path: Path) -
 
 def test_damaged_derived_files_are_rebuilt_and_markdown_is_untouched(tmp_path: Path) -> None:
     results = reliability.corruption(work=tmp_path)
-    assert len(results) == 8
+    assert len(results) == 10
     failed = [r for r in results if not r["ok"]]
     assert not failed, failed
     rebuilt = {(r["target"], r["damage"]) for r in results if any("rebuilt" in n for n in r["notices"])}

@@ -83,6 +83,7 @@ class VectorStore:
         # Labels deleted and not re-added. Some still occupy a (deleted) HNSW slot, some had their
         # slot reused; either way they are not live, and the sidecar needs them to say so.
         self._deleted: set[int] = set()
+        self.digest: str | None = None  # the sha256 of the file this content was loaded from or saved to
 
     def __len__(self) -> int:
         return self._n
@@ -146,6 +147,7 @@ class VectorStore:
         self._pos = {}
         self._n = 0
         self._deleted = set()
+        self.digest = None
         if not len(labels):
             return
         labels_arr = np.asarray(labels, dtype=np.int64).reshape(-1)
@@ -195,6 +197,7 @@ class VectorStore:
             os.replace(tmp_meta, self.meta_path)
         finally:
             tmp_meta.unlink(missing_ok=True)
+        self.digest = digest
 
     def _load_file(self) -> str | None:
         """Load from disk; None on success, else why the file cannot be used (the rebuild reason)."""
@@ -234,6 +237,7 @@ class VectorStore:
         self._pos = {int(label): i for i, label in enumerate(live)}
         self._n = len(live)
         self._deleted = deleted
+        self.digest = digest
         return None
 
     # -- writing ------------------------------------------------------------------------------
@@ -388,6 +392,18 @@ class VectorStore:
         except RuntimeError:  # "contiguous 2D array": a tight filter or many deletions starved the walk
             return []
         return [(int(label), _cosine(1.0 - d)) for label, d in zip(found[0], dists[0], strict=True)]
+
+
+def sidecar_digest(path: Path, dim: int, identity: str) -> str | None:
+    """The sha256 that the sidecar of the HNSW file `path` records, when it is a sidecar of this
+    format for this dimension and identity; None otherwise. The file itself is not read."""
+    try:
+        meta = json.loads(path.with_name(path.name + ".json").read_text(encoding="utf-8"))
+        if (meta.get("format"), meta.get("dim"), meta.get("identity")) != (SIDECAR_FORMAT, dim, identity):
+            return None
+        return str(meta["sha256"]) if path.is_file() else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def _normalize_rows(vectors: np.ndarray, block: int = 65_536) -> None:

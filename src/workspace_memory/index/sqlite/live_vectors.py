@@ -1,4 +1,5 @@
-"""The vector store of a long-lived process (the MCP server), kept current edit by edit.
+"""A loaded HNSW store with later changes laid over it: the recent file's (recent_file.py), and
+those of a long-lived process (the MCP server) kept current edit by edit (vector_sync.follow_changes).
 
 Reloading the HNSW file after every file edit costs seconds at 200,000 vectors, and inserting an
 edited file's vectors into the HNSW graph costs about 1-3 ms each (50-120 ms for one daily log,
@@ -6,25 +7,21 @@ measured at 208,758 vectors): too much for the search that follows an edit. So t
 only has the vectors of removed chunks deleted (a flag in the graph, microseconds), and the vectors
 of new chunks go into a small side store searched exactly (well under a millisecond for thousands).
 A search asks both and merges. When the side store outgrows FOLD_AT vectors, SqliteVectors drops the
-whole thing and reopens the store the usual way (vector_sync.open_store).
+whole thing and reopens the store the usual way (vector_sync.open_store). The recent file keeps
+the same two things on disk: labels deleted from the HNSW file, and vectors added since it was saved.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Callable
-
 import numpy as np
 
-from ...embed.base import Embedder
 from .hnsw import VectorStore
-from .vector_sync import chunk_labels, chunk_vectors, embed_missing
 
 FOLD_AT = 20_000  # side-store vectors before the caller reopens the store (exact search stays < 1 ms)
 
 
 class LiveVectors:
-    """A loaded VectorStore plus the vectors added since it was opened (searched exactly; never saved)."""
+    """A loaded VectorStore plus the vectors added since it was saved (searched exactly)."""
 
     def __init__(self, base: VectorStore) -> None:
         self.base = base
@@ -50,26 +47,13 @@ class LiveVectors:
                  if part is not None]
         return np.concatenate(parts) if parts else None
 
+    def labels(self) -> np.ndarray:
+        """The live labels of both stores."""
+        return np.concatenate([self.base.labels(), self.recent.labels()])
+
     def apply(self, new: tuple[np.ndarray, np.ndarray], removed: list[int]) -> None:
         """Delete the labels `removed` (from either store) and add the (labels, vectors) `new`."""
         self.base.delete([label for label in removed if label in self.base])
         self.recent.delete([label for label in removed if label in self.recent])
         if len(new[0]):
             self.recent.upsert(*new)
-
-
-def follow_changes(conn: sqlite3.Connection, store: LiveVectors, embedder: Embedder, new_ids: list[int],
-                   removed_ids: list[int], *, encode: Callable[[list[str]], np.ndarray] | None = None,
-                   budget: float | None = None) -> bool:
-    """Apply one sync's chunk changes to `store`: embed the new texts (within `budget` seconds), delete the
-    vectors of removed chunks, add those of new ones. Nothing is saved.
-
-    Returns False when some text could not be embedded in time or the side store is full (the caller
-    then reopens the store the usual way, which records what is still missing).
-    """
-    _, left = embed_missing(conn, embedder, encode=encode, budget=budget, ids=new_ids)
-    if left:
-        return False
-    removed = [label for cid in removed_ids for label in chunk_labels(cid)]
-    store.apply(chunk_vectors(conn, embedder, sorted(new_ids)) if new_ids else (np.zeros(0), None), removed)
-    return not store.full

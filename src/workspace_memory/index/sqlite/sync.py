@@ -141,7 +141,7 @@ def sync(ws: Workspace, conn: sqlite3.Connection, *, rebuild: bool = False,  # n
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('fingerprint', ?)",
                          (json.dumps(settings_fingerprint(ws.date_order), sort_keys=True),))
         if report.dirty or rebuild:
-            bump_generation(conn)
+            bump_generation(conn, None if rebuild else (report.new_chunk_ids, report.removed_chunk_ids))
     report.seconds = time.perf_counter() - started
     return report
 
@@ -151,10 +151,33 @@ def _meta_int(conn: sqlite3.Connection, key: str) -> int:
     return int(row[0]) if row and str(row[0]).isdigit() else 0
 
 
-def bump_generation(conn: sqlite3.Connection) -> None:
-    """Say that entries changed: readers of derived state (vectors, term counts) compare this to what they saw."""
-    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('generation', ?)",
-                 (str(_meta_int(conn, "generation") + 1),))
+DELTA_LIMIT = 5_000  # chunk ids a sync records as its change (vector_sync: an edit's vectors without the HNSW file)
+
+
+def bump_generation(conn: sqlite3.Connection, changes: tuple[list[int], list[int]] | None = None) -> None:
+    """Say that entries changed: readers of derived state (vectors, term counts) compare this to what they saw.
+
+    `changes`: the chunk ids this change added and removed, when it knows them all. They are kept
+    (meta `chunk_delta`, for this generation only) when there are few, so that the vector store
+    can follow a small edit without reading its HNSW file (vector_sync.open_store).
+    """
+    with transaction(conn):
+        number = _meta_int(conn, "generation") + 1
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('generation', ?)", (str(number),))
+        if changes is not None and len(changes[0]) + len(changes[1]) <= DELTA_LIMIT:
+            delta = {"generation": number, "new": sorted(changes[0]), "removed": sorted(changes[1])}
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('chunk_delta', ?)", (json.dumps(delta),))
+        else:
+            conn.execute("DELETE FROM meta WHERE key = 'chunk_delta'")
+
+
+def chunk_delta(conn: sqlite3.Connection) -> tuple[list[int], list[int]] | None:
+    """The chunk ids (added, removed) of the change that made the current generation, when recorded."""
+    row = conn.execute("SELECT value FROM meta WHERE key = 'chunk_delta'").fetchone()
+    if row is None:
+        return None
+    delta = json.loads(row[0])
+    return (delta["new"], delta["removed"]) if delta["generation"] == generation(conn) else None
 
 
 def generation(conn: sqlite3.Connection) -> int:

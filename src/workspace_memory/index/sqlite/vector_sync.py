@@ -8,10 +8,14 @@ can always be rebuilt.
 
 1. Embed the chunks whose text has no cached vector yet (a file edit embeds only the
    entries that changed; a rename or --rebuild embeds nothing).
-2. Open the vector store. It records the index generation it matches (meta
-   `vectors:<identity>`); if the chunks changed since, apply the difference of chunk ids
-   (ids are never reused), or rebuild from SQLite when most of it changed.
-3. Save atomically, so concurrent readers see the old or the new file, never half.
+2. Open the vector store: the HNSW file, with the recent file (recent_file.py) laid over it.
+   The two record the index generation they match (meta `vectors:<identity>`, and
+   `vectors:<identity>:recent` for the recent file); if the chunks changed since, apply the
+   difference of chunk ids (ids are never reused), or rebuild from SQLite when most of it
+   changed. The writer after one small sync takes that sync's own change (meta `chunk_delta`)
+   straight to the recent file, without reading the HNSW file.
+3. Save atomically, so concurrent readers see the old or the new file, never half: a small
+   change in the recent file, a large one (or a full recent file) folded into the HNSW file.
 """
 
 from __future__ import annotations
@@ -135,48 +139,157 @@ def complete_at(conn: sqlite3.Connection, embedder: Embedder) -> int | None:
 
 
 def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *, persist: bool = True,  # noqa: ANN201
-               complete: bool = True, seen: int | None = None):
-    """The vector store for this embedder, brought up to date with the chunks (steps 2-3).
+               complete: bool = True, seen: int | None = None, defer: bool = False):
+    """The vector store for this embedder, brought up to date with the chunks (steps 2-3), and notices.
 
-    `complete=False` (some chunks still have no vector) leaves the generation unrecorded, so
-    the next open adds the vectors embedded meanwhile. `seen`: the generation `complete` was
-    found at; when another process changed the chunks since, nothing is recorded either.
+    With `defer`, the store is None when a writer recorded a small change in the recent file
+    without opening the HNSW file (step a; the next search opens both). `complete=False` (some
+    chunks still have no vector) leaves the generation unrecorded, so the next open adds the
+    vectors embedded meanwhile. `seen`: the generation `complete` was found at; when another
+    process changed the chunks since, nothing is recorded either.
     """
+    from . import recent_file
     from .hnsw import VectorStore
+    from .live_vectors import LiveVectors
 
-    store = VectorStore(store_path(state_dir, embedder), embedder.dim, embedder.identity())
-    notices = store.load(lambda: _all_vectors(conn, embedder), persist=persist)
     key = f"vectors:{embedder.identity()}"
-    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-    if row is None:
-        notices = []  # the first build for this embedder: nothing was missing, nothing to report
+    recorded, recent_at = _meta_number(conn, key), _meta_number(conn, key + RECENT_KEY)
     current = generation(conn)
     complete = complete and seen in (None, current)
-    if notices or (row and int(row[0]) == current):
-        if notices and complete:
+    path = store_path(state_dir, embedder)
+    recent_path = recent_file.path_for(path)
+    # a. The writer after one small sync, when the files were complete just before it: the sync's
+    #    chunk changes go to the recent file; the HNSW file is neither read nor written.
+    after_one_sync = defer and persist and complete and recorded == current - 1
+    if after_one_sync and _record_change(conn, embedder, path, key, current):
+        return None, []
+    # b. The HNSW file (or a rebuild from SQLite, which then holds everything), the recent file over it.
+    store = VectorStore(path, embedder.dim, embedder.identity())
+    notices = store.load(lambda: _all_vectors(conn, embedder), persist=persist)
+    if recorded is None:
+        notices = []  # the first build for this embedder: nothing was missing, nothing to report
+    if notices:
+        if store.digest is not None:  # saved: the recent file extends a file that is gone
+            _forget_recent(conn, recent_path, key)
+        if complete:
             _record(conn, key, current)
         return store, notices
+    recent = recent_file.read(recent_path, embedder.dim, embedder.identity()) if recent_at is not None else None
+    if recent is not None and recent.base != store.digest:
+        recent = None
+    if recent is None and recent_at is not None and recent_path.exists():
+        notices.append("recent vector file not used (damaged, or for another vector file); its vectors come "
+                       "from SQLite")
+    live = LiveVectors(store)
+    if recent is not None:
+        live.apply((recent.labels, recent.vectors), recent.deleted.tolist())
+    if recorded == current and (recent_at is None or (recent is not None and recent.generation == recent_at)):
+        return (live if recent is not None else store), notices
+    # c. Out of step: apply the difference between the labels held and the chunks' (ids are never reused).
     ids = {r[0] for r in conn.execute(_LABELED.format(where="").replace(", e.vector", ""),
                                       (embedder.provider, embedder.model, embedder.dim))}
-    have = set(store.labels().tolist())
-    gone, new = have - ids, sorted(ids - have)
+    have = set(live.labels().tolist())
+    gone, new = sorted(have - ids), sorted(ids - have)
     if len(gone) + len(new) > max(1000, len(ids) // 2):
         store.rebuild(*_all_vectors(conn, embedder))
+        changed = None
     else:
-        if gone:
-            store.delete(sorted(gone))
-        if new:
-            labels, vectors = chunk_vectors(conn, embedder, sorted({label_chunk(n) for n in new}))
-            store.upsert(labels, vectors)
-    if persist and (gone or new):
-        try:
-            store.save()
-        except OSError as exc:
-            notices.append(f"vector index not saved: {exc.strerror or exc}")
-            return store, notices
-    if persist and complete:
+        added = chunk_vectors(conn, embedder, sorted({label_chunk(n) for n in new})) if new else _NO_VECTORS
+        live.apply(added, gone)
+        changed = recent_file.changed(recent, store.digest or "", current, embedder.dim, *added, gone)
+    if not persist or not (gone or new):
+        if persist and complete:  # what is loaded matches the chunks: say which files hold it
+            with transaction(conn):
+                _record(conn, key, current)
+                if recent is not None:
+                    _record(conn, key + RECENT_KEY, recent.generation)
+                else:
+                    conn.execute("DELETE FROM meta WHERE key = ?", (key + RECENT_KEY,))
+        return (store if changed is None or not (recent is not None or len(changed)) else live), notices
+    # d. The writer keeps a small change in the recent file, and folds a large one into the HNSW file.
+    if changed is not None and store.digest is not None and len(changed) <= recent_file.LIMIT:
+        recent_file.write(recent_path, changed, embedder.dim, embedder.identity())
+        if complete:
+            with transaction(conn):
+                _record(conn, key, current)
+                _record(conn, key + RECENT_KEY, current)
+        return live, notices
+    if changed is not None:
+        store.delete(changed.deleted)
+        store.upsert(changed.labels, changed.vectors)
+    try:
+        store.save()
+    except OSError as exc:
+        notices.append(f"vector index not saved: {exc.strerror or exc}")
+        return store, notices
+    _forget_recent(conn, recent_path, key)
+    if complete:
         _record(conn, key, current)
     return store, notices
+
+
+RECENT_KEY = ":recent"  # meta `vectors:<identity>:recent`: the generation the recent file is complete at
+_NO_VECTORS = (np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32))
+
+
+def _record_change(conn: sqlite3.Connection, embedder: Embedder, path: Path, key: str, current: int) -> bool:
+    """Step a of open_store: add the last sync's chunk changes to the recent file; False when it
+    cannot (no recorded change, no usable HNSW sidecar or recent file, or the file would be full)."""
+    from . import recent_file
+    from .hnsw import sidecar_digest
+    from .sync import chunk_delta
+
+    delta = chunk_delta(conn)
+    base = sidecar_digest(path, embedder.dim, embedder.identity())
+    if delta is None or base is None:
+        return False
+    recent = None
+    recent_at = _meta_number(conn, key + RECENT_KEY)
+    if recent_at is not None:
+        recent = recent_file.read(recent_file.path_for(path), embedder.dim, embedder.identity())
+        if recent is None or recent.base != base or recent.generation != recent_at or recent_at != current - 1:
+            return False
+    new_ids, removed_ids = delta
+    added = chunk_vectors(conn, embedder, new_ids) if new_ids else _NO_VECTORS
+    removed = [label for cid in removed_ids for label in chunk_labels(cid)]
+    changed = recent_file.changed(recent, base, current, embedder.dim, *added, removed)
+    if len(changed) > recent_file.LIMIT:
+        return False
+    recent_file.write(recent_file.path_for(path), changed, embedder.dim, embedder.identity())
+    with transaction(conn):
+        _record(conn, key, current)
+        _record(conn, key + RECENT_KEY, current)
+    return True
+
+
+def _forget_recent(conn: sqlite3.Connection, recent_path: Path, key: str) -> None:
+    """The recent file's changes are in the HNSW file now (or it extends a file that is gone)."""
+    from . import recent_file
+
+    conn.execute("DELETE FROM meta WHERE key = ?", (key + RECENT_KEY,))
+    recent_file.remove(recent_path)
+
+
+def _meta_number(conn: sqlite3.Connection, key: str) -> int | None:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return int(row[0]) if row and str(row[0]).isdigit() else None
+
+
+def follow_changes(conn: sqlite3.Connection, store, embedder: Embedder,  # noqa: ANN001 - live_vectors.LiveVectors
+                   new_ids: list[int], removed_ids: list[int], *,
+                   encode: Callable[[list[str]], np.ndarray] | None = None, budget: float | None = None) -> bool:
+    """Apply one sync's chunk changes to `store`: embed the new texts (within `budget` seconds), delete the
+    vectors of removed chunks, add those of new ones. Nothing is saved.
+
+    Returns False when some text could not be embedded in time or the side store is full (the caller
+    then reopens the store the usual way, which records what is still missing).
+    """
+    _, left = embed_missing(conn, embedder, encode=encode, budget=budget, ids=new_ids)
+    if left:
+        return False
+    removed = [label for cid in removed_ids for label in chunk_labels(cid)]
+    store.apply(chunk_vectors(conn, embedder, sorted(new_ids)) if new_ids else (np.zeros(0), None), removed)
+    return not store.full
 
 
 def chunk_vectors(conn: sqlite3.Connection, embedder: Embedder, chunk_ids: list[int]):  # noqa: ANN201

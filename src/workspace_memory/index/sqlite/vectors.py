@@ -17,7 +17,7 @@ from ...embed.base import Embedder
 from ..base import Filters, in_batches
 from ..records import VectorUpdate
 from .connection import writer_lock
-from .live_vectors import LiveVectors, follow_changes
+from .live_vectors import LiveVectors
 from .reads import filter_sql
 from .sync import generation
 from .vector_sync import (
@@ -25,6 +25,7 @@ from .vector_sync import (
     chunk_labels,
     complete_at,
     embed_missing,
+    follow_changes,
     label_chunk,
     missing_vectors,
     open_store,
@@ -49,11 +50,12 @@ class SqliteVectors:
 
     def update(self, *, encode: Callable[[list[str]], np.ndarray] | None = None, embed: bool = True,
                budget: float | None = None, progress: Callable[[int, int], None] | None = None,
-               wait: float = 0) -> VectorUpdate:
+               wait: float = 0, defer: bool = True) -> VectorUpdate:
         """Embed what is missing (within `budget` seconds), then bring the HNSW store up to date.
 
         Only the holder of the writer lock saves the HNSW file (`memory index` waits `wait`
-        seconds for it; a recall does not, and keeps its up-to-date copy in memory).
+        seconds for it; a recall does not, and keeps its up-to-date copy in memory). With `defer`, a
+        small change may go to the recent file without loading the store (vector_sync.open_store).
         """
         seen = generation(self.conn)
         if self._store is not None and self._generation == seen:
@@ -68,13 +70,14 @@ class SqliteVectors:
             done, left = 0, len(missing_vectors(self.conn, self.embedder))
         with writer_lock(self.state_dir, wait=wait) as held:
             self._store, notices = open_store(self.conn, self.state_dir, self.embedder, persist=held,
-                                              complete=not left, seen=seen)
-        self._generation = generation(self.conn) if not left else None
+                                              complete=not left, seen=seen, defer=defer)
+        # No store: a small change went to the recent file unopened; the next search opens both files.
+        self._generation = generation(self.conn) if not left and self._store is not None else None
         return VectorUpdate(done, left, notices)
 
     def _opened(self):  # noqa: ANN202 - hnsw.VectorStore
         if self._store is None:
-            self.update(embed=False)
+            self.update(embed=False, defer=False)
         return self._store
 
     def search(self, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
