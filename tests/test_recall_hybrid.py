@@ -313,3 +313,25 @@ def test_model_scores_are_calibrated_to_0_1(model_ws: Path) -> None:
             assert 0.0 <= hit["explain"]["channels"]["vector"] <= 1.0
     unrelated = hybrid(model_ws, "quantum chromodynamics lattice gluon", "--explain")["results"]
     assert all(h["score"] < 0.3 for h in unrelated), unrelated
+
+
+def test_the_question_is_embedded_in_a_thread_that_ends_with_it() -> None:
+    """No worker outlives a recall (a `memory recall` process ends at once only without other
+    threads, cli.leave), and the embedder's error reaches the caller."""
+    import threading
+
+    import numpy as np
+
+    from workspace_memory.recall.semantic import PendingVector
+
+    before = threading.active_count()
+    pending = PendingVector(lambda q: np.full(3, float(len(q))), "abcd")
+    assert pending.result().tolist() == [4.0, 4.0, 4.0]
+    assert threading.active_count() == before
+
+    def broken(q: str) -> np.ndarray:
+        raise RuntimeError("model gone")
+
+    with pytest.raises(RuntimeError, match="model gone"):
+        PendingVector(broken, "x").result()
+    assert threading.active_count() == before

@@ -35,7 +35,7 @@ never treats "not in the other top list" as zero similarity.
 from __future__ import annotations
 
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Callable
 
 import numpy as np
 
@@ -52,17 +52,36 @@ COS_FLOOR = 0.2
 COS_CEIL = 1.6
 
 
-_executor: ThreadPoolExecutor | None = None
-_executor_lock = threading.Lock()
+_embedding = threading.Lock()  # one question embedded at a time per process, as by the one worker thread before
 
 
-def _worker() -> ThreadPoolExecutor:
-    """One thread per process that embeds questions (see SemanticChannel.embed_query)."""
-    global _executor
-    with _executor_lock:
-        if _executor is None:
-            _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-query")
-        return _executor
+class PendingVector:
+    """A question's vector, computed in a thread of its own (see SemanticChannel.embed_query).
+
+    Not a concurrent.futures pool: its worker outlives the recall, so a `memory recall` process
+    could not end at once (cli.leave needs no other thread), and the module costs ~10 ms to import.
+    This thread is a daemon and ends with its question.
+    """
+
+    def __init__(self, embed: Callable[[str], np.ndarray], query: str) -> None:
+        self._vector: np.ndarray | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(embed, query), name="memory-query", daemon=True)
+        self._thread.start()
+
+    def _run(self, embed: Callable[[str], np.ndarray], query: str) -> None:
+        try:
+            with _embedding:
+                self._vector = embed(query)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller by result()
+            self._error = exc
+
+    def result(self) -> np.ndarray:
+        """The vector, once computed; the embedder's exception if it failed."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._vector  # type: ignore[return-value] - set when no error was
 
 
 def calibration_of(embedder: Embedder) -> tuple[float, float]:
@@ -94,7 +113,7 @@ class SemanticChannel:
         self.settings = settings or RecallSettings()
         self.semantic_only = semantic_only
 
-    def embed_query(self, u) -> Future | None:  # noqa: ANN001 - query.Understood
+    def embed_query(self, u) -> PendingVector | None:  # noqa: ANN001 - query.Understood
         """Start embedding the question in a worker thread (None when it has no words).
 
         The model and SQLite both release the GIL, so the lexical pools run while the question
@@ -103,10 +122,10 @@ class SemanticChannel:
         query = u.text or u.time_phrase or ""
         if not query.strip():
             return None
-        return _worker().submit(self.embedder.embed_query, query)
+        return PendingVector(self.embedder.embed_query, query)
 
     def add_candidates(self, u, pool: int, filters: Filters, candidates,  # noqa: ANN001, ANN201 - see engine
-                       pending: Future | None = None):
+                       pending: PendingVector | None = None):
         """Add the vector pool to `candidates`, give every candidate its cosine; return the query vector.
 
         `pending` is what embed_query started for `u` (started here when not given)."""

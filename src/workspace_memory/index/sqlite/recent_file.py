@@ -26,7 +26,8 @@ from pathlib import Path
 import numpy as np
 
 FORMAT = 1
-LIMIT = 4_000  # labels added + deleted before the writer folds them into the HNSW file
+LIMIT = 2_000  # labels added + deleted before the writer folds them into the HNSW file (a reader lays
+# them over it: about 12 ms per 1,000 labels on this machine, measured at 12,000 vectors)
 
 
 class Recent:
