@@ -241,3 +241,32 @@ def test_a_reader_without_the_lock_lays_the_changes_over_in_memory(ws: Path, dam
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
     assert {p: p.read_bytes() for p in (hnsw, recent)} == files, "a reader writes no vector file"
+
+
+def _base_store(ws: Path):  # noqa: ANN202 - hnsw.VectorStore
+    mem = Memory.open(str(ws), R.NOW)
+    try:
+        store = mem.store.vectors(mem.embedder()[0])._opened()
+        return getattr(store, "base", store)
+    finally:
+        mem.close()
+
+
+def test_a_new_process_reads_the_vectors_and_leaves_the_graph_on_disk(ws: Path) -> None:
+    base = _base_store(ws)
+    assert base._index is None and base._graph_on_disk and len(base) > 20
+
+
+def test_vectors_that_are_not_sqlites_make_the_store_load_the_graph_and_check_it(ws: Path) -> None:
+    """The layout check compares a sample with SQLite's vectors; on a mismatch the store loads
+    hnswlib's graph and checks the file against it, as it always did."""
+    mem = Memory.open(str(ws), R.NOW)
+    try:
+        rows = mem.store.conn.execute("SELECT rowid, vector FROM embedding_cache").fetchall()
+        for rowid, blob in rows:
+            flipped = (-np.frombuffer(blob, dtype="<f4")).astype("<f4").tobytes()
+            mem.store.conn.execute("UPDATE embedding_cache SET vector = ? WHERE rowid = ?", (flipped, rowid))
+    finally:
+        mem.close()
+    base = _base_store(ws)
+    assert base._index is not None and not base._graph_on_disk

@@ -254,3 +254,83 @@ def test_bad_shapes_are_value_errors(tmp_path, rng):
     with pytest.raises(ValueError, match="query has dimension 4"):
         store.search(np.ones(4), 1)
 
+
+
+# -- the graph left on disk (load with a layout check) ---------------------------------------------
+
+
+def _saved(tmp_path, rng, n: int = 400):
+    store = VectorStore(tmp_path / "v.hnsw", DIM, "fake/x/16", exact_threshold=50)
+    labels, vecs = np.arange(n), unit(rng, n)
+    store.upsert(labels, vecs)
+    store.delete([3, 4])  # deleted in the file (flagged in the graph, listed in the sidecar)
+    store.save()
+    return labels, vecs
+
+
+def _changed(store, rng) -> None:
+    """The same changes on any store: deletes, an update in place, a revived label, new labels."""
+    store.delete([10, 11, 12])
+    store.upsert([20], unit(rng, 1))
+    store.upsert([3], unit(rng, 1))  # deleted in the file, live again
+    store.upsert(np.arange(1000, 1040), unit(rng, 40))
+
+
+def _loaded(tmp_path, check):
+    store = VectorStore(tmp_path / "v.hnsw", DIM, "fake/x/16", exact_threshold=50)
+    assert store.load(lambda: (np.zeros(0, np.int64), np.zeros((0, DIM), np.float32)), check=check) == []
+    return store
+
+
+def test_a_checked_load_leaves_the_graph_on_disk_until_searches_need_it(tmp_path, rng):
+    _saved(tmp_path, rng)
+    store = _loaded(tmp_path, lambda labels, vectors: True)
+    assert store._index is None and len(store) == 398 and 3 not in store
+    queries = unit(rng, 5)
+    for q in queries[:3]:
+        store.search(q, 5)
+        assert store._index is None, "the first searches are exact"
+    store.search(queries[3], 5)
+    assert store._index is not None, "then the graph is loaded from the file"
+
+
+def test_changes_made_before_the_graph_is_loaded_reach_it(tmp_path, rng):
+    _saved(tmp_path, rng)
+    seed = rng.integers(1 << 30)
+    eager = _loaded(tmp_path, None)
+    lazy = _loaded(tmp_path, lambda labels, vectors: True)
+    assert eager._index is not None and lazy._index is None
+    _changed(eager, np.random.default_rng(seed))
+    _changed(lazy, np.random.default_rng(seed))
+    assert sorted(lazy.labels().tolist()) == sorted(eager.labels().tolist())
+    queries = unit(rng, 20)
+    lazy._exact_searches = 3  # past the exact searches: the graph comes from the file, with the changes
+    for q in queries:
+        assert lazy.search(q, 8) == eager.search(q, 8)
+    assert lazy._index is not None
+    assert sorted(lazy._index.get_ids_list()) == sorted(eager._index.get_ids_list())
+    assert lazy._deleted == eager._deleted
+    lazy.save()  # and what is saved reloads as the same store
+    again = _loaded(tmp_path, None)
+    assert sorted(again.labels().tolist()) == sorted(eager.labels().tolist())
+    for q in queries[:5]:
+        assert again.search(q, 8) == eager.search(q, 8)
+
+
+def test_a_file_replaced_since_the_vectors_were_read_is_not_used_for_the_graph(tmp_path, rng):
+    labels, vecs = _saved(tmp_path, rng)
+    lazy = _loaded(tmp_path, lambda labels, vectors: True)
+    other = VectorStore(tmp_path / "v.hnsw", DIM, "fake/x/16", exact_threshold=50)
+    other.upsert(np.arange(5000, 5100), unit(rng, 100))
+    other.save()  # another writer's file now
+    lazy._exact_searches = 3
+    hits = lazy.search(vecs[100], 3)
+    assert hits[0][0] == 100, "the graph was built from the vectors this store holds"
+    assert set(lazy._index.get_ids_list()) == set(lazy.labels().tolist())
+
+
+def test_a_failed_layout_check_loads_the_graph_as_before(tmp_path, rng):
+    _saved(tmp_path, rng)
+    asked = []
+    store = _loaded(tmp_path, lambda labels, vectors: asked.append(len(labels)) or False)
+    assert asked and store._index is not None and len(store) == 398

@@ -165,7 +165,7 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
         return None, []
     # b. The HNSW file (or a rebuild from SQLite, which then holds everything), the recent file over it.
     store = VectorStore(path, embedder.dim, embedder.identity())
-    notices = store.load(lambda: _all_vectors(conn, embedder), persist=persist)
+    notices = store.load(lambda: _all_vectors(conn, embedder), persist=persist, check=_as_in_sqlite(conn, embedder))
     if recorded is None:
         notices = []  # the first build for this embedder: nothing was missing, nothing to report
     if notices:
@@ -230,6 +230,25 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
 
 RECENT_KEY = ":recent"  # meta `vectors:<identity>:recent`: the generation the recent file is complete at
 _NO_VECTORS = (np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32))
+
+
+def _as_in_sqlite(conn: sqlite3.Connection, embedder: Embedder) -> Callable[[np.ndarray, np.ndarray], bool]:
+    """hnsw's layout check: vectors read from the HNSW file are SQLite's (normalised) for the same
+    labels. A sample whose chunks are all gone proves nothing: the store then checks with hnswlib."""
+    from ...embed.base import l2_normalize
+
+    def check(labels: np.ndarray, vectors: np.ndarray) -> bool:
+        known, stored = _all_vectors(conn, embedder, sorted({label_chunk(int(x)) for x in labels}))
+        by_label = dict(zip(known.tolist(), stored, strict=True))
+        compared = 0
+        for label, vector in zip(labels.tolist(), vectors, strict=True):
+            if (want := by_label.get(label)) is not None:
+                if not np.allclose(l2_normalize(want), vector, atol=1e-5):
+                    return False
+                compared += 1
+        return compared > 0
+
+    return check
 
 
 def _record_change(conn: sqlite3.Connection, embedder: Embedder, path: Path, key: str, current: int) -> bool:
