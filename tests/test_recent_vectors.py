@@ -270,3 +270,21 @@ def test_vectors_that_are_not_sqlites_make_the_store_load_the_graph_and_check_it
         mem.close()
     base = _base_store(ws)
     assert base._index is not None and not base._graph_on_disk
+
+
+def test_a_long_lived_process_loads_the_graph_at_its_warm_up(ws: Path) -> None:
+    """`Memory.warm_up` (the MCP server at start) leaves the store ready, graph included, where a
+    recall alone leaves the graph on disk."""
+    from workspace_memory.recall.query import RecallRequest
+
+    mem = Memory.open(str(ws), R.NOW)
+    try:
+        mem.recall(RecallRequest("invoice PDF layout", mode="hybrid"))
+        vectors = mem.store.vectors(mem.embedder()[0])
+        base = getattr(vectors._store, "base", vectors._store)
+        assert base._index is None
+        base.exact_threshold = 10  # as if it were large enough for its searches to use the graph
+        mem.warm_up()
+        assert getattr(vectors._store, "base", vectors._store) is base and base._index is not None
+    finally:
+        mem.close()

@@ -273,6 +273,15 @@ class Memory:
         return notices + report.notices
 
     # -- recall ------------------------------------------------------------------------
+    def warm_up(self) -> None:
+        """Load the model and the vector store, HNSW graph included, before the first search (a
+        long-lived process: the MCP server). A recall loads the graph only after a few searches."""
+        self.recall(RecallRequest(query="warm up", k=1))
+        embedder = self.__dict__.get("_embedder", (None, []))[0]
+        load_graph = getattr(self.store.vectors(embedder), "load_graph", None) if embedder is not None else None
+        if load_graph is not None:
+            load_graph()
+
     @_repairing
     def recall(self, request: RecallRequest) -> dict[str, Any]:
         """Answer a query with cited results (the JSON contract of DESIGN §3)."""

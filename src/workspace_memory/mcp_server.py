@@ -310,7 +310,5 @@ def _follow_sessions(mem, lock: threading.Lock, stop: threading.Event) -> None: 
 
 
 def _warm_up(mem, lock: threading.Lock) -> None:  # noqa: ANN001
-    from .api import RecallRequest
-
     with lock, contextlib.suppress(Exception):  # an optimisation: the first search reports any error
-        mem.recall(RecallRequest(query="warm up", k=1))
+        mem.warm_up()

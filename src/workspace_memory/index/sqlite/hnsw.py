@@ -394,6 +394,11 @@ class VectorStore:
             self._index, self._deleted = index, set()
         return self._index
 
+    def load_graph(self) -> None:
+        """Have the graph ready now when searches will use it (a long-lived process, at start)."""
+        if self._n >= self.exact_threshold:
+            self._graph()
+
     def _graph_from_file(self) -> Any:
         """The file's graph with the changes made since the vectors were read from it, or None when
         the file is no longer the one they came from."""

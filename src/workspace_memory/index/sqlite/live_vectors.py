@@ -47,6 +47,10 @@ class LiveVectors:
                  if part is not None]
         return np.concatenate(parts) if parts else None
 
+    def load_graph(self) -> None:
+        """The base store's graph, now (see VectorStore.load_graph)."""
+        self.base.load_graph()
+
     def labels(self) -> np.ndarray:
         """The live labels of both stores."""
         return np.concatenate([self.base.labels(), self.recent.labels()])

@@ -80,6 +80,10 @@ class SqliteVectors:
             self.update(embed=False, defer=False)
         return self._store
 
+    def load_graph(self) -> None:
+        """Open the store and its HNSW graph now, for a long-lived process's later searches."""
+        self._opened().load_graph()
+
     def search(self, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
         """The `k` nearest entries: (chunk id, the better cosine of its two vectors)."""
         filters = self.scope(filters)
