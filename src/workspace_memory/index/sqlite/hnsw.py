@@ -251,14 +251,7 @@ class VectorStore:
             return "file corrupt"
         if len(live) != count:
             return "file corrupt"
-        self._index = index
-        self._vecs = np.ascontiguousarray(vecs, dtype=np.float32).reshape(-1, self.dim)
-        self._labels = live
-        self._pos = {int(label): i for i, label in enumerate(live)}
-        self._n = len(live)
-        self._deleted = deleted
-        self.digest = digest
-        self._forget_file_graph()
+        self._take_file(index, live, vecs, deleted, digest)
         return None
 
     def _load_vectors_only(self, data: bytes, count: int, deleted: set[int], digest: str,
@@ -272,7 +265,13 @@ class VectorStore:
         sample = np.linspace(0, len(labels) - 1, num=min(_SPOT_CHECKS, len(labels))).astype(np.int64)
         if len(labels) != count or (len(sample) and not check(labels[sample], vecs[sample])):
             return False
-        self._index = None
+        self._take_file(None, labels, vecs, deleted, digest)
+        self._graph_on_disk = True
+        return True
+
+    def _take_file(self, index: Any, labels: np.ndarray, vecs: np.ndarray, deleted: set[int], digest: str) -> None:
+        """Hold what the file `digest` holds: its graph (or None: left on disk) and its live vectors."""
+        self._index = index
         self._vecs = np.ascontiguousarray(vecs, dtype=np.float32).reshape(-1, self.dim)
         self._labels = labels
         self._pos = {int(label): i for i, label in enumerate(labels)}
@@ -280,8 +279,6 @@ class VectorStore:
         self._deleted = deleted
         self.digest = digest
         self._forget_file_graph()
-        self._graph_on_disk = True
-        return True
 
     def _forget_file_graph(self) -> None:
         self._graph_on_disk = False
