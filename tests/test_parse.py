@@ -417,10 +417,23 @@ def test_blocks_inside_retain_items_stay_searchable() -> None:
 
 
 def test_a_short_section_under_a_statement_heading_is_one_entry() -> None:
-    text = ("# Opinions\n\n## Peter: Likes green tea\n<!-- reflect:opinion x -->\n- entities: @Peter\n"
+    text = ("# Opinions\n\n## Peter: Likes green tea\n<!-- a note to self -->\n- entities: @Peter\n"
             "- confidence: 0.85\n\n## Notes\n- one\n- two\n")
     doc = parse_markdown(text)
     assert [(c.start_line, c.end_line) for c in doc.chunks] == [(3, 6), (9, 9), (10, 10)]
     merged = doc.chunks[0]
-    assert merged.text == "## Peter: Likes green tea\n<!-- reflect:opinion x -->\n- entities: @Peter\n- confidence: 0.85"
+    assert merged.text == "## Peter: Likes green tea\n<!-- a note to self -->\n- entities: @Peter\n- confidence: 0.85"
     assert merged.entities == ("Peter",)
+
+
+def test_an_opinion_section_reflect_wrote_is_not_an_entry_and_its_markers_never_show() -> None:
+    """reflect's opinion sections restate facts indexed where they were written (issue 28): the
+    section with its marker, fields and evidence is left out; a person's own text around it is kept."""
+    text = ("# Opinions\n\nIntro a person wrote.\n\n## Peter: Likes green tea\n<!-- reflect:opinion x -->\n"
+            "- entities: @Peter\n- confidence: 0.85\n\n<!-- reflect:begin evidence -->\nSupporting evidence:\n"
+            "- [memory/2025-11-20.md#L8](../memory/2025-11-20.md#L8)\n<!-- reflect:end evidence -->\n\n"
+            "## Peter: Hates loud cafes\n- confidence: 0.6\n\n<!-- reflect:state x -->\n")
+    doc = parse_markdown(text)
+    assert [(c.start_line, c.end_line) for c in doc.chunks] == [(3, 3), (15, 16)]
+    assert not any("reflect:" in c.text or "Likes green tea" in c.text for c in doc.chunks)
+    assert doc.chunks[1].text == "## Peter: Hates loud cafes\n- confidence: 0.6"

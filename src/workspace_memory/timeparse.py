@@ -108,6 +108,13 @@ class TimeWindow(Value):
                  confidence: float = 1.0) -> None:
         self.start, self.end, self.mode, self.phrase, self.confidence = start, end, mode, phrase, confidence
 
+    @property
+    def center(self) -> tuple[date, date] | None:
+        """The days "around X" is around (X itself), for a boost window; None otherwise."""
+        if self.mode != "boost" or self.start is None or self.end is None:
+            return None
+        return self.start + _AROUND, self.end - _AROUND
+
     def overlaps(self, other_start: date | None, other_end: date | None) -> bool:
         """True when the window and [other_start, other_end] share at least one day (None = unbounded)."""
         return _overlaps(self.start, self.end, other_start, other_end)

@@ -101,6 +101,11 @@ _QUANTITY_WORDS = frozenset(
     user users step steps time times record records request requests message messages people km m mile miles
     euro euros dollar dollars usd eur point points page pages call calls error errors entries entry""".split()
 )
+# Words that may follow "the 20th" when it is a day ("on the 20th at noon", "around the 20th or so").
+_AFTER_ORDINAL_DAY = frozenset(
+    """at and or with when we i you he she they it did was were for to in on about before after so
+    this that last next""".split()
+)
 RELATIVE = {"today": 0, "tonight": 0, "yesterday": -1, "tomorrow": 1}
 PARTS_OF_DAY = frozenset({"morning", "afternoon", "evening"})
 
@@ -112,7 +117,8 @@ class Point:
     bare (a month, year or weekday alone: a point only after a preposition).
 
     kinds: day (y|None, m, d) | month (y|None, m) | year y | weekday i | rel days | part (shift, unit) |
-    qweekday (q, i) | roll (n, unit) | ago (n, unit) | anchored (what, sign, n, Point)
+    qweekday (q, i) | roll (n, unit) | ago (n, unit) | anchored (what, sign, n, Point) | mday d (a day of
+    an unnamed month, "the 20th")
     """
 
     __slots__ = ("kind", "value", "confidence", "bare")
@@ -135,6 +141,7 @@ class Reader:
         # The order of slashed dates; without one, a guess (queries) or no reading of an ambiguous one.
         self.order = date_order or (default_date_order() if guess else None)
         self.guessed = date_order is None
+        self.query = guess  # a question: "the 20th" reads as a day (Reader._ordinal_day)
         self._points: dict[tuple[int, bool], tuple[int, Point] | None] = {}
 
     def word(self, i: int, words: object) -> bool:
@@ -207,7 +214,7 @@ class Reader:
         found = self._anchored(i) if anchored else None
         if found is None:
             for reader in (self._numeric, self._day_of_month, self._month_first, self._day_first,
-                           self._relative, self._bare):
+                           self._ordinal_day, self._relative, self._bare):
                 found = reader(i)
                 if found is not None:
                     break
@@ -263,6 +270,22 @@ class Reader:
             return None
         found = self.month(i + 1)
         return self._with_year(d, *found) if found else None
+
+    def _ordinal_day(self, i: int) -> tuple[int, Point] | None:
+        """"(on / around) the 20th" in a question: the latest 20th of a month, up to today.
+
+        Bare (a point only after a preposition), and only where nothing names what it counts:
+        "the 20th century", "the 3rd floor" and "the 2nd time" are no days. Not read in a fact's
+        text, where "on the 3rd" is as often the coming 3rd as the last one.
+        """
+        t = self.t
+        if not self.query or not self.word(i, ("the",)) or i + 1 >= len(t) or not t[i + 1].ordinal:
+            return None
+        d = self.day(i + 1)
+        after = t[i + 2] if i + 2 < len(t) else None
+        if d is None or after is not None and after.kind == "word" and after.low not in _AFTER_ORDINAL_DAY:
+            return None
+        return i + 2, Point("mday", d, 0.8, bare=True)
 
     def _relative(self, i: int) -> tuple[int, Point] | None:
         t = self.t
@@ -425,6 +448,15 @@ def latest_day(month: int, day: int, base: date) -> date | None:
     return None
 
 
+def _latest_month_day(day: int, base: date) -> date | None:
+    """The latest day numbered `day` of a month, not after base (a 31st: the last month that has one)."""
+    for back in range(12):
+        moved = add_months(base.replace(day=1), -back)
+        if day <= _month_days(moved.year, moved.month) and (found := moved.replace(day=day)) <= base:
+            return found
+    return None
+
+
 Span = tuple[date, date]
 
 
@@ -448,6 +480,9 @@ def span(p: Point, base: date | None) -> Span | None:
     """The inclusive span of days a point means, or None (unreadable without a reference day)."""
     if p.kind in ("day", "month"):
         return _partial_span(p.kind, p.value, base)  # type: ignore[arg-type]
+    if p.kind == "mday":
+        found = _latest_month_day(p.value, base) if base else None  # type: ignore[arg-type]
+        return (found, found) if found else None
     if p.kind == "year":
         return date(p.value, 1, 1), date(p.value, 12, 31)  # type: ignore[arg-type]
     if p.kind == "anchored":

@@ -115,6 +115,11 @@ def document_rows(key: str, role: str, day: date | None, decoded: DecodedText,
     from ..markdown.parse import parse_markdown  # lazy: a recall whose files are unchanged never parses
 
     parsed = parse_markdown(decoded.text, day, date_order)
+    if role in ("core", "bank"):  # what `memory init` writes from its templates
+        from ..workspace.init_templates import template_boilerplate
+
+        boilerplate = template_boilerplate()
+        parsed.chunks = [c for c in parsed.chunks if " ".join(c.text.split()) not in boilerplate]
     day_s = day.isoformat() if day else None
     meta = {k: v for k, v in parsed.meta.items() if _jsonable(v)}
     rows = DocumentRows(

@@ -34,6 +34,10 @@ _RETAIN_HEADING_RE = re.compile(r"^\s*retain\s*:?\s*$", re.IGNORECASE)
 # return every fact twice. Text a person wrote outside the regions is indexed as usual.
 _REGION_BEGIN_RE = re.compile(r"^\s*<!--\s*reflect:begin\b.*-->\s*$")
 _REGION_END_RE = re.compile(r"^\s*<!--\s*reflect:end\b.*-->\s*$")
+# reflect's one-line markers ("<!-- reflect:opinion sam-rust -->" under an opinion's heading) are
+# its bookkeeping, not memory: blanked like the regions, so no result shows them.
+_OPINION_MARKER_RE = re.compile(r"^\s*<!--\s*reflect:opinion\b.*-->\s*$")
+_MARKER_RE = re.compile(r"^\s*<!--\s*reflect:[\w-]+\b.*-->\s*$")
 _WORD_RE = re.compile(r"\w+")
 _COMMENT_ONLY_RE = re.compile(r"^\s*(<!--.*?-->\s*)+$", re.DOTALL)
 # Block tokens that open an entry at the top level of the document.
@@ -110,15 +114,43 @@ def parse_markdown(text: str, day: date | None = None, date_order: str | None = 
 
 
 def blank_generated_regions(lines: list[str]) -> None:
-    """Blank, in place, the lines of reflect's generated regions (markers included)."""
+    """Blank, in place, what reflect generates: its regions (markers included), its one-line markers,
+    and the opinion sections it writes in bank/opinions.md.
+
+    An opinion section ("## Sam: Rust is overhyped." with `<!-- reflect:opinion KEY -->` under it,
+    its fields and its evidence) restates a fact that is indexed where it was written, with
+    reflect's bookkeeping: indexed, it returned the statement twice and could outrank the fact
+    (`memory opinions` shows the sections). An opinion a person writes without the marker is indexed.
+    """
     inside = False
     for idx, line in enumerate(lines):
         if not inside and _REGION_BEGIN_RE.match(line):
             inside = True
+        if not inside and "reflect:" in line and _MARKER_RE.match(line):
+            if _OPINION_MARKER_RE.match(line):
+                _blank_section(lines, idx)
+            lines[idx] = ""
         if inside:
             lines[idx] = ""
             if _REGION_END_RE.match(line):
                 inside = False
+
+
+def _blank_section(lines: list[str], marker: int) -> None:
+    """Blank the heading above line `marker` (blank lines between allowed) and the section below it."""
+    above = marker - 1
+    while above >= 0 and not lines[above].strip():
+        above -= 1
+    if above < 0 or not lines[above].lstrip().startswith("#"):
+        return  # a marker with no heading above it: not a section reflect wrote
+    lines[above] = ""
+    below = marker + 1
+    while below < len(lines) and not lines[below].lstrip().startswith("#"):
+        if not _REGION_BEGIN_RE.match(lines[below]):  # a region's own loop blanks it, end marker included
+            lines[below] = ""
+            below += 1
+            continue
+        break
 
 
 class _Walker:

@@ -24,7 +24,8 @@ def dedupe(ranked: list[Candidate], limit: int) -> list[Candidate]:
     copied by hand into a bank page says nothing new next to the fact itself. Texts under 40
     characters only count when (nearly) identical. Word sets prefilter the pairs, so only likely
     repeats pay for a fuzzy comparison, and facts.similarity's bounds settle most of those without
-    importing rapidfuzz.
+    importing rapidfuzz. When a fact repeats a copy that ranked above it, the fact takes the copy's
+    place: a bank page's copy never outranks the fact itself.
     """
     kept: list[tuple[Candidate, str, set[str]]] = []
     entries: set[tuple[tuple[str, str], int]] = set()
@@ -38,7 +39,15 @@ def dedupe(ranked: list[Candidate], limit: int) -> list[Candidate]:
             continue
         text = _comparable(row)
         words = set(_WORD_RE.findall(text.lower()))
-        if any(_repeats(text, words, other, other_words) for _, other, other_words in kept):
+        copied = next((n for n, (_, other, other_words) in enumerate(kept)
+                       if _repeats(text, words, other, other_words)), None)
+        if copied is not None:
+            # The fact itself takes the place of a copy that ranked above it (a bank page's opinion
+            # or a hand copy): the copy says nothing the fact does not, and the fact is the source.
+            if row.get("fact_content") and not kept[copied][0].row.get("fact_content"):
+                kept[copied] = (cand, text, words)
+                entries.add(entry)
+                spans.setdefault(path, []).append((first, last))
             continue
         kept.append((cand, text, words))
         entries.add(entry)

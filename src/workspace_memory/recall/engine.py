@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 import math
+import re
 from datetime import date, datetime
 from typing import Any
 
@@ -47,7 +48,12 @@ MIN_POOL = 40
 # boost towards 1 before recency: recency and importance must not undo what the question said.
 ENTITY_MISS = 0.75  # the question names an entity; this entry is not about it
 OPINION_MISS = 0.6  # "what does Peter prefer": this entry is not one of (Peter's) opinions
-ENTITY_FLOOR = 0.3  # relevance of an entry found only because it is about the named entity
+# The relevance of an entry about the named entity when the question asks about nothing else
+# ("who is Priya", "tell me about @Peter"): the entity is then all there is to match, and an entry
+# about it that does not spell the name (an alias, its page) must still compete. When the question
+# asks something of the entity ("what did Sam lose at the conference?"), the entity's entries
+# compete by what they say about that, with no floor: naming Sam is not relevance to a lost umbrella.
+ENTITY_FLOOR = 0.3
 MODES = ("auto", "lexical", "semantic", "hybrid")
 MMR_POOL = 3  # MMR reorders the best k x MMR_POOL results
 
@@ -58,7 +64,7 @@ class _Query:
     """What every step of one recall needs."""
 
     __slots__ = ("store", "u", "terms", "filters", "pool", "mode", "semantic", "today", "settings",
-                 "events_only", "qvec", "subjects", "question")
+                 "events_only", "qvec", "subjects", "question", "about_only", "names")
 
     def __init__(self, store: Store, u: Understood, terms: list[lexical.Term], filters: Filters, pool: int,
                  mode: str, semantic: Any, today: date, settings: RecallSettings,  # noqa: ANN401
@@ -71,6 +77,11 @@ class _Query:
         self.qvec: Any = None  # the query's vector (numpy), when there is a semantic channel
         self.subjects: frozenset[str] = frozenset()  # the candidates' subjects the question names
         self.question = asking.is_question(u.text)  # entries that ask too give way (recall.asking)
+        # The named entities' names (a note that names Brightwave without @ is about Brightwave too),
+        # and whether the question asks about nothing but them (ENTITY_FLOOR).
+        self.names = entity_names_pattern(u.entity_names)
+        self.about_only = bool(u.entity_boost) and not lexical.has_content(
+            [t for t in terms if t.cjk or not u.about_words.issuperset(t.words)])
 
 
 def recall(store: Store, req: RecallRequest, *, now: datetime, semantic=None,  # noqa: ANN001
@@ -142,25 +153,32 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
 def _tiers(q: _Query, candidates: list[Candidate]):  # noqa: ANN202 - a sort key
     """The sort key: what the question asks for first, then the score.
 
-    "What does Peter prefer": his opinions come first, whatever else scores higher. "What
-    happened last week": the entries inside the window, the best of each day first.
+    "What does Peter prefer": his opinions come first, whatever else scores higher. "Who is
+    Priya": her facts and page, then the entries that name her. "What happened last week": the
+    entries inside the window, the best of each day first (around a day: that day, then the
+    days nearest to it).
     """
     u = q.u
     if u.opinion and u.entity_boost:
         return lambda c: (0 if c.row["kind"] == "opinion" and "opinion" not in c.factors
                           and "entity" not in c.factors else 1, *_order(c))
+    if q.about_only:
+        # "who is Priya", "tell me about @Peter": the entity's own facts and page first (DESIGN §3),
+        # then the entries that name it in passing.
+        return lambda c: (0 if "entity" in c.channels else 1, *_order(c))
     if q.events_only and u.window is not None:
-        by_day = time_window.by_day_order(sorted(candidates, key=_order), u.window)
-        return lambda c: (by_day.get(c.chunk_id, len(by_day) + 1), *_order(c))
+        by_day = time_window.by_day_order(sorted(candidates, key=_order), u.window, u.window_center)
+        outside = (len(by_day) + 1, 0)
+        return lambda c: (*by_day.get(c.chunk_id, outside), *_order(c))
     return _order
 
 
 def _select(q: _Query, ranked: list[Candidate], k: int) -> list[Candidate]:
     """Step 6: MMR, the minimum score, one result per entry, and a short list filled (engine docstring)."""
     above = [c for c in ranked if c.score >= q.settings.min_score]
-    if q.semantic is not None and not q.events_only:
+    if q.semantic is not None and _tiers(q, []) is _order:
         # MMR over the best few k: a near-copy of a better result gives way to new information.
-        # (Not for "what happened last week", whose order is by day: see _tiers.)
+        # (Not where _tiers orders by what the question asks for: MMR would undo that order.)
         head = above[: k * MMR_POOL]
         above = q.semantic.diversify(head, k * MMR_POOL) + above[len(head):]
     kept = dedupe(above, k)
@@ -198,10 +216,17 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
     if q.u.entity_boost:
         # "tell me about Peter", "what does Peter prefer": entries about the entity compete
         # even when no word matched (a typo, an alias); an opinion question takes opinions.
+        # They join with their own relevance to the question, as every other candidate has.
+        joined: dict[int, Candidate] = {}
         for cid in q.store.about_entities(q.u.entity_boost, q.filters, q.pool, opinions_only=q.u.opinion):
-            cand = candidates.setdefault(cid, Candidate(cid, 0.0, {}))
+            cand = candidates.get(cid) or joined.setdefault(cid, Candidate(cid, 0.0, {}))
             cand.channels["entity"] = 1.0
             cand.found_by.append("entity")
+        if joined:
+            if q.semantic is not None:
+                q.semantic.fill_cosines(q.qvec, joined)
+            _relevance(q, joined)
+            candidates.update(joined)
     if window is None and not candidates and not q.terms and not q.filters.empty:
         # A filter and no words (`memory recall --since 1d`): the filtered entries, newest first.
         candidates = {cid: Candidate(cid, 0.5, {"filter": 0.5}, found_by=["filter"])
@@ -249,8 +274,9 @@ def _apply_factors(cand: Candidate, q: _Query, superseded: bool) -> None:
     """final = relevance x recency x importance x the question's factors (all in 0..1)."""
     row, u = cand.row, q.u
     relevance = cand.relevance
-    about = bool(u.entity_boost and set(u.entity_boost) & set(row["entity_keys"]))
-    if about and "entity" in cand.channels:
+    about = bool(u.entity_boost) and (not set(u.entity_boost).isdisjoint(row["entity_keys"])
+                                      or (q.names is not None and q.names.search(row["text"]) is not None))
+    if about and q.about_only and "entity" in cand.channels:
         relevance = max(relevance, ENTITY_FLOOR)
     factors = {
         "relevance": relevance,
@@ -273,6 +299,15 @@ def _apply_factors(cand: Candidate, q: _Query, superseded: bool) -> None:
         factors["superseded"] = SUPERSEDED_FACTOR
     cand.factors.update(factors)
     cand.score = math.prod(factors.values())
+
+
+def entity_names_pattern(names: dict[str, frozenset[str]]) -> re.Pattern[str] | None:
+    """A pattern that finds any of the named entities' names as whole words (any case), or None."""
+    forms = sorted({f for fs in names.values() for f in fs if len(f) >= 2}, key=len, reverse=True)
+    if not forms:
+        return None
+    spelled = "|".join(re.escape(f).replace("\\ ", r"[\s-]+").replace("\\-", r"[\s-]+") for f in forms)
+    return re.compile(rf"(?<![\w@])@?(?:{spelled})(?!\w)", re.IGNORECASE)
 
 
 def _inherit_relevance(store: Store, candidates: dict[int, Candidate], rows: dict[int, ChunkRow],

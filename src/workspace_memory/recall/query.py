@@ -92,8 +92,13 @@ class Understood:
     since: date | None = None
     until: date | None = None
     window: tuple[date | None, date | None] | None = None  # the days a time phrase names (evidence)
+    window_center: tuple[date, date] | None = None  # "around Nov 20": Nov 20 (the window is Nov 17-23)
     entity_filter: tuple[str, ...] = ()  # entity keys (lower-cased slugs)
     entity_boost: tuple[str, ...] = ()  # entities the query names (@Peter, Peter, an alias)
+    entity_names: dict[str, frozenset[str]] = {}  # noqa: RUF012 - never mutated; each boosted entity's names
+    # The question's words that name those entities, or only ask for an opinion ("what does Pete
+    # like", "who is Petr"): a question of nothing else asks about the entity as a whole.
+    about_words: frozenset[str] = frozenset()
     opinion = False  # the question asks what someone prefers / thinks / likes
     present = False  # the question asks how things are now (supersession applies)
     time_phrase: str | None = None
@@ -145,7 +150,7 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
     if req.entity:
         key = resolve(entities, req.entity)
         if key is None:
-            raise UserError(f"--entity {req.entity!r}: no such entity (see `memory status` for known entities)")
+            raise UserError(f"--entity {req.entity!r}: no such entity (`memory entities` lists them)")
         u.entity_filter = (key,)
     question = u.text
     window, rest = extract_time_window(u.text, now, date_order)
@@ -153,12 +158,17 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
         u.time_phrase = window.phrase
         u.window = (window.start, window.end)
         u.window_confidence = window.confidence
+        u.window_center = window.center
         if window.confidence >= DOUBTFUL:
             u.text = rest  # a sure phrase has said all it says; a doubtful one's words may be plain words
         u.window_empty = not store.holds_entries(u.filters().within(u.window))
         if u.window_empty:
             u.notices.append(f"no entry is dated {window.phrase!r}; entries from the days around it rank first")
     u.entity_boost = tuple(mentioned(entities, u.text))
+    if u.entity_boost:
+        named = [e for e in entities if e.key in u.entity_boost]
+        u.entity_names = {e.key: e.forms() for e in named}
+        u.about_words = frozenset(w for w in _words(u.text) if w in _OPINION_WORDS or resolve(named, w))
     u.opinion = not _OPINION_WORDS.isdisjoint(_words(u.text))
     u.present = window is None and not req.since and not req.until and asks_about_now(question)
     return u

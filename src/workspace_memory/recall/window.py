@@ -20,7 +20,8 @@ names (recall.query) does three things, and only --since/--until filter:
    away, `miss` (0.7 for a sure phrase, nearer 1 for a doubtful one); undated entries (MEMORY.md,
    bank pages) count as far away.
 3. **An order** for events-only questions: the entries inside rank first, the best of each day
-   first (then each day's second best, ...), so the list covers the days asked about.
+   first (then each day's second best, ...), so the list covers the days asked about; around a
+   day ("anything around Nov 20?"), that day first in each round, then its neighbours by distance.
 """
 
 from __future__ import annotations
@@ -82,18 +83,22 @@ def factor(row: ChunkRow, window: Window, confidence: float) -> float:
     return miss + (1.0 - miss) * near
 
 
-def by_day_order(candidates: list[Candidate], window: Window) -> dict[int, int]:
-    """For an events-only question: each candidate inside the window -> its rank within its day.
+def by_day_order(candidates: list[Candidate], window: Window,
+                 center: tuple[date, date] | None = None) -> dict[int, tuple[int, int]]:
+    """For an events-only question: each candidate inside the window -> (its rank within its day,
+    its day's distance from `center`).
 
-    `candidates` must be best first; sorting by (rank within day, score) then lists every day's
-    best entry before any day's second best.
+    `candidates` must be best first. Sorting by this key and then the score lists every day's
+    best entry before any day's second best; around a day ("anything around Nov 20?"), that day
+    comes first in each round, then its neighbours by distance (without a center, 0 for every day).
     """
-    rank: dict[int, int] = {}
+    rank: dict[int, tuple[int, int]] = {}
     seen: dict[str, int] = {}
     for cand in candidates:
         if gap_days(cand.row, window) != 0:
             continue
         day = cand.row.get("day") or cand.row.get("t_start") or ""
-        rank[cand.chunk_id] = seen.get(day, 0)
-        seen[day] = rank[cand.chunk_id] + 1
+        distance = abs(int(gap_days(cand.row, center))) if center is not None else 0
+        rank[cand.chunk_id] = (seen.get(day, 0), distance)
+        seen[day] = rank[cand.chunk_id][0] + 1
     return rank

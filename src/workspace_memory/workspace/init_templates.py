@@ -6,6 +6,7 @@ The templates ship inside the package as `workspace_memory.bank_templates`
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from datetime import date
 from importlib import resources
@@ -39,6 +40,32 @@ def _template_files() -> list[tuple[str, str]]:
 
     walk(root, "")
     return out
+
+
+@functools.cache
+def template_boilerplate() -> frozenset[str]:
+    """The templates' own text, as entries (whitespace collapsed): what `memory init` wrote, not memory.
+
+    Each paragraph and list item of every template (headings and HTML comments are structure,
+    not entries): the introductions of the bank pages and MEMORY.md, the default persona, the
+    empty "- Name:" fields. The indexer leaves an entry out when its text is one of these, so
+    "who is Priya" never returns "Objective facts about the world and the people in it"; the
+    same words edited by a person are theirs and are indexed.
+    """
+    found: set[str] = set()
+    for _, text in _template_files():
+        block: list[str] = []
+        for line in [*text.splitlines(), ""]:
+            plain = line.strip()
+            if plain.startswith("- "):
+                found.add(" ".join(plain.split()))
+            if not plain or plain.startswith(("#", "<!--", "- ")):
+                if block:
+                    found.add(" ".join(" ".join(block).split()))
+                block = []
+            else:
+                block.append(plain)
+    return frozenset(found)
 
 
 def daily_template(day: date) -> str:
