@@ -580,7 +580,8 @@ class Memory:
 
     def export(self, fmt: str = "jsonl", since: str | None = None) -> str | bytes:
         """Every fact (kind, entities, confidence, stated time, source, validity) as JSONL text, or a
-        Markdown zip as bytes (see index.export); `since` keeps facts written since then."""
+        Markdown zip as bytes (see index.export); `since` keeps the facts whose time (index.base.entry_time)
+        reaches it, as `recall --since` does."""
         from .index.export import FORMATS, fact_records, to_jsonl, to_markdown_zip
         from .timeparse import parse_since
 

@@ -67,7 +67,8 @@ def _purge(mem, pattern: str, yes: bool, as_json: bool) -> None:  # noqa: ANN001
 @click.command()
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "markdown-zip"]), default="jsonl", show_default=True,
               help="JSON lines, or a zip of Markdown daily logs plus facts.jsonl.")
-@click.option("--since", metavar="30d|2w|6m|1y|DATE", help="Only facts written since then.")
+@click.option("--since", metavar="30d|2w|6m|1y|DATE",
+              help="Only facts whose time (the range they state, else the day written) reaches then.")
 @click.option("-o", "--output", metavar="FILE", help="Write here (default: standard output; a zip needs a file).")
 @click.pass_context
 def export(ctx: click.Context, fmt: str, since: str | None, output: str | None) -> None:

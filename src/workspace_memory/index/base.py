@@ -71,6 +71,19 @@ if TYPE_CHECKING:
 OPEN_START = "0001-01-01"
 OPEN_END = "9999-12-31"
 FACT_KINDS = ("world", "experience", "opinion", "observation")
+
+
+def entry_time(day: str | None, stated_start: str | None, stated_end: str | None) -> tuple[str | None, str | None]:
+    """The days an entry is about, as ISO text: what --since/--until test (recall and export alike).
+
+    The range a fact states ("Dentist on Dec 3", "since March": open ends as far dates) when it
+    states one, else the day it was written; (None, None) for an undated entry (MEMORY.md, a bank
+    page), which no time filter keeps. So `--since 3d` keeps a fact written a week ago about an
+    appointment tomorrow, and drops one written yesterday about last year.
+    """
+    if stated_start is None and stated_end is None:
+        return day, day
+    return stated_start or OPEN_START, stated_end or OPEN_END
 SOURCES = ("memory", "sessions")  # where entries come from: workspace Markdown, session transcripts
 
 Progress = Callable[[int, int], None]

@@ -28,18 +28,25 @@ from typing import Any
 from ..facts.model import EntityInfo, Fact, by_key, entity_info
 from ..markdown.retain import INVALID_UNKNOWN, mark_invalid
 from ..workspace.importing import UNDATED_FILE
+from .base import entry_time
 
 FORMATS = ("jsonl", "markdown-zip")
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 
 def fact_records(facts: Iterable[Fact], entities: list[EntityInfo], since: date | None = None) -> list[dict[str, Any]]:
-    """The export objects of the facts written on or after `since` (all, and undated ones, without it)."""
+    """The export objects of the facts whose time reaches `since` or later (all without it).
+
+    A fact's time is what `recall --since` tests (index.base.entry_time): the range it states,
+    else the day it was written; an undated fact has none and is left out by `since`.
+    """
     known = by_key(entities)
     out = []
     for fact in sorted(facts, key=lambda f: f.order):
-        if since is not None and (fact.day is None or fact.day < since):
-            continue
+        if since is not None:
+            _, end = entry_time(fact.day_s or None, fact.occurred_start, fact.occurred_end)
+            if end is None or end < since.isoformat():
+                continue
         invalid_at = None if fact.invalid_at in (None, INVALID_UNKNOWN) else fact.invalid_at
         out.append({
             "kind": fact.kind, "bullet": fact.bullet, "content": fact.content,

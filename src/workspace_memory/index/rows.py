@@ -9,7 +9,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from ..tokens import has_cjk
-from .base import OPEN_END, OPEN_START
+from .base import entry_time
 
 if TYPE_CHECKING:
     from ..files import DecodedText
@@ -148,8 +148,8 @@ def _chunk_rows(key: str, role: str, day_s: str | None, pwords: str, chunk: Chun
         fact = chunk.fact
         occurred = fact.occurred
         if occurred is not None:
-            t_start = occurred.start.isoformat() if occurred.start else OPEN_START
-            t_end = occurred.end.isoformat() if occurred.end else OPEN_END
+            t_start, t_end = entry_time(day_s, occurred.start.isoformat() if occurred.start else None,
+                                        occurred.end.isoformat() if occurred.end else None)
         fact_row = {
             "path": key, "line": chunk.start_line, "kind": fact.kind, "content": fact.content,
             "confidence": fact.confidence, "day": day_s,
