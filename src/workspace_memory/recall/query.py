@@ -168,10 +168,23 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
     if u.entity_boost:
         named = [e for e in entities if e.key in u.entity_boost]
         u.entity_names = {e.key: e.forms() for e in named}
-        u.about_words = frozenset(w for w in _words(u.text) if w in _OPINION_WORDS or resolve(named, w))
+        u.about_words = _about_words(u.text, named)
     u.opinion = not _OPINION_WORDS.isdisjoint(_words(u.text))
     u.present = window is None and not req.since and not req.until and asks_about_now(question)
     return u
+
+
+def _about_words(text: str, named: list) -> frozenset[str]:  # noqa: ANN001 - [EntityInfo]
+    """The words of `text` that name one of `named` (a word of a form; a capitalised near miss, as
+    facts.entities.mentioned reads "Petr") or only ask for an opinion (lower-cased)."""
+    name_words = {w for e in named for form in e.forms() for w in _words(form)}
+    found = set()
+    for raw in re.findall(r"[\w']+", text.replace("’", "'")):
+        word = raw.lower()
+        if word in _OPINION_WORDS or word in name_words or (
+                raw[:1].isupper() and len(word) >= 4 and resolve(named, word) is not None):
+            found.add(word)
+    return frozenset(found)
 
 
 def asks_about_now(question: str) -> bool:
