@@ -152,10 +152,12 @@ def test_hand_edits_are_the_new_baseline_and_notes_survive(weeks: Path) -> None:
     [tea] = opinions(weeks, "Peter")
     assert tea["confidence"] == 0.4 and tea["history"][-1] == {
         "day": "2025-11-10", "event": "set", "statement": tea["statement"], "confidence": 0.845, "value": 0.4}
-    # New evidence moves the confidence from the human's baseline, within the bounds.
+    # New evidence moves the confidence from the human's baseline, within the bounds; from 0.4 a
+    # contradiction at 0.8 is a changed mind: the new view is current, the old one superseded.
     run(weeks, "2025-11-16")
-    [tea2] = opinions(weeks, "Peter")
-    assert 0.2 - 1e-9 <= tea2["confidence"] < 0.4
+    tea2, newer = opinions(weeks, "Peter")
+    assert 0.2 - 1e-9 <= tea2["confidence"] < 0.4 and not tea2["current"]
+    assert newer["current"] and newer["statement"] == tea2["superseded_by"]
     assert "Peter told me in person, too. *Hand note.*\n" in page.read_text()
     assert_second_run_is_a_noop(weeks, "2025-11-16")
 
@@ -310,11 +312,17 @@ def test_cli_summary_json_opinions_and_errors(weeks: Path) -> None:
     code, out, err = cli(weeks, "reflect", "--since", "60d")
     assert code == 0, err
     line = out.strip().splitlines()[0]
-    assert line.startswith("reflect: 10 facts, 2 entity pages (2 changed), 2 opinions (2 new, ")
+    # Baileys "reliable enough" at 0.7, then "unreliable under load" at 0.7: a changed mind (0.7 -> 0.5,
+    # and the new view is held more firmly), so a third opinion is formed and the first superseded.
+    assert line.startswith("reflect: 10 facts, 2 entity pages (2 changed), 3 opinions (3 new, ")
     assert line.endswith("s") and "files changed" in line
     code, out, err = cli(weeks, "reflect", "--since", "60d", "--json")
     data = json.loads(out)
-    assert code == 0 and data["changed"] == [] and data["opinions"]["total"] == 2
+    assert code == 0 and data["changed"] == [] and data["opinions"]["total"] == 3
+    code, out, _ = cli(weeks, "opinions", "--entity", "warelay", "--json")
+    old, new = json.loads(out)
+    assert (old["current"], new["current"]) == (False, True) and old["until"] == "2025-11-26"
+    assert old["superseded_by"] == new["statement"] == "warelay: Baileys is unreliable under load."
     code, out, _ = cli(weeks, "opinions", "--entity", "Peter", "--json")
     [op] = json.loads(out)
     assert set(op) >= {"statement", "entities", "confidence", "last_updated", "history", "evidence"}

@@ -65,8 +65,17 @@ def list_opinions(ws: Workspace, store: Store, entity: str | None = None) -> lis
                         | ({"value": h.value} if h.value is not None else {}) for h in (op.history if op else [])],
             "evidence": _evidence(store, op) if op else [],
             "source": f"{PAGE}#L{sec.start + 1}",
+            # A changed mind: the newer opinion that holds the current view, and since when.
+            "current": not (op and op.superseded_by),
+            "superseded_by": _statement_of(page, op.superseded_by) if op and op.superseded_by else None,
+            "until": op.until if op else None,
         })
     return out
+
+
+def _statement_of(page, key: str) -> str:  # noqa: ANN001 - opinions_md.Page
+    newer = page.opinions.get(key)
+    return newer.statement if newer else key
 
 
 def _evidence(store: Store, op: Opinion) -> list[dict[str, Any]]:
@@ -78,5 +87,5 @@ def _evidence(store: Store, op: Opinion) -> list[dict[str, Any]]:
     return [{"role": "supporting" if ev.role == "+" else "contradicting", "path": ev.path,
              "line": ev.line, "day": ev.day or None, "source": f"{ev.path}#L{ev.line}",
              "kind": {"O": "opinion", "W": "world", "B": "experience"}.get(ev.kind, ev.kind),
-             "confidence_after": after, "estimated": estimated}
+             "confidence_after": after, "estimated": estimated, "signal": ev.signal}
             for ev, (after, estimated) in zip(op.evidence, trail, strict=True)]

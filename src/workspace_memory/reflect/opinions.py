@@ -23,9 +23,20 @@ so one reinforcing fact raises confidence by at most 0.1, one contradicting fact
 at most 0.2, and confidence stays in [0, 1] (stored to 4 decimals, shown to 2). A new opinion
 starts at its fact's confidence.
 
+Which side a matched fact is on is its *stance* toward the opinion (facts.stance: topic,
+polarity of the evaluative words, negation, refinement), and each evidence records the signal
+that decided ("polarity: overhyped vs good"). A fact matches an opinion about the same entity
+when the stance finds them on one topic (a shared topic word, or similar claims); a world or
+experience fact also needs similarity >= EVIDENCE_MATCH_THRESHOLD.
+
 The statement is replaced only when O facts of opposite polarity have contradicted it on at
 least REPLACE_DAYS = 2 different days since it was set *and* confidence has fallen to
-REPLACE_BELOW = 0.5 or less. The newest contradicting fact becomes the statement, the old one
+REPLACE_BELOW = 0.5 or less. Short of that, a *changed mind*: when a contradicting O fact leaves
+the opinion at REPLACE_BELOW or less and its own confidence is higher than what is left, the fact
+forms a new opinion, the current one, and the old one is marked superseded by it (its statement,
+confidence and history stay, it takes no more evidence; entity pages show it as what the entity
+used to think, and recall ranks it below the new one). "Rust is overhyped" at 0.6, contradicted
+by "Rust is a good fit for backend services" at 0.8: 0.6 -> 0.4, and the new view is current. The newest contradicting fact becomes the statement, the old one
 goes into the opinion's history, the confidence is re-expressed for the new statement as
 ``1 - c`` (the same belief seen from the other side, not new evidence), and the evidence lists
 swap sides (what supported the old statement contradicts the new one). World and experience
@@ -51,6 +62,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..facts.model import Fact
+from ..facts.stance import Stance, stance
 from ..facts.textmatch import Claim, analyze, similarity
 from ..markdown.retain import DEFAULT_OPINION_CONFIDENCE, slugify
 
@@ -100,6 +112,7 @@ class Evidence:
     # is replaced, as `role` swaps sides); None: applied before reflect kept it.
     after: float | None = None
     withdrawn: str | None = None  # the day its fact stopped being true: it no longer counts
+    signal: str | None = None  # which signal decided its side (facts.stance), e.g. "polarity: overhyped vs good"
 
 
 @dataclass
@@ -128,6 +141,10 @@ class Opinion:
     pending: list[str] = field(default_factory=list)  # days of contradictions since `since`
     evidence: list[Evidence] = field(default_factory=list)
     history: list[HistoryEntry] = field(default_factory=list)
+    # A changed mind: the key of the newer opinion that holds the current view, and the day it
+    # formed. A superseded opinion is history: it takes no new evidence.
+    superseded_by: str | None = None
+    until: str | None = None
 
 
 @dataclass
@@ -249,30 +266,36 @@ class Engine:
         return self.stats
 
     def _best(self, fact: Fact, candidates: list[Opinion] | list[Tombstone]):  # noqa: ANN202
-        best, best_score = None, -1.0
+        """The best-scoring candidate about the same entity and topic (facts.stance), its score and stance."""
+        best, best_score, best_stance = None, -1.0, None
         for cand in candidates:
-            if not _entities_overlap(fact.entities, cand.entities):
+            if not _entities_overlap(fact.entities, cand.entities) or (isinstance(cand, Opinion) and cand.superseded_by):
+                continue
+            names = self.names_of(tuple(dict.fromkeys((*cand.entities, *fact.entities))))
+            view = stance(cand.statement, fact.content, names)
+            if view.label == "unrelated":
                 continue
             value = self.score(fact.content, fact.entities, cand.statement, cand.entities)
             if value > best_score:
-                best, best_score = cand, value
-        return best, best_score
+                best, best_score, best_stance = cand, value, view
+        return best, best_score, best_stance
 
     def _apply_one(self, fact: Fact) -> None:
-        op, value = self._best(fact, self.opinions)
-        threshold = MATCH_THRESHOLD if fact.kind == "opinion" else EVIDENCE_MATCH_THRESHOLD
-        if op is not None and value >= threshold:
-            self._update(op, fact)
+        op, value, view = self._best(fact, self.opinions)
+        # An opinion takes any statement about its topic (facts.stance); a world or experience
+        # fact counts as evidence only when its claim is close to the opinion's.
+        if op is not None and view is not None and (fact.kind == "opinion" or value >= EVIDENCE_MATCH_THRESHOLD):
+            self._update(op, fact, view)
             return
         if fact.kind != "opinion":
             return  # world and experience facts are evidence only; they never form an opinion
-        tomb, tomb_value = self._best(fact, self.tombstones)
+        tomb, tomb_value, _ = self._best(fact, self.tombstones)
         if tomb is not None and tomb_value >= MATCH_THRESHOLD and (fact.day_s or "") <= tomb.day:
             self.stats.suppressed += 1
             return
         self._create(fact)
 
-    def _create(self, fact: Fact) -> None:
+    def _create(self, fact: Fact) -> Opinion:
         taken = {op.key for op in self.opinions} | {t.key for t in self.tombstones}
         day = fact.day_s or self.today
         c = clamp(fact.confidence if fact.confidence is not None else DEFAULT_OPINION_CONFIDENCE)
@@ -285,12 +308,13 @@ class Engine:
         self.opinions.append(op)
         self.stats.new.add(op.key)
         self.stats.applied += 1
+        return op
 
-    def _update(self, op: Opinion, fact: Fact) -> None:
-        role, strength, counts = classify(self.claim(op.statement, op.entities), op.confidence,
-                                          self.claim(fact.content, fact.entities), fact)
+    def _update(self, op: Opinion, fact: Fact, view: Stance) -> None:
+        role, strength, counts, signal = classify(view, op.confidence, fact)
         day = fact.day_s or self.today
-        evidence = Evidence(fact.hash, fact.path, fact.line, fact.day_s, role, _KIND_LETTER[fact.kind])
+        evidence = Evidence(fact.hash, fact.path, fact.line, fact.day_s, role, _KIND_LETTER[fact.kind],
+                            signal=signal)
         op.evidence.append(evidence)
         op.last_updated = max(op.last_updated, day)
         self.stats.applied += 1
@@ -309,6 +333,15 @@ class Engine:
         if len(op.pending) >= REPLACE_DAYS and op.confidence <= REPLACE_BELOW:
             replace_statement(op, _one_line(fact.content), day)
             self.stats.replaced.add(op.key)
+        elif op.confidence <= REPLACE_BELOW and strength > op.confidence:
+            # A changed mind: the opinion has fallen to REPLACE_BELOW or less, and the new view is
+            # held more firmly than what is left of it. The new view becomes an opinion of its own,
+            # the current one; the old keeps its statement and history and takes no more evidence.
+            newer = self._create(fact)
+            newer.evidence[0].signal = signal
+            op.superseded_by, op.until = newer.key, day
+            op.history.append(HistoryEntry(day, "superseded", op.statement, op.confidence, note=newer.statement))
+            self.stats.replaced.add(op.key)
 
 
 def _step(op: Opinion, index: int) -> float:
@@ -320,14 +353,15 @@ def _step(op: Opinion, index: int) -> float:
     return 0.0 if before is None else ev.after - before
 
 
-def classify(opinion: Claim, c: float, evidence: Claim, fact: Fact) -> tuple[str, float, bool]:
-    """(role, strength, counts toward replacement) of a matched fact; see the module's rule."""
+def classify(view: Stance, c: float, fact: Fact) -> tuple[str, float, bool, str]:
+    """(role, strength, counts toward replacement, the signal that decided) of a matched fact; see the
+    module's rule. `view` is the fact's stance toward the opinion (facts.stance)."""
     strength = evidence_strength(_KIND_LETTER[fact.kind], fact.confidence)
-    if evidence.polarity != opinion.polarity:
-        return "-", strength, fact.kind == "opinion"
+    if view.label == "contradiction":
+        return "-", strength, fact.kind == "opinion", view.describe()
     if fact.kind == "opinion" and fact.confidence is not None and fact.confidence <= c - LOW_RESTATEMENT_GAP:
-        return "-", c - fact.confidence, False
-    return "+", strength, False
+        return "-", c - fact.confidence, False, f"confidence: restated at {fact.confidence:.2f} against {c:.2f}"
+    return "+", strength, False, view.describe()
 
 
 def evidence_strength(kind: str, fact_confidence: float | None) -> float:

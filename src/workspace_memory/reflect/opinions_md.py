@@ -147,13 +147,16 @@ def _parse_ledger(body: list[str]) -> tuple[dict[str, Opinion], list[Tombstone],
             key = str(data["k"])
             if tag == "o":
                 opinions[key] = Opinion(key, str(data["s"]), [str(e) for e in data["e"]], float(data["c"]),
-                                        str(data["u"]), str(data["since"]), [str(p) for p in data.get("p", [])])
+                                        str(data["u"]), str(data["since"]), [str(p) for p in data.get("p", [])],
+                                        superseded_by=str(data["sb"]) if data.get("sb") else None,
+                                        until=str(data["un"]) if data.get("un") else None)
             elif tag == "e":
                 after = data.get("a")
                 opinions[key].evidence.append(Evidence(str(data["h"]), str(data["p"]), int(data["l"]),
                                                        str(data["d"]), str(data["r"]), str(data.get("t", "O")),
                                                        None if after is None else float(after),
-                                                       str(data["w"]) if data.get("w") else None))
+                                                       str(data["w"]) if data.get("w") else None,
+                                                       str(data["g"]) if data.get("g") else None))
             elif tag == "h":
                 opinions[key].history.append(HistoryEntry(str(data["d"]), str(data["ev"]), str(data["s"]),
                                                           float(data["c"]), data.get("v"),

@@ -159,7 +159,7 @@ def _evidence_line(ev: Evidence, facts_by_hash: dict[str, Fact], names_of: Names
         line = f"{link} {when}{conf}{kind}: {text}"
     if ev.withdrawn is not None:  # struck: a reader (and reflect, recovering a lost ledger) skips it
         return f"- ~~{line}~~ (invalid since {ev.withdrawn}; no longer counted)"
-    return f"- {line}"
+    return f"- {line} ({ev.signal})" if ev.signal else f"- {line}"
 
 
 def _history_line(entry: HistoryEntry) -> str:
@@ -168,6 +168,9 @@ def _history_line(entry: HistoryEntry) -> str:
         return f"- {entry.day}: formed at {entry.confidence:.2f}"
     if entry.event == "replaced":
         return f"- {entry.day}: statement replaced after repeated contradiction; was \"{was}\" at {entry.confidence:.2f}"
+    if entry.event == "superseded":
+        return (f"- {entry.day}: changed mind: superseded by \"{one_line(entry.note or '', 120)}\""
+                f" (was {entry.confidence:.2f})")
     if entry.event == "edited":
         return f"- {entry.day}: statement edited by hand; was \"{was}\""
     if entry.event in ("withdrawn", "restored"):
@@ -189,6 +192,8 @@ def _evidence_record(key: str, ev: Evidence) -> dict:
         data["a"] = ev.after
     if ev.withdrawn is not None:
         data["w"] = ev.withdrawn
+    if ev.signal is not None:
+        data["g"] = ev.signal
     return data
 
 
@@ -196,8 +201,11 @@ def ledger_lines(opinions: list[Opinion], tombstones: list[Tombstone]) -> list[s
     """The ledger region: one JSON line per opinion, evidence, history entry and deletion."""
     body = [begin_marker(STATE), "<!--", LEDGER_NOTE]
     for op in opinions:
-        body.append("o " + _json({"k": op.key, "s": op.statement, "c": op.confidence, "e": op.entities,
-                                  "u": op.last_updated, "since": op.since, "p": op.pending}))
+        record = {"k": op.key, "s": op.statement, "c": op.confidence, "e": op.entities,
+                  "u": op.last_updated, "since": op.since, "p": op.pending}
+        if op.superseded_by is not None:
+            record |= {"sb": op.superseded_by, "un": op.until}
+        body.append("o " + _json(record))
         body += ["e " + _json(_evidence_record(op.key, ev)) for ev in op.evidence]
         for entry in op.history:
             data = {"k": op.key, "d": entry.day, "ev": entry.event, "s": entry.statement, "c": entry.confidence}
