@@ -54,8 +54,9 @@ def opinions(entity: str | None, as_json: bool) -> None:
         return
     for op in found:
         conf = "?" if op["confidence"] is None else f"{op['confidence']:.2f}"
+        was = f"; superseded {op['until']} by: {op['superseded_by']}" if op["superseded_by"] else ""
         echo(f"{conf}  {op['statement']}  ({', '.join(op['entities']) or 'no entity'}; "
-                   f"updated {op['last_updated']}; {len(op['evidence'])} evidence)")
+             f"updated {op['last_updated']}; {len(op['evidence'])} evidence{was})")
 
 
 COMMANDS = (reflect, opinions)

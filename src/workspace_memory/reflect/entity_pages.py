@@ -7,7 +7,9 @@ The region (`reflect:begin entity`) holds:
   (With a model configured, a model-written summary may stand here instead; see `model`.)
 - Facts: every fact that mentions the entity, grouped by kind, newest first, near-duplicates
   merged, superseded facts and facts no longer true struck through, each with its source link.
-- Opinions: the opinions about the entity from bank/opinions.md with their confidence.
+- Opinions: the opinions about the entity from bank/opinions.md with their confidence; one that
+  a changed mind superseded is struck, "used to think ... (until DAY)", and the summary states
+  the current view with the old one as history.
 
 Frontmatter gets `name`, `aliases` (when missing) and `updated` (the --now day), and `updated`
 changes only when the region's content changed, so a run with nothing new writes nothing.
@@ -33,9 +35,14 @@ def summary_lines(entity: EntityInfo, facts: list[Fact], opinions: list[Opinion]
     names = entity.names()
     items: list[tuple[str, float, str, str]] = []  # (day, confidence, tie-break, line)
     for op in opinions:
+        if op.superseded_by:
+            continue  # a changed mind: the current view says it, with the old one as history
         text = one_line(strip_entity_prefix(op.statement, names), 160)
-        items.append((op.last_updated, op.confidence, f"0{op.key}",
-                      f"- {text} — opinion, confidence {op.confidence:.2f} ({op.last_updated})"))
+        line = f"- {text} — opinion, confidence {op.confidence:.2f} ({op.last_updated})"
+        olds = [o for o in opinions if o.superseded_by == op.key]
+        if olds:
+            line += "; " + "; ".join(_used_to(o, names) for o in olds)
+        items.append((op.last_updated, op.confidence, f"0{op.key}", line))
     replaced: dict[int, list[Fact]] = {}
     for old, new in superseded.items():
         if old in by_id:
@@ -53,6 +60,11 @@ def summary_lines(entity: EntityInfo, facts: list[Fact], opinions: list[Opinion]
     items.sort(key=lambda it: it[2])  # tie-break first; the stable sort below keeps it within equals
     items.sort(key=lambda it: (it[0], it[1]), reverse=True)
     return [it[3] for it in items[:SUMMARY_ITEMS]] or ["_No facts yet._"]
+
+
+def _used_to(op: Opinion, names: tuple[str, ...]) -> str:
+    """"used to think: Rust is overhyped for data pipelines (until 2025-11-22)"."""
+    return f"used to think: {one_line(strip_entity_prefix(op.statement, names), 100)} (until {op.until})"
 
 
 def region_body(entity: EntityInfo, facts: list[Fact], opinions: list[Opinion], page: str,
@@ -73,6 +85,9 @@ def region_body(entity: EntityInfo, facts: list[Fact], opinions: list[Opinion], 
     link = relative_link(page, "bank/opinions.md")
     for op in opinions:
         text = one_line(strip_entity_prefix(op.statement, names))
+        if op.superseded_by:
+            lines.append(f"- ~~{text}~~ — used to think so until {op.until}, confidence {op.confidence:.2f} · {link}")
+            continue
         lines.append(f"- {text} — confidence {op.confidence:.2f}, last updated {op.last_updated} · {link}")
     if not opinions:
         lines.append("_No opinions yet._")
