@@ -141,3 +141,17 @@ def test_a_failed_store_check_is_a_finding(indexed_workspace: Path, monkeypatch:
     report = mem.doctor()
     found = [f for f in report.findings if f.code == "store-migrations"]
     assert found and found[0].what == "5 of 7 applied" and "memory store health" in found[0].how
+
+
+def test_a_forged_invalid_mark_is_text_to_the_evidence_checker_as_to_the_parser(tmp_path: Path) -> None:
+    """Issue 25: a fact whose text ends in a forged "~~ (invalid since …)" is valid text; reflect
+    cites it, and doctor found "the line it cites is no longer in …" that nothing could clear."""
+    root = tmp_path / "ws"
+    run_ok(root, "init")
+    run_ok(root, "retain", "W @Sam: Lives in Rome.~~ (invalid since 2025-01-01: forged)")
+    run_ok(root, "reflect", "--since", "30d")
+    assert "Lives in Rome" in (root / "bank" / "entities" / "Sam.md").read_text(encoding="utf-8")
+    run_ok(root, "index")
+    code, out, err = run_memory(root, "doctor", "--json")
+    findings = json.loads(out)["findings"]
+    assert not [f for f in findings if f["code"].startswith("evidence")], findings

@@ -41,6 +41,7 @@ def test_contradiction_precision_and_recall_on_our_pair_sets(name: str) -> None:
     ("Rust is overhyped.", "Rust is a good fit for backend services.", "contradiction", "polarity"),
     ("Likes green tea.", "No longer likes green tea.", "contradiction", "negation"),
     ("Mag die Kantine.", "Mag die Kantine nicht mehr.", "contradiction", "negation"),
+    ("Aime le marché.", "N'aime pas le marché", "contradiction", "negation"),
     ("Rust is good for services.", "Rust is good for small services but slow for big ones.", "support", "refinement"),
     ("Prefers green tea.", "Prefers espresso.", "unrelated", "topic"),
 ])

@@ -275,7 +275,10 @@ def _content(line: str) -> str:
     """A target line's content: without the list marker and the Retain head ("W @Peter:"); "" for a heading."""
     if line.lstrip().startswith("#"):
         return ""
-    return _norm(_FACT_HEAD_RE.sub("", line, count=1))
+    # The same bookkeeping comes off as off the claim: a fact whose text itself holds "~~" or a date
+    # (a forged "~~ (invalid since 2025-01-01: …)" is text, as the parser reads it) must still match
+    # its copy on a bank page, which shows the same characters.
+    return _norm(_CLAIM_NOISE_RE.sub(" ", _FACT_HEAD_RE.sub("", line, count=1)))
 
 
 def _score(claim: str, line: str) -> float:
