@@ -299,7 +299,8 @@ class Memory:
             semantic, more = self._semantic_channel(request.mode, store)
             notices += more
         return recall(store, request, now=self.now, semantic=semantic, notices=notices,
-                      settings=self.recall_settings, date_order=self.workspace.date_order)
+                      settings=self.recall_settings, date_order=self.workspace.date_order,
+                      languages=self.workspace.time_languages)
 
     def _with_sources(self, request: RecallRequest) -> tuple[RecallRequest, list[str]]:
         """The request with its sources spelled out ([recall] sources when it names none), and a

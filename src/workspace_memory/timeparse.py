@@ -66,6 +66,7 @@ __all__ = [
     "DateRange",
     "TimeWindow",
     "date_order_setting",
+    "languages_setting",
     "default_date_order",
     "extract_time_window",
     "parse_since",
@@ -179,14 +180,28 @@ def date_order_setting(table: Mapping[str, object] | None) -> str | None:
     """
     table = dict(table or {})
     for key in table:
-        if key != "date_order":
-            raise ValueError(f"unknown key {key!r}; expected: date_order")
+        if key not in ("date_order", "languages"):
+            raise ValueError(f"unknown key {key!r}; expected: date_order, languages")
+    languages_setting(table)
     value = table.get("date_order")
     if value is None:
         return None
     if not isinstance(value, str) or value.upper() not in DATE_ORDERS:
         raise ValueError(f'date_order must be "DMY" or "MDY", not {value!r}')
     return value.upper()
+
+
+def languages_setting(table: Mapping[str, object] | None) -> tuple[str, ...] | None:
+    """`[time] languages` (["de", "en"]): the languages questions are read in (timelang), None when unset.
+
+    ValueError when it is not a list of two- or three-letter language codes.
+    """
+    value = dict(table or {}).get("languages")
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) and re.fullmatch(r"[a-z]{2,3}", v) for v in value):
+        raise ValueError(f'languages must be a list of language codes such as ["de", "en"], not {value!r}')
+    return tuple(value)
 
 
 # ------------------------------------------------------------------------------------------- phrases

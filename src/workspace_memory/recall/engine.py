@@ -86,19 +86,20 @@ class _Query:
 
 def recall(store: Store, req: RecallRequest, *, now: datetime, semantic=None,  # noqa: ANN001
            notices: list[str] | None = None, settings: RecallSettings | None = None,
-           date_order: str | None = None) -> dict[str, Any]:
+           date_order: str | None = None, languages: tuple[str, ...] = ("en",)) -> dict[str, Any]:
     """Run the pipeline and return the JSON contract: {query, mode, notices, results}.
 
     `semantic` is a recall.semantic.SemanticChannel when vectors are available (it adds
     vector candidates, fuses and diversifies); without it recall is lexical. `date_order`
-    is the workspace's `[time] date_order` (how slashed dates in the question read).
+    is the workspace's `[time] date_order` (how slashed dates in the question read), and
+    `languages` its `[time] languages` (what a time phrase may be written in; timelang).
     """
     if req.k < 1:
         raise UserError("--k must be at least 1")
     if req.mode not in MODES:
         raise UserError(f"--mode {req.mode!r}: expected one of {', '.join(MODES)}")
     with store.snapshot():  # one consistent view of the index, whatever a sync commits meanwhile
-        u = understand(req, now, store, date_order)
+        u = understand(req, now, store, date_order, languages)
         return _recall(store, req, u, now, semantic, list(notices or []) + u.notices, settings or RecallSettings())
 
 

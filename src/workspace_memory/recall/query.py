@@ -131,8 +131,11 @@ def parse_kind(value: str | None) -> tuple[str, ...]:
     return tuple(kinds)
 
 
-def understand(req: RecallRequest, now: datetime, store: Store, date_order: str | None = None) -> Understood:
-    """Apply the rules in the module docstring to a request (`date_order`: the workspace's `[time]`)."""
+def understand(req: RecallRequest, now: datetime, store: Store, date_order: str | None = None,
+               languages: tuple[str, ...] = ("en",)) -> Understood:
+    """Apply the rules in the module docstring to a request (`date_order` and `languages`: the
+    workspace's `[time]`; a question with no English time phrase may hold one in another of
+    `languages`, read by timelang)."""
     u = Understood(text=req.query.strip(), kinds=parse_kind(req.kind), include_invalid=req.include_invalid)
     if req.source:
         try:
@@ -154,6 +157,10 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
         u.entity_filter = (key,)
     question = u.text
     window, rest = extract_time_window(u.text, now, date_order)
+    if window is None and (len(languages) > 1 or languages[:1] != ("en",) or not u.text.isascii()):
+        from ..timelang import extract_window  # lazy: an English question never needs it
+
+        window, rest = extract_window(u.text, now, languages)
     if window is not None:
         u.time_phrase = window.phrase
         u.window = (window.start, window.end)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import IndexBusy, PathRefused, UserError
-from ..timeparse import date_order_setting
+from ..timeparse import date_order_setting, languages_setting
 from ..values import Value
 
 DEFAULT_WORKSPACE = "~/.openclaw/workspace"
@@ -138,6 +138,17 @@ class Workspace:
     def date_order(self) -> str | None:
         """`[time] date_order` ("DMY" or "MDY"), None when unset (checked when the config was read)."""
         return date_order_setting(self.config.get("time"))
+
+    @property
+    def time_languages(self) -> tuple[str, ...]:
+        """`[time] languages`: what a question's time phrase may be written in (timelang); by default
+        English and the locale's language."""
+        configured = languages_setting(self.config.get("time"))
+        if configured is not None:
+            return configured
+        from ..timelang import default_languages  # lazy: only a question without an English phrase needs it
+
+        return default_languages()
 
     # -- well-known places -------------------------------------------------------------
     @property

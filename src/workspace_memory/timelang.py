@@ -1,0 +1,192 @@
+"""Time phrases in a question written in another of the model's languages ("letzte Woche", "上周").
+
+The engine's own grammar (timeparse, timepoints) reads English and numeric dates. A question it
+finds no time phrase in, and that is written in another language the workspace reads, goes here:
+
+1. **Which languages.** `[time] languages` in memory.toml (default: English and the locale's
+   language), narrowed to those the question shows signs of: a Latin-script language needs one of
+   its own small words ("was", "qué", "est-ce", "não", "che", "het"); a script says its languages
+   by itself (Han and kana: Chinese and Japanese; Hangul: Korean; Cyrillic: Russian and
+   Ukrainian; Arabic, Hebrew, Greek, Thai, Devanagari). An English question is never read here.
+2. **Our own rules first**, for common phrases dateparser misses or reads as one day: "hace dos
+   semanas", "la semana pasada", "há duas semanas", "due settimane fa", "la semaine dernière",
+   "il y a deux semaines", "на прошлой неделе", "지난주". Each becomes the English phrase it
+   means and goes through the English grammar, so "two weeks ago" means the same in every language.
+3. **dateparser** (`search_dates`, with the language given) for the rest: "vor drei Tagen", "am 3.
+   März", "le 21 janvier", "ontem", "上周", "3月3日". Its reading is a day, a week, a month or a
+   year (`DateDataParser`'s period), and the window is that period. A phrase must hold a digit, a
+   CJK character, two words or a word of four letters or more: dateparser reads "mit" (German for
+   "with") as Wednesday and "Sam" as Saturday. A phrase that means "now" ("jetzt", "ahora") is no
+   window.
+
+dateparser is imported on the first question that needs it (about 0.1 s, then about 1 ms a
+question); an English question, or one with no sign of another language, never imports it.
+The window is evidence, never a filter, with confidence CONFIDENCE, as for the English grammar.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import date, datetime, timedelta
+
+from .timeparse import TimeWindow, extract_time_window
+
+CONFIDENCE = 0.8
+# Small words that only (or mostly) a question in that language holds.
+_MARKERS = {  # none of them an English word, so an English question is never read as another language
+    "de": "wie wann wer ist sind waren haben wir ich der das den dem und nicht mit über letzte letzten "
+          "gestern vorgestern woche tagen gemacht passiert passierte denkt",
+    "es": "qué que cómo cuándo dónde quién fue hicimos hace pasó semana pasada pasado ayer los las del "
+          "por para piensa",
+    "fr": "quoi qu'est est sont était fait avons nous les des du dans avec pour hier dernière dernier "
+          "semaine il y le la au une pense",
+    "pt": "que quê como quando onde quem é são foi fizemos aconteceu há semana passada passado ontem os "
+          "dos das com para não",
+    "it": "che cosa quando dove chi è sono fatto abbiamo successo settimana scorsa scorso ieri il gli della "
+          "con per",
+    "nl": "wat hoe wanneer waar wie zijn hebben wij het een van met vorige gisteren geleden gebeurde",
+}
+_MARKER_SETS = {lang: frozenset(words.split()) for lang, words in _MARKERS.items()}
+_SCRIPTS = (  # (first, last code point, languages)
+    ("\u3040", "\u30ff", ("ja",)), ("\u4e00", "\u9fff", ("zh", "ja")), ("\uac00", "\ud7af", ("ko",)),
+    ("\u0400", "\u04ff", ("ru", "uk")), ("\u0600", "\u06ff", ("ar",)), ("\u0590", "\u05ff", ("he",)),
+    ("\u0370", "\u03ff", ("el",)), ("\u0e00", "\u0e7f", ("th",)), ("\u0900", "\u097f", ("hi",)),
+)
+_NUMBERS = {
+    "un": 1, "una": 1, "uno": 1, "um": 1, "uma": 1, "une": 1, "dos": 2, "duas": 2, "dois": 2, "due": 2,
+    "deux": 2, "tres": 3, "três": 3, "tre": 3, "trois": 3, "cuatro": 4, "quatro": 4, "quattro": 4, "quatre": 4,
+    "cinco": 5, "cinque": 5, "cinq": 5, "seis": 6, "sei": 6, "six": 6,
+}
+_UNITS = {
+    "día": "day", "días": "day", "dia": "day", "dias": "day", "jour": "day", "jours": "day", "giorno": "day",
+    "giorni": "day", "semana": "week", "semanas": "week", "semaine": "week", "semaines": "week",
+    "settimana": "week", "settimane": "week", "mes": "month", "meses": "month", "mois": "month", "mese": "month",
+    "mesi": "month", "año": "year", "años": "year", "ano": "year", "anos": "year", "an": "year", "ans": "year",
+    "anno": "year", "anni": "year",
+}
+_N = r"(\d{1,3}|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + ")"
+_U = "(" + "|".join(sorted(_UNITS, key=len, reverse=True)) + ")"
+# (language, pattern, the English it means: a template over the pattern's groups)
+_RULES: tuple[tuple[str, str, str], ...] = (
+    ("es", rf"\bhace {_N} {_U}\b", "{0} {1}s ago"),
+    ("pt", rf"\bh[áa] {_N} {_U}\b", "{0} {1}s ago"),
+    ("fr", rf"\bil y a {_N} {_U}\b", "{0} {1}s ago"),
+    ("it", rf"\b{_N} {_U} fa\b", "{0} {1}s ago"),
+    ("es", r"\b(?:la )?semana pasada\b", "last week"), ("es", r"\b(?:el )?mes pasado\b", "last month"),
+    ("es", r"\b(?:el )?año pasado\b", "last year"),
+    ("pt", r"\b(?:na |a )?semana passada\b", "last week"), ("pt", r"\b(?:no |o )?mês passado\b", "last month"),
+    ("fr", r"\b(?:la )?semaine dernière\b", "last week"), ("fr", r"\b(?:le )?mois dernier\b", "last month"),
+    ("fr", r"\b(?:l')?année dernière\b", "last year"),
+    ("it", r"\b(?:la )?settimana scorsa\b", "last week"), ("it", r"\b(?:il )?mese scorso\b", "last month"),
+    ("ru", r"на прошлой неделе", "last week"), ("ru", r"в прошлом месяце", "last month"),
+    ("ko", r"지난\s?주", "last week"), ("ko", r"지난\s?달", "last month"),
+)
+_NOW_WORDS = frozenset("jetzt ahora maintenant agora ora adesso nu сейчас 现在 今 지금".split())
+_compiled: dict[str, list[tuple[re.Pattern[str], str]]] = {}
+
+
+def default_languages(env: dict[str, str] | None = None) -> tuple[str, ...]:
+    """English and the locale's language (LC_ALL, LC_TIME, LANG): ("en", "de") for de_DE.UTF-8."""
+    env = os.environ if env is None else env
+    name = env.get("LC_ALL") or env.get("LC_TIME") or env.get("LANG") or ""
+    language = name.split("_")[0].split(".")[0].lower()
+    return ("en",) if language in ("", "c", "posix", "en") or not language.isalpha() else ("en", language)
+
+
+def languages_of(text: str, configured: tuple[str, ...]) -> list[str]:
+    """The languages other than English to read `text` in (module docstring, step 1)."""
+    found: list[str] = []
+    for first, last, langs in _SCRIPTS:
+        if any(first <= ch <= last for ch in text):
+            found += [lang for lang in langs if lang not in found]
+    words = set(re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text.casefold()))
+    has_accent = any(ch.isalpha() and not ch.isascii() for ch in text)
+    for lang in configured:
+        if lang == "en" or lang in found:
+            continue
+        markers = _MARKER_SETS.get(lang)
+        if (markers is not None and words & markers) or (markers is None and has_accent):
+            found.append(lang)
+    return found
+
+
+def extract_window(text: str, now: datetime, configured: tuple[str, ...]) -> tuple[TimeWindow | None, str]:
+    """(window, text without its phrase) for a question in another language; (None, text) without one."""
+    languages = languages_of(text, configured)
+    if not languages:
+        return None, text
+    low = text.casefold()
+    for lang in languages:
+        for pattern, english in _rules(lang):
+            m = pattern.search(low)
+            if m is None:
+                continue
+            groups = [str(_NUMBERS.get(g, g)) if g not in _UNITS else _UNITS[g] for g in m.groups()]
+            window, _ = extract_time_window(english.format(*groups), now)
+            if window is not None:
+                phrase = text[m.start():m.end()]
+                return TimeWindow(window.start, window.end, window.mode, phrase, CONFIDENCE), _without(text, m.span())
+    for lang in languages:
+        found = _dateparser_window(text, now, lang)
+        if found is not None:
+            return found
+    return None, text
+
+
+def _rules(lang: str) -> list[tuple[re.Pattern[str], str]]:
+    if lang not in _compiled:
+        _compiled[lang] = [(re.compile(p), e) for lg, p, e in _RULES if lg == lang]
+    return _compiled[lang]
+
+
+def _dateparser_window(text: str, now: datetime, lang: str) -> tuple[TimeWindow, str] | None:
+    try:
+        from dateparser.date import DateDataParser
+        from dateparser.search import search_dates
+    except ImportError:  # an install without it reads English only
+        return None
+    base = now.replace(tzinfo=None)
+    settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False}
+    try:
+        found = search_dates(text, languages=[lang], settings=settings) or []
+    except Exception:  # noqa: BLE001 - a parser error is no window, never a failed recall
+        return None
+    for phrase, when in found:
+        if not _worth_reading(phrase) or phrase.strip().casefold() in _NOW_WORDS:
+            continue
+        try:
+            period = DateDataParser(languages=[lang], settings=settings).get_date_data(phrase).period or "day"
+        except Exception:  # noqa: BLE001
+            period = "day"
+        start, end = _period(when.date(), period)
+        at = text.find(phrase)
+        rest = _without(text, (at, at + len(phrase))) if at >= 0 else text
+        return TimeWindow(start, end, "filter", phrase.strip(), CONFIDENCE), rest
+    return None
+
+
+def _worth_reading(phrase: str) -> bool:
+    """A digit, a CJK character, two words, or a word of four letters or more (module docstring)."""
+    if any(ch.isdigit() for ch in phrase) or any("\u3040" <= ch <= "\u9fff" for ch in phrase):
+        return True
+    words = phrase.split()
+    return len(words) >= 2 or (len(words) == 1 and len(words[0]) >= 4)
+
+
+def _period(day: date, period: str) -> tuple[date, date]:
+    if period == "week":
+        monday = day - timedelta(days=day.weekday())
+        return monday, monday + timedelta(days=6)
+    if period == "month":
+        first = day.replace(day=1)
+        following = (first + timedelta(days=32)).replace(day=1)
+        return first, following - timedelta(days=1)
+    if period == "year":
+        return date(day.year, 1, 1), date(day.year, 12, 31)
+    return day, day
+
+
+def _without(text: str, span: tuple[int, int]) -> str:
+    return " ".join((text[: span[0]] + " " + text[span[1]:]).split())
+
