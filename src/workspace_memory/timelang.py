@@ -8,10 +8,12 @@ finds no time phrase in, and that is written in another language the workspace r
    its own small words ("was", "qué", "est-ce", "não", "che", "het"); a script says its languages
    by itself (Han and kana: Chinese and Japanese; Hangul: Korean; Cyrillic: Russian and
    Ukrainian; Arabic, Hebrew, Greek, Thai, Devanagari). An English question is never read here.
-2. **Our own rules first**, for common phrases dateparser misses or reads as one day: "hace dos
-   semanas", "la semana pasada", "há duas semanas", "due settimane fa", "la semaine dernière",
-   "il y a deux semaines", "на прошлой неделе", "지난주". Each becomes the English phrase it
-   means and goes through the English grammar, so "two weeks ago" means the same in every language.
+2. **Our own rules first**, for the commonest relative phrases, those dateparser misses or reads
+   as one day ("hace dos semanas", "la semana pasada", "há duas semanas", "due settimane fa", "la
+   semaine dernière", "il y a deux semaines", "на прошлой неделе", "지난주") and those that would
+   otherwise load its language data for a phrase as plain as "gestern" or "letzte Woche". Each
+   becomes the English phrase it means and goes through the English grammar, so "two weeks ago"
+   means the same in every language.
 3. **dateparser** (`search_dates`, with the language given) for the rest: "vor drei Tagen", "am 3.
    März", "le 21 janvier", "ontem", "上周", "3月3日". Its reading is a day, a week, a month or a
    year (`DateDataParser`'s period), and the window is that period. A phrase must hold a digit, a
@@ -19,8 +21,9 @@ finds no time phrase in, and that is written in another language the workspace r
    "with") as Wednesday and "Sam" as Saturday. A phrase that means "now" ("jetzt", "ahora") is no
    window.
 
-dateparser is imported on the first question that needs it (about 0.1 s, then about 1 ms a
-question); an English question, or one with no sign of another language, never imports it.
+dateparser is imported on the first question that needs it (0.1-0.4 s with its language data,
+then about 2 ms a question); an English question, one with no sign of another language, or one
+with neither a digit nor a time word of that language (_TIME_STEMS), never imports it.
 The window is evidence, never a filter, with confidence CONFIDENCE, as for the English grammar.
 """
 
@@ -48,6 +51,26 @@ _MARKERS = {  # none of them an English word, so an English question is never re
     "nl": "wat hoe wanneer waar wie zijn hebben wij het een van met vorige gisteren geleden gebeurde",
 }
 _MARKER_SETS = {lang: frozenset(words.split()) for lang, words in _MARKERS.items()}
+# The starts of the time words of each language (days, months, "yesterday", "week", "ago", "last"):
+# without a digit or one of these, a question holds no time phrase, and dateparser (its language
+# data costs 0.1-0.4 s to load) is not asked.
+_TIME_STEMS = {
+    "de": "gestern heute morgen vorgestern woche monat jahr tag montag dienstag mittwoch donnerstag freitag "
+          "samstag sonntag januar februar märz april mai juni juli august september oktober november dezember "
+          "letzt vorig nächst",
+    "es": "ayer hoy mañana semana mes año día lunes martes miércoles jueves viernes sábado domingo enero febrero "
+          "marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre pasad anoche",
+    "fr": "hier aujourd demain semaine mois année jour lundi mardi mercredi jeudi vendredi samedi dimanche "
+          "janvier février mars avril mai juin juillet août septembre octobre novembre décembre derni prochain",
+    "pt": "ontem hoje amanhã semana mês ano dia segunda terça quarta quinta sexta sábado domingo janeiro "
+          "fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro passad",
+    "it": "ieri oggi domani settimana mese anno giorno lunedì martedì mercoledì giovedì venerdì sabato domenica "
+          "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre scors",
+    "nl": "gisteren vandaag morgen week maand jaar dag maandag dinsdag woensdag donderdag vrijdag zaterdag "
+          "zondag januari februari maart april mei juni juli augustus september oktober november december vorig "
+          "geleden",
+}
+_TIME_STEM_TUPLES = {lang: tuple(words.split()) for lang, words in _TIME_STEMS.items()}
 _SCRIPTS = (  # (first, last code point, languages)
     ("\u3040", "\u30ff", ("ja",)), ("\u4e00", "\u9fff", ("zh", "ja")), ("\uac00", "\ud7af", ("ko",)),
     ("\u0400", "\u04ff", ("ru", "uk")), ("\u0600", "\u06ff", ("ar",)), ("\u0590", "\u05ff", ("he",)),
@@ -57,6 +80,8 @@ _NUMBERS = {
     "un": 1, "una": 1, "uno": 1, "um": 1, "uma": 1, "une": 1, "dos": 2, "duas": 2, "dois": 2, "due": 2,
     "deux": 2, "tres": 3, "três": 3, "tre": 3, "trois": 3, "cuatro": 4, "quatro": 4, "quattro": 4, "quatre": 4,
     "cinco": 5, "cinque": 5, "cinq": 5, "seis": 6, "sei": 6, "six": 6,
+    "einem": 1, "einer": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7,
+    "een": 1, "twee": 2, "drie": 3, "vijf": 5, "zes": 6, "zeven": 7,
 }
 _UNITS = {
     "día": "day", "días": "day", "dia": "day", "dias": "day", "jour": "day", "jours": "day", "giorno": "day",
@@ -64,6 +89,10 @@ _UNITS = {
     "settimana": "week", "settimane": "week", "mes": "month", "meses": "month", "mois": "month", "mese": "month",
     "mesi": "month", "año": "year", "años": "year", "ano": "year", "anos": "year", "an": "year", "ans": "year",
     "anno": "year", "anni": "year",
+    "tag": "day", "tage": "day", "tagen": "day", "woche": "week", "wochen": "week", "monat": "month",
+    "monate": "month", "monaten": "month", "jahr": "year", "jahre": "year", "jahren": "year",
+    "dag": "day", "dagen": "day", "week": "week", "weken": "week", "maand": "month", "maanden": "month",
+    "jaar": "year", "jaren": "year",
 }
 _N = r"(\d{1,3}|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + ")"
 _U = "(" + "|".join(sorted(_UNITS, key=len, reverse=True)) + ")"
@@ -73,6 +102,18 @@ _RULES: tuple[tuple[str, str, str], ...] = (
     ("pt", rf"\bh[áa] {_N} {_U}\b", "{0} {1}s ago"),
     ("fr", rf"\bil y a {_N} {_U}\b", "{0} {1}s ago"),
     ("it", rf"\b{_N} {_U} fa\b", "{0} {1}s ago"),
+    ("de", rf"\bvor {_N} {_U}\b", "{0} {1}s ago"),
+    ("nl", rf"\b{_N} {_U} geleden\b", "{0} {1}s ago"),
+    ("de", r"\b(?:letzte|letzten|vorige|vorigen) woche\b", "last week"),
+    ("de", r"\b(?:letzten|vorigen) monat\b", "last month"), ("de", r"\b(?:letztes|voriges) jahr\b", "last year"),
+    ("de", r"\bvorgestern\b", "2 days ago"), ("de", r"\bgestern\b", "yesterday"), ("de", r"\bheute\b", "today"),
+    ("nl", r"\bvorige week\b", "last week"), ("nl", r"\bvorige maand\b", "last month"),
+    ("nl", r"\beergisteren\b", "2 days ago"), ("nl", r"\bgisteren\b", "yesterday"), ("nl", r"\bvandaag\b", "today"),
+    ("es", r"\banteayer\b", "2 days ago"), ("es", r"\bayer\b", "yesterday"), ("es", r"\bhoy\b", "today"),
+    ("pt", r"\banteontem\b", "2 days ago"), ("pt", r"\bontem\b", "yesterday"), ("pt", r"\bhoje\b", "today"),
+    ("fr", r"\bavant-hier\b", "2 days ago"), ("fr", r"\bhier\b", "yesterday"),
+    ("fr", r"\baujourd'hui\b", "today"),
+    ("it", r"\bl'altro ieri\b", "2 days ago"), ("it", r"\bieri\b", "yesterday"), ("it", r"\boggi\b", "today"),
     ("es", r"\b(?:la )?semana pasada\b", "last week"), ("es", r"\b(?:el )?mes pasado\b", "last month"),
     ("es", r"\b(?:el )?año pasado\b", "last year"),
     ("pt", r"\b(?:na |a )?semana passada\b", "last week"), ("pt", r"\b(?:no |o )?mês passado\b", "last month"),
@@ -127,7 +168,11 @@ def extract_window(text: str, now: datetime, configured: tuple[str, ...]) -> tup
             if window is not None:
                 phrase = text[m.start():m.end()]
                 return TimeWindow(window.start, window.end, window.mode, phrase, CONFIDENCE), _without(text, m.span())
+    words = re.findall(r"[^\W\d_]+", low)
     for lang in languages:
+        stems = _TIME_STEM_TUPLES.get(lang)
+        if stems is not None and not any(ch.isdigit() for ch in text) and not any(w.startswith(stems) for w in words):
+            continue  # no time word of this language: no need to load dateparser's data for it
         found = _dateparser_window(text, now, lang)
         if found is not None:
             return found
