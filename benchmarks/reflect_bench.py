@@ -108,7 +108,7 @@ def timed_reflect(root: Path) -> tuple[float, object]:
 
     mem = Memory.open(str(root), now=NOW)
     started = time.perf_counter()
-    report = reflect(mem, "400d", use_model=False)
+    report = reflect(mem.workspace, mem.store, mem.now, "400d", use_model=False)
     seconds = time.perf_counter() - started
     mem.close()
     return seconds, report
