@@ -14,6 +14,12 @@ them again is a no-op), so a configuration costs only the questions (about a min
 
 The unpatched settings run first as the baseline (unless --no-baseline), and every
 configuration starts from them: the patches of one never leak into the next.
+
+Each line also gives the figure at 2,000 characters on the two halves of the conversations
+(A: the 1st, 3rd, 5th, ... conversation; B: the others), and the run ends with the **cross-fit**:
+the configuration that scores best on A, reported on B, and the best on B, reported on A, with
+the mean of those two held-out figures. A constant is trustworthy when its held-out mean stays
+where the whole-set figure says; one that wins only on the half it was chosen on goes.
 """
 
 from __future__ import annotations
@@ -95,19 +101,40 @@ def main() -> None:
     print(f"model {args.model or 'configured'}, mode {args.mode}, index/sync {index_s:.1f} s")
     metrics = [f"r@{k}" for k in KS] + [f"r@{BUDGET_CHARS}c"]
     print(f"{'configuration':<44} " + " ".join(f"{m:>8}" for m in metrics) + "   seconds")
+    results: list[tuple[str, tuple[float, float]]] = []
     for text in ([] if args.no_baseline else [""]) + args.configs:
         config = parse_config(text)
         t0 = time.perf_counter()
         with patched(conversations, config):
-            table, _ = evaluate(conversations, args.mode)
+            halves = [evaluate(conversations[i::2], args.mode)[0] for i in (0, 1)]
+        table = merged(halves)
         row = table["all"]
+        budget = f"r@{BUDGET_CHARS}c"
+        split = (halves[0]["all"][budget], halves[1]["all"][budget])
+        results.append((text or "(baseline)", split))
         print(f"{text or '(baseline)':<44} " + " ".join(f"{row[m]:>8.3f}" for m in metrics)
-              + f"   {time.perf_counter() - t0:7.0f}", flush=True)
+              + f"   A {split[0]:.3f}  B {split[1]:.3f}   {time.perf_counter() - t0:5.0f} s", flush=True)
         if args.out:
             with args.out.open("a") as fh:
                 fh.write(json.dumps({"model": args.model, "mode": args.mode, "config": config} | table) + "\n")
     for conv in conversations:
         conv.mem.close()
+    if len(results) > 1:
+        best_a = max(results, key=lambda r: r[1][0])
+        best_b = max(results, key=lambda r: r[1][1])
+        held_out = (best_a[1][1] + best_b[1][0]) / 2
+        print(f"cross-fit at {BUDGET_CHARS} chars: best on A = {best_a[0]!r} -> B {best_a[1][1]:.3f}; "
+              f"best on B = {best_b[0]!r} -> A {best_b[1][0]:.3f}; held-out mean {held_out:.3f}")
+
+
+def merged(halves: list[dict]) -> dict:
+    """The whole-set table from the two halves' tables (means weighted by their question counts)."""
+    out = {}
+    for cat in set(halves[0]) | set(halves[1]):
+        rows = [h[cat] for h in halves if cat in h]
+        n = sum(r["n"] for r in rows)
+        out[cat] = {m: round(sum(r[m] * r["n"] for r in rows) / n, 3) for m in rows[0] if m != "n"} | {"n": n}
+    return out
 
 
 if __name__ == "__main__":

@@ -1,12 +1,12 @@
 """An entry that asks a question seldom answers one.
 
 A question finds the entries that share its words, and the entries that ask about the same
-thing share them most: "- Deborah: How long have you been married?" for "Is Deborah married?",
+thing share them most: "- Ana: How long have you been married?" for "Is Ana married?",
 "- Should we move the index to Postgres?" for "Did we move the index to Postgres?". The answer is
 told elsewhere: the next turn (it inherits the asking entry's relevance as its neighbour,
 recall.neighbours, before any factor) or a later note. So when the query is a question, an
 entry that is itself a question is multiplied by QUESTION_MISS. A keyword query changes nothing.
-Measured on LoCoMo: see the README.
+Measured on LoCoMo and on notes of other shapes (docs/notes/recall.md, "Constants you can trust").
 """
 
 from __future__ import annotations

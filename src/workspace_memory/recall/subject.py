@@ -1,17 +1,18 @@
 """Whose entry it is: a log entry that starts with "Name:" names its subject.
 
-"- Nate: I love my turtles" is Nate speaking; "- Joanna: Thanks, Nate!" is Joanna, talking to
-him. The same holds for a note kept under a person's name ("- Peter: prefers short replies").
-A question that names a person ("How many turtles does Nate have?") is answered by what that
+"- Ana: I finally adopted a second cat" is Ana speaking; "- Ben: Congrats, Ana!" is Ben, talking
+to her. The same holds for a note kept under a person's name ("- Peter: prefers short replies").
+A question that names a person ("How many cats does Ana have?") is answered by what that
 person said, or what was noted under their name, more often than by what others said to them,
 even when those share more of the question's words. So when the question names the subject
 of at least one candidate, an entry whose subject is someone else is multiplied by
 SUBJECT_MISS (a factor, as for a named entity it misses, but milder: the other speaker's turn
-may still hold the answer, as in "Joanna: Nate, your two turtles are so cute!").
+may still hold the answer, as in "Ben: Ana, your two cats are so cute!").
 
 Left alone: entries without a subject, Retain facts (their entities say whom they are about),
 entries whose "subject" is a label of the kind notes use ("Decision:", "TODO:", "Update:",
-"Monday:", "Q1:"), and questions that name no subject of the pool. Measured on LoCoMo: see the README.
+"Monday:", "Q1:"), and questions that name no subject of the pool. Measured on LoCoMo and on
+notes of other shapes (docs/notes/recall.md, "Constants you can trust").
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ _SUBJECT = (r"\s*(?:[-*+]|\d+[.)])?\s*(?:\*\*)?(@?[^\W\d_][\w.'’-]*(?: [^\W\d_
 
 
 def subject_of(text: str) -> str | None:
-    """The lower-cased subject an entry's text starts with ("- Nate: ..." -> "nate"), or None."""
+    """The lower-cased subject an entry's text starts with ("- Ana: ..." -> "ana"), or None."""
     match = re.match(_SUBJECT, text)  # compiled on first use (re's cache), not at import
     if match is None:
         return None
