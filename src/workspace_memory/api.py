@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .clock import parse_now, workspace_tz
 from .errors import PathRefused, ProviderUnavailable, UserError
 from .index.base import SyncReport
+from .limits import MAX_EDIT_CHARS, MAX_FACT_CHARS, check_recall, check_text
 from .recall.query import RecallRequest
 from .workspace.layout import Workspace
 
@@ -287,6 +288,8 @@ class Memory:
         """Answer a query with cited results (the JSON contract of DESIGN §3)."""
         from .recall.engine import recall
 
+        check_recall(request.query, request.k, since=request.since, until=request.until, kind=request.kind,
+                     entity=request.entity)
         notices = self.refresh()
         store = self.store
         if request.workspaces or request.all_workspaces:
@@ -486,6 +489,7 @@ class Memory:
         """Everything memory holds about one entity: its page, facts and opinions."""
         from .recall.entity_view import entity_report
 
+        check_text("name", name)
         self.refresh()
         report = entity_report(self.store, name)
         if report["page"]:
@@ -516,6 +520,7 @@ class Memory:
         """
         from .workspace.paging import page_text, parse_citation, read_page, store_key
 
+        check_text("path", path)
         path, cited_start, cited_lines = parse_citation(path)
         start = start if start is not None else cited_start or 1
         lines = lines if lines is not None else cited_lines
@@ -531,6 +536,7 @@ class Memory:
         """Append a validated Retain bullet to a day's log (see `workspace.retain_writer.retain`)."""
         from .workspace.retain_writer import retain
 
+        check_text("bullet", bullet, MAX_FACT_CHARS)
         self._needs_checkout("memory retain")
         return retain(self.workspace, bullet, day or self.today)
 
@@ -614,6 +620,7 @@ class Memory:
         """Rewrite entity pages, opinions, curated lists and core proposals (see reflect.run)."""
         from .reflect import embeddings_wanted, reflect
 
+        check_text("since", since)
         self._needs_checkout("memory reflect")
         similarity, notices = None, []
         if use_model and embeddings_wanted(self.workspace.config):
@@ -666,30 +673,35 @@ class Memory:
         """Append lines to a core block (refused over its limit or when read-only)."""
         from .agent import core
 
+        _check_edit(label, text=text)
         return self._core_edit(lambda t: core.append(t, label, text, self.core_settings))
 
     def core_replace(self, label: str, old: str, new: str) -> dict[str, Any]:
         """Replace the one occurrence of `old` in a core block; 0 or 2+ occurrences are refused."""
         from .agent import core
 
+        _check_edit(label, old=old, new=new)
         return self._core_edit(lambda t: core.replace(t, label, old, new, self.core_settings))
 
     def core_insert(self, label: str, text: str, line: int) -> dict[str, Any]:
         """Insert lines at line `line` of a core block's value (1-based; -1 = at the end)."""
         from .agent import core
 
+        _check_edit(label, text=text)
         return self._core_edit(lambda t: core.insert(t, label, text, line, self.core_settings))
 
     def core_rethink(self, label: str, text: str) -> dict[str, Any]:
         """Rewrite a core block's whole value."""
         from .agent import core
 
+        _check_edit(label, text=text)
         return self._core_edit(lambda t: core.rethink(t, label, text, self.core_settings))
 
     def core_create(self, label: str, text: str = "") -> dict[str, Any]:
         """Add a new core block at the end of MEMORY.md (creating the file if needed)."""
         from .agent import core
 
+        _check_edit(label, text=text)
         return self._core_edit(lambda t: core.create(t, label, text, self.core_settings), create=True)
 
     def core_delete(self, label: str) -> dict[str, Any]:
@@ -819,6 +831,13 @@ class Memory:
         except ProviderUnavailable as exc:
             return [f"{exc}; new text is found by keywords until `memory index`"]
         return []
+
+
+def _check_edit(label: str, **texts: str) -> None:
+    """The bounds of a core edit (MAX_EDIT_CHARS per text, a short block label), before the file is read."""
+    check_text("block", label)
+    for name, text in texts.items():
+        check_text(name, text, MAX_EDIT_CHARS)
 
 
 def _everything() -> Changes:

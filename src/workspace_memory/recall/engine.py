@@ -30,6 +30,7 @@ from typing import Any
 
 from ..errors import UserError
 from ..index.base import ChunkRow, Filters, Store
+from ..limits import MAX_FTS_TERMS
 from . import asking, lexical
 from . import subject as entry_subject
 from . import window as time_window
@@ -98,6 +99,10 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
     mode = "lexical" if semantic is None else ("semantic" if req.mode == "semantic" else "hybrid")
     pool = max(req.k * settings.candidate_multiplier, MIN_POOL)
     terms = lexical.query_terms(u.text)
+    if len(terms) > MAX_FTS_TERMS:  # each term is an FTS expression and a document-frequency lookup
+        notices.append(f"the query has {len(terms)} distinct words; the first {MAX_FTS_TERMS} were searched "
+                       "by words (the whole query by meaning)")
+        terms = terms[:MAX_FTS_TERMS]
     q = _Query(store, u, terms, filters, pool, mode, semantic, now.date(), settings,
                events_only=u.window is not None and lexical.asks_for_events(terms))
     # 2-3. candidates and their relevance
