@@ -35,8 +35,8 @@ def _url_host(host: str) -> str:
     return f"[{host}]" if ":" in host else host
 
 
-def allowed_hosts(host: str, port: int) -> list[str]:
-    """Host header values (host:port) a server bound to host:port answers."""
+def allowed_names(host: str) -> set[str]:
+    """The host names (IPv6 in brackets) a server bound to `host` answers to in Host and Origin."""
     name = bare_host(host)
     names = {_url_host(name)}
     with contextlib.suppress(ValueError):
@@ -50,10 +50,23 @@ def allowed_hosts(host: str, port: int) -> list[str]:
             names.update(_url_host(n.lower()) for n in _machine_names())
     if name == "localhost":
         names.update(_LOOPBACK_NAMES)
-    values = sorted(f"{n}:{port}" for n in names)
-    if port == 80:
-        values += sorted(names)
-    return values
+    return names
+
+
+def allowed_hosts(host: str, port: int) -> list[str]:
+    """Host header values (host:port; bare host on port 80) a server bound to host:port answers."""
+    names = allowed_names(host)
+    return sorted(f"{n}:{port}" for n in names) + (sorted(names) if port == 80 else [])
+
+
+def header_name(value: str) -> str:
+    """The host name of a Host header or an Origin, lower-cased, IPv6 kept in brackets: port and scheme dropped."""
+    value = value.strip().lower()
+    value = value.split("://", 1)[1] if "://" in value else value
+    value = value.split("/", 1)[0]
+    if value.startswith("["):
+        return value[: value.find("]") + 1] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
 
 
 def allowed_origins(host: str, port: int) -> list[str]:
