@@ -307,6 +307,55 @@ def test_a_call_cancelled_while_it_waits_never_runs() -> None:
     assert mem.calls == ["entities", "Andy"]
 
 
+def test_a_running_call_that_is_cancelled_stops_at_the_next_checkpoint() -> None:
+    import anyio
+
+    from workspace_memory.cancel import Cancelled, checkpoint
+    from workspace_memory.mcp_server import build_server
+
+    class Looping:
+        stopped = threading.Event()
+
+        def entities(self) -> list:
+            try:
+                for _ in range(1000):  # 10 s unless cancelled: one step of a long pipeline per turn
+                    checkpoint()
+                    time.sleep(0.01)
+            except Cancelled:
+                self.stopped.set()
+                raise
+            return []
+
+        def entity(self, name: str) -> dict:
+            return {"entity": name, "slug": name, "facts": [], "opinions": []}
+
+    mem = Looping()
+    server = build_server(mem)
+
+    async def scenario() -> float:
+        started = time.monotonic()
+        with anyio.move_on_after(0.3):
+            await server.call_tool("memory_entities", {})
+        answered = time.monotonic() - started
+        result = await server.call_tool("memory_entity", {"name": "Peter"})  # the lock is free again
+        assert not result.is_error
+        return answered
+
+    assert anyio.run(scenario) < 1.0  # the caller is answered at once
+    assert mem.stopped.wait(2)
+
+
+def test_a_cancelled_request_is_never_answered_and_the_server_goes_on(shared_ws: Path) -> None:
+    with raw_stdio(shared_ws) as server:
+        server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                     "params": {"name": "memory_search", "arguments": {"query": "espresso"}}})
+        server.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+        reply = server.request({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        if reply["id"] == 1:  # the search may have finished before the cancellation arrived
+            reply = server.recv()
+        assert reply == {"jsonrpc": "2.0", "id": 2, "result": {}}
+
+
 # ------------------------------------------------------------------------------------------ HTTP
 
 

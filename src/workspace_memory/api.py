@@ -19,6 +19,7 @@ from datetime import date, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .cancel import checkpoint
 from .clock import parse_now, workspace_tz
 from .errors import PathRefused, ProviderUnavailable, UserError
 from .index.base import SyncReport
@@ -291,6 +292,7 @@ class Memory:
         check_recall(request.query, request.k, since=request.since, until=request.until, kind=request.kind,
                      entity=request.entity)
         notices = self.refresh()
+        checkpoint()  # a cancelled call stops here, after the sync, before the search
         store = self.store
         if request.workspaces or request.all_workspaces:
             # A view over several workspaces of the store: the same pipeline, rows that name their workspace.
@@ -301,6 +303,7 @@ class Memory:
         if request.mode != "lexical":
             semantic, more = self._semantic_channel(request.mode, store)
             notices += more
+            checkpoint()
         return recall(store, request, now=self.now, semantic=semantic, notices=notices,
                       settings=self.recall_settings, date_order=self.workspace.date_order)
 

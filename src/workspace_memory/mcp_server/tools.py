@@ -5,10 +5,12 @@ schema (limits.py, the same bounds the CLI has), an unknown argument is refused,
 carries `structuredContent` (with an outputSchema, schemas.py) and a compact-JSON text block,
 and results longer than MAX_RESULT_CHARS are cut with a `truncated` mark.
 
-Concurrency: the library object is not thread-safe, so calls run one at a time in a worker
-thread, under one lock. Arguments are checked before the lock (a refused call answers at once,
-whatever runs meanwhile), and the lock is awaited without blocking the event loop, so a call
-that is cancelled (`notifications/cancelled`, or its HTTP client gone) while it waits never runs.
+Concurrency: the library object is not thread-safe, so calls run one at a time in worker
+threads, under one lock. Arguments are checked before the lock (a refused call answers at once,
+whatever runs meanwhile). A call cancelled (`notifications/cancelled`, or its client gone) is
+answered at once; its worker never starts the work if it was still waiting for the lock, and
+otherwise stops at the library's next checkpoint (cancel.py: after the index refresh, after
+the query's embedding, after the candidates).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from pydantic import Field, ValidationError
 
 import workspace_memory
 
+from ..cancel import cancellable
 from ..errors import MemoryError_, UserError
 from ..limits import (
     MAX_ARG_CHARS,
@@ -68,19 +71,25 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
 
     `auth`: the SDK's token_verifier and auth settings, for HTTP with a bearer token."""
     lock = lock or threading.Lock()
+    root = str(getattr(getattr(mem, "workspace", None), "root", "") or "")
 
     async def call(fn: Callable[[], Any]) -> CallToolResult:
+        cancelled = threading.Event()
+
+        def work() -> Any:  # noqa: ANN401
+            with lock, cancellable(cancelled):  # a call cancelled while it waited stops on entry
+                return fn()
+
         try:
-            while not lock.acquire(blocking=False):  # cancellable: a cancelled waiter never starts
-                await anyio.sleep(0.005)
             try:
-                data = await anyio.to_thread.run_sync(fn)
-            finally:
-                lock.release()
+                data = await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+            except anyio.get_cancelled_exc_class():
+                cancelled.set()  # the worker stops at its next checkpoint (cancel.py); the caller is free now
+                raise
         except MemoryError_ as exc:
-            raise ToolError(str(exc)) from None
+            raise ToolError(_relative(str(exc), root)) from None
         except (ValueError, TypeError, OSError) as exc:
-            raise ToolError(" ".join(str(exc).split()) or type(exc).__name__) from None
+            raise ToolError(_relative(" ".join(str(exc).split()) or type(exc).__name__, root)) from None
         data = cap_result(data)
         return CallToolResult(content=[TextContent(type="text", text=compact_json(data))], structured_content=data)
 
@@ -267,6 +276,12 @@ class _MemoryServer(MCPServer):
             if isinstance(exc, UnexpectedToolError):
                 raise  # a crash: the SDK answers with a generic message and logs the traceback
             return _error(_one_line(name, exc))
+
+
+def _relative(text: str, root: str) -> str:
+    """An error message with the workspace's absolute path left out: an agent sees workspace
+    paths only, and the server's layout is none of a remote client's business."""
+    return text.replace(root.rstrip("/") + "/", "").replace(root, ".") if root else text
 
 
 def _error(text: str) -> CallToolResult:

@@ -28,6 +28,7 @@ import math
 from datetime import date, datetime
 from typing import Any
 
+from ..cancel import checkpoint
 from ..errors import UserError
 from ..index.base import ChunkRow, Filters, Store
 from ..limits import MAX_FTS_TERMS
@@ -107,6 +108,7 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
                events_only=u.window is not None and lexical.asks_for_events(terms))
     # 2-3. candidates and their relevance
     candidates = _candidates(q)
+    checkpoint()  # the query is embedded and the channels searched: a cancelled call ranks nothing
     if not candidates:
         return {"query": req.query, "mode": mode, "notices": notices, "results": []}
     # 4. factors
