@@ -458,3 +458,54 @@ def test_http_tools_answer_unknown_tools_as_invalid_params(shared_ws: Path) -> N
 def test_the_ui_follows_the_same_bind_rules(shared_ws: Path) -> None:
     line = assert_one_line_error(*run_memory(shared_ws, "ui", "--host", "127.0.0.2", "--port", "0"))
     assert "token" in line
+
+
+# ------------------------------------------------------------------------------------------ the files (part 6)
+
+
+def test_memory_toml_is_checked_whole_with_its_name_in_every_command(workspace: Path) -> None:
+    (workspace / "memory.toml").write_bytes(b"[core]\nlimit = 10 # caf\xe9\n")
+    for args in (("recall", "x"), ("status",), ("index",)):
+        line = assert_one_line_error(*run_memory(workspace, *args))
+        assert "memory.toml: not valid UTF-8" in line, args
+    (workspace / "memory.toml").write_text("[sessions]\npaths = 3\n")
+    for args in (("recall", "x"), ("index",)):
+        assert "[sessions] paths must be a list" in assert_one_line_error(*run_memory(workspace, *args)), args
+
+
+def test_forget_undo_twice_and_purge_preview_without_sessions(indexed_workspace: Path) -> None:
+    ws = indexed_workspace
+    assert run_memory(ws, "forget", "Lives in Vienna")[0] == 0
+    assert run_memory(ws, "forget", "--undo", "Lives in Vienna")[0] == 0
+    line = assert_one_line_error(*run_memory(ws, "forget", "--undo", "Lives in Vienna"))
+    assert "nothing to undo" in line and "no no" not in line
+    code, out, err = run_memory(ws, "forget", "--purge", "espresso", "--json")  # a preview
+    assert code == 0, err
+    assert not any("transcript" in n for n in json.loads(out)["notices"])
+
+
+def test_transcripts_keep_broken_utf8_count_untimed_messages_and_count_files_once(
+        workspace: Path, tmp_path: Path) -> None:
+    from workspace_memory.index.records import SessionDelta, SessionReport
+    from workspace_memory.index.sessions import parse_line
+
+    kind, message = parse_line(b'{"type":"message","timestamp":"2025-11-29T08:00:00Z","message":{"role":"user",'
+                               b'"content":"caf\xe9 au lait"}}', 1)
+    assert kind == "message" and message.text == "caf\ufffd au lait"
+    report = SessionReport(files=1)
+    for _ in range(4):  # one 30 MB transcript read in 8 MB parts
+        report.count_read(SessionDelta("sessions/a.jsonl", None, [], counts={"message": 1}), 10)
+    assert report.read == 1
+
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    lines = [{"type": "session", "id": "s1", "timestamp": "2025-11-28T09:00:00Z"},
+             {"type": "message", "timestamp": "2025-11-28T09:01:00Z",
+              "message": {"role": "user", "content": "the otter plan"}},
+             {"type": "message", "timestamp": "not a time", "message": {"role": "user", "content": "beaver plan"}}]
+    (folder / "s1.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    (workspace / "memory.toml").write_text(f'[sessions]\npaths = ["{folder}"]\n')
+    code, out, err = run_memory(workspace, "index", "--json")
+    assert code == 0, err
+    sessions = json.loads(out)["sessions"]
+    assert sessions["untimed"] == 1 and any("unreadable timestamp" in n for n in sessions["notices"]), sessions

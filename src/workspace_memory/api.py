@@ -576,16 +576,24 @@ class Memory:
             "applied": apply, "replacement": found.replacement, "files": sorted(found.files),
             "lines": [{"path": h.path, "line": h.line, "after": h.after} for h in found.hits],
             "session_entries": self.store.purge(pattern, found.replacement, dry_run=True),
-            "notices": ["session transcripts are OpenClaw's files and are not changed: their entries are rewritten"
-                        " in the index; a transcript that is replaced or rewritten is read again whole",
-                        "copies outside the workspace (git history, backups) are not reached"],
+            "notices": ["copies outside the workspace (git history, backups) are not reached"],
         }
+        if self._has_sessions():  # the transcript note only where there are transcripts
+            result["notices"].insert(0, "session transcripts are OpenClaw's files and are not changed: their "
+                                        "entries are rewritten in the index; a transcript that is replaced or "
+                                        "rewritten is read again whole")
         if apply:
             result["changed"] = markdown.apply(self.workspace, found)
             self.store.sync(self.workspace, wait=INDEX_WAIT)
             result["session_entries"] = self.store.purge(pattern, found.replacement)
             result["notices"] += self.store.take_notices()
         return result
+
+    def _has_sessions(self) -> bool:
+        """Transcripts are configured, or the index still holds some."""
+        from .workspace.transcripts import session_paths
+
+        return bool(session_paths(self.workspace.config)) or bool(self.store.session_states())
 
     def export(self, fmt: str = "jsonl", since: str | None = None) -> str | bytes:
         """Every fact (kind, entities, confidence, stated time, source, validity) as JSONL text, or a
