@@ -72,6 +72,8 @@ class RawStdio:
                              "params": {"name": tool, "arguments": arguments}})
 
     def close(self) -> None:
+        """End the session (EOF on stdin); the server must exit cleanly, with no traceback on stderr
+        (its background threads included: the session follower, the warm-up)."""
         self.proc.stdin.close()  # type: ignore[union-attr]
         try:
             self.proc.wait(timeout=30)
@@ -79,7 +81,9 @@ class RawStdio:
             if self.proc.poll() is None:
                 self.proc.kill()
             self.proc.stdout.close()  # type: ignore[union-attr]
+            errors = self.proc.stderr.read().decode("utf-8", "replace")  # type: ignore[union-attr]
             self.proc.stderr.close()  # type: ignore[union-attr]
+        assert "Traceback" not in errors, errors
 
 
 @contextlib.contextmanager

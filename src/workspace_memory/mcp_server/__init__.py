@@ -64,7 +64,7 @@ def _run_stdio(server) -> None:  # noqa: ANN001 - MCPServer
 
 def _follow_sessions(mem, lock: threading.Lock, stop: threading.Event) -> None:  # noqa: ANN001 - api.Memory
     """Index session transcripts as they grow (workspace/watch.SessionFollower), one delta at a time."""
-    from .workspace.watch import SessionFollower
+    from ..workspace.watch import SessionFollower
 
     follower = SessionFollower(mem)
     while follower.enabled and not stop.wait(1.0):
