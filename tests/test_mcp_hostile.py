@@ -433,8 +433,11 @@ def test_other_loopback_spellings_need_a_token_and_check_the_host(shared_ws: Pat
 def test_a_401_says_bearer_only_without_an_oauth_flow(shared_ws: Path) -> None:
     token = "s3cret-" + "t" * 20
     with http_server(shared_ws, token=token) as base:
-        code, headers, _ = post(base + "/mcp", initialize_body())
-        assert code == 401
+        code, headers, body = post(base + "/mcp", initialize_body())
+        assert code == 401 and "MEMORY_MCP_TOKEN" in json.loads(body)["error_description"]
+        # what an OAuth client falls back to (the MCP inspector: dynamic client registration here)
+        code, _, body = post(base + "/register", b'{"client_name": "inspector"}')
+        assert code == 400 and "there is no OAuth" in json.loads(body)["error_description"]
         challenge = headers["www-authenticate"] if "www-authenticate" in headers else headers["WWW-Authenticate"]
         assert challenge.startswith("Bearer ") and f'resource_metadata="{base}/.well-known/' in challenge
         with urllib.request.urlopen(base + "/.well-known/oauth-protected-resource/mcp", timeout=10) as response:

@@ -5,8 +5,8 @@
   on only for those three literals, which left 127.0.0.2 and long-form IPv6 open to DNS rebinding.
 - A body over MAX_REQUEST_BYTES is answered 413 before it is read whole.
 - With a token, a 401 points at RFC 9728 protected-resource metadata that names no
-  authorization server and one bearer method (the header): the token comes from whoever runs
-  the server, so an OAuth client learns there is no flow to start instead of hunting for one.
+  authorization server and one bearer method (the header); its body, and the OAuth endpoints an
+  OAuth client falls back to, say in one line where the token comes from (see BearerOnly).
 """
 
 from __future__ import annotations
@@ -102,8 +102,19 @@ def serve_http(server, host: str, port: int, token: str | None) -> None:  # noqa
     anyio.run(uvicorn.Server(config).serve)
 
 
+HINT = ("a bearer token is required, set by whoever runs this server (the environment variable that memory.toml "
+        "[mcp] token_env names, default MEMORY_MCP_TOKEN); there is no OAuth here: send Authorization: Bearer <token>")
+_OAUTH_PATHS = ("/register", "/authorize", "/token")
+
+
 class BearerOnly:
-    """ASGI wrapper: serves the protected-resource metadata and points every 401 at it."""
+    """ASGI wrapper for a server with a token: the RFC 9728 metadata, and 401s that say what to do.
+
+    Any 401 makes an OAuth client (the MCP inspector) start discovery; with no authorization
+    server named it falls back to this origin and tries dynamic client registration. So the 401
+    body, the metadata and the OAuth endpoints it tries (/register, /authorize, /token) all
+    answer with one line that names the token's variable, instead of a bare 404.
+    """
 
     def __init__(self, app, base: str) -> None:  # noqa: ANN001 - an ASGI app
         self.app = app
@@ -111,20 +122,31 @@ class BearerOnly:
         self.metadata_url = f"{base}{METADATA_PATH}/mcp"
         self.metadata = json.dumps({
             "resource": self.resource, "authorization_servers": [], "bearer_methods_supported": ["header"],
-            "resource_name": "workspace-memory (bearer token from the server's operator; no OAuth)",
+            "resource_name": "workspace-memory (a bearer token from its operator; no OAuth)",
         }).encode()
+        self.refusal = json.dumps({"error": "invalid_token", "error_description": HINT}).encode()
+        self.no_oauth = json.dumps({"error": "unsupported", "error_description": HINT}).encode()
 
     async def __call__(self, scope, receive, send) -> None:  # noqa: ANN001
         if scope["type"] == "http" and scope["path"] in (METADATA_PATH, f"{METADATA_PATH}/mcp"):
             await _send(send, 200, self.metadata, [(b"content-type", b"application/json")])
             return
+        if scope["type"] == "http" and scope["path"] in _OAUTH_PATHS:
+            await _send(send, 400, self.no_oauth, [(b"content-type", b"application/json")])
+            return
+        refused = False
 
         async def send_with_metadata(message: dict) -> None:
+            nonlocal refused
             if message["type"] == "http.response.start" and message["status"] == 401:
+                refused = True
                 challenge = (f'Bearer realm="workspace-memory", error="invalid_token", error_description="a bearer '
-                             f'token is required; it is not issued by OAuth", resource_metadata="{self.metadata_url}"')
-                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"www-authenticate"]
-                message = {**message, "headers": [*headers, (b"www-authenticate", challenge.encode())]}
+                             f'token is required; there is no OAuth", resource_metadata="{self.metadata_url}"')
+                message = {**message, "headers": [
+                    (b"content-type", b"application/json"), (b"content-length", str(len(self.refusal)).encode()),
+                    (b"www-authenticate", challenge.encode())]}
+            elif message["type"] == "http.response.body" and refused:
+                message = {"type": "http.response.body", "body": self.refusal}
             await send(message)
 
         await self.app(scope, receive, send_with_metadata)
