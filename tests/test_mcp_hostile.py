@@ -449,17 +449,29 @@ def test_a_401_says_bearer_only_without_an_oauth_flow(shared_ws: Path) -> None:
         assert missing.value.code == 404
 
 
-def test_http_tools_answer_unknown_tools_as_invalid_params(shared_ws: Path) -> None:
+def test_http_answers_json_rpc_as_stdio_does(shared_ws: Path) -> None:
     with http_server(shared_ws) as base:
         url = base + "/mcp"
         code, headers, _ = post(url, initialize_body())
         session = {k: v for k, v in headers.items() if k.lower() == "mcp-session-id"}
         post(url, json.dumps(INITIALIZED).encode(), session)
+        for body, code, rid in ((b"not json", -32700, None),
+                                (b'[{"jsonrpc":"2.0","id":1,"method":"ping"}]', -32600, None),
+                                (b'{"id":2,"method":"ping"}', -32600, 2),
+                                (b'{"jsonrpc":"2.0","id":null,"method":"ping"}', -32600, None),
+                                (b'{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', -32600, None),
+                                (b'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"memory_search",'
+                                 b'"arguments":{"query":"\\ud800"}}}', -32602, 3)):
+            status, _, answer = post(url, body, session)
+            reply = json.loads(answer)
+            assert status == 400 and reply["error"]["code"] == code and reply["id"] == rid, (body, status, answer)
         call = {"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {"name": "nope", "arguments": {}}}
-        code, _, body = post(url, json.dumps(call).encode(), {**session, "Accept": "application/json, text/event-stream"})
+        _, _, body = post(url, json.dumps(call).encode(), session)
         text = body.decode()
         payload = json.loads(text.split("data: ", 1)[1].splitlines()[0] if "data: " in text else text)
         assert payload["error"]["code"] == -32602
+        status, _, body = post(url, json.dumps({"jsonrpc": "2.0", "id": 10, "method": "ping"}).encode(), session)
+        assert status == 200 and b'"result":{}' in body
 
 
 def test_the_ui_follows_the_same_bind_rules(shared_ws: Path) -> None:

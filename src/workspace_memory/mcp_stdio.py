@@ -114,22 +114,22 @@ class _Writer:
 def judge(line: bytes | None) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """(message to pass on, error reply to send): at most one of them is not None."""
     if line is None:
-        return None, _error(None, INVALID_REQUEST, f"message over {MAX_REQUEST_BYTES:,} bytes; skipped")
+        return None, error_reply(None, INVALID_REQUEST, f"message over {MAX_REQUEST_BYTES:,} bytes; skipped")
     if not line.strip():
         return None, None
     try:
         message = json.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        return None, _error(None, PARSE_ERROR, "parse error: the line is not JSON (UTF-8)")
+        return None, error_reply(None, PARSE_ERROR, "parse error: the message is not JSON (UTF-8)")
     if isinstance(message, list):
-        return None, _error(None, INVALID_REQUEST, "invalid request: JSON-RPC batches are not supported by MCP")
+        return None, error_reply(None, INVALID_REQUEST, "invalid request: JSON-RPC batches are not supported by MCP")
     if not isinstance(message, dict):
-        return None, _error(None, INVALID_REQUEST, "invalid request: expected a JSON object")
+        return None, error_reply(None, INVALID_REQUEST, "invalid request: expected a JSON object")
     has_id = "id" in message
     rid = message.get("id")
     good_id = isinstance(rid, str) or (isinstance(rid, int) and not isinstance(rid, bool))
     if has_id and not good_id:
-        return None, _error(None, INVALID_REQUEST, "invalid request: id must be a string or an integer")
+        return None, error_reply(None, INVALID_REQUEST, "invalid request: id must be a string or an integer")
     answer_to = rid if "method" in message and has_id else None
     if message.get("jsonrpc") != "2.0":
         return None, _maybe(answer_to, has_id, INVALID_REQUEST, 'invalid request: "jsonrpc" must be "2.0"')
@@ -145,10 +145,10 @@ def judge(line: bytes | None) -> tuple[dict[str, Any] | None, dict[str, Any] | N
 
 def _maybe(rid: Any, has_id: bool, code: int, text: str) -> dict[str, Any] | None:  # noqa: ANN401
     """An error reply for a request; None for a notification or a response (never answered)."""
-    return _error(rid, code, text) if has_id and rid is not None else None
+    return error_reply(rid, code, text) if has_id and rid is not None else None
 
 
-def _error(rid: Any, code: int, text: str) -> dict[str, Any]:  # noqa: ANN401
+def error_reply(rid: Any, code: int, text: str) -> dict[str, Any]:  # noqa: ANN401
     return {"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": text}}
 
 
@@ -206,7 +206,7 @@ async def serve_stdio(server: Any) -> None:  # noqa: ANN401 - mcp.server.mcpserv
                         except ValueError:  # well-formed JSON-RPC the SDK's models still refuse
                             rid = message.get("id") if "method" in message else None
                             if rid is not None:
-                                reply = _error(rid, INVALID_REQUEST, "invalid request: not an MCP message")
+                                reply = error_reply(rid, INVALID_REQUEST, "invalid request: not an MCP message")
                                 await writer.write(json.dumps(reply) + "\n")
                             continue
                         await to_server.send(SessionMessage(parsed))

@@ -3,7 +3,8 @@
 - A token is required unless HOST is 127.0.0.1, ::1 or localhost (binds.needs_token).
 - Host and Origin are checked on every bind (binds.allowed_hosts): the SDK turns its own check
   on only for those three literals, which left 127.0.0.2 and long-form IPv6 open to DNS rebinding.
-- A body over MAX_REQUEST_BYTES is answered 413 before it is read whole.
+- A body over MAX_REQUEST_BYTES is answered 413 before it is read whole, and every body is judged
+  as JSON-RPC exactly as a stdio line is (JsonRpcGate, mcp_stdio.judge).
 - With a token, a 401 points at RFC 9728 protected-resource metadata that names no
   authorization server and one bearer method (the header); its body, and the OAuth endpoints an
   OAuth client falls back to, say in one line where the token comes from (see BearerOnly).
@@ -19,9 +20,10 @@ import sys
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 
-from ..binds import allowed_hosts, allowed_origins, bare_host, needs_token
+from ..binds import allowed_hosts, allowed_names, allowed_origins, bare_host, header_name, needs_token
 from ..errors import UserError
 from ..limits import MAX_REQUEST_BYTES
+from ..mcp_stdio import INVALID_REQUEST, error_reply, judge
 
 DEFAULT_TOKEN_ENV = "MEMORY_MCP_TOKEN"
 METADATA_PATH = "/.well-known/oauth-protected-resource"
@@ -94,12 +96,73 @@ def serve_http(server, host: str, port: int, token: str | None) -> None:  # noqa
                                          allowed_origins=allowed_origins(host, port))
     app = server.streamable_http_app(max_request_body_size=MAX_REQUEST_BYTES, transport_security=security,
                                      host=host)
+    app = JsonRpcGate(app, host, token)
     if token:
         app = BearerOnly(app, base_url(host, port))
     print(f"memory mcp: serving {base_url(host, port)}/mcp" + (" (bearer token required)" if token else ""),
           file=sys.stderr)
     config = uvicorn.Config(app, host=bare_host(host), port=port, log_level="warning")
     anyio.run(uvicorn.Server(config).serve)
+
+
+class JsonRpcGate:
+    """ASGI wrapper: a POST to /mcp is judged as mcp_stdio judges a stdio line, before the SDK.
+
+    The SDK answers a batch or a missing "jsonrpc" with -32602, a lone surrogate with -32700, and
+    takes an id that is null or an object for a notification (202, no answer at all). Here those
+    get HTTP 400 with -32600 / -32602, as on stdio. Requests the SDK itself refuses (a bad Host or
+    Origin, no token) go to it unread, so its 421 / 403 / 401 stay first; a body over
+    MAX_REQUEST_BYTES is 413 before it is read whole.
+    """
+
+    def __init__(self, app, host: str, token: str | None) -> None:  # noqa: ANN001 - an ASGI app
+        self.app = app
+        self.names = allowed_names(host)
+        self.bearer = f"Bearer {token}".encode() if token else None
+
+    def _for_the_sdk(self, scope: dict) -> bool:
+        """True when the SDK refuses this request anyway (or it is not a JSON-RPC POST)."""
+        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] != "/mcp":
+            return True
+        headers = dict(scope["headers"])
+        origin = headers.get(b"origin", b"").decode("latin-1")
+        if header_name(headers.get(b"host", b"").decode("latin-1")) not in self.names:
+            return True
+        if origin and header_name(origin) not in self.names:
+            return True
+        return self.bearer is not None and not hmac.compare_digest(headers.get(b"authorization", b""), self.bearer)
+
+    async def __call__(self, scope, receive, send) -> None:  # noqa: ANN001
+        if self._for_the_sdk(scope):
+            await self.app(scope, receive, send)
+            return
+        body = bytearray()
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if len(body) > MAX_REQUEST_BYTES:
+                await _send(send, 413, b"Request body too large", [(b"content-type", b"text/plain")])
+                return
+            more = message.get("more_body", False)
+        parsed, error = judge(bytes(body))
+        if parsed is None and error is None:  # an invalid notification, or nothing: JSON-RPC answers neither,
+            error = error_reply(None, INVALID_REQUEST, "invalid request: not a JSON-RPC message")  # HTTP must
+        if error is not None:
+            await _send(send, 400, json.dumps(error).encode(), [(b"content-type", b"application/json")])
+            return
+        replayed = False
+
+        async def replay() -> dict:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": bytes(body), "more_body": False}
+
+        await self.app(scope, replay, send)
 
 
 HINT = ("a bearer token is required, set by whoever runs this server (the environment variable that memory.toml "
