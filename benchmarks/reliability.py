@@ -2,7 +2,7 @@
 
     python benchmarks/reliability.py crash --kills 200
     python benchmarks/reliability.py corruption
-    python benchmarks/reliability.py hostile --examples 2000
+    python benchmarks/reliability.py hostile --examples 2000   (parsers, then memory mcp: mcp_hostile.py)
     python benchmarks/reliability.py confinement
     python benchmarks/reliability.py concurrency --seconds 60
     python benchmarks/reliability.py all
@@ -412,6 +412,9 @@ def hostile(examples: int, seed: int = 0) -> dict:
         out["50 MB one-line file"] = {"seconds": round(time.perf_counter() - started, 2),
                                       "max_rss_mb": round(int(proc.stderr.strip().splitlines()[-1]) / 1024, 1),
                                       "exit": proc.returncode}
+    from mcp_hostile import run as mcp_cases  # the agent surface: bounded answers, no queueing (issue 22)
+
+    out["memory mcp"] = mcp_cases()
     return out
 
 

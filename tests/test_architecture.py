@@ -17,7 +17,7 @@ PACKAGE = Path(workspace_memory.__file__).parent
 # Lowest first. A name is the first part of a module path under workspace_memory.
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "clock", "tokens", "locks", "files", "endpoints", "timeparse", "timepoints", "timelang",
-     "mcp_stdio", "values"),  # base: import nothing above (mcp_stdio: the MCP server's stdio streams)
+     "mcp_stdio", "values", "limits", "binds", "cancel"),  # base: import nothing above (mcp_stdio: the stdio streams)
     ("markdown",),  # parse, retain grammar, frontmatter
     ("workspace",),  # layout, config, the writes people see, file events
     ("agent",),  # core memory blocks, trigger recall, the flush prompt

@@ -98,7 +98,7 @@ def test_the_fact_is_found_again_after_lines_were_added_above_it(indexed_workspa
     (("Prefers concise replies",), "2 valid facts contain 'Prefers concise replies'"),
     (("teleported to Mars",), "no valid fact contains 'teleported to Mars'"),
     (("memory/2025-11-10.md#L4",), "no Retain fact at memory/2025-11-10.md#L4"),
-    (("--undo", "Lives in Vienna"), "no no longer valid fact contains"),
+    (("--undo", "Lives in Vienna"), "is in a fact that is valid (not marked invalid): there is nothing to undo"),
     (("Lives in Vienna", "--reason", "a\nb"), "--reason must be one line"),
     (("Lives in Vienna", "--yes"), "--yes goes with --purge"),
 ])

@@ -257,7 +257,7 @@ def test_stdio_streams_keep_stray_prints_off_the_wire() -> None:
                 print("stray output")  # must not reach the wire
                 sys.stdout.flush()
                 async for line in lines:
-                    await writer.write("echo:" + line)
+                    await writer.write("echo:" + line.decode() + "\\n")  # lines come without their newline
             print("after")  # fd 1 is the wire again
 
         asyncio.run(main())

@@ -47,6 +47,11 @@ def test_parsers_survive_fuzzing_in_bounded_time() -> None:
         assert out[name]["median_ms"] < 50, out[name]
     huge = out["50 MB one-line file"]
     assert huge["exit"] == 0 and huge["seconds"] < 120 and huge["max_rss_mb"] < 1024, huge
+    mcp = out["memory mcp"]  # issue 22: every hostile case answered at once, the server going on
+    for name, case in mcp.items():
+        if name != "slow-call load":
+            assert case["seconds"] < 10 and case["peak_rss_mb"] < 1024 and case.get("server_goes_on", True), (name, case)
+    assert mcp["slow-call load"]["ratio"] < 2, mcp["slow-call load"]
 
 
 def test_hostile_paths_are_refused(tmp_path: Path) -> None:

@@ -134,7 +134,7 @@ def test_messages_are_entries_of_kind_session_with_their_time_and_line(sessions_
     report = json.loads(run_ok(sessions_ws, "index", "--json"))
     assert report["sessions"] | {"seconds": 0, "bytes": 0} == {
         "files": 1, "read": 1, "reread": 0, "removed": 0, "pending": 0, "messages": 3, "other": 3,
-        "malformed": 2, "bytes": 0, "busy": False, "notices": [], "seconds": 0}
+        "malformed": 2, "untimed": 0, "bytes": 0, "busy": False, "notices": [], "seconds": 0}
     found = recall_json(sessions_ws, "museum blue tiles Lisbon", "--source", "sessions")["results"]
     assert found[0] == {
         "kind": "session", "content": "user: Which museum did we visit in Lisbon? The one with the blue tiles.",
@@ -314,7 +314,7 @@ def test_a_big_transcript_is_read_in_steps_and_a_giant_line_is_skipped(sessions_
     with opened(sessions_ws) as mem:
         report = mem.sync_sessions()
         assert (report.messages, report.other, report.read) == (3 + 12 + 1, 3 + 1, report.read)
-        assert report.read > 3  # one delta per step
+        assert report.read <= report.files  # read in many steps, each transcript counted once (issue 22)
         status = mem.status()["sessions"]
         assert (status["messages"], status["other"]) == (16, 4)
     found = recall_json(sessions_ws, "beavers", "--source", "sessions")["results"]

@@ -132,7 +132,7 @@ def test_request_token_and_host_checks() -> None:
     assert host_allowed("127.0.0.1:8765", open_) and host_allowed("localhost:1", open_)
     assert host_allowed("[::1]:8765", open_) and not host_allowed("evil.example:8765", open_)
     assert not host_allowed(None, open_)
-    assert host_allowed("evil.example", UiSettings(token="x" * 20))  # the token protects instead
+    assert not host_allowed("evil.example", UiSettings(token="x" * 20))  # checked on every bind (DNS rebinding)
 
 
 # ------------------------------------------------------------------------------------------ the server

@@ -19,9 +19,11 @@ from datetime import date, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .cancel import checkpoint
 from .clock import parse_now, workspace_tz
 from .errors import PathRefused, ProviderUnavailable, UserError
 from .index.base import SyncReport
+from .limits import MAX_EDIT_CHARS, MAX_FACT_CHARS, check_recall, check_text
 from .recall.query import RecallRequest
 from .workspace.layout import Workspace
 
@@ -287,7 +289,10 @@ class Memory:
         """Answer a query with cited results (the JSON contract of DESIGN §3)."""
         from .recall.engine import recall
 
+        check_recall(request.query, request.k, since=request.since, until=request.until, kind=request.kind,
+                     entity=request.entity)
         notices = self.refresh()
+        checkpoint()  # a cancelled call stops here, after the sync, before the search
         store = self.store
         if request.workspaces or request.all_workspaces:
             # A view over several workspaces of the store: the same pipeline, rows that name their workspace.
@@ -298,6 +303,7 @@ class Memory:
         if request.mode != "lexical":
             semantic, more = self._semantic_channel(request.mode, store)
             notices += more
+            checkpoint()
         return recall(store, request, now=self.now, semantic=semantic, notices=notices,
                       settings=self.recall_settings, date_order=self.workspace.date_order,
                       languages=self.workspace.time_languages)
@@ -487,6 +493,7 @@ class Memory:
         """Everything memory holds about one entity: its page, facts and opinions."""
         from .recall.entity_view import entity_report
 
+        check_text("name", name)
         self.refresh()
         report = entity_report(self.store, name)
         if report["page"]:
@@ -517,6 +524,7 @@ class Memory:
         """
         from .workspace.paging import page_text, parse_citation, read_page, store_key
 
+        check_text("path", path)
         path, cited_start, cited_lines = parse_citation(path)
         start = start if start is not None else cited_start or 1
         lines = lines if lines is not None else cited_lines
@@ -532,6 +540,7 @@ class Memory:
         """Append a validated Retain bullet to a day's log (see `workspace.retain_writer.retain`)."""
         from .workspace.retain_writer import retain
 
+        check_text("bullet", bullet, MAX_FACT_CHARS)
         self._needs_checkout("memory retain")
         return retain(self.workspace, bullet, day or self.today)
 
@@ -568,16 +577,24 @@ class Memory:
             "applied": apply, "replacement": found.replacement, "files": sorted(found.files),
             "lines": [{"path": h.path, "line": h.line, "after": h.after} for h in found.hits],
             "session_entries": self.store.purge(pattern, found.replacement, dry_run=True),
-            "notices": ["session transcripts are OpenClaw's files and are not changed: their entries are rewritten"
-                        " in the index; a transcript that is replaced or rewritten is read again whole",
-                        "copies outside the workspace (git history, backups) are not reached"],
+            "notices": ["copies outside the workspace (git history, backups) are not reached"],
         }
+        if self._has_sessions():  # the transcript note only where there are transcripts
+            result["notices"].insert(0, "session transcripts are OpenClaw's files and are not changed: their "
+                                        "entries are rewritten in the index; a transcript that is replaced or "
+                                        "rewritten is read again whole")
         if apply:
             result["changed"] = markdown.apply(self.workspace, found)
             self.store.sync(self.workspace, wait=INDEX_WAIT)
             result["session_entries"] = self.store.purge(pattern, found.replacement)
             result["notices"] += self.store.take_notices()
         return result
+
+    def _has_sessions(self) -> bool:
+        """Transcripts are configured, or the index still holds some."""
+        from .workspace.transcripts import session_paths
+
+        return bool(session_paths(self.workspace.config)) or bool(self.store.session_states())
 
     def export(self, fmt: str = "jsonl", since: str | None = None) -> str | bytes:
         """Every fact (kind, entities, confidence, stated time, source, validity) as JSONL text, or a
@@ -616,6 +633,7 @@ class Memory:
         """Rewrite entity pages, opinions, curated lists and core proposals (see reflect.run)."""
         from .reflect import embeddings_wanted, reflect
 
+        check_text("since", since)
         self._needs_checkout("memory reflect")
         similarity, notices = None, []
         if use_model and embeddings_wanted(self.workspace.config):
@@ -668,30 +686,35 @@ class Memory:
         """Append lines to a core block (refused over its limit or when read-only)."""
         from .agent import core
 
+        _check_edit(label, text=text)
         return self._core_edit(lambda t: core.append(t, label, text, self.core_settings))
 
     def core_replace(self, label: str, old: str, new: str) -> dict[str, Any]:
         """Replace the one occurrence of `old` in a core block; 0 or 2+ occurrences are refused."""
         from .agent import core
 
+        _check_edit(label, old=old, new=new)
         return self._core_edit(lambda t: core.replace(t, label, old, new, self.core_settings))
 
     def core_insert(self, label: str, text: str, line: int) -> dict[str, Any]:
         """Insert lines at line `line` of a core block's value (1-based; -1 = at the end)."""
         from .agent import core
 
+        _check_edit(label, text=text)
         return self._core_edit(lambda t: core.insert(t, label, text, line, self.core_settings))
 
     def core_rethink(self, label: str, text: str) -> dict[str, Any]:
         """Rewrite a core block's whole value."""
         from .agent import core
 
+        _check_edit(label, text=text)
         return self._core_edit(lambda t: core.rethink(t, label, text, self.core_settings))
 
     def core_create(self, label: str, text: str = "") -> dict[str, Any]:
         """Add a new core block at the end of MEMORY.md (creating the file if needed)."""
         from .agent import core
 
+        _check_edit(label, text=text)
         return self._core_edit(lambda t: core.create(t, label, text, self.core_settings), create=True)
 
     def core_delete(self, label: str) -> dict[str, Any]:
@@ -821,6 +844,13 @@ class Memory:
         except ProviderUnavailable as exc:
             return [f"{exc}; new text is found by keywords until `memory index`"]
         return []
+
+
+def _check_edit(label: str, **texts: str) -> None:
+    """The bounds of a core edit (MAX_EDIT_CHARS per text, a short block label), before the file is read."""
+    check_text("block", label)
+    for name, text in texts.items():
+        check_text(name, text, MAX_EDIT_CHARS)
 
 
 def _everything() -> Changes:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ProviderUnavailable
-from .base import PreparedOnce, Progress, l2_normalize, log_notice, one_line
+from .base import PreparedOnce, Progress, clip_texts, l2_normalize, log_notice, one_line
 from .model_cache import (
     cache_root,
     check_published,
@@ -178,6 +178,7 @@ class LocalEmbedder(PreparedOnce):
         """Embed passages: through the ONNX export, or sentence-transformers when there can be none."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        texts = clip_texts(texts)
         encoder = self.onnx_encoder()
         if encoder is not None:
             return encoder.encode(texts)

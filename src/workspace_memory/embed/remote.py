@@ -15,7 +15,7 @@ import numpy as np
 
 from ..endpoints import EndpointError, JsonEndpoint
 from ..errors import ProviderUnavailable
-from .base import l2_normalize
+from .base import clip_texts, l2_normalize
 
 if TYPE_CHECKING:
     from .config import EmbeddingConfig
@@ -98,6 +98,7 @@ class RemoteEmbedder:
         """Embed in batches of `batch_size`; rows come back in input order and L2-normalised."""
         if not texts:
             return np.zeros((0, self._dim or 0), dtype=np.float32)
+        texts = clip_texts(texts)
         parts = [
             self._embed_batch(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)
         ]
@@ -105,7 +106,7 @@ class RemoteEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         """One request with one input."""
-        return self._embed_batch([text])[0]
+        return self._embed_batch(clip_texts([text]))[0]
 
     def _embed_batch(self, texts: Sequence[str]) -> np.ndarray:
         """POST one batch and validate the answer (count, order, length, finiteness)."""

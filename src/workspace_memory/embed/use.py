@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..errors import ProviderUnavailable
-from .base import PreparedOnce, Progress, l2_normalize, log_notice, one_line
+from .base import PreparedOnce, Progress, clip_texts, l2_normalize, log_notice, one_line
 from .model_cache import cache_root
 
 if TYPE_CHECKING:
@@ -174,7 +174,7 @@ class UseEmbedder(PreparedOnce):
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         encoder = self.encoder()
-        texts = list(texts)
+        texts = clip_texts(texts)
         parts = [encoder.encode(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)]
         return l2_normalize(np.vstack(parts))
 

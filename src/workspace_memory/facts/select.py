@@ -28,7 +28,8 @@ def select_fact(facts: Sequence[Fact], target: str, *, invalid: bool) -> Fact:
     target = target.strip()
     if not target:
         raise UserError("say which fact: its text or a citation such as memory/2025-11-10.md#L9")
-    state = "no longer valid" if invalid else "valid"
+    # "valid facts" / "facts marked invalid": not "no no longer valid fact" (forget --undo run twice)
+    noun = "facts marked invalid" if invalid else "valid facts"
     pool = [f for f in facts if f.valid != invalid]
     m = _CITATION_RE.match(target)
     if m:
@@ -50,8 +51,11 @@ def select_fact(facts: Sequence[Fact], target: str, *, invalid: bool) -> Fact:
     if found:
         listed = "; ".join(f"{f.source} \"{_short(f.content)}\"" for f in found[:SHOWN])
         more = f" and {len(found) - SHOWN} more" if len(found) > SHOWN else ""
-        raise UserError(f"{len(found)} {state} facts contain {target!r}: {listed}{more}; give a citation")
-    raise UserError(f"no {state} fact contains {target!r}{_closest(pool, needle)}")
+        raise UserError(f"{len(found)} {noun} contain {target!r}: {listed}{more}; give a citation")
+    if invalid and any(needle in _norm(f.bullet or f.content) for f in facts if f.valid):
+        raise UserError(f"{target!r} is in a fact that is valid (not marked invalid): there is nothing to undo")
+    raise UserError(f"no {noun[:-1] if not invalid else 'fact marked invalid'} contains {target!r}"
+                    f"{_closest(pool, needle)}")
 
 
 def _closest(pool: Sequence[Fact], needle: str) -> str:

@@ -69,6 +69,8 @@ class SessionReport:
     notices: list[str] = field(default_factory=list)
     seconds: float = 0.0
     busy: bool = False
+    untimed: int = 0  # messages whose timestamp could not be read: they carry the previous message's time
+    read_keys: set[str] = field(default_factory=set, repr=False)  # a transcript read in several parts counts once
 
     @property
     def dirty(self) -> bool:
@@ -76,16 +78,23 @@ class SessionReport:
 
     def count_read(self, delta: SessionDelta, new_bytes: int) -> None:
         """Add what one applied delta read (`new_bytes`: its offset minus where the store had read to)."""
-        self.read += bool(delta.whole or delta.counts)
+        if (delta.whole or delta.counts) and delta.key not in self.read_keys:  # 8 MB parts of one file: one read
+            self.read_keys.add(delta.key)
+            self.read += 1
         self.reread += delta.reread
         self.bytes += new_bytes
         self.messages += delta.counts.get("message", 0)
         self.other += delta.counts.get("other", 0)
         self.malformed += delta.counts.get("malformed", 0)
+        untimed = delta.counts.get("untimed", 0)
+        if untimed:
+            self.untimed += untimed
+            self.notices.append(f"{delta.key}: {untimed} message(s) with an unreadable timestamp; each was given "
+                                "the time of the message before it")
 
     def to_dict(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("files", "read", "reread", "removed", "pending", "messages", "other",
-                                              "malformed", "bytes", "busy", "notices")} | {
+                                              "malformed", "untimed", "bytes", "busy", "notices")} | {
             "seconds": round(self.seconds, 3)}
 
 

@@ -66,7 +66,12 @@ def parse_line(raw: bytes, line: int) -> tuple[str, Any]:
     """One JSONL line -> ("message", Message) | ("session", header dict) | ("other", None) | ("malformed", None)."""
     try:
         obj = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except UnicodeDecodeError:  # broken UTF-8 inside a message: keep its text with U+FFFD, as notes are read
+        try:
+            obj = json.loads(raw.decode("utf-8", errors="replace"))
+        except ValueError:
+            return "malformed", None
+    except ValueError:
         return "malformed", None
     if not isinstance(obj, dict):
         return "malformed", None
@@ -235,6 +240,8 @@ def _parse_delta(key: str, base: SessionState, data: bytes, offset: int, digest:
             session_id = str(value.get("id") or session_id or "") or None
             fallback = parse_time(value.get("timestamp")) or fallback
         elif kind == "message":
+            if value.at is None and b'"timestamp"' in raw:  # stated but unreadable: counted, said in a notice
+                counts["untimed"] = counts.get("untimed", 0) + 1
             at = value.at or fallback
             fallback = at or fallback
             previous = chunks[-1]["text"] if chunks else None

@@ -24,6 +24,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
+from ..limits import MAX_FACT_CHARS
 from ..timeparse import DateRange, resolve_stated_range
 from .names import display_name, slugify
 
@@ -287,6 +288,8 @@ def validate_bullet(text: str) -> str | None:
     """
     if not isinstance(text, str):
         return f"a Retain fact must be text, got {type(text).__name__}"
+    if len(text) > MAX_FACT_CHARS:  # before any pattern runs over it (a 20 MB bullet took 6 s)
+        return f"a Retain fact is at most {MAX_FACT_CHARS:,} characters; this one has {len(text):,}"
     stripped = text.strip()
     if "\n" in stripped or "\r" in stripped:
         return "a Retain fact must be a single line"

@@ -29,8 +29,10 @@ import re
 from datetime import date, datetime
 from typing import Any
 
+from ..cancel import checkpoint
 from ..errors import UserError
 from ..index.base import ChunkRow, Filters, Store
+from ..limits import MAX_FTS_TERMS
 from . import asking, lexical
 from . import subject as entry_subject
 from . import window as time_window
@@ -110,10 +112,15 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
     mode = "lexical" if semantic is None else ("semantic" if req.mode == "semantic" else "hybrid")
     pool = max(req.k * settings.candidate_multiplier, MIN_POOL)
     terms = lexical.query_terms(u.text)
+    if len(terms) > MAX_FTS_TERMS:  # each term is an FTS expression and a document-frequency lookup
+        notices.append(f"the query has {len(terms)} distinct words; the first {MAX_FTS_TERMS} were searched "
+                       "by words (the whole query by meaning)")
+        terms = terms[:MAX_FTS_TERMS]
     q = _Query(store, u, terms, filters, pool, mode, semantic, now.date(), settings,
                events_only=u.window is not None and lexical.asks_for_events(terms))
     # 2-3. candidates and their relevance
     candidates = _candidates(q)
+    checkpoint()  # the query is embedded and the channels searched: a cancelled call ranks nothing
     if not candidates:
         return {"query": req.query, "mode": mode, "notices": notices, "results": []}
     # 4. factors

@@ -255,7 +255,10 @@ async def guard(request: Request, call_next: Callable) -> Response:
 def _refusal(request: Request, settings: UiSettings) -> Response | None:
     """The response that refuses this request (bad Host, no token), or None when it may go on."""
     if not host_allowed(request.headers.get("host"), settings):
-        return HTMLResponse("unexpected Host header: open the UI at its loopback address", status_code=421)
+        return HTMLResponse("unexpected Host header: open the UI at the address it serves", status_code=421)
+    origin = request.headers.get("origin")
+    if origin and not host_allowed(origin, settings):
+        return HTMLResponse("unexpected Origin header: a page on another site cannot use the UI", status_code=403)
     if settings.token is None:
         return None
     given = request_token(request.headers.get("authorization"), request.cookies.get(COOKIE),

@@ -1,4 +1,4 @@
-"""Who may use the UI: loopback by default; any other address only with a token.
+"""Who may use the UI: 127.0.0.1, ::1 or localhost by default; any other address only with a token.
 
 Pure checks, used by app.py's middleware:
 - `resolve_settings`: the host, port and token from the options, memory.toml `[ui]` and the
@@ -6,35 +6,28 @@ Pure checks, used by app.py's middleware:
   that `[ui] token_env` or `--token-env` names (the token itself is never in a file or argv).
 - `request_token`: the token a request carries, as `Authorization: Bearer`, the cookie set
   after a first `?token=` visit, or `?token=`.
-- `host_allowed`: on loopback without a token, the Host header must name a loopback host,
-  so a web page on another site cannot reach the UI through DNS rebinding.
+- `host_allowed`: on every bind, the Host header (and an Origin, when sent) must name the
+  bound address, so a web page on another site cannot reach the UI through DNS rebinding.
 - A form that writes carries the server's per-run CSRF secret.
 """
 
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..binds import allowed_names, header_name, needs_token
 from ..errors import UserError
 
 COOKIE = "memory_ui_token"
 MIN_TOKEN_CHARS = 16
-_LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
 
 
 def is_loopback(host: str) -> bool:
-    """True for 127.0.0.0/8, ::1 and localhost."""
-    name = host.strip().strip("[]").lower()
-    if name in _LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
+    """True for the addresses that may serve without a token: 127.0.0.1, ::1, localhost (binds.py)."""
+    return not needs_token(host)
 
 
 @dataclass(frozen=True)
@@ -92,11 +85,7 @@ def same_secret(given: str | None, expected: str) -> bool:
     return given is not None and hmac.compare_digest(given.encode(), expected.encode())
 
 
-def host_allowed(host_header: str | None, settings: UiSettings) -> bool:
-    """With no token, only a Host header that names a loopback host (DNS rebinding guard)."""
-    if settings.token is not None:
-        return True
-    if not host_header:
-        return False
-    name = host_header.rsplit(":", 1)[0] if not host_header.endswith("]") else host_header
-    return is_loopback(name)
+def host_allowed(header: str | None, settings: UiSettings) -> bool:
+    """The Host header (or an Origin) names the address the UI is bound to (binds.allowed_names):
+    checked on every bind, with or without a token, against DNS rebinding."""
+    return bool(header) and header_name(header) in allowed_names(settings.host)

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
+from ..limits import MAX_FACT_CHARS, MAX_REQUEST_BYTES
 from ..markdown.retain import FACT_KINDS, invalid_mark, mark_invalid, normalize_bullet, validate_bullet
 from .layout import Workspace
 from .retain_writer import append_retain_items
@@ -45,6 +46,9 @@ def read_records(lines: Iterable[bytes], name: str) -> list[tuple[date | None, s
     """(day, list item) of every fact line; a bad line raises UserError("NAME:LINE: why")."""
     out = []
     for number, raw in enumerate(lines, 1):
+        if len(raw) > MAX_REQUEST_BYTES:  # one fact is at most MAX_FACT_CHARS: do not parse megabytes
+            raise UserError(f"{name}:{number}: a line of {len(raw):,} bytes; a fact line is at most "
+                            f"{MAX_REQUEST_BYTES:,} bytes (and its bullet {MAX_FACT_CHARS:,} characters)")
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:

@@ -380,6 +380,8 @@ def load_config(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as fh:
             config = tomllib.load(fh)
+    except UnicodeDecodeError as exc:  # tomllib's own message names neither the file nor the fix
+        raise UserError(f"{path.name}: not valid UTF-8 (byte {exc.start + 1:,}); save it as UTF-8") from None
     except (tomllib.TOMLDecodeError, OSError) as exc:
         raise UserError(f"{path}: invalid config: {exc}") from None
     problem = config_problem(config)
@@ -404,4 +406,21 @@ def config_problem(config: Mapping[str, Any]) -> str | None:
     paths = config.get("extra_paths", [])
     if any(not isinstance(p, str) or not p.strip() for p in paths):
         return "extra_paths must be a list of folders or files (strings), e.g. extra_paths = [\"~/notes\"]"
+    return sessions_problem(config.get("sessions"))
+
+
+SESSION_KEYS = ("paths",)
+
+
+def sessions_problem(section: Any) -> str | None:  # noqa: ANN401 - a TOML value
+    """What is wrong with `[sessions]`, or None: checked when the file is read, so that every
+    command refuses a broken table, not only the ones that read transcripts."""
+    section = section or {}
+    unknown = set(section) - set(SESSION_KEYS)
+    if unknown:
+        return f"[sessions]: unknown key {sorted(unknown)[0]!r}; expected: paths"
+    paths = section.get("paths", [])
+    if not isinstance(paths, list) or any(not isinstance(p, str) or not p.strip() for p in paths):
+        return ('[sessions] paths must be a list of folders or .jsonl files, '
+                'e.g. paths = ["~/.openclaw/agents/main/sessions"]')
     return None

@@ -20,10 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UserError
-from .layout import Workspace
+from .layout import Workspace, sessions_problem
 
 SESSIONS_PREFIX = "sessions/"
-SESSION_KEYS = ("paths",)
 
 
 @dataclass(frozen=True)
@@ -36,15 +35,10 @@ class SessionFile:
 
 def session_paths(config: dict[str, Any]) -> list[str]:
     """The configured `[sessions] paths`, checked (a bad value is a UserError naming the key)."""
-    section = config.get("sessions") or {}
-    unknown = set(section) - set(SESSION_KEYS)
-    if unknown:
-        raise UserError(f"memory.toml [sessions]: unknown key {sorted(unknown)[0]!r}; expected: paths")
-    paths = section.get("paths", [])
-    if not isinstance(paths, list) or any(not isinstance(p, str) or not p.strip() for p in paths):
-        raise UserError('memory.toml [sessions] paths must be a list of folders or .jsonl files, '
-                        'e.g. paths = ["~/.openclaw/agents/main/sessions"]')
-    return paths
+    problem = sessions_problem(config.get("sessions"))
+    if problem:
+        raise UserError(f"memory.toml {problem}")
+    return (config.get("sessions") or {}).get("paths", [])
 
 
 def session_files(ws: Workspace) -> tuple[list[SessionFile], list[str]]:
