@@ -416,7 +416,25 @@ def test_http_body_limit_and_dns_rebinding_on_loopback(shared_ws: Path) -> None:
         assert code == 200, code
 
 
-@pytest.mark.parametrize("host", ["127.0.0.2", "0:0:0:0:0:0:0:1"])
+def test_long_form_ipv6_loopback_is_loopback_and_checks_the_host(shared_ws: Path) -> None:
+    """0:0:0:0:0:0:0:1 is ::1: no token needed (the conformance suite's dns-rebinding scenario binds
+    it and sends none), and Host and Origin are checked as on every bind."""
+    with http_server(shared_ws, "0:0:0:0:0:0:0:1") as base:
+        port = base.rsplit(":", 1)[1]
+        assert post(base + "/mcp", initialize_body())[0] == 200
+        assert post(base + "/mcp", initialize_body(), {"Host": f"[0:0:0:0:0:0:0:1]:{port}"})[0] == 200
+        assert post(base + "/mcp", initialize_body(), {"Host": f"attacker.example:{port}"})[0] == 421
+        assert post(base + "/mcp", initialize_body(), {"Origin": "http://attacker.example"})[0] == 403
+
+
+def test_only_the_two_loopback_addresses_and_localhost_go_without_a_token() -> None:
+    from workspace_memory.binds import needs_token
+
+    assert [needs_token(h) for h in ("127.0.0.1", "::1", "[::1]", "0:0:0:0:0:0:0:1", "LocalHost")] == [False] * 5
+    assert all(needs_token(h) for h in ("127.0.0.2", "::ffff:127.0.0.1", "0.0.0.0", "::", "127.000.000.001", "example"))
+
+
+@pytest.mark.parametrize("host", ["127.0.0.2"])
 def test_other_loopback_spellings_need_a_token_and_check_the_host(shared_ws: Path, host: str) -> None:
     address = f"[{host}]:{free_port()}" if ":" in host else f"{host}:{free_port()}"
     line = assert_one_line_error(*run_memory(shared_ws, "mcp", "--http", address))

@@ -1,10 +1,10 @@
 """Who may serve without a token, and which Host and Origin headers a server answers.
 
 One policy for `memory mcp --http` and `memory ui`:
-- Without a token only the three spellings of "this machine, this user's loopback" may be bound:
-  127.0.0.1, ::1 and localhost. Any other address needs a token, including the rest of 127/8
-  (127.0.0.2 is reachable by other containers and network namespaces on some setups) and
-  spellings such as 0:0:0:0:0:0:0:1 that a reader may not recognise as loopback.
+- Without a token only "this machine, this user's loopback" may be bound: 127.0.0.1, ::1 (in any
+  spelling of that one address: 0:0:0:0:0:0:0:1 is the same socket) and localhost. Any other
+  address needs a token, including the rest of 127/8 (127.0.0.2 is reachable by other
+  containers and network namespaces on some setups).
 - Every bind checks Host and Origin (DNS rebinding: a page on attacker.example whose name
   resolves to 127.0.0.2 must not reach the server through the victim's browser). The allowed
   names are the bind address itself, plus the loopback names for a loopback bind, plus this
@@ -27,8 +27,14 @@ def bare_host(host: str) -> str:
 
 
 def needs_token(host: str) -> bool:
-    """True unless `host` is spelled exactly 127.0.0.1, ::1 or localhost."""
-    return bare_host(host) not in TOKENLESS_HOSTS
+    """True unless `host` is 127.0.0.1, ::1 (any spelling of that address) or localhost."""
+    name = bare_host(host)
+    if name in TOKENLESS_HOSTS:
+        return False
+    try:
+        return ipaddress.ip_address(name).compressed not in TOKENLESS_HOSTS
+    except ValueError:
+        return True
 
 
 def _url_host(host: str) -> str:
