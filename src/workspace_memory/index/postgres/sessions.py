@@ -1,108 +1,25 @@
-"""Session transcripts in the Postgres store: each transcript's read state, and applying the deltas
-that index.sessions reads (the same steps as index.sqlite.sessions).
+"""Session transcripts in the Postgres store, and purging text from them (`memory forget --purge`).
 
 Session entries are chunks with role and kind 'session' and path 'sessions/<file name>', with ids
 from the workspace's counter like any entry, so recall, filters and vectors need nothing of their
 own. Their words are counted in `session_lexemes` and the workspace's session counters, apart from
 the Markdown's, as SQLite keeps them in `sessions_fts`: a recall of one source ranks with that
 source's counts, and the same scores come out of both stores. `session_files` remembers how far
-each transcript was read. Deltas are read and applied under the workspace's indexer lock, one
-transcript per transaction, so readers see a transcript's new messages all at once.
+each transcript was read. Deltas are applied by index.sessions.apply_sessions through the
+IndexWriter (index.postgres.writer), as on every store; what is left here is the purge's rewrite.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, fields
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ..records import ReadDeltas, SessionReport, SessionState
 from ..rows import context_text, path_words, text_hash
-from ..sessions import apply_delta
-from .sync import (
-    CHUNK_COLUMNS,
-    WORD_TABLES,
-    chunk_row,
-    chunk_words,
-    copy_rows,
-    count_words,
-    delete_paths,
-    next_ids,
-    recount,
-)
+from .writer import WORD_TABLES, chunk_words, count_words
 
 if TYPE_CHECKING:
     from .connection import Database
 
 WORDS = WORD_TABLES[1]  # session_lexemes
-# SessionState field -> session_files column, where they differ ("offset" is a reserved word).
-_COLUMNS = {"key": "path", "offset": "read_to", "digest": "head"}
-
-
-def session_states(db: Database, ws_id: int) -> dict[str, SessionState]:
-    """Every transcript's stored read state, by key."""
-    cols = ", ".join(_COLUMNS.get(f.name, f.name) for f in fields(SessionState))
-    return {row[0]: SessionState(*row) for row in db.conn.execute(
-        f"SELECT {cols} FROM session_files WHERE workspace_id = %s", (ws_id,))}
-
-
-def apply_sessions(db: Database, ws_id: int, read: ReadDeltas, *, wait: float | None) -> SessionReport:
-    """Take the workspace's indexer lock, read the deltas from the stored states and apply them."""
-    report = SessionReport()
-    with db.index_lock(ws_id, wait) as held:
-        if not held:
-            report.busy = True
-            return report
-        for delta in read(session_states(db, ws_id)):
-            if delta.pending:
-                report.pending += 1
-                continue
-            with db.transaction():
-                apply_delta(_Writer(db, ws_id), delta, report)
-        if report.dirty:
-            with db.transaction():
-                recount(db, ws_id)
-    return report
-
-
-class _Writer:
-    """index.sessions.SessionWriter over one workspace of the Postgres store."""
-
-    def __init__(self, db: Database, ws_id: int) -> None:
-        self.conn, self.db, self.ws_id = db.conn, db, ws_id
-
-    def forget(self, key: str) -> list[int]:
-        removed = delete_paths(self.db, self.ws_id, [key], words=WORDS)
-        self.conn.execute("DELETE FROM session_files WHERE workspace_id = %s AND path = %s", (self.ws_id, key))
-        return removed
-
-    def read_to(self, key: str) -> int:
-        row = self.conn.execute("SELECT read_to FROM session_files WHERE workspace_id = %s AND path = %s",
-                                (self.ws_id, key)).fetchone()
-        return row[0] if row else 0
-
-    def last_entry(self, key: str) -> tuple[int, str] | None:
-        return self.conn.execute("SELECT id, text FROM chunks WHERE workspace_id = %s AND path = %s"
-                                 " ORDER BY id DESC LIMIT 1", (self.ws_id, key)).fetchone()
-
-    def next_id(self) -> int:
-        return self.conn.execute("SELECT (%s::bigint << 32) + next_chunk_id FROM workspaces WHERE workspace_id = %s",
-                                 (self.ws_id, self.ws_id)).fetchone()[0]
-
-    def insert(self, rows: list[dict]) -> list[int]:
-        first = next_ids(self.conn, self.ws_id, len(rows))
-        copy_rows(self.conn, "chunks", CHUNK_COLUMNS,
-                  [chunk_row(self.ws_id, first + i, row) for i, row in enumerate(rows)])
-        count_words(self.conn, self.ws_id, first, first + len(rows), +1, WORDS)
-        return list(range(first, first + len(rows)))
-
-    def save(self, state: SessionState) -> None:
-        values = {_COLUMNS.get(k, k): v for k, v in asdict(state).items()} | {"indexed_at": datetime.now(UTC)}
-        cols = ", ".join(values)
-        updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in values if c != "path")
-        self.conn.execute(f"INSERT INTO session_files (workspace_id, {cols})"
-                          f" VALUES (%s, {', '.join(['%s'] * len(values))})"
-                          f" ON CONFLICT (workspace_id, path) DO UPDATE SET {updates}", (self.ws_id, *values.values()))
 
 
 # ------------------------------------------------------------------------------------------ purge

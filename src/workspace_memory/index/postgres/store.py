@@ -18,6 +18,7 @@ from ...errors import UserError
 from ..base import ChunkRow, Filters, SyncReport, Term
 from . import lexical, reads
 from .connection import Database, guarded
+from .writer import PostgresWriter
 
 if TYPE_CHECKING:
     from ...embed.base import Embedder
@@ -138,18 +139,25 @@ class PostgresStore:
     @guarded
     def settings_changed(self, date_order: str | None = None) -> str | None:
         """What changed since this workspace's rows were built with other settings, or None."""
-        from .sync import stale_and_known
+        from ..indexer import settings_changed
 
         ws_id = self.own_id(create=False)
-        return None if ws_id is None else stale_and_known(self.db, ws_id, [], date_order)[0]
+        return None if ws_id is None else settings_changed(PostgresWriter(self.db, ws_id), date_order)
+
+    def writer(self) -> PostgresWriter:
+        """The IndexWriter port (index.ports) over this workspace (registered on first use); a view
+        over several workspaces has none."""
+        if self.view is not None:
+            raise UserError("a view over several workspaces is read-only")
+        self._stats = None  # what it writes changes the counters
+        return PostgresWriter(self.db, self.own_id())
 
     def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,  # noqa: ANN001
              rebuild_if_stale: bool = True, only: set[str] | None = None) -> SyncReport:
-        if self.view is not None:
-            raise UserError("a view over several workspaces is read-only")
-        from .sync import sync
+        from ..indexer import sync
 
-        report = sync(self.db, self.own_id(), ws, rebuild=rebuild, wait=wait, progress=progress,
+        writer = self.writer()
+        report = sync(ws, writer, rebuild=rebuild, wait=wait, progress=progress,
                       rebuild_if_stale=rebuild_if_stale, only=only)
         self._stats = None
         return report
@@ -328,20 +336,18 @@ class PostgresStore:
     # -- session transcripts and forgetting -------------------------------------------------------
     @guarded
     def session_states(self) -> dict[str, SessionState]:
-        """How far each transcript of this workspace was read (index.postgres.sessions)."""
-        from . import sessions  # transcript code only when transcripts are read (not on a recall)
-
+        """How far each transcript of this workspace was read."""
         own = self.own_id(create=False)
-        return sessions.session_states(self.db, own) if own is not None else {}
+        return PostgresWriter(self.db, own).session_states() if own is not None else {}
 
     @guarded
     def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
         """Apply what index.sessions reads from the transcripts, under the workspace's indexer lock."""
-        if self.view is not None:
-            raise UserError("a view over several workspaces is read-only")
-        from . import sessions
+        from ..sessions import (
+            apply_sessions,  # transcript code only when transcripts are read (not on a recall)
+        )
 
-        report = sessions.apply_sessions(self.db, self.own_id(), read, wait=wait)
+        report = apply_sessions(self.writer(), read, wait=wait)
         self._stats = None
         return report
 
@@ -360,7 +366,7 @@ class PostgresStore:
         with self.db.transaction():
             rewritten = sessions.rewrite(self.db, own, pattern, replacement)
             if rewritten:
-                from .sync import recount
+                from .writer import recount
 
                 recount(self.db, own)
             self.db.conn.execute(

@@ -272,7 +272,7 @@ class PostgresVectors:
                 "SELECT chunk_id, embedding FROM chunk_vectors WHERE workspace_id = ANY(%s) AND space_id = %s"
                 " AND chunk_id = ANY(%s) ORDER BY chunk_id, which", (self.store.ids, self.space, list(ids)),
                     binary=True):
-                out.setdefault(cid, []).append(_array(vector))
+                out.setdefault(cid, []).append(as_array(vector))
         return {cid: np.vstack(vecs) for cid, vecs in out.items()}
 
 
@@ -286,7 +286,7 @@ def put_cached(conn, provider: str, model: str, vectors: Mapping[str, np.ndarray
                             " ON CONFLICT DO NOTHING", rows)
 
 
-def _array(vector: object) -> np.ndarray:
+def as_array(vector: object) -> np.ndarray:
     """A pgvector value as float32 (pgvector-python returns its own Vector, or an array)."""
     to_numpy = getattr(vector, "to_numpy", None)
     return np.asarray(to_numpy() if to_numpy else vector, dtype=np.float32)

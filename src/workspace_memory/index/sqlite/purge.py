@@ -24,7 +24,7 @@ from pathlib import Path
 from ..rows import context_text, text_hash
 from . import journal
 from .connection import CORRUPT_DIR, transaction, writer_lock
-from .sync import bump_generation
+from .writer import bump_generation
 
 PURGE_WAIT = 60.0  # seconds to wait for another writer of the index
 

@@ -14,7 +14,7 @@ from ..base import ChunkRow, Filters, SyncReport, Term
 from . import lexical, reads
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
 from .read_cache import ReadCache
-from .sync import generation, sync
+from .writer import SqliteWriter, generation
 
 if TYPE_CHECKING:
     from ...embed.base import Embedder
@@ -76,9 +76,9 @@ class SqliteStore:
 
     def settings_changed(self, date_order: str | None = None) -> str | None:
         """What changed since the index was built with other settings ("chunk_tokens 200 -> 180"), or None."""
-        from .sync import stale_settings
+        from ..indexer import settings_changed
 
-        return stale_settings(self.conn, date_order)
+        return settings_changed(self.writer(), date_order)
 
     def is_damage(self, exc: BaseException) -> bool:
         """True when `exc` says the index file itself is damaged (not busy, not full)."""
@@ -92,9 +92,15 @@ class SqliteStore:
         self._notices += repairs
 
     # -- keeping up with the Markdown ----------------------------------------------------------
+    def writer(self) -> SqliteWriter:
+        """The IndexWriter port (index.ports) over this index: what the one indexer writes through."""
+        return SqliteWriter(self.conn, self.state_dir)
+
     def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,  # noqa: ANN001
              rebuild_if_stale: bool = True, only: set[str] | None = None) -> SyncReport:
-        return sync(ws, self.conn, rebuild=rebuild, wait=wait, progress=progress,
+        from ..indexer import sync
+
+        return sync(ws, self.writer(), rebuild=rebuild, wait=wait, progress=progress,
                     rebuild_if_stale=rebuild_if_stale, only=only)
 
     def generation(self) -> int:
@@ -203,14 +209,14 @@ class SqliteStore:
 
     # -- session transcripts and forgetting -------------------------------------------------------
     def session_states(self) -> dict[str, SessionState]:
-        from . import sessions  # transcript code only when transcripts are read (not on a recall)
-
-        return sessions.session_states(self.conn)
+        return self.writer().session_states()
 
     def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
-        from . import sessions
+        from ..sessions import (
+            apply_sessions,  # transcript code only when transcripts are read (not on a recall)
+        )
 
-        return sessions.apply_sessions(self.conn, self.state_dir, read, wait=wait)
+        return apply_sessions(self.writer(), read, wait=wait)
 
     def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
         from .purge import count_session_hits, purge
