@@ -159,3 +159,149 @@ def any_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[
         yield ws, store
     finally:
         store.close()
+
+
+def _second(ws: Workspace, store: Store) -> Store:
+    """Another connection to the same store: another process, as far as locks go."""
+    from workspace_memory.index.postgres.store import PostgresStore
+    from workspace_memory.index.sqlite.store import SqliteStore
+
+    if isinstance(store, PostgresStore):
+        return PostgresStore(store.db.url, store.name)
+    assert isinstance(store, SqliteStore)
+    return SqliteStore(ws.state_dir)
+
+
+def _facts(store: Store) -> dict[str, Any]:
+    return {f.content: f for f in store.facts()}
+
+
+def test_a_first_sync_adds_every_file_and_a_second_changes_nothing(any_store: tuple[Workspace, Store]) -> None:
+    ws, store = any_store
+    first = store.sync(ws)
+    assert (first.added, first.changed, first.removed) == (3, 0, 0) and first.dirty
+    generation = store.generation()
+    assert generation >= 1 and store.status()["files"] == 3
+    again = store.sync(ws)
+    assert (again.added, again.changed, again.touched, again.unchanged) == (0, 0, 0, 3)
+    assert store.generation() == generation and not again.notices
+
+
+def test_an_edit_a_touch_and_a_removal(any_store: tuple[Workspace, Store]) -> None:
+    """Only what changed is parsed; a touched file keeps its entries and the generation; ids are never reused."""
+    ws, store = any_store
+    store.sync(ws)
+    old_ids = {f.id for f in store.facts()}
+    daily = ws.root / "memory" / "2025-03-01.md"
+    daily.write_text(daily.read_text(encoding="utf-8") + "- W @Peter: Peter bought a bike.\n", encoding="utf-8")
+    edited = store.sync(ws)
+    assert (edited.added, edited.changed, edited.removed) == (0, 1, 0)
+    assert edited.new_chunk_ids and min(edited.new_chunk_ids) > max(old_ids)  # never reused
+    assert sorted(edited.new_chunk_ids) == list(range(min(edited.new_chunk_ids), max(edited.new_chunk_ids) + 1))
+    generation = store.generation()
+    core = ws.root / "MEMORY.md"
+    core.write_text(core.read_text(encoding="utf-8"), encoding="utf-8")  # same bytes, a new mtime
+    import os
+
+    os.utime(core, ns=(core.stat().st_atime_ns, core.stat().st_mtime_ns + 10**9))
+    touched = store.sync(ws)
+    assert (touched.touched, touched.changed, touched.dirty) == (1, 0, False)
+    assert store.generation() == generation
+    core.unlink()
+    removed = store.sync(ws)
+    assert removed.removed == 1 and removed.removed_chunk_ids and store.generation() > generation
+    assert store.status()["files"] == 2
+
+
+def test_date_order_reads_facts_and_a_change_of_it_rebuilds(any_store: tuple[Workspace, Store]) -> None:
+    """`[time] date_order` is part of the settings on every store: "03/04/2025" is 3 April with DMY; with
+    MDY a recall leaves the index as it is (and says so), and an index rebuilds it as 4 March."""
+    ws, store = any_store
+    store.sync(ws)
+    dentist = next(f for c, f in _facts(store).items() if "Dentist" in c)
+    assert (dentist.occurred_start, dentist.occurred_end) == ("2025-04-03", "2025-04-03")
+    assert store.settings_changed("DMY") is None
+    assert "date_order DMY -> MDY" in (store.settings_changed("MDY") or "")
+    (ws.root / "memory.toml").write_text('[time]\ndate_order = "MDY"\n', encoding="utf-8")
+    ws = Workspace.open(ws.root)
+    kept = store.sync(ws, rebuild_if_stale=False)
+    assert kept.notices and "run `memory index`" in kept.notices[0] and not kept.dirty
+    rebuilt = store.sync(ws)
+    assert "rebuilt the index" in rebuilt.notices[0] and rebuilt.added == 3
+    dentist = next(f for c, f in _facts(store).items() if "Dentist" in c)
+    assert (dentist.occurred_start, dentist.occurred_end) == ("2025-03-04", "2025-03-04")
+    assert store.settings_changed("MDY") is None
+
+
+def test_entities_and_superseded_facts_follow_the_files(any_store: tuple[Workspace, Store]) -> None:
+    ws, store = any_store
+    store.sync(ws)
+    peter = next(e for e in store.entities() if e.key == "peter")
+    assert peter.name == "Peter Steinberger" and "Pete" in peter.aliases and peter.page_path == "bank/entities/Peter.md"
+    facts = _facts(store)
+    vienna, graz = (next(f.id for c, f in facts.items() if town in c) for town in ("Vienna", "Graz"))
+    assert store.superseded([vienna, graz]) == {vienna: graz}
+    (ws.root / "bank" / "entities" / "Peter.md").unlink()  # the page goes: the name comes from the slug again
+    store.sync(ws)
+    assert next(e for e in store.entities() if e.key == "peter").page_path is None
+
+
+def test_a_busy_writer_lets_a_recall_read_at_once(any_store: tuple[Workspace, Store]) -> None:
+    """wait=0 (a recall) never waits for another writer: it says busy and reads the index as it is."""
+    ws, store = any_store
+    store.sync(ws)
+    (ws.root / "memory" / "2025-03-02.md").write_text("# 2025-03-02\n\nA new day.\n", encoding="utf-8")
+    other = _second(ws, store)
+    try:
+        with other.writer().lock(60) as held:
+            assert held
+            report = store.sync(ws, wait=0)
+            assert report.busy and not report.dirty
+    finally:
+        other.close()
+    assert store.sync(ws, wait=0).added == 1
+
+
+def test_transcripts_are_applied_through_the_writer(any_store: tuple[Workspace, Store], tmp_path: Path) -> None:
+    """index.sessions reads a transcript's new lines; every store applies them the same way."""
+    from datetime import UTC, datetime
+
+    from workspace_memory.index.sessions import sync_sessions
+    from workspace_memory.workspace.transcripts import SessionFile
+
+    ws, store = any_store
+    store.sync(ws)
+    path = tmp_path / "sessions" / "s1.jsonl"
+    lines = conversation("s1", datetime(2025, 3, 2, 9, tzinfo=UTC), [("user", "Where is the dentist?"),
+                                                                     ("assistant", "On Main Street.")])
+    write_lines(path, lines)
+    files = [SessionFile("sessions/s1.jsonl", path)]
+    first = sync_sessions(store, files, UTC)
+    assert (first.read, first.messages, len(first.new_chunk_ids)) == (1, 2, 2)
+    before = store.generation()
+    write_lines(path, [lines[-1]], mode="a")
+    more = sync_sessions(store, files, UTC)
+    assert more.messages == 1 and min(more.new_chunk_ids) > max(first.new_chunk_ids)
+    assert store.generation() > before
+    assert store.session_states()["sessions/s1.jsonl"].messages == 3
+    rows = store.rows(first.new_chunk_ids + more.new_chunk_ids)
+    assert {r["role"] for r in rows.values()} == {"session"}
+    gone = sync_sessions(store, [], UTC)
+    assert gone.removed == 1 and store.session_states() == {}
+
+
+def test_what_a_store_lacks_is_declared_not_probed(any_store: tuple[Workspace, Store]) -> None:
+    """Every member of the ports (Store, VectorIndex, IndexWriter) exists on every store: the façade
+    never asks `getattr(store, name, None)`."""
+    from workspace_memory.embed.fake import FakeEmbedder
+    from workspace_memory.index.base import Store as StorePort
+    from workspace_memory.index.base import VectorIndex
+    from workspace_memory.index.ports import IndexWriter
+
+    ws, store = any_store
+    store.sync(ws)
+    objects = {StorePort: store, VectorIndex: store.vectors(FakeEmbedder()), IndexWriter: store.writer()}
+    for port, obj in objects.items():
+        members = {name for klass in port.__mro__ if klass.__module__.startswith("workspace_memory")
+                   for name in vars(klass) if not name.startswith("_")} | set(getattr(port, "__annotations__", {}))
+        assert sorted(m for m in members if not hasattr(obj, m)) == [], (port.__name__, type(obj).__name__)

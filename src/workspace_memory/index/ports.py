@@ -25,14 +25,15 @@ if TYPE_CHECKING:
     import numpy as np
 
     from .records import SessionState
-    from .rows import DocumentRows
-    from .sync_plan import Known
 
 # provider, model, text hash, vector: an embedding cache's rows, as `memory store export/import` moves them.
 Cached = list[tuple[str, str, str, "np.ndarray"]]
-# A file to insert: its rows (the `files` row carries hash, mtime_ns and size) and its text, when the
-# store keeps texts (else None).
-Document = tuple["DocumentRows", "str | None"]
+# path -> (mtime_ns, size, hash): a store's `files` rows, as a scan compares the workspace with them.
+Known = dict[str, tuple[int, int, str]]
+# A file to insert: its rows.DocumentRows (the `files` row carries hash, mtime_ns and size) and its text,
+# when the store keeps texts (else None). Typed loosely: index.rows imports index.base, which names
+# this module, and the architecture test allows no circle, lazy or typing-only.
+Document = tuple[Any, "str | None"]
 # What entities are computed from: {key: {slug as written: mentions}}, {key: facts}, and the entity
 # pages' (path, frontmatter, title).
 EntitySources = tuple[dict[str, dict[str, int]], dict[str, int], list[tuple[str, dict[str, Any], str | None]]]

@@ -33,6 +33,8 @@ READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` of th
 class PostgresStore:
     """The derived index of workspace `name` in the Postgres database at `url` (see index.base)."""
 
+    path = None  # a server holds the index: no file of ours to name or move aside
+
     def __init__(self, url: str, name: str, *, db: Database | None = None,
                  view: tuple[str, ...] | None = None) -> None:
         self.db = db or Database(url)
@@ -62,6 +64,10 @@ class PostgresStore:
     def is_damage(self, exc: BaseException) -> bool:
         del exc
         return False  # the server keeps its own files whole; a lost server is StoreUnavailable
+
+    def repair(self, reason: str) -> None:
+        """Never asked for (is_damage is always False): there is no file of ours to move aside."""
+        raise AssertionError(f"a Postgres store is never repaired by moving a file aside ({reason})")
 
     @guarded
     def own_id(self, create: bool = True) -> int | None:

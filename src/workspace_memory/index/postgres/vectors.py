@@ -104,6 +104,26 @@ class PostgresVectors:
             self._space = ensure_space(self.store, self.embedder)
         return self._space
 
+    # -- a long-lived process (the MCP server, `memory watch`): the server does the work ------------
+    def load_graph(self) -> None:
+        """Nothing to load: the server keeps its HNSW index in its own memory."""
+
+    def follow(self, before: int, new_ids: Sequence[int], removed_ids: Sequence[int], *,
+               encode: Callable[[list[str]], np.ndarray] | None = None, budget: float | None = None) -> bool:
+        """False: searches read the live table, so there is nothing loaded to bring along (the next
+        update() embeds what the sync added)."""
+        del before, new_ids, removed_ids, encode, budget
+        return False
+
+    def embed_new(self, *, encode: Callable[[list[str]], np.ndarray] | None = None) -> VectorUpdate:
+        """Nothing between indexings: new text is embedded by the next update() (`memory index`, a recall)."""
+        del encode
+        return VectorUpdate()
+
+    def missing(self) -> None:
+        """Not counted here (`memory index` says what it embedded)."""
+        return None
+
     # -- keeping up --------------------------------------------------------------------------
     def update(self, *, encode: Callable[[list[str]], np.ndarray] | None = None, embed: bool = True,
                budget: float | None = None, progress: Callable[[int, int], None] | None = None,

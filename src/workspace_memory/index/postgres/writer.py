@@ -21,9 +21,8 @@ from .words import TOKENIZER, WEIGHT_CONTEXT, WEIGHT_PATH, WEIGHT_TEXT, tsvector
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..ports import Cached, Document, EntitySources
+    from ..ports import Cached, Document, EntitySources, Known
     from ..records import SessionState
-    from ..sync_plan import Known
     from .connection import Database
 
 ID_SHIFT = 32  # chunk id = workspace_id << ID_SHIFT | the workspace's own counter

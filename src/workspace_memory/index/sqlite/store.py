@@ -55,6 +55,10 @@ class SqliteStore:
             self._conn = None
         self._vectors.clear()
 
+    def exists(self) -> bool:
+        """True when the index file is there (a sync creates it)."""
+        return self.path.exists()
+
     def take_notices(self) -> list[str]:
         notices, self._notices = self._notices, []
         return notices
@@ -232,6 +236,10 @@ class SqliteStore:
         return rewritten
 
     # -- several workspaces, kept texts, operations -----------------------------------------------
+    def workspace_names(self) -> None:
+        """None: one workspace per index file (its name is the folder's)."""
+        return None
+
     def across(self, names: Sequence[str] | None) -> SqliteStore:
         """One workspace per file: recalling across workspaces needs the Postgres store."""
         del names

@@ -25,9 +25,8 @@ from .connection import transaction, writer_lock
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..ports import Cached, Document, EntitySources
+    from ..ports import Cached, Document, EntitySources, Known
     from ..records import SessionState
-    from ..sync_plan import Known
 
 FTS_TABLES = ("chunks_fts", "sessions_fts")  # the words of Markdown entries, and of session messages
 DELTA_LIMIT = 5_000  # chunk ids a sync records as its change (vector_sync: an edit's vectors without the HNSW file)
