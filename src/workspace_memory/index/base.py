@@ -134,6 +134,19 @@ class Filters(Value):
             return True, True
         return "memory" in self.sources, "sessions" in self.sources
 
+    def scoped(self, has_sessions: bool, has_invalid: bool) -> Filters:
+        """These filters without the clauses that cannot exclude anything in a store that holds (or
+        not) session entries and struck facts: "memory only" while no transcript is indexed, "valid
+        only" while no fact is struck. Most workspaces have neither, and a clause costs FTS5 a join on
+        every match and pgvector its HNSW index (a filtered scan instead)."""
+        changes: dict[str, Any] = {}
+        memory, sessions = self.source_roles()
+        if memory and not sessions and not has_sessions:
+            changes["sources"] = ()
+        if not self.include_invalid and not has_invalid:
+            changes["include_invalid"] = True
+        return self.replace(**changes) if changes else self
+
     def source_and_validity_sql(self, alias: str = "c") -> list[str]:
         """SQL clauses over chunks `alias` for `sources` and `include_invalid` (no parameters; the
         same in every store's SQL)."""

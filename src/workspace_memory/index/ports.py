@@ -138,6 +138,25 @@ class IndexWriter(SessionWriter, Protocol):
         """A new generation: entries changed (`changes`: the ids added and removed, when known)."""
         ...
 
+    # -- purging text from session entries (index.sessions.rewrite_sessions) -----------------------
+    def session_hits(self, pattern: str) -> list[tuple[int, str]]:
+        """(id, text) of the session entries whose text holds `pattern`."""
+        ...
+
+    def set_session_text(self, cid: int, text: str, digest: str) -> None:
+        """A session entry's new text and the hash of its embedded text."""
+        ...
+
+    def session_entry(self, cid: int) -> tuple[str, str, str | None, str | None] | None:
+        """(text, path, context hash, text of the entry before it in the same file) of a session
+        entry, or None when `cid` is not one."""
+        ...
+
+    def set_search_rows(self, cid: int, words: dict[str, str], ctx_hash: str | None) -> None:
+        """A session entry's searchable words (search_text, path_text, context_text) and context hash,
+        rewritten from its texts; its stored vectors go (they are made again from the new texts)."""
+        ...
+
     # -- the embedding cache (moving a workspace between stores) -----------------------------------
     def cached_embeddings(self) -> Cached:
         """The cached vectors of every text this workspace's entries use (alone and in context)."""

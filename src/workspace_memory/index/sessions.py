@@ -373,3 +373,27 @@ def apply_delta(writer: SessionWriter, delta: SessionDelta, report: SessionRepor
 def is_session_path(path: str) -> bool:
     """True for the path of a session entry (`sessions/<id>.jsonl`)."""
     return path.startswith(SESSIONS_PREFIX) and path.endswith(".jsonl")
+
+
+# ------------------------------------------------------------------------------------------ purging
+
+
+def rewrite_sessions(writer: IndexWriter, pattern: str, replacement: str) -> int:
+    """`memory forget --purge` on the session entries (their transcripts are not ours to rewrite):
+    replace `pattern` in the entries that hold it, then refresh the search rows (words, context,
+    context hash) of each rewritten entry and of the entry after it, which has it as context.
+    Inside the caller's transaction; returns the entries rewritten. Their old vectors are the
+    store's to drop (a store drops the vectors of the entries whose search rows changed)."""
+    hits = writer.session_hits(pattern)
+    for cid, text in hits:
+        new = text.replace(pattern, replacement)
+        writer.set_session_text(cid, new, text_hash(new))
+    for cid in sorted({i for hit, _ in hits for i in (hit, hit + 1)}):
+        entry = writer.session_entry(cid)
+        if entry is None:
+            continue  # the next entry is not a session entry (or there is none)
+        text, path, ctx_hash, previous = entry
+        context = previous if ctx_hash and previous is not None else ""
+        words = {"search_text": text, "path_text": path_words(path), "context_text": context}
+        writer.set_search_rows(cid, words, text_hash(context_text(context, text)) if context else ctx_hash)
+    return len(hits)

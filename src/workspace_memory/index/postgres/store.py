@@ -199,16 +199,9 @@ class PostgresStore:
         return self._stats
 
     def scoped(self, filters: Filters) -> Filters:
-        """The filters without the clauses that cannot exclude anything here: "memory only" while the
-        view holds no session entry, "valid only" while no fact of the view is struck (as the SQLite
-        store). A clause costs the vector search its HNSW index (a filtered scan instead)."""
-        changes: dict[str, Any] = {}
-        memory, sessions = filters.source_roles()
-        if memory and not sessions and not self.stats().sessions:
-            changes["sources"] = ()
-        if not filters.include_invalid and not self.stats().invalid:
-            changes["include_invalid"] = True
-        return filters.replace(**changes) if changes else filters
+        """The filters without the clauses that cannot exclude anything in this view (Filters.scoped)."""
+        stats = self.stats()
+        return filters.scoped(bool(stats.sessions), bool(stats.invalid))
 
     @guarded
     def holds_entries(self, filters: Filters) -> bool:
@@ -360,17 +353,18 @@ class PostgresStore:
     @guarded
     def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
         """After the caller's sync replaced the rows of the purged Markdown: rewrite the session
-        entries that hold `pattern` (index.postgres.sessions.rewrite), and drop the cached vectors
+        entries that hold `pattern` (index.sessions.rewrite_sessions), and drop the cached vectors
         that no entry of any workspace uses any more. Returns the session entries rewritten."""
-        from . import sessions
+        from ..sessions import rewrite_sessions
 
         own = self.own_id(create=False)
         if self.view is not None or own is None:
             return 0
+        writer = PostgresWriter(self.db, own)
         if dry_run:
-            return sessions.count_hits(self.db, own, pattern)
+            return len(writer.session_hits(pattern))
         with self.db.transaction():
-            rewritten = sessions.rewrite(self.db, own, pattern, replacement)
+            rewritten = rewrite_sessions(writer, pattern, replacement)
             if rewritten:
                 from .writer import recount
 

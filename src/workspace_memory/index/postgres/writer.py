@@ -305,6 +305,32 @@ class PostgresWriter:
                              f" ON CONFLICT (workspace_id, path) DO UPDATE SET {updates}",
                              (self.ws_id, *values.values()))
 
+    # -- purging text from session entries --------------------------------------------------------
+    def session_hits(self, pattern: str) -> list[tuple[int, str]]:
+        return self.db.conn.execute("SELECT id, text FROM chunks WHERE workspace_id = %s AND role = 'session'"
+                                    " AND strpos(text, %s) > 0", (self.ws_id, pattern)).fetchall()
+
+    def set_session_text(self, cid: int, text: str, digest: str) -> None:
+        self.db.conn.execute("UPDATE chunks SET text = %s, text_hash = %s WHERE workspace_id = %s AND id = %s",
+                             (text, digest, self.ws_id, cid))
+
+    def session_entry(self, cid: int) -> tuple[str, str, str | None, str | None] | None:
+        return self.db.conn.execute(
+            "SELECT c.text, c.path, c.ctx_hash, p.text FROM chunks c LEFT JOIN chunks p"
+            " ON p.workspace_id = c.workspace_id AND p.id = c.id - 1 AND p.path = c.path"
+            " WHERE c.workspace_id = %s AND c.id = %s AND c.role = 'session'", (self.ws_id, cid)).fetchone()
+
+    def set_search_rows(self, cid: int, words: dict[str, str], ctx_hash: str | None) -> None:
+        """The entry's tsvector, with its words' counts in `session_lexemes` moved from the old words
+        to the new, and its stored vectors dropped."""
+        conn, ws_id = self.db.conn, self.ws_id
+        count_words(conn, ws_id, cid, cid + 1, -1, WORD_TABLES[1])
+        vector, n_tokens = chunk_words(words)
+        conn.execute("UPDATE chunks SET words = %s, n_tokens = %s, ctx_hash = %s WHERE workspace_id = %s AND id = %s",
+                     (vector, n_tokens, ctx_hash, ws_id, cid))
+        count_words(conn, ws_id, cid, cid + 1, +1, WORD_TABLES[1])
+        conn.execute("DELETE FROM chunk_vectors WHERE workspace_id = %s AND chunk_id = %s", (ws_id, cid))
+
     # -- the embedding cache (shared by every workspace of the database) --------------------------
     def cached_embeddings(self) -> Cached:
         from .vectors import as_array  # lazy: numpy only when vectors move

@@ -115,17 +115,8 @@ class SqliteStore:
         return snapshot(self.conn)
 
     def scoped(self, filters: Filters) -> Filters:
-        """The filters without the clauses that cannot exclude anything here: "memory only" while no
-        transcript is indexed, "valid only" while no fact is struck. Most workspaces have neither,
-        and a filter costs FTS5 a join on every match."""
-        changes: dict[str, Any] = {}
-        memory, sessions_too = filters.source_roles()
-        has_sessions, has_invalid = self._cache.holds(self.conn)
-        if memory and not sessions_too and not has_sessions:
-            changes["sources"] = ()
-        if not filters.include_invalid and not has_invalid:
-            changes["include_invalid"] = True
-        return filters.replace(**changes) if changes else filters
+        """The filters without the clauses that cannot exclude anything here (Filters.scoped)."""
+        return filters.scoped(*self._cache.holds(self.conn))
 
     def holds_entries(self, filters: Filters) -> bool:
         return reads.holds_entries(self.conn, self.scoped(filters))
@@ -223,10 +214,10 @@ class SqliteStore:
         return apply_sessions(self.writer(), read, wait=wait)
 
     def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
-        from .purge import count_session_hits, purge
+        from .purge import purge
 
         if dry_run:
-            return count_session_hits(self.conn, pattern)
+            return len(self.writer().session_hits(pattern))
         self._vectors.clear()  # their HNSW files are deleted: the next search rebuilds them from SQLite
         self._cache = ReadCache()
         rewritten, log_emptied = purge(self.conn, self.state_dir, pattern, replacement)

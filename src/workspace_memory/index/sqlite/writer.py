@@ -277,6 +277,29 @@ class SqliteWriter:
                           f"({', '.join('?' * len(cols))}, ?)",
                           (*values.values(), datetime.now(UTC).isoformat(timespec="seconds")))
 
+    # -- purging text from session entries --------------------------------------------------------
+    def session_hits(self, pattern: str) -> list[tuple[int, str]]:
+        return self.conn.execute("SELECT id, text FROM chunks WHERE role = 'session' AND instr(text, ?) > 0",
+                                 (pattern,)).fetchall()
+
+    def set_session_text(self, cid: int, text: str, digest: str) -> None:
+        self.conn.execute("UPDATE chunks SET text = ?, text_hash = ? WHERE id = ?", (text, digest, cid))
+
+    def session_entry(self, cid: int) -> tuple[str, str, str | None, str | None] | None:
+        return self.conn.execute(
+            "SELECT c.text, c.path, c.ctx_hash, p.text FROM chunks c LEFT JOIN chunks p ON p.id = c.id - 1"
+            " AND p.path = c.path WHERE c.id = ? AND c.role = 'session'", (cid,)).fetchone()
+
+    def set_search_rows(self, cid: int, words: dict[str, str], ctx_hash: str | None) -> None:
+        """The FTS row (and the trigram row of a CJK entry) rewritten; vectors live in the HNSW files,
+        which a purge deletes whole (index.sqlite.purge)."""
+        self.conn.execute("UPDATE chunks SET ctx_hash = ? WHERE id = ?", (ctx_hash, cid))
+        self.conn.execute("DELETE FROM sessions_fts WHERE rowid = ?", (cid,))
+        self.conn.execute("INSERT INTO sessions_fts(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
+                          (cid, words["search_text"], words["path_text"], words["context_text"]))
+        if self.conn.execute("DELETE FROM chunks_trigram WHERE rowid = ?", (cid,)).rowcount:
+            self.conn.execute("INSERT INTO chunks_trigram(rowid, text) VALUES (?, ?)", (cid, words["search_text"]))
+
     # -- the embedding cache ----------------------------------------------------------------------
     def cached_embeddings(self) -> Cached:
         from .embedding_cache import from_blob  # lazy: numpy only when vectors move
