@@ -305,3 +305,30 @@ def test_what_a_store_lacks_is_declared_not_probed(any_store: tuple[Workspace, S
         members = {name for klass in port.__mro__ if klass.__module__.startswith("workspace_memory")
                    for name in vars(klass) if not name.startswith("_")} | set(getattr(port, "__annotations__", {}))
         assert sorted(m for m in members if not hasattr(obj, m)) == [], (port.__name__, type(obj).__name__)
+
+
+def test_a_purge_rewrites_session_entries_and_the_next_ones_context(any_store: tuple[Workspace, Store],
+                                                                    tmp_path: Path) -> None:
+    """index.sessions.rewrite_sessions through each store's writer: the text, its words, and the
+    context of the message after it; nothing finds the old text afterwards."""
+    from datetime import UTC, datetime
+
+    from workspace_memory.index.base import Filters, Term
+    from workspace_memory.index.sessions import sync_sessions
+    from workspace_memory.workspace.transcripts import SessionFile
+
+    ws, store = any_store
+    store.sync(ws)
+    path = tmp_path / "sessions" / "s2.jsonl"
+    write_lines(path, conversation("s2", datetime(2025, 3, 2, 9, tzinfo=UTC), [
+        ("user", "My token is zebracode42, keep it"), ("assistant", "Noted, I will keep it safe.")]))
+    ids = sync_sessions(store, [SessionFile("sessions/s2.jsonl", path)], UTC).new_chunk_ids
+    with store.snapshot():
+        assert set(store.lexical_pool([Term("zebracode42")], 10, Filters())) == {ids[0], ids[1]}  # text, context
+    assert store.purge("zebracode42", "[purged]", dry_run=True) == 1
+    assert store.purge("zebracode42", "[purged]") == 1
+    with store.snapshot():
+        assert store.lexical_pool([Term("zebracode42")], 10, Filters()) == {}
+        assert set(store.lexical_pool([Term("purged")], 10, Filters())) == {ids[0], ids[1]}
+        texts = [r["text"] for r in store.rows(ids).values()]
+    assert "user: My token is [purged], keep it" in texts and not any("zebracode42" in t for t in texts)
