@@ -83,7 +83,6 @@ def export_once(tmp: Path, cache: Path) -> None:
 def throughput(tmp: Path, cache: Path, rounds: int = 3) -> None:
     from workspace_memory.api import Memory
     from workspace_memory.embed.local import LocalEmbedder
-    from workspace_memory.index.sqlite.sync import sync
     from workspace_memory.index.sqlite.vector_sync import missing_vectors
 
     embedder = LocalEmbedder(cache_dir=cache)
@@ -91,7 +90,7 @@ def throughput(tmp: Path, cache: Path, rounds: int = 3) -> None:
     generate(ws, 60, 50)
     probe = Memory.open(str(ws), NOW)
     conn = probe.store.conn
-    sync(probe.workspace, conn)
+    probe.store.sync(probe.workspace)
     entries = [text for _, text in missing_vectors(conn, embedder)]
     probe.close()
     prose = [p.strip() for doc in ("README.md", "../shared/DESIGN.md") if (ROOT / doc).is_file()

@@ -9,11 +9,12 @@ import pytest
 
 from conftest import index_db
 from workspace_memory.embed.fake import FakeEmbedder
+from workspace_memory.index.indexer import sync as index_sync
 from workspace_memory.index.rows import text_hash
 from workspace_memory.index.sqlite.connection import connect, migrate
 from workspace_memory.index.sqlite.embedding_cache import EmbeddingCache
-from workspace_memory.index.sqlite.sync import sync
 from workspace_memory.index.sqlite.vector_sync import embed_missing
+from workspace_memory.index.sqlite.writer import SqliteWriter
 from workspace_memory.workspace.layout import Workspace
 
 
@@ -70,6 +71,11 @@ def test_put_joins_an_open_transaction_instead_of_committing_it(conn):
     assert cache.count() == 0
 
 
+def sync(ws: Workspace, conn) -> None:  # noqa: ANN001
+    """The one indexer, writing into this test's SQLite connection."""
+    index_sync(ws, SqliteWriter(conn, ws.state_dir))
+
+
 def _workspace(root: Path) -> Workspace:
     (root / "memory").mkdir(parents=True)
     (root / "memory" / "2025-11-27.md").write_text(
@@ -123,8 +129,8 @@ def test_the_label_query_looks_each_chunk_up_in_the_cache(indexed_workspace: Pat
 def test_vectors_complete_at_this_generation_are_not_looked_for_again(tmp_path, conn, monkeypatch):
     """A cold recall skips the search for missing vectors while the index says none can be missing."""
     from workspace_memory.index.sqlite import vector_sync, vectors
-    from workspace_memory.index.sqlite.sync import generation
     from workspace_memory.index.sqlite.vectors import SqliteVectors
+    from workspace_memory.index.sqlite.writer import generation
 
     ws = _workspace(tmp_path / "ws")
     sync(ws, conn)
@@ -151,7 +157,7 @@ def test_vectors_complete_at_this_generation_are_not_looked_for_again(tmp_path, 
 
 def test_completeness_is_not_recorded_when_the_chunks_changed_meanwhile(tmp_path, conn):
     from workspace_memory.index.sqlite import vector_sync
-    from workspace_memory.index.sqlite.sync import generation
+    from workspace_memory.index.sqlite.writer import generation
 
     ws = _workspace(tmp_path / "ws")
     sync(ws, conn)

@@ -37,7 +37,11 @@ def test_every_fact_is_exported_with_its_meaning_and_origin(indexed_workspace: P
     assert (vienna["valid"], vienna["invalid_at"], vienna["invalid_reason"]) == (False, "2025-11-30", "moved")
     assert next(f for f in facts if f["kind"] == "opinion" and "(c=0.8)" in f["bullet"])["confidence"] == 0.8
     recent = _export(indexed_workspace, "--since", "2025-11-26")
-    assert recent and {f["day"] for f in recent} == {"2025-11-26", "2025-11-28", "2025-11-30"}
+    # --since keeps what a fact is about (index.base.entry_time): the range it states, else the day it was
+    # written. So Marrakech (written 11-18, Nov 27-Dec 1) and Tokyo (written 11-22, Dec 8) are kept.
+    assert recent and {f["day"] for f in recent} == {"2025-11-18", "2025-11-22", "2025-11-26", "2025-11-28",
+                                                     "2025-11-30"}
+    assert all(f["occurred"]["end"] >= "2025-11-26" for f in recent if f["day"] < "2025-11-26")
 
 
 def test_an_export_imported_into_an_empty_workspace_recalls_the_same_facts(indexed_workspace: Path,

@@ -131,9 +131,7 @@ def test_a_purge_leaves_no_copy_in_the_journal(ws: Memory) -> None:
 
 def test_the_journal_migration_does_not_rebuild(ws: Memory) -> None:
     """m008 adds a side table: an index built before it keeps its rows (no fingerprint change)."""
-    from workspace_memory.index.sqlite.sync import stale_settings
-
     conn = ws.store.conn
-    assert stale_settings(conn, ws.workspace.date_order) is None
+    assert ws.store.settings_changed(ws.workspace.date_order) is None
     fingerprint = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()[0]
     assert '"schema": 7' in fingerprint

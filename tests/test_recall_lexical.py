@@ -399,7 +399,7 @@ NOT_FOR_A_LEXICAL_RECALL = (
     "workspace_memory.cli.store_cmds", "workspace_memory.cli.ui_cmds", "workspace_memory.workspace.transcripts",
     "workspace_memory.index.sessions", "workspace_memory.embed", "workspace_memory.markdown.parse",
     "workspace_memory.reflect", "workspace_memory.facts.model", "workspace_memory.index.records",
-    "workspace_memory.files", "workspace_memory.locks", "workspace_memory.index.sqlite.supersession",
+    "workspace_memory.files", "workspace_memory.locks", "workspace_memory.index.ports",
 )
 
 

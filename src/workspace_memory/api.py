@@ -64,11 +64,10 @@ def _repairing(method: _T) -> _T:
         try:
             return method(self, *args, **kwargs)
         except Exception as exc:
-            repair = getattr(self.store, "repair", None)
-            if self._repaired or repair is None or not self.store.is_damage(exc):
+            if self._repaired or not self.store.is_damage(exc):
                 raise
             self._repaired = True
-            repair(str(exc))
+            self.store.repair(str(exc))
             if self._watcher is not None:  # the new index is empty: a watched refresh must scan everything
                 self._watcher.put_back(_everything())
             return method(self, *args, **kwargs)
@@ -113,7 +112,7 @@ class Memory:
             ws.require()
             raise AssertionError("unreachable: require() raises for a folder that is not a workspace")
         mem = cls(ws, parse_now(now, tz), checkout=False)
-        if not mem.store.exists():  # type: ignore[attr-defined]
+        if not mem.store.exists():
             raise UserError(f"no workspace at {ws.root}, and {redact(config.url)} holds no workspace named "
                             f"{config.workspace!r}")
         return mem
@@ -280,9 +279,8 @@ class Memory:
         long-lived process: the MCP server). A recall loads the graph only after a few searches."""
         self.recall(RecallRequest(query="warm up", k=1))
         embedder = self.__dict__.get("_embedder", (None, []))[0]
-        load_graph = getattr(self.store.vectors(embedder), "load_graph", None) if embedder is not None else None
-        if load_graph is not None:
-            load_graph()
+        if embedder is not None:
+            self.store.vectors(embedder).load_graph()
 
     @_repairing
     def recall(self, request: RecallRequest) -> dict[str, Any]:
@@ -470,8 +468,8 @@ class Memory:
 
     def store_workspaces(self) -> list[str]:
         """The workspaces of a Postgres store, by name (SQLite holds only this one)."""
-        names = getattr(self.store, "workspace_names", None)
-        return names() if names is not None else [self.store_config.workspace]
+        names = self.store.workspace_names()
+        return names if names is not None else [self.store_config.workspace]
 
     def store_health(self) -> list[dict[str, Any]]:
         """What `memory doctor` checks of the store: [{check, ok, detail}] (server, extensions, migrations)."""
@@ -826,9 +824,8 @@ class Memory:
             return
         if getattr(embedder, "needs_torch", lambda: False)():
             return  # embedding would load torch inside a search; let the recall path decide
-        follow = getattr(self.store.vectors(embedder), "follow", None)
-        if follow is not None:
-            follow(before, report.new_chunk_ids, report.removed_chunk_ids, budget=RECALL_EMBED_BUDGET)
+        self.store.vectors(embedder).follow(before, report.new_chunk_ids, report.removed_chunk_ids,
+                                            budget=RECALL_EMBED_BUDGET)
 
     def _embed_new_text(self) -> list[str]:
         """Embed entries without vectors into the cache (not the HNSW file: its next reader adds them)."""
@@ -836,11 +833,10 @@ class Memory:
             embedder, _ = self.embedder()
         except ProviderUnavailable as exc:
             return [str(exc)]
-        embed_new = getattr(self.store.vectors(embedder), "embed_new", None) if embedder is not None else None
-        if embed_new is None:
+        if embedder is None:
             return []
         try:
-            embed_new()
+            self.store.vectors(embedder).embed_new()
         except ProviderUnavailable as exc:
             return [f"{exc}; new text is found by keywords until `memory index`"]
         return []

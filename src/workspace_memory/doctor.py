@@ -113,7 +113,7 @@ def _check(mem, notices: list[str]) -> list[Finding]:  # noqa: ANN001
 
 def _index_where(mem) -> str:  # noqa: ANN001
     """The index's file as a workspace path when the store has one (".memory/index.sqlite")."""
-    path = getattr(mem.store, "path", None)
+    path = mem.store.path
     return mem.workspace.key_for(Path(path)) if path is not None else mem.store.describe()
 
 
@@ -147,8 +147,7 @@ def _index_health(mem) -> list[Finding]:  # noqa: ANN001
         embedder, _ = mem.embedder()
     except ProviderUnavailable:
         return out
-    missing = getattr(mem.store.vectors(embedder), "missing", None) if embedder is not None else None
-    count = missing() if missing is not None else 0
+    count = (mem.store.vectors(embedder).missing() or 0) if embedder is not None else 0
     if count:
         out.append(Finding("index-vectors", f"{count} text(s) have no embedding yet; semantic search misses them",
                            _index_where(mem), None, "run `memory index` (or `memory doctor --fix`)", True))

@@ -3,6 +3,10 @@
 Markdown is the truth; a store holds what is derived from it (entries, facts, entities, words,
 vectors) and can always be rebuilt. Two stores fill this interface:
 
+The interfaces: `StoreReader` (the reads), `Store` (a store's life cycle, declared capabilities,
+and the write side), `VectorIndex` (one embedder's vectors); the write side's port, `IndexWriter`,
+is in index.ports, and the one indexer that writes through it in index.indexer.
+
 - `index.sqlite.store.SqliteStore`: the embedded default, `.memory/index.sqlite` (FTS5) plus
   an HNSW file per embedder under `.memory/vectors/`;
 - `index.postgres.store.PostgresStore`: one database for many workspaces (tsvector, pg_trgm,
@@ -59,11 +63,14 @@ from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 from ..values import Value
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     import numpy as np
 
     from ..embed.base import Embedder
     from ..facts.model import EntityInfo, Fact
     from ..workspace.layout import Workspace
+    from .ports import IndexWriter
     from .records import ReadDeltas, SessionReport, SessionState, VectorUpdate
 
 # Open ends of a stated range ("since March") are stored as far dates so that "overlaps [a, b]"
@@ -126,6 +133,19 @@ class Filters(Value):
         if not self.sources:
             return True, True
         return "memory" in self.sources, "sessions" in self.sources
+
+    def scoped(self, has_sessions: bool, has_invalid: bool) -> Filters:
+        """These filters without the clauses that cannot exclude anything in a store that holds (or
+        not) session entries and struck facts: "memory only" while no transcript is indexed, "valid
+        only" while no fact is struck. Most workspaces have neither, and a clause costs FTS5 a join on
+        every match and pgvector its HNSW index (a filtered scan instead)."""
+        changes: dict[str, Any] = {}
+        memory, sessions = self.source_roles()
+        if memory and not sessions and not has_sessions:
+            changes["sources"] = ()
+        if not self.include_invalid and not has_invalid:
+            changes["include_invalid"] = True
+        return self.replace(**changes) if changes else self
 
     def source_and_validity_sql(self, alias: str = "c") -> list[str]:
         """SQL clauses over chunks `alias` for `sources` and `include_invalid` (no parameters; the
@@ -229,7 +249,9 @@ class SyncReport:
 
 
 class VectorIndex(Protocol):
-    """One embedder's vectors in a store: each entry has up to two (alone, after the previous entry)."""
+    """One embedder's vectors in a store (an HNSW file beside SQLite, or pgvector): each entry has up
+    to two (alone, after the previous entry). Every method is implemented by every store; where a
+    store has nothing to do, its method says why."""
 
     def update(self, *, encode: Callable[[list[str]], np.ndarray] | None = None, embed: bool = True,
                budget: float | None = None, progress: Progress | None = None,
@@ -247,40 +269,28 @@ class VectorIndex(Protocol):
         """The stored vectors of some entries: id -> (1 or 2, dim) array (the entry's own first)."""
         ...
 
-
-class Store(Protocol):
-    """A derived index of one workspace (see the module docstring)."""
-
-    def describe(self) -> str:
-        """Where the index lives, for `memory status` ("sqlite /ws/.memory/index.sqlite")."""
+    # -- a long-lived process (the MCP server, `memory watch`) -----------------------------------------
+    def load_graph(self) -> None:
+        """Load what the first searches would load (an HNSW graph) now, before the first question."""
         ...
 
-    def close(self) -> None: ...
-
-    # -- keeping up with the Markdown ----------------------------------------------------------
-    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0,
-             progress: Progress | None = None, rebuild_if_stale: bool = True,
-             only: set[str] | None = None) -> SyncReport:
-        """Bring the rows up to date with the workspace's Markdown (only changed files are parsed;
-        `only`: just these workspace keys). `wait=0` returns at once (busy) when another writer works."""
+    def follow(self, before: int, new_ids: Sequence[int], removed_ids: Sequence[int], *,
+               encode: Callable[[list[str]], np.ndarray] | None = None, budget: float | None = None) -> bool:
+        """Bring loaded vectors along with one sync (generation `before` -> `before + 1`) in memory;
+        False when the next search must read them again instead."""
         ...
 
-    def generation(self) -> int:
-        """A counter that every sync which changed entries bumps."""
+    def embed_new(self, *, encode: Callable[[list[str]], np.ndarray] | None = None) -> VectorUpdate:
+        """Embed the texts that have no vector yet into the cache only (a watcher, between indexings)."""
         ...
 
-    def take_notices(self) -> list[str]:
-        """What the store repaired or wants said since the last call (a damaged index rebuilt, ...)."""
+    def missing(self) -> int | None:
+        """How many texts have no vector yet (what `memory index` would embed); None: not counted here."""
         ...
 
-    def damaged(self) -> str | None:
-        """Why the index cannot be read, checked without repairing it (`memory doctor`), or None."""
-        ...
 
-    def settings_changed(self, date_order: str | None = None) -> str | None:
-        """What changed since the index was built with other settings, or None (`memory doctor`;
-        `date_order`: the workspace's `[time] date_order`, part of the settings)."""
-        ...
+class StoreReader(Protocol):
+    """The reads of a derived index: what recall, reflect and the views ask (see the module docstring)."""
 
     # -- recall ---------------------------------------------------------------------------------
     def snapshot(self) -> AbstractContextManager[None]:
@@ -338,11 +348,6 @@ class Store(Protocol):
         (a new or lexical-only index, or one whose record a rebuild forgot)."""
         ...
 
-    def record_model(self, model: str | None) -> None:
-        """Remember `model` as the one the vectors are made with; None forgets the record. A store
-        may also infer the model of an index made before it recorded any."""
-        ...
-
     # -- reflect and views ----------------------------------------------------------------------
     def reading(self) -> AbstractContextManager[None]:
         """A consistent read of facts, entities and logs while no sync is half done (reflect)."""
@@ -372,15 +377,85 @@ class Store(Protocol):
         messages, other, malformed, entries}, or None when no transcript is indexed)."""
         ...
 
+    def file_text(self, path: str) -> str | None:
+        """The text of an indexed file as it was indexed, or None (unknown, or the store keeps no texts)."""
+        ...
+
+
+class Store(StoreReader, Protocol):
+    """A derived index of one workspace: its reads (StoreReader), its life cycle, and the ports the
+    one indexer (index.indexer) and `memory store export/import` write through (index.ports).
+
+    What a store can or cannot do is declared here (`path`, `workspace_names`, `missing`), never
+    probed with `getattr`.
+    """
+
+    path: Path | None  # the index's own file (SQLite), or None (a server holds it)
+
+    def describe(self) -> str:
+        """Where the index lives, for `memory status` ("sqlite /ws/.memory/index.sqlite")."""
+        ...
+
+    def close(self) -> None: ...
+
+    def exists(self) -> bool:
+        """True when the store holds this workspace already (a store-only Memory needs it to)."""
+        ...
+
+    def take_notices(self) -> list[str]:
+        """What the store repaired or wants said since the last call (a damaged index rebuilt, ...)."""
+        ...
+
+    def damaged(self) -> str | None:
+        """Why the index cannot be read, checked without repairing it (`memory doctor`), or None."""
+        ...
+
+    def is_damage(self, exc: BaseException) -> bool:
+        """True when `exc` says the index itself is damaged (not busy, not full, not a lost server)."""
+        ...
+
+    def repair(self, reason: str) -> None:
+        """After `is_damage`: move the damaged index aside and start a new, empty one (the next sync
+        refills it from the Markdown)."""
+        ...
+
+    # -- keeping up with the Markdown (index.indexer over `writer()`) ------------------------------
+    def writer(self) -> IndexWriter:
+        """The IndexWriter port of this workspace (index.ports): what the one indexer writes through."""
+        ...
+
+    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0,
+             progress: Progress | None = None, rebuild_if_stale: bool = True,
+             only: set[str] | None = None) -> SyncReport:
+        """index.indexer.sync through `writer()`: bring the rows up to date with the workspace's
+        Markdown (only changed files are parsed; `only`: just these workspace keys). `wait=0`
+        returns at once (busy) when another writer works."""
+        ...
+
+    def generation(self) -> int:
+        """A counter that every sync which changed entries bumps."""
+        ...
+
+    def settings_changed(self, date_order: str | None = None) -> str | None:
+        """What changed since the index was built with other settings, or None (`memory doctor`;
+        `date_order`: the workspace's `[time] date_order`, part of the settings)."""
+        ...
+
+    def record_model(self, model: str | None) -> None:
+        """Remember `model` as the one the vectors are made with; None forgets the record. A store
+        may also infer the model of an index made before it recorded any."""
+        ...
+
     # -- session transcripts and forgetting (see the module docstring) ---------------------------
     def session_states(self) -> dict[str, SessionState]:
         """How far each indexed transcript was read, by key (`sessions/<file name>`)."""
         ...
 
     def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
-        """Under the writer lock: call `read(current states)` and apply each delta it yields (one
-        transcript per transaction; a `whole` delta replaces the file's rows, `removed` drops them).
-        `wait=0` returns at once (busy) when another writer works."""
+        """index.sessions.apply_sessions through `writer()`: under the writer lock, call `read(current
+        states)` and apply each delta it yields (one transcript per transaction; a `whole` delta
+        replaces the file's rows, `removed` drops them). `wait=0` returns at once (busy) when
+        another writer works."""
         ...
 
     def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
@@ -390,14 +465,14 @@ class Store(Protocol):
         (`dry_run`: that would be; nothing changes)."""
         ...
 
-    # -- several workspaces, kept texts, operations -----------------------------------------------
+    # -- several workspaces, operations -----------------------------------------------------------
+    def workspace_names(self) -> list[str] | None:
+        """Every workspace the store holds, by name; None when it holds one only (SQLite: one per file)."""
+        ...
+
     def across(self, names: Sequence[str] | None) -> Store:
         """A read-only view over the workspaces `names` of this store (None: all of them), whose rows
         name their workspace. Only a store that holds many workspaces can (else UserError)."""
-        ...
-
-    def file_text(self, path: str) -> str | None:
-        """The text of an indexed file as it was indexed, or None (unknown, or the store keeps no texts)."""
         ...
 
     def health(self) -> list[dict[str, Any]]:

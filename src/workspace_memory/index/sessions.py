@@ -33,13 +33,16 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, tzinfo
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ..markdown.parse import split_to_fit
 from ..tokens import CHUNK_TOKENS, has_cjk
 from ..workspace.transcripts import SESSIONS_PREFIX, SessionFile
-from .records import SessionDelta, SessionReport, SessionState
+from .records import ReadDeltas, SessionDelta, SessionReport, SessionState
 from .rows import context_text, embed_text, path_words, text_hash
+
+if TYPE_CHECKING:
+    from .ports import IndexWriter, SessionWriter
 
 # OpenClaw's memorySearch defaults for session deltas: index a transcript once this much was added.
 DELTA_BYTES = 100_000
@@ -329,27 +332,25 @@ def sync_sessions(store: Any, files: Sequence[SessionFile], tz: tzinfo, *, min_b
 # ------------------------------------------------------------------------------------------ applying
 
 
-class SessionWriter(Protocol):
-    """What a store does for `apply_delta`, inside its transaction (index.sqlite.sessions,
-    index.postgres.sessions): the steps are the same, the SQL is the store's."""
-
-    def forget(self, key: str) -> list[int]:
-        """Delete the transcript's entries and its read state; return the ids of the entries deleted."""
-
-    def read_to(self, key: str) -> int:
-        """How many bytes of the transcript the stored state says were read (0 when none)."""
-
-    def last_entry(self, key: str) -> tuple[int, str] | None:
-        """The id and text of the transcript's last entry, if any."""
-
-    def next_id(self) -> int:
-        """The id the next inserted entry gets."""
-
-    def insert(self, rows: list[dict[str, Any]]) -> list[int]:
-        """Insert the entries' rows; return their ids."""
-
-    def save(self, state: SessionState) -> None:
-        """Store the transcript's read state (insert or replace)."""
+def apply_sessions(writer: IndexWriter, read: ReadDeltas, *, wait: float | None) -> SessionReport:
+    """Store.apply_sessions on every store: take the writer's lock, read the deltas from the stored
+    states and apply them, one transcript per transaction (readers see a transcript's new messages
+    all at once and never wait), then bump the generation when entries changed."""
+    report = SessionReport()
+    with writer.lock(wait) as held:
+        if not held:
+            report.busy = True
+            return report
+        for delta in read(writer.session_states()):
+            if delta.pending:
+                report.pending += 1
+                continue
+            with writer.transaction():
+                apply_delta(writer, delta, report)
+        if report.dirty:
+            with writer.transaction():
+                writer.bump_generation(None)
+    return report
 
 
 def apply_delta(writer: SessionWriter, delta: SessionDelta, report: SessionReport) -> None:
@@ -379,3 +380,27 @@ def apply_delta(writer: SessionWriter, delta: SessionDelta, report: SessionRepor
 def is_session_path(path: str) -> bool:
     """True for the path of a session entry (`sessions/<id>.jsonl`)."""
     return path.startswith(SESSIONS_PREFIX) and path.endswith(".jsonl")
+
+
+# ------------------------------------------------------------------------------------------ purging
+
+
+def rewrite_sessions(writer: IndexWriter, pattern: str, replacement: str) -> int:
+    """`memory forget --purge` on the session entries (their transcripts are not ours to rewrite):
+    replace `pattern` in the entries that hold it, then refresh the search rows (words, context,
+    context hash) of each rewritten entry and of the entry after it, which has it as context.
+    Inside the caller's transaction; returns the entries rewritten. Their old vectors are the
+    store's to drop (a store drops the vectors of the entries whose search rows changed)."""
+    hits = writer.session_hits(pattern)
+    for cid, text in hits:
+        new = text.replace(pattern, replacement)
+        writer.set_session_text(cid, new, text_hash(new))
+    for cid in sorted({i for hit, _ in hits for i in (hit, hit + 1)}):
+        entry = writer.session_entry(cid)
+        if entry is None:
+            continue  # the next entry is not a session entry (or there is none)
+        text, path, ctx_hash, previous = entry
+        context = previous if ctx_hash and previous is not None else ""
+        words = {"search_text": text, "path_text": path_words(path), "context_text": context}
+        writer.set_search_rows(cid, words, text_hash(context_text(context, text)) if context else ctx_hash)
+    return len(hits)

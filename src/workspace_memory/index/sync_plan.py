@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..workspace.layout import MarkdownFile, Workspace
 
-Known = dict[str, tuple[int, int, str]]  # path -> (mtime_ns, size, hash)
+if TYPE_CHECKING:
+    from .ports import Known  # path -> (mtime_ns, size, hash)
+
 
 
 # A plain class, not a dataclass: creating a dataclass costs about a millisecond at import, and

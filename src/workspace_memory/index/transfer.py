@@ -9,6 +9,9 @@ Markdown (a parse costs milliseconds a file). So `memory store export/import`:
 2. brings the target's rows up to date from the Markdown (the same rows the source holds);
 3. fills the target's vectors from its cache, with the embedder switched off: a text that the
    source had no vector for stays missing (and `memory index` embeds it), it is never embedded here.
+
+Both stores are reached through their ports only (index.ports.IndexWriter's embedding cache,
+Store.sync, VectorIndex.update): this module knows neither store's SQL nor its classes.
 """
 
 from __future__ import annotations
@@ -16,14 +19,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..embed.base import Embedder
     from ..workspace.layout import Workspace
     from .base import Store
-
-Cached = list[tuple[str, str, str, np.ndarray]]  # provider, model, hash, vector
+    from .ports import Cached
 
 
 @dataclass
@@ -36,49 +38,21 @@ class TransferReport:
     notices: list[str] = field(default_factory=list)
 
 
-def cached_for_workspace(store: Store) -> Cached:
-    """The cached embeddings of every text the store's entries of this workspace use."""
-    from .postgres.store import PostgresStore
-    from .sqlite.embedding_cache import from_blob
-
-    if isinstance(store, PostgresStore):
-        rows = store.db.conn.execute(
-            "SELECT e.provider, e.model, e.hash, e.vector FROM embedding_cache e WHERE e.hash IN"
-            " (SELECT text_hash FROM chunks WHERE workspace_id = %(ws)s UNION"
-            "  SELECT ctx_hash FROM chunks WHERE workspace_id = %(ws)s)", {"ws": store.own_id(create=False)})
-        from .postgres.vectors import _array
-
-        return [(p, m, h, _array(v)) for p, m, h, v in rows]
-    rows = store.conn.execute(  # type: ignore[attr-defined]
-        "SELECT provider, model, hash, dim, vector FROM embedding_cache WHERE hash IN"
-        " (SELECT text_hash FROM chunks UNION SELECT ctx_hash FROM chunks)").fetchall()
-    return [(p, m, h, vec) for p, m, h, dim, blob in rows if (vec := from_blob(blob, dim)) is not None]
-
-
 def put_cached(store: Store, cached: Cached) -> None:
-    """Add vectors to the store's embedding cache (grouped by provider and model)."""
-    from .postgres.store import PostgresStore
-
+    """Add vectors to the store's embedding cache, one embedder (provider, model) at a time."""
     groups: dict[tuple[str, str], dict[str, np.ndarray]] = {}
     for provider, model, digest, vector in cached:
         groups.setdefault((provider, model), {})[digest] = vector
+    writer = store.writer()
     for (provider, model), vectors in groups.items():
-        if isinstance(store, PostgresStore):
-            from .postgres.vectors import put_cached as put
-
-            with store.db.transaction():
-                put(store.db.conn, provider, model, vectors)
-        else:
-            from .sqlite.embedding_cache import EmbeddingCache
-
-            EmbeddingCache(store.conn).put_many(provider, model, vectors)  # type: ignore[attr-defined]
+        writer.put_embeddings(provider, model, vectors)
 
 
 def transfer(ws: Workspace, source: Store, target: Store, embedder: Embedder | None) -> TransferReport:
     """Copy `ws`'s cached embeddings from `source` to `target` and bring `target` up to date (see above)."""
     report = TransferReport(source.describe(), target.describe())
     source.sync(ws, wait=60.0)  # the source's rows name the texts whose vectors move
-    cached = cached_for_workspace(source)
+    cached = source.writer().cached_embeddings()
     put_cached(target, cached)
     report.embeddings = len(cached)
     synced = target.sync(ws, wait=60.0)

@@ -51,7 +51,7 @@ def _and(where: str) -> str:
     return f" AND {where}" if where else ""
 
 
-# Each source's entries and where their words are counted (index.postgres.sync.WORD_TABLES): SQLite
+# Each source's entries and where their words are counted (index.postgres.writer.WORD_TABLES): SQLite
 # keeps them in two FTS tables, so BM25's counts and the plan's are per source there, and here too.
 SOURCES = {"memory": ("c.role <> 'session'", "lexemes"), "sessions": ("c.role = 'session'", "session_lexemes")}
 

@@ -18,6 +18,7 @@ from ...errors import UserError
 from ..base import ChunkRow, Filters, SyncReport, Term
 from . import lexical, reads
 from .connection import Database, guarded
+from .writer import PostgresWriter
 
 if TYPE_CHECKING:
     from ...embed.base import Embedder
@@ -31,6 +32,8 @@ READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` of th
 
 class PostgresStore:
     """The derived index of workspace `name` in the Postgres database at `url` (see index.base)."""
+
+    path = None  # a server holds the index: no file of ours to name or move aside
 
     def __init__(self, url: str, name: str, *, db: Database | None = None,
                  view: tuple[str, ...] | None = None) -> None:
@@ -61,6 +64,10 @@ class PostgresStore:
     def is_damage(self, exc: BaseException) -> bool:
         del exc
         return False  # the server keeps its own files whole; a lost server is StoreUnavailable
+
+    def repair(self, reason: str) -> None:
+        """Never asked for (is_damage is always False): there is no file of ours to move aside."""
+        raise AssertionError(f"a Postgres store is never repaired by moving a file aside ({reason})")
 
     @guarded
     def own_id(self, create: bool = True) -> int | None:
@@ -138,18 +145,25 @@ class PostgresStore:
     @guarded
     def settings_changed(self, date_order: str | None = None) -> str | None:
         """What changed since this workspace's rows were built with other settings, or None."""
-        from .sync import stale_and_known
+        from ..indexer import settings_changed
 
         ws_id = self.own_id(create=False)
-        return None if ws_id is None else stale_and_known(self.db, ws_id, [], date_order)[0]
+        return None if ws_id is None else settings_changed(PostgresWriter(self.db, ws_id), date_order)
+
+    def writer(self) -> PostgresWriter:
+        """The IndexWriter port (index.ports) over this workspace (registered on first use); a view
+        over several workspaces has none."""
+        if self.view is not None:
+            raise UserError("a view over several workspaces is read-only")
+        self._stats = None  # what it writes changes the counters
+        return PostgresWriter(self.db, self.own_id())
 
     def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,  # noqa: ANN001
              rebuild_if_stale: bool = True, only: set[str] | None = None) -> SyncReport:
-        if self.view is not None:
-            raise UserError("a view over several workspaces is read-only")
-        from .sync import sync
+        from ..indexer import sync
 
-        report = sync(self.db, self.own_id(), ws, rebuild=rebuild, wait=wait, progress=progress,
+        writer = self.writer()
+        report = sync(ws, writer, rebuild=rebuild, wait=wait, progress=progress,
                       rebuild_if_stale=rebuild_if_stale, only=only)
         self._stats = None
         return report
@@ -185,16 +199,9 @@ class PostgresStore:
         return self._stats
 
     def scoped(self, filters: Filters) -> Filters:
-        """The filters without the clauses that cannot exclude anything here: "memory only" while the
-        view holds no session entry, "valid only" while no fact of the view is struck (as the SQLite
-        store). A clause costs the vector search its HNSW index (a filtered scan instead)."""
-        changes: dict[str, Any] = {}
-        memory, sessions = filters.source_roles()
-        if memory and not sessions and not self.stats().sessions:
-            changes["sources"] = ()
-        if not filters.include_invalid and not self.stats().invalid:
-            changes["include_invalid"] = True
-        return filters.replace(**changes) if changes else filters
+        """The filters without the clauses that cannot exclude anything in this view (Filters.scoped)."""
+        stats = self.stats()
+        return filters.scoped(bool(stats.sessions), bool(stats.invalid))
 
     @guarded
     def holds_entries(self, filters: Filters) -> bool:
@@ -328,39 +335,38 @@ class PostgresStore:
     # -- session transcripts and forgetting -------------------------------------------------------
     @guarded
     def session_states(self) -> dict[str, SessionState]:
-        """How far each transcript of this workspace was read (index.postgres.sessions)."""
-        from . import sessions  # transcript code only when transcripts are read (not on a recall)
-
+        """How far each transcript of this workspace was read."""
         own = self.own_id(create=False)
-        return sessions.session_states(self.db, own) if own is not None else {}
+        return PostgresWriter(self.db, own).session_states() if own is not None else {}
 
     @guarded
     def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
         """Apply what index.sessions reads from the transcripts, under the workspace's indexer lock."""
-        if self.view is not None:
-            raise UserError("a view over several workspaces is read-only")
-        from . import sessions
+        from ..sessions import (
+            apply_sessions,  # transcript code only when transcripts are read (not on a recall)
+        )
 
-        report = sessions.apply_sessions(self.db, self.own_id(), read, wait=wait)
+        report = apply_sessions(self.writer(), read, wait=wait)
         self._stats = None
         return report
 
     @guarded
     def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
         """After the caller's sync replaced the rows of the purged Markdown: rewrite the session
-        entries that hold `pattern` (index.postgres.sessions.rewrite), and drop the cached vectors
+        entries that hold `pattern` (index.sessions.rewrite_sessions), and drop the cached vectors
         that no entry of any workspace uses any more. Returns the session entries rewritten."""
-        from . import sessions
+        from ..sessions import rewrite_sessions
 
         own = self.own_id(create=False)
         if self.view is not None or own is None:
             return 0
+        writer = PostgresWriter(self.db, own)
         if dry_run:
-            return sessions.count_hits(self.db, own, pattern)
+            return len(writer.session_hits(pattern))
         with self.db.transaction():
-            rewritten = sessions.rewrite(self.db, own, pattern, replacement)
+            rewritten = rewrite_sessions(writer, pattern, replacement)
             if rewritten:
-                from .sync import recount
+                from .writer import recount
 
                 recount(self.db, own)
             self.db.conn.execute(

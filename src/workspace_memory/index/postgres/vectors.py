@@ -104,6 +104,26 @@ class PostgresVectors:
             self._space = ensure_space(self.store, self.embedder)
         return self._space
 
+    # -- a long-lived process (the MCP server, `memory watch`): the server does the work ------------
+    def load_graph(self) -> None:
+        """Nothing to load: the server keeps its HNSW index in its own memory."""
+
+    def follow(self, before: int, new_ids: Sequence[int], removed_ids: Sequence[int], *,
+               encode: Callable[[list[str]], np.ndarray] | None = None, budget: float | None = None) -> bool:
+        """False: searches read the live table, so there is nothing loaded to bring along (the next
+        update() embeds what the sync added)."""
+        del before, new_ids, removed_ids, encode, budget
+        return False
+
+    def embed_new(self, *, encode: Callable[[list[str]], np.ndarray] | None = None) -> VectorUpdate:
+        """Nothing between indexings: new text is embedded by the next update() (`memory index`, a recall)."""
+        del encode
+        return VectorUpdate()
+
+    def missing(self) -> None:
+        """Not counted here (`memory index` says what it embedded)."""
+        return None
+
     # -- keeping up --------------------------------------------------------------------------
     def update(self, *, encode: Callable[[list[str]], np.ndarray] | None = None, embed: bool = True,
                budget: float | None = None, progress: Callable[[int, int], None] | None = None,
@@ -272,7 +292,7 @@ class PostgresVectors:
                 "SELECT chunk_id, embedding FROM chunk_vectors WHERE workspace_id = ANY(%s) AND space_id = %s"
                 " AND chunk_id = ANY(%s) ORDER BY chunk_id, which", (self.store.ids, self.space, list(ids)),
                     binary=True):
-                out.setdefault(cid, []).append(_array(vector))
+                out.setdefault(cid, []).append(as_array(vector))
         return {cid: np.vstack(vecs) for cid, vecs in out.items()}
 
 
@@ -286,7 +306,7 @@ def put_cached(conn, provider: str, model: str, vectors: Mapping[str, np.ndarray
                             " ON CONFLICT DO NOTHING", rows)
 
 
-def _array(vector: object) -> np.ndarray:
+def as_array(vector: object) -> np.ndarray:
     """A pgvector value as float32 (pgvector-python returns its own Vector, or an array)."""
     to_numpy = getattr(vector, "to_numpy", None)
     return np.asarray(to_numpy() if to_numpy else vector, dtype=np.float32)

@@ -19,7 +19,7 @@ from ..rows import path_words
 from . import bm25 as table_bm25
 from .reads import filter_sql
 from .schema import FTS_TOKENIZER
-from .sync import FTS_TABLES
+from .writer import FTS_TABLES
 
 RANK_BUDGET = lexical_plan.RANK_BUDGET  # chunks that BM25 may score per query, see lexical_plan
 ENTRY_OVERFETCH = 2  # rows fetched per entry wanted, at first (see _distinct_entries)

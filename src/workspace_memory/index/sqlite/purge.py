@@ -4,7 +4,8 @@ The caller has already rewritten the Markdown and synced, so Markdown entries ho
 What is left is everything a plain DELETE leaves behind:
 
 1. session entries (their transcripts are not ours to rewrite): the text, its FTS rows, the next
-   entry's context column and the hashes of the embedded texts are rewritten in place;
+   entry's context column and the hashes of the embedded texts are rewritten in place
+   (index.sessions.rewrite_sessions, through the SqliteWriter);
 2. cached vectors of texts no entry uses any more (the old entries' vectors);
 3. FTS5 keeps deleted terms in old segments until they merge: 'optimize' merges them all;
 4. SQLite keeps deleted bytes in free pages, and the write-ahead log keeps old page images:
@@ -21,10 +22,10 @@ import shutil
 import sqlite3
 from pathlib import Path
 
-from ..rows import context_text, text_hash
+from ..sessions import rewrite_sessions
 from . import journal
 from .connection import CORRUPT_DIR, transaction, writer_lock
-from .sync import bump_generation
+from .writer import SqliteWriter, bump_generation
 
 PURGE_WAIT = 60.0  # seconds to wait for another writer of the index
 
@@ -37,7 +38,7 @@ def purge(conn: sqlite3.Connection, state_dir: Path, pattern: str, replacement: 
         conn.execute("PRAGMA secure_delete = ON")
         try:
             with transaction(conn):
-                rewritten = _rewrite_sessions(conn, pattern, replacement)
+                rewritten = rewrite_sessions(SqliteWriter(conn, state_dir), pattern, replacement)
                 journal.reset(conn)  # it holds copies of deleted rows: the purged text among them
                 conn.execute("DELETE FROM embedding_cache WHERE hash NOT IN (SELECT text_hash FROM chunks"
                              " WHERE text_hash IS NOT NULL UNION SELECT ctx_hash FROM chunks WHERE ctx_hash IS NOT NULL)")
@@ -52,44 +53,6 @@ def purge(conn: sqlite3.Connection, state_dir: Path, pattern: str, replacement: 
         finally:
             conn.execute("PRAGMA secure_delete = OFF")
     return rewritten, not busy
-
-
-def count_session_hits(conn: sqlite3.Connection, pattern: str) -> int:
-    """How many session entries hold `pattern` (what a purge would rewrite)."""
-    return conn.execute("SELECT COUNT(*) FROM chunks WHERE role = 'session' AND instr(text, ?) > 0",
-                        (pattern,)).fetchone()[0]
-
-
-def _rewrite_sessions(conn: sqlite3.Connection, pattern: str, replacement: str) -> int:
-    """Step 1: new text in the session entries that hold `pattern`, and in their neighbours' context."""
-    hits = conn.execute("SELECT id, text FROM chunks WHERE role = 'session' AND instr(text, ?) > 0",
-                        (pattern,)).fetchall()
-    for cid, text in hits:
-        new = text.replace(pattern, replacement)
-        conn.execute("UPDATE chunks SET text = ?, text_hash = ? WHERE id = ?", (new, text_hash(new), cid))
-    # Each entry after a rewritten one has it as context; each rewritten entry has a new text.
-    for entry in sorted({i for hit, _ in hits for i in (hit, hit + 1)}):
-        _refresh_search_rows(conn, entry)
-    return len(hits)
-
-
-def _refresh_search_rows(conn: sqlite3.Connection, cid: int) -> None:
-    """Rewrite one session entry's FTS rows and context hash from the texts now in `chunks`."""
-    row = conn.execute(
-        "SELECT c.text, c.path, c.ctx_hash, p.text FROM chunks c LEFT JOIN chunks p ON p.id = c.id - 1"
-        " AND p.path = c.path WHERE c.id = ? AND c.role = 'session'", (cid,)).fetchone()
-    if row is None:
-        return
-    text, path, ctx_hash, previous = row
-    context = previous if ctx_hash and previous is not None else ""
-    if context:
-        conn.execute("UPDATE chunks SET ctx_hash = ? WHERE id = ?", (text_hash(context_text(context, text)), cid))
-    path_text = conn.execute("SELECT path_text FROM sessions_fts WHERE rowid = ?", (cid,)).fetchone()
-    conn.execute("DELETE FROM sessions_fts WHERE rowid = ?", (cid,))
-    conn.execute("INSERT INTO sessions_fts(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
-                 (cid, text, path_text[0] if path_text else path, context))
-    if conn.execute("DELETE FROM chunks_trigram WHERE rowid = ?", (cid,)).rowcount:
-        conn.execute("INSERT INTO chunks_trigram(rowid, text) VALUES (?, ?)", (cid, text))
 
 
 def _remove_derived_files(state_dir: Path) -> None:

@@ -23,7 +23,7 @@ from . import bm25 as table_bm25
 from . import journal
 from .lexical import MAIN_COLUMNS, count_matches, fts_phrase
 from .schema import FTS_TOKENIZER
-from .sync import FTS_TABLES
+from .writer import FTS_TABLES
 
 _SCRATCH = "recall_journal"
 

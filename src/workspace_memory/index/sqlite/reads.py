@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -188,8 +188,6 @@ def status(conn: sqlite3.Connection) -> dict[str, Any]:
     def count(sql: str) -> int:
         return conn.execute(sql).fetchone()[0]
 
-    from .sessions import session_totals
-
     last_sync = conn.execute("SELECT value FROM meta WHERE key = 'last_sync'").fetchone()
     age = None
     if last_sync:
@@ -207,3 +205,14 @@ def status(conn: sqlite3.Connection) -> dict[str, Any]:
         "invalid_facts": count("SELECT COUNT(*) FROM facts WHERE invalid_at IS NOT NULL"),
         "sessions": session_totals(conn),
     }
+
+
+def session_totals(conn: sqlite3.Connection) -> Mapping[str, int] | None:
+    """Transcripts, messages, skipped lines and entries, for `memory status` (None without sessions)."""
+    files, messages, other, malformed = conn.execute(
+        "SELECT COUNT(*), COALESCE(SUM(messages), 0), COALESCE(SUM(other), 0), COALESCE(SUM(malformed), 0)"
+        " FROM session_files").fetchone()
+    if not files:
+        return None
+    entries = conn.execute("SELECT COUNT(*) FROM chunks WHERE role = 'session'").fetchone()[0]
+    return {"files": files, "messages": messages, "other": other, "malformed": malformed, "entries": entries}

@@ -14,7 +14,7 @@ from ..base import ChunkRow, Filters, SyncReport, Term
 from . import lexical, reads
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
 from .read_cache import ReadCache
-from .sync import generation, sync
+from .writer import SqliteWriter, generation
 
 if TYPE_CHECKING:
     from ...embed.base import Embedder
@@ -55,6 +55,10 @@ class SqliteStore:
             self._conn = None
         self._vectors.clear()
 
+    def exists(self) -> bool:
+        """True when the index file is there (a sync creates it)."""
+        return self.path.exists()
+
     def take_notices(self) -> list[str]:
         notices, self._notices = self._notices, []
         return notices
@@ -76,9 +80,9 @@ class SqliteStore:
 
     def settings_changed(self, date_order: str | None = None) -> str | None:
         """What changed since the index was built with other settings ("chunk_tokens 200 -> 180"), or None."""
-        from .sync import stale_settings
+        from ..indexer import settings_changed
 
-        return stale_settings(self.conn, date_order)
+        return settings_changed(self.writer(), date_order)
 
     def is_damage(self, exc: BaseException) -> bool:
         """True when `exc` says the index file itself is damaged (not busy, not full)."""
@@ -92,9 +96,15 @@ class SqliteStore:
         self._notices += repairs
 
     # -- keeping up with the Markdown ----------------------------------------------------------
+    def writer(self) -> SqliteWriter:
+        """The IndexWriter port (index.ports) over this index: what the one indexer writes through."""
+        return SqliteWriter(self.conn, self.state_dir)
+
     def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,  # noqa: ANN001
              rebuild_if_stale: bool = True, only: set[str] | None = None) -> SyncReport:
-        return sync(ws, self.conn, rebuild=rebuild, wait=wait, progress=progress,
+        from ..indexer import sync
+
+        return sync(ws, self.writer(), rebuild=rebuild, wait=wait, progress=progress,
                     rebuild_if_stale=rebuild_if_stale, only=only)
 
     def generation(self) -> int:
@@ -105,17 +115,8 @@ class SqliteStore:
         return snapshot(self.conn)
 
     def scoped(self, filters: Filters) -> Filters:
-        """The filters without the clauses that cannot exclude anything here: "memory only" while no
-        transcript is indexed, "valid only" while no fact is struck. Most workspaces have neither,
-        and a filter costs FTS5 a join on every match."""
-        changes: dict[str, Any] = {}
-        memory, sessions_too = filters.source_roles()
-        has_sessions, has_invalid = self._cache.holds(self.conn)
-        if memory and not sessions_too and not has_sessions:
-            changes["sources"] = ()
-        if not filters.include_invalid and not has_invalid:
-            changes["include_invalid"] = True
-        return filters.replace(**changes) if changes else filters
+        """The filters without the clauses that cannot exclude anything here (Filters.scoped)."""
+        return filters.scoped(*self._cache.holds(self.conn))
 
     def holds_entries(self, filters: Filters) -> bool:
         return reads.holds_entries(self.conn, self.scoped(filters))
@@ -203,20 +204,20 @@ class SqliteStore:
 
     # -- session transcripts and forgetting -------------------------------------------------------
     def session_states(self) -> dict[str, SessionState]:
-        from . import sessions  # transcript code only when transcripts are read (not on a recall)
-
-        return sessions.session_states(self.conn)
+        return self.writer().session_states()
 
     def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
-        from . import sessions
+        from ..sessions import (
+            apply_sessions,  # transcript code only when transcripts are read (not on a recall)
+        )
 
-        return sessions.apply_sessions(self.conn, self.state_dir, read, wait=wait)
+        return apply_sessions(self.writer(), read, wait=wait)
 
     def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
-        from .purge import count_session_hits, purge
+        from .purge import purge
 
         if dry_run:
-            return count_session_hits(self.conn, pattern)
+            return len(self.writer().session_hits(pattern))
         self._vectors.clear()  # their HNSW files are deleted: the next search rebuilds them from SQLite
         self._cache = ReadCache()
         rewritten, log_emptied = purge(self.conn, self.state_dir, pattern, replacement)
@@ -226,6 +227,10 @@ class SqliteStore:
         return rewritten
 
     # -- several workspaces, kept texts, operations -----------------------------------------------
+    def workspace_names(self) -> None:
+        """None: one workspace per index file (its name is the folder's)."""
+        return None
+
     def across(self, names: Sequence[str] | None) -> SqliteStore:
         """One workspace per file: recalling across workspaces needs the Postgres store."""
         del names

@@ -32,7 +32,7 @@ from ..base import in_batches
 from ..embedding import embed_in_batches, texts_to_embed
 from .connection import transaction
 from .embedding_cache import EmbeddingCache
-from .sync import generation
+from .writer import generation
 
 SOURCE_OVERFETCH = 4  # a search that only drops transcripts looks this many times further first
 
@@ -256,7 +256,7 @@ def _record_change(conn: sqlite3.Connection, embedder: Embedder, path: Path, key
     cannot (no recorded change, no usable HNSW sidecar or recent file, or the file would be full)."""
     from . import recent_file
     from .hnsw import sidecar_digest
-    from .sync import chunk_delta
+    from .writer import chunk_delta
 
     delta = chunk_delta(conn)
     base = sidecar_digest(path, embedder.dim, embedder.identity())

@@ -19,7 +19,6 @@ from ..records import VectorUpdate
 from .connection import writer_lock
 from .live_vectors import LiveVectors
 from .reads import filter_sql
-from .sync import generation
 from .vector_sync import (
     SOURCE_OVERFETCH,
     chunk_labels,
@@ -30,6 +29,7 @@ from .vector_sync import (
     missing_vectors,
     open_store,
 )
+from .writer import generation
 
 
 class SqliteVectors:
