@@ -127,7 +127,7 @@ export function getResult(page) {
 /** memory_get's answer for an engine refusal: not_found for a missing file, error otherwise. @param {string} path @param {Error} err */
 export function getFailure(path, err) {
   const message = err.message;
-  const status = /no such file|not found/i.test(message) ? "not_found" : "error";
+  const status = /** @type {any} */ (err).code === "tool" && /no such file|not found/i.test(message) ? "not_found" : "error";
   return { status, path, text: "", error: message };
 }
 

@@ -1,5 +1,6 @@
 // The agent's tools: memory-core's memory_search / memory_get, then the engine's own tools
 // passed through with their documented arguments. Each call goes to the workspace's engine.
+import { EngineError } from "./engine.js";
 import {
   MEMORY_GET_PARAMETERS, MEMORY_SEARCH_PARAMETERS, citationsMode, getArgs, getFailure, getResult,
   includeCitations, searchArgs, searchResult,
@@ -64,6 +65,9 @@ export const PASS_THROUGH = [
   },
 ];
 
+/** The engine's read-only tools: retried once after an engine death, like search and get. */
+const READ_ONLY = new Set(["memory_entity", "memory_core_show"]);
+
 export const TOOL_NAMES = ["memory_search", "memory_get", ...PASS_THROUGH.map((t) => t.name)];
 
 /** Only the documented arguments go to the engine (its tools refuse others). @param {object} schema @param {any} params */
@@ -72,6 +76,32 @@ function pick(schema, params) {
   const out = {};
   for (const key of Object.keys(schema.properties)) if (params?.[key] !== undefined) out[key] = params[key];
   return out;
+}
+
+/**
+ * A read-only call, retried once when the engine died under it (the retry starts a new engine);
+ * writes are never retried: their error says the engine died, and the next call restarts it.
+ * @param {import("./engine.js").Engine} engine @param {string} name @param {object} args @param {AbortSignal} [signal]
+ */
+export async function readCall(engine, name, args, signal) {
+  try {
+    return await engine.call(name, args, { signal });
+  } catch (err) {
+    if (/** @type {any} */ (err)?.code !== "exited") throw err;
+    return await engine.call(name, args, { signal });
+  }
+}
+
+/** memory-core's answer when search cannot run (the reason for the model, and what to do). @param {Error} err */
+export function unavailable(err) {
+  const timedOut = /** @type {any} */ (err)?.code === "timeout";
+  const missing = /** @type {any} */ (err)?.code === "missing";
+  return {
+    results: [], disabled: true, unavailable: true, ...(timedOut ? { timedOut: true } : {}), error: err.message,
+    warning: timedOut ? "Memory search did not finish within its time limit." : "Memory search is unavailable: the workspace-memory engine failed.",
+    action: missing ? "Install workspace-memory (the `memory` command) or set plugins.entries.workspace-memory.config.command, then retry memory_search."
+      : "Retry memory_search; if it keeps failing, run: openclaw memory doctor",
+  };
 }
 
 /**
@@ -92,7 +122,14 @@ export function createSearchTool(ctx, deps) {
       if (params?.corpus === "wiki") {
         return jsonResult({ results: [], provider: "workspace-memory", disabled: true, warning: "corpus=wiki is not served by workspace-memory; use corpus=memory or all" });
       }
-      const recall = await deps.engineFor(ctx).call("memory_search", searchArgs(params), { signal });
+      const args = searchArgs(params);
+      let recall;
+      try {
+        recall = await readCall(deps.engineFor(ctx), "memory_search", args, signal);
+      } catch (err) {
+        if (!(err instanceof EngineError) || err.code === "aborted") throw err;
+        return jsonResult(unavailable(err));
+      }
       const mode = citationsMode(deps.configOf(ctx));
       return jsonResult(searchResult(recall, { minScore: params?.minScore, mode, include: includeCitations(mode, ctx?.sessionKey) }));
     },
@@ -110,10 +147,10 @@ export function createGetTool(ctx, deps) {
     async execute(_id, params, signal) {
       const args = getArgs(params);
       try {
-        return jsonResult(getResult(await deps.engineFor(ctx).call("memory_get", args, { signal })));
+        return jsonResult(getResult(await readCall(deps.engineFor(ctx), "memory_get", args, signal)));
       } catch (err) {
-        if (/** @type {any} */ (err)?.code === "tool") return jsonResult(getFailure(String(args.path), /** @type {Error} */ (err)));
-        throw err;
+        if (!(err instanceof EngineError) || err.code === "aborted") throw err;
+        return jsonResult(getFailure(String(args.path), err));
       }
     },
   };
@@ -125,7 +162,10 @@ export function createPassThroughTools(ctx, deps) {
     ...spec,
     /** @param {string} _id @param {any} params @param {AbortSignal} [signal] */
     async execute(_id, params, signal) {
-      return jsonResult(await deps.engineFor(ctx).call(spec.name, pick(spec.parameters, params), { signal }));
+      const engine = deps.engineFor(ctx);
+      const args = pick(spec.parameters, params);
+      return jsonResult(READ_ONLY.has(spec.name) ? await readCall(engine, spec.name, args, signal)
+        : await engine.call(spec.name, args, { signal }));
     },
   }));
 }
