@@ -18,10 +18,12 @@ import os
 import re
 import socket
 import subprocess
+import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +58,7 @@ class OpenClaw:
         self.home = root / "home"
         self.home.mkdir(parents=True, exist_ok=True)
         self.port = _free_port()
+        self.model_port = _free_port()
         self.config = root / "openclaw.json"
         self.write_config(command)
         self.env = clean_env({"MEMORY_NOW": NOW}) | {
@@ -68,9 +71,16 @@ class OpenClaw:
 
     def write_config(self, command: str, path: Path | None = None) -> Path:
         config = {
-            "agents": {"defaults": {"workspace": str(self.workspace)}},
+            "agents": {"defaults": {"workspace": str(self.workspace), "model": {"primary": "scripted/scripted-1"}}},
             "update": {"checkOnStart": False},
-            "models": {"catalogRefresh": {"enabled": False}},  # loopback only: no catalog download
+            "models": {  # loopback only: no catalog download; the one model is the scripted server below
+                "catalogRefresh": {"enabled": False},
+                "providers": {"scripted": {
+                    "baseUrl": f"http://127.0.0.1:{self.model_port}/v1", "apiKey": "none", "api": "openai-completions",
+                    "models": [{"id": "scripted-1", "name": "Scripted", "reasoning": False, "input": ["text"],
+                                "contextWindow": 128000, "maxTokens": 4096}]}},
+            },
+            "tools": {"toolSearch": False},
             "gateway": {"mode": "local", "bind": "loopback", "port": self.port,
                         "auth": {"mode": "token", "token": TOKEN}},
             "plugins": {
@@ -303,6 +313,86 @@ def test_gateway_restarts_a_killed_engine(gateway: Gateway) -> None:
     assert after["results"], after
     pids = gateway.engines()
     assert len(pids) == 1 and pids != [pid], "one new engine process"
+
+
+# ------------------------------------------------------------------------------------ an agent turn
+
+
+class ScriptedModel(ThreadingHTTPServer):
+    """An OpenAI-compatible chat-completions server on loopback: the first call of a turn asks for
+    memory_search(QUERY); once a tool message is there, it answers in text. It records every request."""
+
+    def __init__(self, port: int, query: str) -> None:
+        self.query = query
+        self.requests: list[dict[str, Any]] = []
+        super().__init__(("127.0.0.1", port), _ModelHandler)
+
+
+class _ModelHandler(BaseHTTPRequestHandler):
+    server: ScriptedModel
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+        req = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+        self.server.requests.append(req)
+        if any(m.get("role") == "tool" for m in req.get("messages", [])):
+            delta, finish = {"role": "assistant", "content": "You fixed it; see your memory."}, "stop"
+        else:
+            call = {"index": 0, "id": "call_1", "type": "function",
+                    "function": {"name": "memory_search", "arguments": json.dumps({"query": self.server.query})}}
+            delta, finish = {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
+        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        if req.get("stream"):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.end_headers()
+            for choice, extra in (({"index": 0, "delta": delta, "finish_reason": None}, {}),
+                                  ({"index": 0, "delta": {}, "finish_reason": finish}, {"usage": usage})):
+                chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "scripted-1",
+                         "choices": [choice], **extra}
+                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+            self.wfile.write(b"data: [DONE]\n\n")
+            return
+        message = dict(delta)
+        for c in message.get("tool_calls", []):
+            c.pop("index", None)
+        body = json.dumps({"id": "c1", "object": "chat.completion", "created": 0, "model": "scripted-1", "usage": usage,
+                           "choices": [{"index": 0, "message": message, "finish_reason": finish}]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def test_an_agent_turn_calls_the_engines_memory_search(oc: OpenClaw) -> None:
+    model = ScriptedModel(oc.model_port, "Baileys reconnect")
+    thread = threading.Thread(target=model.serve_forever, daemon=True)
+    thread.start()
+    try:
+        proc = oc.run("agent", "exec", "What did I do about the Baileys reconnects?", "--cwd", str(oc.workspace),
+                      "--model", "scripted/scripted-1", "--json", "--timeout", "120", timeout=180)
+    finally:
+        model.shutdown()
+        model.server_close()
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    run = json.loads(proc.stdout)
+    assert run["ok"] is True and run["final"] == "You fixed it; see your memory."
+    assert run["toolSummary"]["tools"] == ["memory_search"] and run["toolSummary"].get("failures", 0) == 0
+    first, second = model.requests[0], model.requests[-1]
+    names = [t["function"]["name"] for t in first["tools"]]
+    assert set(names) >= TOOLS and names.count("memory_search") == names.count("memory_get") == 1
+    system = "\n".join(str(m["content"]) for m in first["messages"] if m["role"] in ("system", "developer"))
+    assert "## Memory Recall" in system and "memory_search" in system
+    [tool_message] = [m for m in second["messages"] if m["role"] == "tool"]
+    content = tool_message["content"]
+    text = content if isinstance(content, str) else "".join(part.get("text", "") for part in content)
+    answer = json.loads(text)
+    want = _engine_recall(oc.workspace, "Baileys reconnect", "--k", "6")["results"]
+    assert answer["provider"] == "workspace-memory"
+    assert [r["citation"] for r in answer["results"]] == [r["source"] for r in want] and want
 
 
 # ------------------------------------------------------------------------------------ node unit tests
