@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from conftest import NOW, build_workspace, clean_env, memory_executable, run_ok, tree_hashes
+from conftest import NOW, build_workspace, clean_env, memory_executable, run_memory, run_ok, tree_hashes
 
 REPO = Path(__file__).resolve().parents[1]
 NODE_BIN = REPO / ".node" / "bin"
@@ -69,7 +69,7 @@ class OpenClaw:
             "TMPDIR": str(root), "FORCE_COLOR": "0",
         }
 
-    def write_config(self, command: str, path: Path | None = None) -> Path:
+    def write_config(self, command: str, path: Path | None = None, search: dict[str, Any] | None = None) -> Path:
         config = {
             "agents": {"defaults": {"workspace": str(self.workspace), "model": {"primary": "scripted/scripted-1"}}},
             "update": {"checkOnStart": False},
@@ -90,6 +90,8 @@ class OpenClaw:
                 "entries": {"workspace-memory": {"enabled": True, "config": {"command": command}}},
             },
         }
+        if search:
+            config["memory"] = {"search": search}
         target = path or self.config
         target.write_text(json.dumps(config, indent=2), encoding="utf-8")
         return target
@@ -111,7 +113,12 @@ def oc(tmp_path_factory: pytest.TempPathFactory) -> OpenClaw:
     root = tmp_path_factory.mktemp("openclaw")
     ws = build_workspace(root / "workspace")
     run_ok(ws, "index")
-    return OpenClaw(root, ws, memory_executable())
+    oc = OpenClaw(root, ws, memory_executable())
+    # OpenClaw's first command in a new home migrates its state and says so on stdout (the
+    # plugin prints nothing; test_inspect... checks it): get that done before the tests read stdout.
+    first = oc.run("memory", "recall", "warm up", "--json")
+    assert first.returncode == 0, first.stderr
+    return oc
 
 
 def _engine_recall(ws: Path, *args: str) -> dict[str, Any]:
@@ -198,6 +205,35 @@ def test_a_missing_engine_is_one_clear_error(oc: OpenClaw) -> None:
     proc = oc.run("memory", "recall", "Baileys", env={"OPENCLAW_CONFIG_PATH": str(config)})
     assert proc.returncode == 127
     assert "cannot run" in proc.stderr and "config.command" in proc.stderr
+
+
+def test_openclaw_extra_paths_and_sources_reach_the_engine(oc: OpenClaw) -> None:
+    notes = oc.root / "extra-notes"
+    notes.mkdir(exist_ok=True)
+    (notes / "fish.md").write_text("# Fish\n\n- The zebrafish aquarium needs a new heater.\n", encoding="utf-8")
+    plain = oc.run("memory", "recall", "zebrafish aquarium", "--json")
+    assert plain.returncode == 0, plain.stderr
+    assert json.loads(plain.stdout)["results"] == [], plain.stdout
+    config = oc.write_config(memory_executable(), oc.root / "extra.json",
+                             search={"extraPaths": [str(notes)], "sources": ["memory"]})
+    proc = oc.run("memory", "recall", "zebrafish aquarium", "--json", env={"OPENCLAW_CONFIG_PATH": str(config)})
+    assert proc.returncode == 0, proc.stderr
+    [hit] = json.loads(proc.stdout)["results"]
+    assert hit["source"] == f"{notes / 'fish.md'}#L3"
+
+
+def test_config_overlay_is_checked_like_memory_toml(tmp_path: Path) -> None:
+    ws = build_workspace(tmp_path / "ws")
+    for overlay, message in (("[1]", "must be a JSON object"), ("{", "invalid JSON"),
+                             ('{"extra_paths": "x"}', "extra_paths must be a list"),
+                             ('{"nonsense": 1}', "unknown setting 'nonsense'")):
+        code, _, err = run_memory(ws, "status", env={"MEMORY_CONFIG_OVERLAY": overlay})
+        assert code != 0 and "MEMORY_CONFIG_OVERLAY" in err and message in err, (overlay, err)
+    (ws / "memory.toml").write_text('extra_paths = ["a"]\n[recall]\nmode = "lexical"\n', encoding="utf-8")
+    from workspace_memory.workspace.layout import Workspace
+
+    merged = Workspace.open(ws, env={"MEMORY_CONFIG_OVERLAY": '{"extra_paths": ["a", "b"], "recall": {"sources": ["memory"]}}'})
+    assert merged.config == {"extra_paths": ["a", "b"], "recall": {"mode": "lexical", "sources": ["memory"]}}
 
 
 # ------------------------------------------------------------------------------------ the gateway

@@ -209,12 +209,13 @@ export class EnginePool {
     this.engines = new Map();
   }
 
-  /** @param {string} workspace */
-  get(workspace) {
-    const key = path.resolve(workspace);
+  /** @param {string} workspace @param {Record<string,string>} [env] settings for this workspace's engine */
+  get(workspace, env = {}) {
+    const root = path.resolve(workspace);
+    const key = `${root}\n${JSON.stringify(env)}`;
     let engine = this.engines.get(key);
     if (!engine) {
-      engine = new Engine({ ...this.opts, workspace: key });
+      engine = new Engine({ ...this.opts, workspace: root, env: { ...(this.opts.env ?? {}), ...env } });
       this.engines.set(key, engine);
     }
     return engine;

@@ -4,6 +4,7 @@
 // (`memory mcp`, one long-lived child per workspace; the `memory` CLI for the command line).
 // Registration writes nothing to stdout (it would break every `openclaw ... --json`).
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { registerMemoryCli } from "./cli.js";
@@ -48,12 +49,46 @@ function expandHome(p) {
 export function resolveWorkspace(pc, ctx = {}) {
   if (pc.workspace) return path.resolve(expandHome(pc.workspace));
   if (ctx.workspaceDir) return path.resolve(ctx.workspaceDir);
-  const agents = ctx.config?.agents;
-  const listed = Array.isArray(agents?.list) ? agents.list.find((/** @type {any} */ a) => a?.id === ctx.agentId) : undefined;
-  const configured = listed?.workspace ?? agents?.defaults?.workspace;
+  const configured = agentEntry(ctx.config, ctx.agentId)?.workspace ?? ctx.config?.agents?.defaults?.workspace;
   if (typeof configured === "string" && configured) return path.resolve(expandHome(configured));
-  const stateDir = process.env.OPENCLAW_STATE_DIR ? expandHome(process.env.OPENCLAW_STATE_DIR) : path.join(os.homedir(), ".openclaw");
-  return path.join(stateDir, "workspace");
+  return path.join(stateDir(), "workspace");
+}
+
+/** OpenClaw's per-agent config (agents.entries.<id>, or the agents.list entry with that id). @param {any} cfg @param {string} [agentId] */
+export function agentEntry(cfg, agentId) {
+  if (!agentId) return undefined;
+  const agents = cfg?.agents;
+  const entry = agents?.entries && typeof agents.entries === "object" ? agents.entries[agentId] : undefined;
+  if (entry) return entry;
+  return Array.isArray(agents?.list) ? agents.list.find((/** @type {any} */ a) => a?.id === agentId) : undefined;
+}
+
+function stateDir() {
+  return process.env.OPENCLAW_STATE_DIR ? expandHome(process.env.OPENCLAW_STATE_DIR) : path.join(os.homedir(), ".openclaw");
+}
+
+/**
+ * OpenClaw's memory.search settings (per-agent ones first) as the engine's config overlay
+ * ($MEMORY_CONFIG_OVERLAY, laid over the workspace's memory.toml): extraPaths -> extra_paths,
+ * sources -> [recall] sources, and with "sessions" the agent's JSONL sessions folder -> [sessions] paths
+ * (when that folder exists). Empty when OpenClaw sets none of them.
+ * @param {any} cfg @param {string} [agentId] @returns {Record<string,string>}
+ */
+export function engineEnv(cfg, agentId) {
+  const defaults = cfg?.memory?.search ?? {};
+  const own = agentEntry(cfg, agentId)?.memory?.search ?? {};
+  /** @type {Record<string, unknown>} */
+  const overlay = {};
+  const extra = [...(defaults.extraPaths ?? []), ...(own.extraPaths ?? [])].filter((p) => typeof p === "string" && p.trim());
+  if (extra.length) overlay.extra_paths = [...new Set(extra)];
+  const configured = own.sources ?? defaults.sources;
+  const sources = Array.isArray(configured) ? configured.filter((s) => s === "memory" || s === "sessions") : [];
+  if (sources.length) {
+    overlay.recall = { sources };
+    const folder = path.join(stateDir(), "agents", agentId || "main", "sessions");
+    if (sources.includes("sessions") && fs.existsSync(folder)) overlay.sessions = { paths: [folder] };
+  }
+  return Object.keys(overlay).length ? { MEMORY_CONFIG_OVERLAY: JSON.stringify(overlay) } : {};
 }
 
 /**
@@ -97,7 +132,10 @@ export function register(api) {
   /** @param {any} ctx */
   const configOf = (ctx) => ctx?.getRuntimeConfig?.() ?? ctx?.runtimeConfig ?? ctx?.config ?? liveConfig();
   /** @param {any} ctx */
-  const engineFor = (ctx) => pool.get(resolveWorkspace(pc, { ...ctx, config: configOf(ctx) }));
+  const engineFor = (ctx) => {
+    const cfg = configOf(ctx);
+    return pool.get(resolveWorkspace(pc, { ...ctx, config: cfg }), engineEnv(cfg, ctx?.agentId));
+  };
   const deps = { engineFor, configOf };
   const flushCache = new Map();
 
@@ -120,7 +158,7 @@ export function register(api) {
     id: "workspace-memory-engine",
     /** Start the default workspace's engine with the gateway, so the first search is warm. @param {any} ctx */
     async start(ctx) {
-      const engine = pool.get(resolveWorkspace(pc, { workspaceDir: ctx?.workspaceDir, config: ctx?.config }));
+      const engine = pool.get(resolveWorkspace(pc, { workspaceDir: ctx?.workspaceDir, config: ctx?.config }), engineEnv(ctx?.config));
       engine.start().catch((/** @type {Error} */ err) => ctx?.logger?.warn?.(err.message));
     },
     async stop() {
@@ -131,7 +169,7 @@ export function register(api) {
   api.registerCli((/** @type {any} */ ctx) => {
     registerMemoryCli(ctx.program, (agent) => ({
       command: pc.command,
-      env: pc.env,
+      env: { ...pc.env, ...engineEnv(ctx.config, agent) },
       workspace: resolveWorkspace(pc, { workspaceDir: agent ? undefined : ctx.workspaceDir, agentId: agent, config: ctx.config }),
     }));
   }, {

@@ -6,7 +6,7 @@ import { afterEach, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Engine, EngineError } from "../src/engine.js";
 import { promptSection, searchArgs } from "../src/mapping.js";
-import { register, resolveWorkspace } from "../src/plugin.js";
+import { engineEnv, register, resolveWorkspace } from "../src/plugin.js";
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-engine.mjs");
 const open = [];
@@ -65,6 +65,32 @@ describe("registration", () => {
     assert.equal(resolveWorkspace({}, { workspaceDir: "/y/ws" }), "/y/ws");
     assert.equal(resolveWorkspace({}, { agentId: "ops", config: { agents: { list: [{ id: "ops", workspace: "/o" }], defaults: { workspace: "/d" } } } }), "/o");
     assert.equal(resolveWorkspace({}, { config: { agents: { defaults: { workspace: "/d" } } } }), "/d");
+  });
+});
+
+describe("OpenClaw's memory.search settings", () => {
+  it("become the engine's config overlay, per-agent settings first", () => {
+    assert.deepEqual(engineEnv({}), {});
+    const cfg = {
+      memory: { search: { extraPaths: ["~/notes"], sources: ["memory"], query: { minScore: 0.35 } } },
+      agents: { entries: { ops: { memory: { search: { extraPaths: ["/srv/runbooks", "~/notes"], sources: ["memory", "sessions", "wiki"] } } } } },
+    };
+    assert.deepEqual(JSON.parse(engineEnv(cfg).MEMORY_CONFIG_OVERLAY), { extra_paths: ["~/notes"], recall: { sources: ["memory"] } });
+    assert.deepEqual(JSON.parse(engineEnv(cfg, "ops").MEMORY_CONFIG_OVERLAY),
+      { extra_paths: ["~/notes", "/srv/runbooks"], recall: { sources: ["memory", "sessions"] } });
+  });
+
+  it("give each distinct overlay its own engine, and the same one a shared engine", async () => {
+    const ctxA = { workspaceDir: "/tmp/ws-o", agentId: "main" };
+    const api = fakeApi({ command: FAKE }, { agents: { entries: { ops: { memory: { search: { extraPaths: ["/x"] } } } } } });
+    const { pool } = register(api);
+    open.push(pool);
+    const search = (ctx) => api.tools[0].factory(ctx).execute("o", { query: "q" });
+    await search(ctxA);
+    await search({ ...ctxA });
+    assert.equal(pool.engines.size, 1);
+    await search({ workspaceDir: "/tmp/ws-o", agentId: "ops" });
+    assert.equal(pool.engines.size, 2);
   });
 });
 
