@@ -112,16 +112,25 @@ export function flushPlan(pc, workspace, cfg, cache) {
       return null; // no engine: no flush (the tools say why when called)
     }
   }
-  const soft = Number.isInteger(defaults?.softThresholdTokens) ? defaults.softThresholdTokens : 4000;
+  const soft = Number.isInteger(defaults?.softThresholdTokens) && defaults.softThresholdTokens >= 0 ? defaults.softThresholdTokens : 4000;
   return {
     softThresholdTokens: soft,
-    forceFlushTranscriptBytes: 2 * 1024 * 1024,
+    forceFlushTranscriptBytes: byteSize(defaults?.forceFlushTranscriptBytes) ?? 2 * 1024 * 1024,
     reserveTokensFloor: 20_000,
     model: typeof defaults?.model === "string" && defaults.model.trim() ? defaults.model.trim() : undefined,
     prompt: prompts.user,
     systemPrompt: prompts.system,
     relativePath: prompts.path,
   };
+}
+
+/** A byte size as OpenClaw writes it: 2097152, "2mb", "512kb", "100b". @param {unknown} v */
+export function byteSize(v) {
+  if (typeof v === "number") return Number.isFinite(v) && v >= 0 ? Math.floor(v) : undefined;
+  const m = typeof v === "string" ? /^\s*(\d+(?:\.\d+)?)\s*(b|kb|k|mb|m|gb|g)?\s*$/i.exec(v) : null;
+  if (!m) return undefined;
+  const unit = { b: 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3 }[(m[2] ?? "b").toLowerCase()] ?? 1;
+  return Math.floor(Number(m[1]) * unit);
 }
 
 /** The registration, separate from definePluginEntry so the node tests drive it with a fake api. @param {any} api */

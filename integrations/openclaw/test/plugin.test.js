@@ -6,7 +6,7 @@ import { afterEach, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Engine, EngineError } from "../src/engine.js";
 import { promptSection, searchArgs } from "../src/mapping.js";
-import { engineEnv, register, resolveWorkspace } from "../src/plugin.js";
+import { byteSize, engineEnv, register, resolveWorkspace } from "../src/plugin.js";
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-engine.mjs");
 const open = [];
@@ -237,6 +237,15 @@ describe("prompt and flush", () => {
     assert.equal(lines[0], "## Memory Recall");
     assert.match(lines.join("\n"), /memory_search.*memory_get/s);
     assert.match(lines.join("\n"), /memory_retain/);
+  });
+
+  it("reads OpenClaw's byte sizes for forceFlushTranscriptBytes", () => {
+    assert.equal(byteSize(2097152), 2097152);
+    assert.equal(byteSize("2mb"), 2 * 1024 * 1024);
+    assert.equal(byteSize("512 kb"), 512 * 1024);
+    assert.equal(byteSize("100"), 100);
+    assert.equal(byteSize("lots"), undefined);
+    assert.equal(byteSize(-1), undefined);
   });
 
   it("is off when compaction.memoryFlush.enabled is false, and null without an engine", () => {
