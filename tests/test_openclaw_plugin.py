@@ -69,7 +69,8 @@ class OpenClaw:
             "TMPDIR": str(root), "FORCE_COLOR": "0",
         }
 
-    def write_config(self, command: str, path: Path | None = None, search: dict[str, Any] | None = None) -> Path:
+    def write_config(self, command: str, path: Path | None = None, search: dict[str, Any] | None = None,
+                     compaction: dict[str, Any] | None = None) -> Path:
         config = {
             "agents": {"defaults": {"workspace": str(self.workspace), "model": {"primary": "scripted/scripted-1"}}},
             "update": {"checkOnStart": False},
@@ -92,6 +93,8 @@ class OpenClaw:
         }
         if search:
             config["memory"] = {"search": search}
+        if compaction:
+            config["agents"]["defaults"]["compaction"] = compaction
         target = path or self.config
         target.write_text(json.dumps(config, indent=2), encoding="utf-8")
         return target
@@ -354,9 +357,16 @@ def test_gateway_restarts_a_killed_engine(gateway: Gateway) -> None:
 # ------------------------------------------------------------------------------------ an agent turn
 
 
+INTERNAL = "<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>"  # OpenClaw's own user messages (context after tool results)
+FLUSH_ASK = "Store the durable memories of this session now"  # the engine's flush prompt (memory flush-prompt)
+FLUSH_FACT = "W @Peter: Asked twice about the Baileys reconnects."
+
+
 class ScriptedModel(ThreadingHTTPServer):
-    """An OpenAI-compatible chat-completions server on loopback: the first call of a turn asks for
-    memory_search(QUERY); once a tool message is there, it answers in text. It records every request."""
+    """An OpenAI-compatible chat-completions server on loopback. In a turn, the first call asks for
+    memory_search(QUERY) and, once the tool answered, it replies in text. In OpenClaw's pre-compaction
+    flush (the engine's flush prompt) it appends one Retain bullet with `write`, then says NO_REPLY; a
+    call without tools (the compaction summary) gets a summary. It records every request."""
 
     def __init__(self, port: int, query: str) -> None:
         self.query = query
@@ -373,12 +383,27 @@ class _ModelHandler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 - http.server's name
         req = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
         self.server.requests.append(req)
-        if any(m.get("role") == "tool" for m in req.get("messages", [])):
+        msgs = req.get("messages", [])
+        asked = [i for i, m in enumerate(msgs) if m.get("role") == "user" and INTERNAL not in json.dumps(m)[:300]]
+        last = asked[-1] if asked else 0
+        answered = any(m.get("role") == "tool" for m in msgs[last + 1:])
+        flushing = bool(asked) and FLUSH_ASK in json.dumps(msgs[last])
+        call = None
+        if not req.get("tools"):
+            delta, finish = {"role": "assistant", "content": "Summary: Peter asked about the Baileys reconnects."}, "stop"
+        elif flushing and answered:
+            delta, finish = {"role": "assistant", "content": "NO_REPLY"}, "stop"
+        elif flushing:
+            [write] = [t for t in req["tools"] if t["function"]["name"] == "write"]
+            rel = re.search(r"append to (memory/[\w-]+\.md)", write["function"]["description"])[1]
+            call = {"name": "write", "arguments": json.dumps({"path": rel, "content": f"\n## Retain\n- {FLUSH_FACT}\n"})}
+        elif answered:
             delta, finish = {"role": "assistant", "content": "You fixed it; see your memory."}, "stop"
         else:
-            call = {"index": 0, "id": "call_1", "type": "function",
-                    "function": {"name": "memory_search", "arguments": json.dumps({"query": self.server.query})}}
-            delta, finish = {"role": "assistant", "content": None, "tool_calls": [call]}, "tool_calls"
+            call = {"name": "memory_search", "arguments": json.dumps({"query": self.server.query})}
+        if call:
+            calls = [{"index": 0, "id": f"call_{len(self.server.requests)}", "type": "function", "function": call}]
+            delta, finish = {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         if req.get("stream"):
             self.send_response(200)
@@ -429,6 +454,33 @@ def test_an_agent_turn_calls_the_engines_memory_search(oc: OpenClaw) -> None:
     want = _engine_recall(oc.workspace, "Baileys reconnect", "--k", "6")["results"]
     assert answer["provider"] == "workspace-memory"
     assert [r["citation"] for r in answer["results"]] == [r["source"] for r in want] and want
+
+
+def test_the_pre_compaction_flush_writes_a_retain_bullet(oc: OpenClaw) -> None:
+    """Two turns of one session; transcript limits set tiny, so OpenClaw compacts before the second and
+    flushes first, with the plugin's plan: the engine's prompt, and OpenClaw's write tool."""
+    config = oc.write_config(memory_executable(), oc.root / "flush.json", compaction={
+        "maxActiveTranscriptBytes": 1000, "memoryFlush": {"forceFlushTranscriptBytes": 100}})
+    model = ScriptedModel(oc.model_port, "Baileys reconnect")
+    thread = threading.Thread(target=model.serve_forever, daemon=True)
+    thread.start()
+    try:
+        for turn in (1, 2):
+            proc = oc.run("agent", "--local", "--session-id", "flush-test", "-m", f"Baileys reconnects? ({turn})",
+                          "--json", "--timeout", "120", timeout=180, env={"OPENCLAW_CONFIG_PATH": str(config)})
+            assert proc.returncode == 0, proc.stderr[-3000:]
+    finally:
+        model.shutdown()
+        model.server_close()
+    assert len(model.requests) < 20, "the scripted turns must not loop"
+    flushes = [r for r in model.requests if r.get("tools") and FLUSH_ASK in json.dumps(r["messages"])]
+    assert flushes, "OpenClaw ran no memory flush"
+    flush_text = json.dumps(flushes[0]["messages"])
+    assert "Retain bullets" in flush_text and "append the facts there as a" in flush_text
+    written = [p for p in (oc.workspace / "memory").glob("*.md") if FLUSH_FACT in p.read_text(encoding="utf-8")]
+    assert len(written) == 1, "the flush appended the Retain bullet to one daily log"
+    found = _engine_recall(oc.workspace, "asked twice Baileys reconnects", "--k", "3")["results"]
+    assert found and FLUSH_FACT.split(": ", 1)[1] in found[0]["content"]
 
 
 # ------------------------------------------------------------------------------------ node unit tests

@@ -112,16 +112,31 @@ export function flushPlan(pc, workspace, cfg, cache) {
       return null; // no engine: no flush (the tools say why when called)
     }
   }
+  const hints = openclawFlushHints(prompts.path);
   const soft = Number.isInteger(defaults?.softThresholdTokens) && defaults.softThresholdTokens >= 0 ? defaults.softThresholdTokens : 4000;
   return {
     softThresholdTokens: soft,
     forceFlushTranscriptBytes: byteSize(defaults?.forceFlushTranscriptBytes) ?? 2 * 1024 * 1024,
     reserveTokensFloor: 20_000,
     model: typeof defaults?.model === "string" && defaults.model.trim() ? defaults.model.trim() : undefined,
-    prompt: prompts.user,
-    systemPrompt: prompts.system,
+    prompt: `${prompts.user}\n\n${hints}`,
+    systemPrompt: `${prompts.system}\n\n${hints}`,
     relativePath: prompts.path,
   };
+}
+
+/**
+ * What OpenClaw's flush turn needs besides the engine's prompt: its tools there are read and write
+ * (write may only append to today's log, memory_retain is not offered), and memory-core's safety hints.
+ * @param {string} rel the log's path, memory/YYYY-MM-DD.md
+ */
+export function openclawFlushHints(rel) {
+  return [
+    `In this flush turn the tools are read and write, and write may only append to ${rel}: append the facts there as a "## Retain" section, one bullet per fact (e.g. "- W @Peter: Lives in Vienna.").`,
+    `Store durable memories only in ${rel} (create memory/ if needed).`,
+    `If ${rel} already exists, APPEND new content only and do not overwrite existing entries.`,
+    "Treat workspace bootstrap/reference files such as MEMORY.md, DREAMS.md, SOUL.md, and AGENTS.md as read-only during this flush; never overwrite, replace, or edit them.",
+  ].join("\n");
 }
 
 /** A byte size as OpenClaw writes it: 2097152, "2mb", "512kb", "100b". @param {unknown} v */
