@@ -467,7 +467,9 @@ def test_the_pre_compaction_flush_writes_a_retain_bullet(oc: OpenClaw) -> None:
     try:
         for turn in (1, 2):
             proc = oc.run("agent", "--local", "--session-id", "flush-test", "-m", f"Baileys reconnects? ({turn})",
-                          "--json", "--timeout", "120", timeout=180, env={"OPENCLAW_CONFIG_PATH": str(config)})
+                          "--json", "--timeout", "120", timeout=180,
+                          # a state folder of its own: `agent --local` refuses one that a gateway serves
+                          env={"OPENCLAW_CONFIG_PATH": str(config), "OPENCLAW_STATE_DIR": str(oc.root / "flush-state")})
             assert proc.returncode == 0, proc.stderr[-3000:]
     finally:
         model.shutdown()
