@@ -159,11 +159,10 @@ def test_recall_answers_from_the_engine_with_citations(oc: OpenClaw) -> None:
 
 def test_recall_exit_code_and_error_are_the_engines(oc: OpenClaw) -> None:
     proc = oc.run("memory", "recall", "Baileys", "--since", "yesterdayish")
-    code, _, err = (lambda p: (p.returncode, p.stdout, p.stderr))(
-        subprocess.run([memory_executable(), "--workspace", str(oc.workspace), "recall", "Baileys", "--since",
-                        "yesterdayish"], capture_output=True, text=True, env=oc.env))
-    assert proc.returncode == code != 0
-    assert err.strip().splitlines()[-1] in proc.stderr
+    engine = subprocess.run([memory_executable(), "--workspace", str(oc.workspace), "recall", "Baileys", "--since",
+                             "yesterdayish"], capture_output=True, text=True, env=oc.env)
+    assert proc.returncode == engine.returncode != 0
+    assert engine.stderr.strip().splitlines()[-1] in proc.stderr
 
 
 def test_search_is_memory_cores_alias_and_shape(oc: OpenClaw) -> None:
