@@ -86,3 +86,49 @@ def test_every_applicable_conformance_scenario_passes(workspace: Path, host: str
             assert run.returncode == 0 and result, (scenario, out[-2000:])
             passed, total, failed = map(int, result.groups())
             assert passed == total > 0 and failed == 0, (scenario, host, out[-2000:])
+
+
+INSPECTOR = REPO / ".node" / "bin" / "inspector"
+
+
+def _inspector(*args: str, tmp: Path) -> dict:
+    import json
+
+    env = {**os.environ, "PATH": f"{INSPECTOR.parent}{os.pathsep}{os.environ.get('PATH', '')}",
+           "MCP_CATALOG_PATH": str(tmp / "catalog.json")}
+    run = subprocess.run([str(INSPECTOR), "--cli", *args], capture_output=True, text=True, timeout=300, env=env)
+    assert run.returncode == 0, (args, run.stdout[-2000:], run.stderr[-2000:])
+    return json.loads(run.stdout)
+
+
+def test_the_inspector_lists_and_calls_the_tools_over_stdio_and_http_with_a_token(workspace: Path,
+                                                                                  tmp_path: Path) -> None:
+    """`@modelcontextprotocol/inspector --cli`, a client this project did not write (issue 22 §5)."""
+    run_ok(workspace, "retain", "W @Peter: Prefers green tea in the afternoon.")
+    stdio = [memory_executable(), "--workspace", str(workspace), "mcp"]
+    listed = _inspector(*stdio, "--method", "tools/list", "-e", "MEMORY_EMBED_PROVIDER=none", tmp=tmp_path)
+    names = {tool["name"] for tool in listed["tools"]}
+    assert {"memory_search", "memory_get", "memory_retain"} <= names
+    called = _inspector(*stdio, "--method", "tools/call", "--tool-name", "memory_search", "--tool-arg",
+                        "query=green tea", "-e", "MEMORY_EMBED_PROVIDER=none", tmp=tmp_path)
+    assert "green tea" in called["structuredContent"]["results"][0]["content"]
+    token = "conformance-" + "t" * 24
+    port = _free_port("127.0.0.2")
+    proc = subprocess.Popen([memory_executable(), "--workspace", str(workspace), "mcp", "--http", f"127.0.0.2:{port}"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=clean_env({"MEMORY_EMBED_PROVIDER": "none", "MEMORY_MCP_TOKEN": token}))
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(OSError):
+                socket.create_connection(("127.0.0.2", port), timeout=0.5).close()
+                break
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.1)
+        url = f"http://127.0.0.2:{port}/mcp"
+        called = _inspector(url, "--method", "tools/call", "--tool-name", "memory_search", "--tool-arg",
+                            "query=green tea", "--header", f"Authorization: Bearer {token}", tmp=tmp_path)
+        assert "green tea" in called["structuredContent"]["results"][0]["content"]
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
