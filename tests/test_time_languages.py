@@ -102,3 +102,41 @@ def test_a_bad_languages_setting_is_one_clear_line(tmp_path: Path) -> None:
     write_files(root, {"memory.toml": '[time]\nlanguages = "de"\n', "MEMORY.md": "# Core\n"})
     code, out, err = run_memory(root, "recall", "x", now=NOW)
     assert "languages" in assert_one_line_error(code, out, err)
+
+
+FACTS_DAY = """\
+# 2025-11-20
+
+## Retain
+- W @Sam: Zahnarzttermin am 3. Dezember.
+- W @Sam: Fuimos al cine hace dos semanas.
+- W @Sam: Vol pour Lisbonne le 28 novembre.
+- W @Sam: Maintains the tag list for the API.
+- W @Sam: Dentist on Dec 3.
+"""
+
+
+def _occurred(root: Path) -> dict[str, tuple[str | None, str | None]]:
+    out = run_ok(root, "export", now=NOW)
+    return {r["content"]: (r["occurred"]["start"], r["occurred"]["end"]) for r in map(json.loads, out.splitlines())}
+
+
+def test_retain_facts_state_their_time_in_the_configured_languages(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    write_files(root, {"memory.toml": '[time]\nlanguages = ["en", "de", "es", "fr"]\n', "MEMORY.md": "# Core\n",
+                       "memory/2025-11-20.md": FACTS_DAY})
+    run_ok(root, "index", now=NOW)
+    assert _occurred(root) == {
+        "Sam: Zahnarzttermin am 3. Dezember.": ("2025-12-03", "2025-12-03"),  # the coming one
+        "Sam: Fuimos al cine hace dos semanas.": ("2025-11-03", "2025-11-09"),  # the week two weeks before
+        "Sam: Vol pour Lisbonne le 28 novembre.": ("2025-11-28", "2025-11-28"),
+        "Sam: Maintains the tag list for the API.": (None, None),  # "tag", "mai": no German time
+        "Sam: Dentist on Dec 3.": ("2025-12-03", "2025-12-03"),
+    }
+    # Without the setting a fact is read in English only (the machine's locale never shapes the index),
+    # and changing the setting rebuilds the rows.
+    (root / "memory.toml").write_text("", encoding="utf-8")
+    run_ok(root, "index", now=NOW)
+    occurred = _occurred(root)
+    assert occurred["Sam: Zahnarzttermin am 3. Dezember."] == (None, None)
+    assert occurred["Sam: Dentist on Dec 3."] == ("2025-12-03", "2025-12-03")

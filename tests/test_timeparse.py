@@ -144,7 +144,7 @@ def test_parse_since_rejects_with_one_line_message(value: str) -> None:
         ("in 2023", D(2023, 1, 1), D(2023, 12, 31)),
         ("during 2023", D(2023, 1, 1), D(2023, 12, 31)),
         ("Nov 27", D(2025, 11, 27), D(2025, 11, 27)),
-        ("Dec 3", D(2024, 12, 3), D(2024, 12, 3)),  # the latest Dec 3 not after the day written
+        ("Dec 3", D(2025, 12, 3), D(2025, 12, 3)),  # a plan: the Dec 3 nearest to the day written
         ("Nov. 27th", D(2025, 11, 27), D(2025, 11, 27)),
         ("27 Nov", D(2025, 11, 27), D(2025, 11, 27)),
         ("27 November 2025", D(2025, 11, 27), D(2025, 11, 27)),
@@ -159,7 +159,7 @@ def test_parse_since_rejects_with_one_line_message(value: str) -> None:
         ("in the past 3 days", D(2025, 11, 24), D(2025, 11, 27)),
         ("around Nov 27", D(2025, 11, 24), D(2025, 11, 30)),
         # day-of-month phrases (the grammar's own; dateparser resolved them once)
-        ("1st of December", D(2024, 12, 1), D(2024, 12, 1)),
+        ("1st of December", D(2025, 12, 1), D(2025, 12, 1)),
         ("the 1st of December 2025", D(2025, 12, 1), D(2025, 12, 1)),
         ("paid on 11/20/2025", D(2025, 11, 20), D(2025, 11, 20)),
         ("met in may 2024", D(2024, 5, 1), D(2024, 5, 31)),  # lowercase "may" with a year is a month
@@ -214,8 +214,12 @@ def test_resolve_without_written_only_absolute_dates(text: str, expected: DateRa
     assert resolve_stated_range(text, None) == expected
 
 
-def test_resolve_nov_27_before_november_is_last_year() -> None:
-    assert resolve_stated_range("Nov 27", D(2025, 11, 26)) == DateRange(D(2024, 11, 27), D(2024, 11, 27))
+def test_a_day_without_a_year_in_a_fact_is_the_nearest_one() -> None:
+    """A note written on Nov 26 that says "Nov 27" means tomorrow, not a year ago; "Oct 30" last month."""
+    assert resolve_stated_range("Nov 27", D(2025, 11, 26)) == DateRange(D(2025, 11, 27), D(2025, 11, 27))
+    assert resolve_stated_range("back on Oct 30", D(2025, 11, 26)) == DateRange(D(2025, 10, 30), D(2025, 10, 30))
+    assert resolve_stated_range("Nov 28 – Dec 2", D(2025, 11, 23)) == DateRange(D(2025, 11, 28), D(2025, 12, 2))
+    assert resolve_stated_range("in March", D(2025, 11, 26)) == DateRange(D(2025, 3, 1), D(2025, 3, 31))
 
 
 def test_resolve_feb_29_looks_back_to_a_leap_year() -> None:
@@ -399,7 +403,7 @@ def test_huge_input_is_fast_enough() -> None:
         ("met on 03/04/2024", "MDY", D(2024, 3, 4), D(2024, 3, 4)),
         ("met on 2024/01/21", None, D(2024, 1, 21), D(2024, 1, 21)),
         ("21.01.24", None, D(2024, 1, 21), D(2024, 1, 21)),  # two-digit year near the day written
-        ("the 21st of January", None, D(2025, 1, 21), D(2025, 1, 21)),
+        ("the 21st of January", None, D(2026, 1, 21), D(2026, 1, 21)),  # nearer than last January
         ("January the 21st, 2024", None, D(2024, 1, 21), D(2024, 1, 21)),
         ("On Friday before 10.01.2024", None, D(2024, 1, 5), D(2024, 1, 5)),
         ("the Monday after Nov 20", None, D(2025, 11, 24), D(2025, 11, 24)),

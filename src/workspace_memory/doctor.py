@@ -138,7 +138,7 @@ def _index_health(mem) -> list[Finding]:  # noqa: ANN001
         if not check["ok"]:
             out.append(Finding(f"store-{check['check']}", check["detail"], _index_where(mem), None,
                                "see `memory store health`; the README's Postgres section says what the store needs"))
-    stale = mem.store.settings_changed(mem.workspace.date_order)
+    stale = mem.store.settings_changed(mem.workspace.date_order, mem.workspace.fact_languages)
     if stale:
         out.append(Finding("index-settings", f"the index was built with other settings ({stale})", _index_where(mem),
                            None,

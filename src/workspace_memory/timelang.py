@@ -135,8 +135,9 @@ def default_languages(env: dict[str, str] | None = None) -> tuple[str, ...]:
     return ("en",) if language in ("", "c", "posix", "en") or not language.isalpha() else ("en", language)
 
 
-def languages_of(text: str, configured: tuple[str, ...]) -> list[str]:
-    """The languages other than English to read `text` in (module docstring, step 1)."""
+def languages_of(text: str, configured: tuple[str, ...], every_configured: bool = False) -> list[str]:
+    """The languages other than English to read `text` in (module docstring, step 1); with
+    `every_configured`, each configured one, markers or not."""
     found: list[str] = []
     for first, last, langs in _SCRIPTS:
         if any(first <= ch <= last for ch in text):
@@ -147,14 +148,21 @@ def languages_of(text: str, configured: tuple[str, ...]) -> list[str]:
         if lang == "en" or lang in found:
             continue
         markers = _MARKER_SETS.get(lang)
-        if (markers is not None and words & markers) or (markers is None and has_accent):
+        if every_configured or (markers is not None and words & markers) or (markers is None and has_accent):
             found.append(lang)
     return found
 
 
-def extract_window(text: str, now: datetime, configured: tuple[str, ...]) -> tuple[TimeWindow | None, str]:
-    """(window, text without its phrase) for a question in another language; (None, text) without one."""
-    languages = languages_of(text, configured)
+def extract_window(text: str, now: datetime, configured: tuple[str, ...], *,
+                   fact: bool = False) -> tuple[TimeWindow | None, str]:
+    """(window, text without its phrase) for a question in another language; (None, text) without one.
+
+    With `fact`, `text` is a Retain fact and `now` the day it was written: every configured
+    language is tried (a fact is short and holds none of a question's small words), a date without a
+    year is the nearest one ("am 3. Dezember" written on Nov 20 is the coming Dec 3), and only
+    languages whose time words it holds go to dateparser.
+    """
+    languages = languages_of(text, configured, every_configured=fact)
     if not languages:
         return None, text
     low = text.casefold()
@@ -171,9 +179,9 @@ def extract_window(text: str, now: datetime, configured: tuple[str, ...]) -> tup
     words = re.findall(r"[^\W\d_]+", low)
     for lang in languages:
         stems = _TIME_STEM_TUPLES.get(lang)
-        if stems is not None and not any(ch.isdigit() for ch in text) and not any(w.startswith(stems) for w in words):
+        if stems is not None and not _holds_time_word(text, words, stems, strict=fact):
             continue  # no time word of this language: no need to load dateparser's data for it
-        found = _dateparser_window(text, now, lang)
+        found = _dateparser_window(text, now, lang, "current_period" if fact else "past")
         if found is not None:
             return found
     return None, text
@@ -185,16 +193,26 @@ def _rules(lang: str) -> list[tuple[re.Pattern[str], str]]:
     return _compiled[lang]
 
 
-def _dateparser_window(text: str, now: datetime, lang: str) -> tuple[TimeWindow, str] | None:
+def _holds_time_word(text: str, words: list[str], stems: tuple[str, ...], strict: bool) -> bool:
+    """A digit or a time word of the language; `strict` (facts, whose language is not known): a
+    word equal to a stem, or starting with one of four letters or more ("maintain" is no "mai")."""
+    if not strict:
+        return any(ch.isdigit() for ch in text) or any(w.startswith(stems) for w in words)
+    return any(w in stems or any(len(s) >= 4 and w.startswith(s) for s in stems) for w in words)
+
+
+def _dateparser_window(text: str, now: datetime, lang: str, prefer: str = "past") -> tuple[TimeWindow, str] | None:
     try:
         from dateparser.date import DateDataParser
         from dateparser.search import search_dates
     except ImportError:  # an install without it reads English only
         return None
     base = now.replace(tzinfo=None)
-    settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False}
+    settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": prefer, "RETURN_AS_TIMEZONE_AWARE": False}
     try:
-        found = search_dates(text, languages=[lang], settings=settings) or []
+        # Leading punctuation ("    : Zahnarzttermin am 3. Dezember", a fact without its mention) makes
+        # dateparser cut the phrase in two ("am 3" as March): it reads the words only.
+        found = search_dates(" ".join(text.split()).strip(" :;,-–—"), languages=[lang], settings=settings) or []
     except Exception:  # noqa: BLE001 - a parser error is no window, never a failed recall
         return None
     for phrase, when in found:

@@ -50,6 +50,7 @@ from .timepoints import (
     Point,
     Reader,
     Tok,
+    WrittenDay,
     add_months,
     default_date_order,
     latest_day,
@@ -445,7 +446,7 @@ def resolve_stated_range(text: str, written: date | None, date_order: str | None
     """
     if not isinstance(text, str):
         return None
-    found = _find(text, written, False, date_order)
+    found = _find(text, WrittenDay.of(written) if written is not None else None, False, date_order)
     return DateRange(found.span_start, found.span_end) if found else None
 
 

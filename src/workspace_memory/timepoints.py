@@ -9,6 +9,7 @@ puts points together into phrases ("since X", "X to Y", "around X") and document
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from datetime import date, timedelta
@@ -436,8 +437,37 @@ def _week_span(d: date) -> tuple[date, date]:
     return monday, monday + timedelta(days=6)
 
 
+class WrittenDay(date):
+    """The day a Retain fact was written, as the reference day of the time it states.
+
+    A day without a year in a fact is the one nearest to that day ("Dentist on Dec 3" written on
+    Nov 20 is the coming Dec 3, "back from Lisbon on Oct 30" the last Oct 30): people note plans as
+    often as past events. In a question it stays the latest one up to today (`latest_day`): people
+    ask about what happened. A month without a year stays the latest one in both ("since March",
+    "in March" written in November: this year's March).
+    """
+
+    @classmethod
+    def of(cls, day: date) -> WrittenDay:
+        return cls(day.year, day.month, day.day)
+
+
+def _nearest_day(month: int, day: int, base: date) -> date | None:
+    """The (month, day) nearest to base, in its year or the one before or after (a tie: the earlier)."""
+    found = []
+    for year in (base.year - 1, base.year, base.year + 1):
+        with contextlib.suppress(ValueError):
+            found.append(date(year, month, day))
+    return min(found, key=lambda d: (abs((d - base).days), d)) if found else None
+
+
 def latest_day(month: int, day: int, base: date) -> date | None:
-    """The latest (month, day) not after base; looks back far enough to find a 29 February."""
+    """The latest (month, day) not after base; looks back far enough to find a 29 February. For a
+    fact's WrittenDay: the nearest one (see WrittenDay)."""
+    if isinstance(base, WrittenDay):
+        nearest = _nearest_day(month, day, base)
+        if nearest is not None:
+            return nearest
     for year in range(base.year, base.year - 9, -1):
         try:
             candidate = date(year, month, day)

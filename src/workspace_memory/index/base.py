@@ -436,9 +436,9 @@ class Store(StoreReader, Protocol):
         """A counter that every sync which changed entries bumps."""
         ...
 
-    def settings_changed(self, date_order: str | None = None) -> str | None:
+    def settings_changed(self, date_order: str | None = None, languages: tuple[str, ...] = ()) -> str | None:
         """What changed since the index was built with other settings, or None (`memory doctor`;
-        `date_order`: the workspace's `[time] date_order`, part of the settings)."""
+        `date_order` and `languages`: the workspace's `[time]` settings that shape the rows)."""
         ...
 
     def record_model(self, model: str | None) -> None:

@@ -38,15 +38,17 @@ if TYPE_CHECKING:
 BATCH = 200  # files a transaction: keeps readers' view fresh and memory flat on big rebuilds
 
 
-def settings_fingerprint(writer: IndexWriter, date_order: str | None = None) -> dict[str, object]:
-    """Everything that shapes this store's rows (`date_order`: the workspace's `[time] date_order`)."""
-    return _fingerprint(writer.schema, writer.tokenizer, date_order)
+def settings_fingerprint(writer: IndexWriter, date_order: str | None = None,
+                         languages: tuple[str, ...] = ()) -> dict[str, object]:
+    """Everything that shapes this store's rows (`date_order`, `languages`: the workspace's `[time]`)."""
+    return _fingerprint(writer.schema, writer.tokenizer, date_order, languages)
 
 
-def settings_changed(writer: IndexWriter, date_order: str | None = None) -> str | None:
+def settings_changed(writer: IndexWriter, date_order: str | None = None,
+                     languages: tuple[str, ...] = ()) -> str | None:
     """What changed since the rows were built with other settings ("chunk_tokens 200 -> 180"), or None."""
     stored, has_rows, _ = writer.stored([])
-    return fingerprint_change(stored, settings_fingerprint(writer, date_order), has_rows)
+    return fingerprint_change(stored, settings_fingerprint(writer, date_order, languages), has_rows)
 
 
 def sync(ws: Workspace, writer: IndexWriter, *, rebuild: bool = False, wait: float | None = 60.0,
@@ -61,7 +63,7 @@ def sync(ws: Workspace, writer: IndexWriter, *, rebuild: bool = False, wait: flo
     """
     started = time.perf_counter()
     report = SyncReport()
-    fingerprint = settings_fingerprint(writer, ws.date_order)
+    fingerprint = settings_fingerprint(writer, ws.date_order, ws.fact_languages)
     stale, known = None, {}
     if not rebuild:
         stored, has_rows, known = writer.stored(None if only is None else sorted(only))
@@ -144,7 +146,7 @@ def _read(ws: Workspace, writer: IndexWriter, mf: MarkdownFile, mtime_ns: int, s
         report.changed += 1
     else:
         report.added += 1
-    rows = file_rows(mf.key, mf.role, mf.day, head, total, ws.date_order)
+    rows = file_rows(mf.key, mf.role, mf.day, head, total, ws.date_order, ws.fact_languages)
     rows.file |= {"hash": digest, "mtime_ns": mtime_ns, "size": size}
     report.entity_keys.update(page_key(mf.key))
     report.entity_keys.update(slug.lower() for _, _, mentions in rows.chunks for slug in mentions)

@@ -73,9 +73,10 @@ MAX_LINE_CHARS = 2_000_000
 
 
 def file_rows(key: str, role: str, day: date | None, head: bytes, size: int,
-              date_order: str | None = None) -> DocumentRows:
+              date_order: str | None = None, languages: tuple[str, ...] = ()) -> DocumentRows:
     """The rows of one file from its (first MAX_INDEXED_BYTES) bytes: binary files are skipped,
-    overlong lines and files are cut, each with a warning at path:line. `date_order`: see document_rows."""
+    overlong lines and files are cut, each with a warning at path:line. `date_order` and
+    `languages`: see document_rows."""
     from ..files import MAX_INDEXED_BYTES, decode_markdown, looks_binary  # lazy: a recall reads no file
 
     if looks_binary(head):
@@ -90,7 +91,7 @@ def file_rows(key: str, role: str, day: date | None, head: bytes, size: int,
         decoded.problems.append((decoded.text.count("\n") + 1, f"file is {size:,} bytes; only the first "
                                  f"{MAX_INDEXED_BYTES:,} are indexed"))
     decoded.text = _cap_lines(decoded)
-    return document_rows(key, role, day, decoded, date_order)
+    return document_rows(key, role, day, decoded, date_order, languages)
 
 
 def _cap_lines(decoded: DecodedText) -> str:
@@ -107,14 +108,15 @@ def _cap_lines(decoded: DecodedText) -> str:
 
 
 def document_rows(key: str, role: str, day: date | None, decoded: DecodedText,
-                  date_order: str | None = None) -> DocumentRows:
+                  date_order: str | None = None, languages: tuple[str, ...] = ()) -> DocumentRows:
     """Parse one file's text and build its files/chunks/facts/mentions/warnings rows.
 
-    `date_order` ("DMY" | "MDY", the workspace's `[time]` setting) reads slashed dates in facts.
+    `date_order` ("DMY" | "MDY", the workspace's `[time]` setting) reads slashed dates in facts,
+    and `languages` (its explicit `[time] languages`) the other languages a fact states a time in.
     """
     from ..markdown.parse import parse_markdown  # lazy: a recall whose files are unchanged never parses
 
-    parsed = parse_markdown(decoded.text, day, date_order)
+    parsed = parse_markdown(decoded.text, day, date_order, languages)
     if role in ("core", "bank"):  # what `memory init` writes from its templates
         from ..workspace.init_templates import template_boilerplate
 

@@ -73,19 +73,25 @@ def page_key(path: str) -> set[str]:
     return set()
 
 
-def settings_fingerprint(schema: int, tokenizer: str, date_order: str | None = None) -> dict[str, object]:
+def settings_fingerprint(schema: int, tokenizer: str, date_order: str | None = None,
+                         languages: tuple[str, ...] = ()) -> dict[str, object]:
     """Everything that shapes a store's derived rows; when it changes the index must be rebuilt.
 
-    `date_order` is the workspace's `[time] date_order` (how facts' slashed dates read).
+    `date_order` is the workspace's `[time] date_order` (how facts' slashed dates read), and
+    `languages` its explicit `[time] languages` other than English (what else facts' times are
+    read in): only when set, so an index built without them keeps its fingerprint.
     """
     from ..markdown import PARSER_VERSION
     from ..tokens import CHUNK_TOKENS
     from .base import SESSION_PARSER
     from .rows import EMBED_SCHEME
 
-    return {"schema": schema, "parser": PARSER_VERSION, "chunk_tokens": CHUNK_TOKENS,
-            "tokenizer": tokenizer, "embed_text": EMBED_SCHEME, "sessions": SESSION_PARSER,
-            "date_order": date_order or "unset"}
+    fingerprint: dict[str, object] = {
+        "schema": schema, "parser": PARSER_VERSION, "chunk_tokens": CHUNK_TOKENS, "tokenizer": tokenizer,
+        "embed_text": EMBED_SCHEME, "sessions": SESSION_PARSER, "date_order": date_order or "unset"}
+    if languages:
+        fingerprint["fact_languages"] = list(languages)
+    return fingerprint
 
 
 def fingerprint_change(stored: str | dict | None, current: dict[str, object], has_rows: bool) -> str | None:
@@ -94,6 +100,7 @@ def fingerprint_change(stored: str | dict | None, current: dict[str, object], ha
         return "the index predates settings fingerprints" if has_rows else None
     old = json.loads(stored) if isinstance(stored, str) else stored
     changed = [f"{k} {old.get(k)} -> {v}" for k, v in current.items() if old.get(k) != v]
+    changed += [f"{k} {v} -> None" for k, v in old.items() if k not in current]  # a setting taken out
     return ", ".join(changed) or None
 
 

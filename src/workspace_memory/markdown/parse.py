@@ -90,12 +90,14 @@ def normalize_newlines(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", " ")
 
 
-def parse_markdown(text: str, day: date | None = None, date_order: str | None = None) -> ParsedDocument:
+def parse_markdown(text: str, day: date | None = None, date_order: str | None = None,
+                   languages: tuple[str, ...] = ()) -> ParsedDocument:
     """Split a Markdown document into chunks and Retain facts.
 
     `day` is the day a daily log is about (from its file name); facts use it to resolve
-    relative time phrases such as "last Tuesday", and `date_order` ("DMY" | "MDY") to read
-    slashed dates (timeparse.resolve_stated_range).
+    relative time phrases such as "last Tuesday", `date_order` ("DMY" | "MDY") to read
+    slashed dates (timeparse.resolve_stated_range), and `languages` the other languages a fact
+    may state its time in (markdown.retain.stated_range).
     """
     text = normalize_newlines(text)
     lines = text.split("\n")
@@ -107,7 +109,7 @@ def parse_markdown(text: str, day: date | None = None, date_order: str | None = 
     body_lines = [""] * front.line_count + lines[front.line_count:]
     blank_generated_regions(body_lines)
     tokens = _markdown_parser().parse("\n".join(body_lines))
-    walker = _Walker(body_lines, day, doc, date_order)
+    walker = _Walker(body_lines, day, doc, date_order, languages)
     walker.walk(tokens)
     doc.title = str(front.meta.get("title") or front.meta.get("name") or walker.first_h1 or "") or None
     return doc
@@ -156,10 +158,12 @@ def _blank_section(lines: list[str], marker: int) -> None:
 class _Walker:
     """Walks markdown-it's token stream, keeping the heading path, emitting chunks."""
 
-    def __init__(self, lines: list[str], day: date | None, doc: ParsedDocument, date_order: str | None) -> None:
+    def __init__(self, lines: list[str], day: date | None, doc: ParsedDocument, date_order: str | None,
+                 languages: tuple[str, ...] = ()) -> None:
         self.lines = lines
         self.day = day
         self.date_order = date_order
+        self.languages = languages  # `[time] languages`: what else a fact may state its time in
         self.doc = doc
         self.headings: list[tuple[int, str, bool]] = []  # (level, text, is_retain)
         self.first_h1: str | None = None
@@ -260,7 +264,7 @@ class _Walker:
 
     def _fact(self, start: int, end: int, bullet: str) -> None:
         line = start + 1
-        parsed = parse_retain_bullet(bullet, self.day, self.date_order)
+        parsed = parse_retain_bullet(bullet, self.day, self.date_order, self.languages)
         for message in parsed.warnings:
             self.doc.warnings.append((line, message))
         raw = "\n".join(self.lines[start:end]).rstrip()

@@ -241,10 +241,27 @@ def mark_invalid(bullet: str, day: str | None, reason: str | None = None) -> str
     return f"~~{bullet.strip()}~~ ({note})"
 
 
-def parse_retain_bullet(text: str, written: date | None, date_order: str | None = None) -> RetainParse:
+def stated_range(text: str, written: date | None, date_order: str | None,
+                 languages: tuple[str, ...]) -> DateRange | None:
+    """The time range a fact states: the English grammar, else (with a day written and other
+    `languages` configured) the phrase in another language ("Zahnarzt am 3. Dezember")."""
+    found = resolve_stated_range(text, written, date_order)
+    if found is not None or written is None or not any(lang != "en" for lang in languages):
+        return found
+    from datetime import datetime
+
+    from ..timelang import extract_window  # lazy: only workspaces that configure other languages
+
+    window, _ = extract_window(text, datetime(written.year, written.month, written.day), languages, fact=True)
+    return DateRange(window.start, window.end) if window is not None else None
+
+
+def parse_retain_bullet(text: str, written: date | None, date_order: str | None = None,
+                        languages: tuple[str, ...] = ()) -> RetainParse:
     """Parse one Retain list item's text (without the "- " marker) written on day ``written``.
 
-    ``date_order`` ("DMY" | "MDY") reads slashed dates in the time range the fact states.
+    ``date_order`` ("DMY" | "MDY") reads slashed dates in the time range the fact states, and
+    ``languages`` (the workspace's `[time] languages`) the other languages it may state it in.
 
     Never raises. A malformed bullet gives ``RetainParse(None, (warning,))``; a fact may still carry
     warnings (a clamped confidence, a c= on a non-opinion). A struck bullet (module docstring) is
@@ -265,7 +282,7 @@ def parse_retain_bullet(text: str, written: date | None, date_order: str | None 
         content=_render(head.rest),
         entities=find_entities(head.rest),
         confidence=head.confidence,
-        occurred=resolve_stated_range(_without_mentions(head.rest), written, date_order),
+        occurred=stated_range(_without_mentions(head.rest), written, date_order, languages),
         bullet=" ".join(bullet.split()),
         invalid_at=invalid_at,
         invalid_reason=mark.reason if mark else None,

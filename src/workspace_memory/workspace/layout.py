@@ -144,6 +144,12 @@ class Workspace:
         return date_order_setting(self.config.get("time"))
 
     @property
+    def fact_languages(self) -> tuple[str, ...]:
+        """The explicit `[time] languages` other than English: what else a Retain fact's time is read
+        in. Not the locale's default: the index must not depend on the machine that built it."""
+        return tuple(lang for lang in languages_setting(self.config.get("time")) or () if lang != "en")
+
+    @property
     def time_languages(self) -> tuple[str, ...]:
         """`[time] languages`: what a question's time phrase may be written in (timelang); by default
         English and the locale's language."""

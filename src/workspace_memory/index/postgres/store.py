@@ -143,12 +143,12 @@ class PostgresStore:
         return None
 
     @guarded
-    def settings_changed(self, date_order: str | None = None) -> str | None:
+    def settings_changed(self, date_order: str | None = None, languages: tuple[str, ...] = ()) -> str | None:
         """What changed since this workspace's rows were built with other settings, or None."""
         from ..indexer import settings_changed
 
         ws_id = self.own_id(create=False)
-        return None if ws_id is None else settings_changed(PostgresWriter(self.db, ws_id), date_order)
+        return None if ws_id is None else settings_changed(PostgresWriter(self.db, ws_id), date_order, languages)
 
     def writer(self) -> PostgresWriter:
         """The IndexWriter port (index.ports) over this workspace (registered on first use); a view

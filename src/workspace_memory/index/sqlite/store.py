@@ -78,11 +78,11 @@ class SqliteStore:
             return str(exc)
         return None
 
-    def settings_changed(self, date_order: str | None = None) -> str | None:
+    def settings_changed(self, date_order: str | None = None, languages: tuple[str, ...] = ()) -> str | None:
         """What changed since the index was built with other settings ("chunk_tokens 200 -> 180"), or None."""
         from ..indexer import settings_changed
 
-        return settings_changed(self.writer(), date_order)
+        return settings_changed(self.writer(), date_order, languages)
 
     def is_damage(self, exc: BaseException) -> bool:
         """True when `exc` says the index file itself is damaged (not busy, not full)."""
