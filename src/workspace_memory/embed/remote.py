@@ -186,7 +186,7 @@ class RemoteEmbedder:
         while True:
             left = deadline - time.monotonic()
             try:
-                return self._endpoint.post(path, payload, timeout=max(0.05, min(self.timeout, left)))
+                return self._endpoint.post(path, payload, timeout=max(0.05, round(min(self.timeout, left), 2)))
             except EndpointError as exc:
                 error = exc
             if error.status in _AUTH:
@@ -194,12 +194,12 @@ class RemoteEmbedder:
             retryable = error.timed_out or error.status in _RETRIED or (error.status or 0) >= 500
             wait = error.retry_after if error.retry_after is not None else BACKOFF * 2**attempt
             if not retryable or attempt >= self.retries:
-                tries = f" (after {attempt + 1} attempts)" if attempt else ""
+                tries = f" (after {_attempts(attempt + 1)})" if attempt else ""
                 raise self._unavailable(f"{error}{tries}", timeout=error.timed_out)
             if wait > MAX_WAIT or time.monotonic() + wait >= deadline:
                 raise self._unavailable(f"{error}; the provider asks to wait {wait:g}s, past this call's "
                                         f"{budget:g}s limit" if error.retry_after is not None else
-                                        f"{error}; out of time after {attempt + 1} attempts ({budget:g}s limit)",
+                                        f"{error}; out of time after {_attempts(attempt + 1)} ({budget:g}s limit)",
                                         timeout=True)
             self._sleep(wait)
             attempt += 1
@@ -210,3 +210,7 @@ class RemoteEmbedder:
             reason = reason.replace(self._key, "[key]")  # a server may echo what it was sent
         cls = ProviderTimeout if timeout else ProviderUnavailable
         return cls(f"{self.provider} embeddings unavailable: {self.base_url}: {reason}")
+
+
+def _attempts(n: int) -> str:
+    return f"{n} attempt{'s' if n != 1 else ''}"
