@@ -218,6 +218,27 @@ class Memory:
         if embedder.provider == "local":
             self.store.record_model(embedder.model)
 
+    def _batch_jobs(self, embedder: Embedder, progress) -> tuple[list[str], int]:  # noqa: ANN001
+        """Embed a big backlog through batch jobs into the cache (embed.batch; SQLite, openai), or
+        collect the jobs an interrupted index left; `vectors.update` then finds them cached.
+        Returns (notices, jobs still running)."""
+        from .embed.batch import BATCH_PROVIDERS, pending_jobs, run_batches
+
+        settings, conn = self.embedding_config.batch, getattr(self.store, "conn", None)
+        if not settings.enabled or embedder.provider not in BATCH_PROVIDERS or conn is None:
+            return [], 0
+        from .index.sqlite.embedding_cache import EmbeddingCache
+        from .index.sqlite.vector_sync import missing_vectors
+
+        items = missing_vectors(conn, embedder)
+        resuming = any(job["space"] == embedder.identity() for job in pending_jobs(self.workspace.state_dir))
+        if len(items) < settings.min_texts and not resuming:
+            return [], 0
+        cache = EmbeddingCache(conn)
+        report = run_batches(embedder, items, lambda got: cache.put_many(embedder.provider, embedder.model, got),  # type: ignore[arg-type]
+                             self.workspace.state_dir, settings, progress)
+        return report.notices, report.pending
+
     def _record_space(self, embedder: Embedder, reason: str | None) -> None:
         """Record the space the vectors were made in, and its tokens, in `.memory/embedding.json`
         (embed.chain), for a remote provider or a chain; a local-only workspace keeps no such file."""
@@ -230,8 +251,10 @@ class Memory:
 
     # -- index -------------------------------------------------------------------------
     @_repairing
-    def index(self, rebuild: bool = False, progress=None) -> SyncReport:  # noqa: ANN001
-        """Bring the index up to date (waiting for another writer if needed), vectors included."""
+    def index(self, rebuild: bool = False, progress=None, batch: bool = True) -> SyncReport:  # noqa: ANN001
+        """Bring the index up to date (waiting for another writer if needed), vectors included.
+
+        `batch=False` (`--no-batch`) never uses batch jobs (embed.batch), even for a big index."""
         import time
 
         self._needs_checkout("memory index")
@@ -255,7 +278,14 @@ class Memory:
             from .embed import prepare_embedder
 
             prepared = prepare_embedder(embedder, progress)
-            return prepared, self.store.vectors(embedder).update(progress=progress, wait=INDEX_WAIT)
+            pending = 0
+            if batch:
+                more, pending = self._batch_jobs(embedder, progress)
+                prepared += more
+            # Jobs still running hold their texts: embedding them now would pay twice. What is left
+            # waits for the next `memory index`, which collects the jobs first.
+            return prepared, self.store.vectors(embedder).update(progress=progress, wait=INDEX_WAIT,
+                                                                 embed=not pending)
 
         cfg = self.embedding_config
         try:  # the provider first, then each fallback (embed.chain): `memory index` moves back when it can

@@ -51,17 +51,26 @@ class JsonEndpoint:
         self.requests = 0  # how many HTTP calls this client made (tests, --explain)
 
     def post(self, path: str, payload: Any, *, timeout: float | None = None) -> Any:
-        """Send one request; translate every transport or protocol failure into one line.
+        """Send one JSON request; translate every transport or protocol failure into one line.
 
         `timeout` (seconds) overrides the client's for this request (a recall's short deadline)."""
+        return parse_json(self.send("POST", path, json.dumps(payload).encode("utf-8"), timeout=timeout))
+
+    def get(self, path: str, *, timeout: float | None = None) -> Any:
+        """GET a JSON answer (a batch job's state)."""
+        return parse_json(self.send("GET", path, None, timeout=timeout))
+
+    def send(self, method: str, path: str, data: bytes | None, *, content_type: str | None = None,
+             timeout: float | None = None) -> bytes:
+        """One request with a raw body (a multipart upload) or none; the raw answer (a JSONL file)."""
         url = f"{self.base_url}/{path.lstrip('/')}"
-        req = urllib.request.Request(url, data=json.dumps(payload).encode("utf-8"), headers=self.headers,
-                                     method="POST")
+        headers = self.headers if content_type is None else {**self.headers, "Content-Type": content_type}
+        req = urllib.request.Request(url, data=data, headers=headers, method=method)
         timeout = self.timeout if timeout is None else timeout
         self.requests += 1
         try:
             with self._opener.open(req, timeout=timeout) as resp:
-                raw = resp.read()
+                return resp.read()
         except urllib.error.HTTPError as exc:
             raise EndpointError(f"HTTP {exc.code} {exc.reason}{_error_detail(exc)}", status=exc.code,
                                 retry_after=_retry_after(exc.headers.get("Retry-After"))) from None
@@ -69,10 +78,14 @@ class JsonEndpoint:
             raise EndpointError(_reason(exc.reason, timeout), timed_out=isinstance(exc.reason, TimeoutError)) from None
         except (TimeoutError, OSError) as exc:  # timeouts, reset by peer mid-read, and the like
             raise EndpointError(_reason(exc, timeout), timed_out=isinstance(exc, TimeoutError)) from None
-        try:
-            return json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise EndpointError("response is not valid JSON") from None
+
+
+def parse_json(raw: bytes) -> Any:
+    """A JSON answer decoded, or EndpointError."""
+    try:
+        return json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise EndpointError("response is not valid JSON") from None
 
 
 def opener_for(host: str) -> urllib.request.OpenerDirector:

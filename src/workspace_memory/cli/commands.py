@@ -29,9 +29,10 @@ def init(ctx: click.Context) -> None:
 @click.option("--rebuild", is_flag=True, help="Drop the derived rows and parse every file again.")
 @click.option("--estimate", is_flag=True, help="Only say how many texts and tokens would be sent to the embedding "
               "provider; embed nothing.")
+@click.option("--no-batch", "no_batch", is_flag=True, help="Embed with ordinary requests only, never batch jobs.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
-def index(ctx: click.Context, rebuild: bool, estimate: bool, as_json: bool) -> None:
+def index(ctx: click.Context, rebuild: bool, estimate: bool, no_batch: bool, as_json: bool) -> None:
     """Index changed Markdown files (incremental; --rebuild for everything)."""
     from .progress import progress_bar
 
@@ -47,7 +48,7 @@ def index(ctx: click.Context, rebuild: bool, estimate: bool, as_json: bool) -> N
             echo(f"note: {notice}", err=True)
         return
     with progress_bar("indexing", enabled=not as_json) as progress:
-        report = mem.index(rebuild=rebuild, progress=progress)
+        report = mem.index(rebuild=rebuild, progress=progress, batch=not no_batch)
     fields = {k: getattr(report, k) for k in ("added", "changed", "removed", "touched", "unchanged")}
     sessions = report.sessions
     if as_json:

@@ -136,4 +136,11 @@ def describe(cfg: EmbeddingConfig, embedder: Embedder | None, state_dir: Path) -
         "fallback_reason": record.get("fallback_reason") if record.get("provider") == provider else None,
         "key_from": remote.api_key_from if remote is not None else None,
         "tokens_sent": record.get("tokens") or {},
+        "batch_jobs": _pending(state_dir),
     }
+
+
+def _pending(state_dir: Path) -> list[dict[str, Any]]:
+    from .batch import pending_jobs  # imports embed.remote: only when status asks
+
+    return pending_jobs(state_dir)

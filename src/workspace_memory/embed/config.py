@@ -78,6 +78,38 @@ class RemoteConfig:
 
 
 @dataclass
+class BatchConfig:
+    """`[embedding.batch]`: batch jobs for a big index through `openai` (embed.batch). OpenClaw's
+    `remote.batch` settings under our names: enabled, wait, poll_interval (s), timeout_minutes,
+    concurrency; and min_texts (fewer texts are sent as ordinary requests) and job_texts."""
+
+    enabled: bool = True
+    min_texts: int = 1000
+    job_texts: int = 5000
+    wait: bool = True
+    poll_interval: float = 5.0
+    timeout_minutes: float = 60.0
+    concurrency: int = 2
+
+    @classmethod
+    def from_mapping(cls, table: Any) -> BatchConfig:
+        table = table or {}
+        if not isinstance(table, Mapping):
+            raise ValueError("[embedding.batch] must be a table")
+        out = cls()
+        for name in ("enabled", "wait"):
+            value = table.get(name, getattr(out, name))
+            if not isinstance(value, bool):
+                raise ValueError(f"[embedding.batch] {name} must be true or false, got {value!r}")
+            setattr(out, name, value)
+        for name in ("min_texts", "job_texts", "concurrency"):
+            setattr(out, name, int(_positive_number(table.get(name, getattr(out, name)), f"[embedding.batch] {name}")))
+        for name in ("poll_interval", "timeout_minutes"):
+            setattr(out, name, _positive_number(table.get(name, getattr(out, name)), f"[embedding.batch] {name}"))
+        return out
+
+
+@dataclass
 class EmbeddingConfig:
     """Which embedding provider recall and indexing use, and its settings."""
 
@@ -92,6 +124,7 @@ class EmbeddingConfig:
     # `[embedding.openai]`, `[embedding.gemini]`, ... (`remote` above is `[embedding.remote]`).
     remotes: dict[str, RemoteConfig] = field(default_factory=dict)
     fallback: tuple[str, ...] = ()
+    batch: BatchConfig = field(default_factory=BatchConfig)
     # What the settings asked for before `auto-remote` chose ("auto-remote"), else the provider.
     requested: str = "auto"
 
@@ -156,7 +189,8 @@ class EmbeddingConfig:
             raise ValueError("fallback names providers: local, none or a remote one, not auto")
         batch_size = int(_positive_number(d.get("batch_size", DEFAULT_BATCH_SIZE), "[embedding] batch_size"))
         return cls(provider=provider, model=model, batch_size=batch_size, remote=remotes.pop("remote"),
-                   remotes=remotes, model_set=model_set, fallback=chain, requested=requested)
+                   remotes=remotes, model_set=model_set, fallback=chain, requested=requested,
+                   batch=BatchConfig.from_mapping(d.get("batch")))
 
 
 def _provider(value: Any, what: str) -> str:

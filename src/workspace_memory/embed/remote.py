@@ -162,49 +162,65 @@ class RemoteEmbedder:
         try:
             rows = self.wire.vectors(body, len(texts))
         except WireError as exc:
-            raise self._unavailable(str(exc)) from None
-        try:
-            arr = np.asarray(rows, dtype=np.float32)
-        except (TypeError, ValueError):
-            raise self._unavailable("embeddings are not equal-length lists of numbers") from None
-        if arr.ndim != 2 or arr.shape[1] == 0:
-            raise self._unavailable("embeddings are not equal-length lists of numbers")
-        if self._dim is not None and arr.shape[1] != self._dim:
-            raise self._unavailable(f"expected dimension {self._dim}, got {arr.shape[1]}")
-        if not np.isfinite(arr).all():
-            raise self._unavailable("response contains non-finite numbers")
-        self._dim = int(arr.shape[1])
+            raise self.unavailable(str(exc)) from None
+        arr = self.to_array(rows)
         self.texts_sent += len(texts)
         used = self.wire.used_tokens(body)
         self.tokens += used if used is not None else sum(estimate_tokens(t) for t in texts)
+        return arr
+
+    def to_array(self, rows: list[Any]) -> np.ndarray:
+        """Check vectors from an answer (equal lengths, this space's dimension, finite) and normalise them."""
+        try:
+            arr = np.asarray(rows, dtype=np.float32)
+        except (TypeError, ValueError):
+            raise self.unavailable("embeddings are not equal-length lists of numbers") from None
+        if arr.ndim != 2 or arr.shape[1] == 0:
+            raise self.unavailable("embeddings are not equal-length lists of numbers")
+        if self._dim is not None and arr.shape[1] != self._dim:
+            raise self.unavailable(f"expected dimension {self._dim}, got {arr.shape[1]}")
+        if not np.isfinite(arr).all():
+            raise self.unavailable("response contains non-finite numbers")
+        self._dim = int(arr.shape[1])
         return l2_normalize(arr)
 
     def _post(self, path: str, payload: Any, budget: float) -> Any:
         """POST until an answer, a failure that retrying cannot mend, or the budget's end."""
+        return self.call(lambda timeout: self._endpoint.post(path, payload, timeout=timeout), budget)
+
+    def call(self, request: Callable[[float], Any], budget: float | None = None) -> Any:
+        """`request(timeout)` through the endpoint, retried as the module docstring says, within
+        `budget` seconds (`total_timeout` by default). Batch jobs (embed.batch) use it too."""
+        budget = self.total_timeout if budget is None else budget
         deadline = time.monotonic() + budget
         attempt = 0
         while True:
             left = deadline - time.monotonic()
             try:
-                return self._endpoint.post(path, payload, timeout=max(0.05, round(min(self.timeout, left), 2)))
+                return request(max(0.05, round(min(self.timeout, left), 2)))
             except EndpointError as exc:
                 error = exc
             if error.status in _AUTH:
-                raise self._unavailable(f"key rejected ({error})")
+                raise self.unavailable(f"key rejected ({error})")
             retryable = error.timed_out or error.status in _RETRIED or (error.status or 0) >= 500
             wait = error.retry_after if error.retry_after is not None else BACKOFF * 2**attempt
             if not retryable or attempt >= self.retries:
                 tries = f" (after {_attempts(attempt + 1)})" if attempt else ""
-                raise self._unavailable(f"{error}{tries}", timeout=error.timed_out)
+                raise self.unavailable(f"{error}{tries}", timeout=error.timed_out)
             if wait > MAX_WAIT or time.monotonic() + wait >= deadline:
-                raise self._unavailable(f"{error}; the provider asks to wait {wait:g}s, past this call's "
+                raise self.unavailable(f"{error}; the provider asks to wait {wait:g}s, past this call's "
                                         f"{budget:g}s limit" if error.retry_after is not None else
                                         f"{error}; out of time after {_attempts(attempt + 1)} ({budget:g}s limit)",
                                         timeout=True)
             self._sleep(wait)
             attempt += 1
 
-    def _unavailable(self, reason: str, timeout: bool = False) -> ProviderUnavailable:
+    @property
+    def endpoint(self) -> JsonEndpoint:
+        """The HTTP client (with the key's header), for batch jobs."""
+        return self._endpoint
+
+    def unavailable(self, reason: str, timeout: bool = False) -> ProviderUnavailable:
         """The error to raise; ProviderTimeout when time ran out (slow, not broken)."""
         if self._key:
             reason = reason.replace(self._key, "[key]")  # a server may echo what it was sent
