@@ -218,27 +218,6 @@ class Memory:
         if embedder.provider == "local":
             self.store.record_model(embedder.model)
 
-    def _batch_jobs(self, embedder: Embedder, progress) -> tuple[list[str], int]:  # noqa: ANN001
-        """Embed a big backlog through batch jobs into the cache (embed.batch; SQLite, openai), or
-        collect the jobs an interrupted index left; `vectors.update` then finds them cached.
-        Returns (notices, jobs still running)."""
-        from .embed.batch import BATCH_PROVIDERS, pending_jobs, run_batches
-
-        settings, conn = self.embedding_config.batch, getattr(self.store, "conn", None)
-        if not settings.enabled or embedder.provider not in BATCH_PROVIDERS or conn is None:
-            return [], 0
-        from .index.sqlite.embedding_cache import EmbeddingCache
-        from .index.sqlite.vector_sync import missing_vectors
-
-        items = missing_vectors(conn, embedder)
-        resuming = any(job["space"] == embedder.identity() for job in pending_jobs(self.workspace.state_dir))
-        if len(items) < settings.min_texts and not resuming:
-            return [], 0
-        cache = EmbeddingCache(conn)
-        report = run_batches(embedder, items, lambda got: cache.put_many(embedder.provider, embedder.model, got),  # type: ignore[arg-type]
-                             self.workspace.state_dir, settings, progress)
-        return report.notices, report.pending
-
     def _record_space(self, embedder: Embedder, reason: str | None) -> None:
         """Record the space the vectors were made in, and its tokens, in `.memory/embedding.json`
         (embed.chain), for a remote provider or a chain; a local-only workspace keeps no such file."""
@@ -280,7 +259,9 @@ class Memory:
             prepared = prepare_embedder(embedder, progress)
             pending = 0
             if batch:
-                more, pending = self._batch_jobs(embedder, progress)
+                from .spaces import batch_jobs
+
+                more, pending = batch_jobs(self, embedder, progress)
                 prepared += more
             # Jobs still running hold their texts: embedding them now would pay twice. What is left
             # waits for the next `memory index`, which collects the jobs first.
@@ -309,34 +290,11 @@ class Memory:
         return report
 
     def estimate(self) -> dict[str, Any]:
-        """What `memory index` would send to the embedding provider, without sending anything: the
-        texts that have no vector in its space yet, their estimated tokens, and the requests they make.
-
-        SQLite only (a Postgres store says so). When the model's vector length is unknown until a first
-        answer, every text is counted (an upper bound): nothing is asked of the provider to learn it.
-        """
-        from types import SimpleNamespace
-
-        from .embed.chain import build_from
-        from .tokens import estimate_tokens
+        """What `memory index` would send to the embedding provider, sending nothing (spaces.estimate)."""
+        from .spaces import estimate
 
         self._needs_checkout("memory index --estimate")
-        self.store.sync(self.workspace, wait=INDEX_WAIT)
-        embedder, notices, _ = build_from(self.embedding_config, self.workspace.state_dir)
-        if embedder is None:
-            return {"provider": None, "model": None, "texts": 0, "tokens": 0, "requests": 0, "notices": notices}
-        conn = getattr(self.store, "conn", None)
-        if conn is None:
-            raise UserError("memory index --estimate reads the SQLite index; this workspace's index is in Postgres")
-        from .index.sqlite.vector_sync import missing_vectors
-
-        dim = getattr(embedder, "known_dim", None) if hasattr(embedder, "known_dim") else embedder.dim
-        space = SimpleNamespace(provider=embedder.provider, model=embedder.model, dim=dim if dim else -1)
-        texts = [text for _, text in missing_vectors(conn, space)]  # type: ignore[arg-type] - provider, model, dim
-        split = getattr(embedder, "split", None)
-        return {"provider": embedder.provider, "model": embedder.model, "dimensions": dim, "texts": len(texts),
-                "tokens": sum(estimate_tokens(t) for t in texts),
-                "requests": len(split(texts)) if split is not None else None, "notices": notices}
+        return estimate(self)
 
     def refresh(self, only: set[str] | None = None) -> list[str]:
         """The cheap sync a read does first (`only`: just these changed keys); never waits. Returns notices.
