@@ -121,6 +121,19 @@ def test_fallback_to_local(tmp_path, server):
     key_free(ws)
 
 
+def test_auto_with_a_local_model_is_no_fallback(tmp_path):
+    from workspace_memory.embed import EmbeddingConfig
+    from workspace_memory.embed.chain import describe
+    from workspace_memory.embed.fake import FakeEmbedder
+
+    class Local(FakeEmbedder):
+        provider = "local"
+
+    space = describe(EmbeddingConfig.from_mapping({"fallback": "none"}, {}), Local(), tmp_path)
+    assert space["provider"] == "local" and not space["fallback_in_use"] and space["chain"] == ["auto", "none"]
+    assert space["batch_jobs"] == [] and space["tokens_sent"] == {} and space["key_from"] is None
+
+
 def test_a_slow_question_gets_a_lexical_answer_with_a_notice(tmp_path, server):
     ws = R.build(tmp_path / "ws", toml=toml(server, "gemini", extra="query_timeout = 0.5\n"))
     ok(ws, "index")

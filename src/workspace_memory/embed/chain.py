@@ -132,7 +132,8 @@ def describe(cfg: EmbeddingConfig, embedder: Embedder | None, state_dir: Path) -
         "model": embedder.model if embedder is not None else None,
         "dimensions": dim,
         "chain": list(cfg.chain),
-        "fallback_in_use": provider is not None and provider != cfg.chain[0],
+        # `auto` resolves to `local`: that is the primary, not a fallback.
+        "fallback_in_use": provider is not None and provider != {"auto": "local"}.get(cfg.chain[0], cfg.chain[0]),
         "fallback_reason": record.get("fallback_reason") if record.get("provider") == provider else None,
         "key_from": remote.api_key_from if remote is not None else None,
         "tokens_sent": record.get("tokens") or {},
