@@ -102,6 +102,7 @@ def test_a_dead_primary_hands_over_to_the_fallback_and_the_spaces_stay_apart(tmp
     assert server.paths()[-1].endswith(":embedContent")  # the question went to gemini, as a query
     assert server.requests[-1]["body"]["taskType"] == "RETRIEVAL_QUERY"
     assert not json.loads(ok(ws, "status", "--json")[0])["embedding_space"]["fallback_in_use"]
+    assert f"embedding space gemini/gemini-embedding-001/{DIM}" in ok(ws, "recall", "invoice rounding", "--explain")[1]
     key_free(ws)
 
 

@@ -20,6 +20,8 @@ def render_recall(result: dict[str, Any]) -> None:
     """Numbered results: source, kind, date, score, then the content indented."""
     for notice in result["notices"]:
         echo(f"note: {notice}", err=True)
+    if result.get("space") and any("explain" in item for item in result["results"]):
+        echo(f"searched: {result['mode']}, embedding space {result['space']}", err=True)
     if not result["results"]:
         echo("no results")
         return
