@@ -92,6 +92,7 @@ def test_a_dead_primary_hands_over_to_the_fallback_and_the_spaces_stay_apart(tmp
     assert "HTTP 500" in status["fallback_reason"]
     doctor = json.loads(mem(ws, "doctor", "--json")[1])
     assert any(f["code"] == "embedding-fallback" for f in doctor["findings"])
+    assert "embedding: fake/hash-trigram, 64 dimensions, chain gemini -> fake" in doctor["notices"]
 
     server.dead, server.requests[:] = False, []
     ok(ws, "index")  # the primary works again: its own space is filled, the fallback's kept apart

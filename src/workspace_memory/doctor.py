@@ -109,7 +109,7 @@ def _check(mem, notices: list[str]) -> list[Finding]:  # noqa: ANN001
                                 "Markdown", True, {"rebuild": True}), *_symlinks(ws)]
     notices += mem.refresh()  # the cheap sync every read does: the index then describes the files
     status = mem.store.status()
-    found += _index_health(mem) + _warnings(status["warnings"]) + _missing_pages(mem.store)
+    found += _index_health(mem, notices) + _warnings(status["warnings"]) + _missing_pages(mem.store)
     return found + _evidence(ws) + _symlinks(ws)
 
 
@@ -132,7 +132,7 @@ def _split_core(ws: Workspace) -> list[Finding]:
     return []
 
 
-def _index_health(mem) -> list[Finding]:  # noqa: ANN001
+def _index_health(mem, notices: list[str]) -> list[Finding]:  # noqa: ANN001
     from .errors import ProviderUnavailable
 
     out = []
@@ -151,7 +151,7 @@ def _index_health(mem) -> list[Finding]:  # noqa: ANN001
         return [*out, Finding("embedding-provider", str(exc), None, None,
                               "set the provider's key or URL in the environment or memory.toml [embedding], "
                               "or add a fallback (fallback = [\"local\"])")]
-    out += _embedding_space(mem)
+    out += _embedding_space(mem, notices)
     missing = getattr(mem.store.vectors(embedder), "missing", None) if embedder is not None else None
     count = missing() if missing is not None else 0
     if count:
@@ -160,10 +160,18 @@ def _index_health(mem) -> list[Finding]:  # noqa: ANN001
     return out
 
 
-def _embedding_space(mem) -> list[Finding]:  # noqa: ANN001
-    """A fallback in use: the primary provider failed at the last `memory index` (embed.chain)."""
+def _embedding_space(mem, notices: list[str]) -> list[Finding]:  # noqa: ANN001
+    """The space in use as a notice (provider, model, dimensions, chain, batch jobs, tokens); a
+    finding when it is a fallback's: the primary failed at the last `memory index` (embed.chain)."""
     space = mem.embedding_space()
-    if not space or not space["fallback_in_use"]:
+    if not space or not space["provider"]:
+        return []
+    tokens = sum(space["tokens_sent"].values())
+    notices.append(f"embedding: {space['provider']}/{space['model']}, {space['dimensions'] or '?'} dimensions"
+                   + (f", chain {' -> '.join(space['chain'])}" if len(space["chain"]) > 1 else "")
+                   + (f", {len(space['batch_jobs'])} batch job(s) pending" if space["batch_jobs"] else "")
+                   + (f", {tokens} token(s) sent" if tokens else ""))
+    if not space["fallback_in_use"]:
         return []
     why = f": {space['fallback_reason']}" if space["fallback_reason"] else ""
     return [Finding("embedding-fallback", f"embedding with the fallback {space['provider']}/{space['model']}, not "
