@@ -24,7 +24,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("facts",),  # the domain: Fact, entities, supersession, text matching
     ("embed",),  # providers
     ("index",),  # the store boundary and the stores
-    ("recall", "reflect", "doctor"),  # the pipelines, side by side
+    ("recall", "reflect", "doctor", "spaces"),  # the pipelines, side by side (spaces: index --estimate, batch jobs)
     ("api",),  # Memory, assembled from the parts above
     ("ui", "mcp_server"),  # shells over api: the web page, the MCP tools (served by `memory ui` / `memory mcp`)
     ("cli", "bank_templates"),  # the command line, which starts the other shells

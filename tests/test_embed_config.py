@@ -57,9 +57,10 @@ def test_environment_overrides_the_file():
 
 def test_unknown_provider_is_a_clear_value_error():
     with pytest.raises(
-        ValueError, match=r"unknown embedding provider 'openai'.*auto, local, remote, none, fake"
+        ValueError, match=r"unknown embedding provider 'cohere'.*auto, auto-remote, local, openai, gemini, voyage, "
+        r"mistral, ollama, remote, none, fake"
     ):
-        EmbeddingConfig.from_mapping({"provider": "openai"}, {})
+        EmbeddingConfig.from_mapping({"provider": "cohere"}, {})
     with pytest.raises(ValueError, match="unknown embedding provider"):
         EmbeddingConfig.from_mapping({}, {"MEMORY_EMBED_PROVIDER": "bogus"})
 

@@ -43,7 +43,7 @@ def test_importing_the_package_and_resolving_loads_nothing_heavy(tmp_path):
 
 
 def test_registry_lists_importable_classes_that_satisfy_the_protocol():
-    assert set(embed.REGISTRY) | {"auto", "none"} == set(embed.PROVIDERS)
+    assert set(embed.REGISTRY) | {"auto", "auto-remote", "none"} == set(embed.PROVIDERS)
     for name in embed.REGISTRY:
         cls = embed.provider_class(name)
         assert callable(getattr(cls, "from_config", None)), name

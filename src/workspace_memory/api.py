@@ -193,9 +193,11 @@ class Memory:
         An explicitly configured provider that cannot load always raises ProviderUnavailable.
         """
         if "_embedder" not in self.__dict__:
-            from .embed import resolve_embedder
+            from .embed.chain import build_from, start_of
 
-            embedder, notices = resolve_embedder(self.embedding_config, self.workspace.state_dir)
+            # The space the index was built with first (a fallback's, after the primary failed).
+            cfg = self.embedding_config
+            embedder, notices, _ = build_from(cfg, self.workspace.state_dir, start_of(cfg, self.workspace.state_dir))
             kept = self._kept_model_notice()
             self._embedder = embedder, ([kept] if kept and embedder is not None else []) + notices
         embedder, notices = self._embedder
@@ -217,10 +219,22 @@ class Memory:
         if embedder.provider == "local":
             self.store.record_model(embedder.model)
 
+    def _record_space(self, embedder: Embedder, reason: str | None) -> None:
+        """Record the space the vectors were made in, and its tokens, in `.memory/embedding.json`
+        (embed.chain), for a remote provider or a chain; a local-only workspace keeps no such file."""
+        from .embed.config import REMOTE_PROVIDERS
+
+        if self.checkout and (len(self.embedding_config.chain) > 1 or embedder.provider in REMOTE_PROVIDERS):
+            from .embed.chain import write_space
+
+            write_space(self.workspace.state_dir, embedder, reason)
+
     # -- index -------------------------------------------------------------------------
     @_repairing
-    def index(self, rebuild: bool = False, progress=None) -> SyncReport:  # noqa: ANN001
-        """Bring the index up to date (waiting for another writer if needed), vectors included."""
+    def index(self, rebuild: bool = False, progress=None, batch: bool = True) -> SyncReport:  # noqa: ANN001
+        """Bring the index up to date (waiting for another writer if needed), vectors included.
+
+        `batch=False` (`--no-batch`) never uses batch jobs (embed.batch), even for a big index."""
         import time
 
         self._needs_checkout("memory index")
@@ -237,25 +251,51 @@ class Memory:
         if sessions.files or sessions.removed or sessions.notices:
             report.sessions = sessions
             report.notices += sessions.notices
-        embedder, notices = self.embedder()
-        report.notices += notices
-        if embedder is None:
-            return report
-        from .embed import prepare_embedder
+        from .embed.chain import run_chain
 
-        # The model loads here (and is exported to ONNX, once per machine), inside the progress bar.
-        report.notices += prepare_embedder(embedder, progress)
-        try:
-            update = self.store.vectors(embedder).update(progress=progress, wait=INDEX_WAIT)
+        def attempt(embedder: Embedder) -> tuple[list[str], Any]:
+            # The model loads here (and is exported to ONNX, once per machine), inside the progress bar.
+            from .embed import prepare_embedder
+
+            prepared = prepare_embedder(embedder, progress)
+            pending = 0
+            if batch:
+                from .spaces import batch_jobs
+
+                more, pending = batch_jobs(self, embedder, progress)
+                prepared += more
+            # Jobs still running hold their texts: embedding them now would pay twice. What is left
+            # waits for the next `memory index`, which collects the jobs first.
+            return prepared, self.store.vectors(embedder).update(progress=progress, wait=INDEX_WAIT,
+                                                                 embed=not pending)
+
+        cfg = self.embedding_config
+        try:  # the provider first, then each fallback (embed.chain): `memory index` moves back when it can
+            embedder, result, notices, pos = run_chain(cfg, self.workspace.state_dir, attempt)
         except ProviderUnavailable as exc:
-            if self.embedding_config.explicit:
+            if cfg.explicit:
                 raise
             report.notices.append(f"{exc}; the index has no vectors yet")
             return report
+        kept = self._kept_model_notice()
+        self._embedder = embedder, ([kept] if kept and embedder is not None else []) + notices
+        report.notices += self._embedder[1]
+        if embedder is None or result is None:
+            return report
+        prepared, update = result
+        report.notices += prepared
+        self._record_space(embedder, notices[-1] if pos else None)
         report.notices += update.notices
         self._record_model(embedder)  # what this index is built with, until the next --rebuild
         report.seconds = time.perf_counter() - started
         return report
+
+    def estimate(self) -> dict[str, Any]:
+        """What `memory index` would send to the embedding provider, sending nothing (spaces.estimate)."""
+        from .spaces import estimate
+
+        self._needs_checkout("memory index --estimate")
+        return estimate(self)
 
     def refresh(self, only: set[str] | None = None) -> list[str]:
         """The cheap sync a read does first (`only`: just these changed keys); never waits. Returns notices.
@@ -302,9 +342,25 @@ class Memory:
             semantic, more = self._semantic_channel(request.mode, store)
             notices += more
             checkpoint()
-        return recall(store, request, now=self.now, semantic=semantic, notices=notices,
-                      settings=self.recall_settings, date_order=self.workspace.date_order,
-                      languages=self.workspace.time_languages)
+        args = {"now": self.now, "settings": self.recall_settings, "date_order": self.workspace.date_order,
+                "languages": self.workspace.time_languages}
+        try:
+            answer = recall(store, request, semantic=semantic, notices=notices, **args)
+        except ProviderUnavailable as exc:
+            # Trigger: the question's vector failed or missed its deadline (a slow or dead provider).
+            # Why: an agent waiting on recall must get an answer, not a hang or a stack trace.
+            # Outcome: the same recall, lexical, with the reason in the notices (`--mode semantic` fails).
+            from .errors import ProviderTimeout
+
+            cfg = self.embedding_config
+            chosen = cfg.explicit and len(cfg.chain) == 1 and not isinstance(exc, ProviderTimeout)
+            if semantic is None or request.mode == "semantic" or chosen:
+                raise  # a provider chosen alone that fails is an error, never a silent downgrade
+            notices.append(f"{exc}; using lexical search for this question")
+            return recall(store, request.replace(mode="lexical"), semantic=None, notices=notices, **args)
+        if semantic is not None:
+            answer["space"] = semantic.embedder.identity()  # which embedding space was searched
+        return answer
 
     def _with_sources(self, request: RecallRequest) -> tuple[RecallRequest, list[str]]:
         """The request with its sources spelled out ([recall] sources when it names none), and a
@@ -346,11 +402,33 @@ class Memory:
         try:
             vectors, more = self._vectors_for_recall(embedder, store)
         except ProviderUnavailable as exc:
-            if required or self.embedding_config.explicit:
+            vectors, more = self._fall_back(exc, store)
+            if vectors is None and (required or self.embedding_config.explicit):
                 raise
-            return None, [*notices, f"{exc}; using lexical search"]
+            if vectors is None:
+                return None, [*notices, *more, f"{exc}; using lexical search"]
+            embedder = self._embedder[0]
         channel = SemanticChannel(vectors, embedder, semantic_only=mode == "semantic", settings=self.recall_settings)
         return channel, notices + more
+
+    def _fall_back(self, exc: ProviderUnavailable, store: Store) -> tuple[VectorIndex | None, list[str]]:
+        """After the recorded space's provider failed in a recall: the next one of the fallback chain
+        that works, and the notices saying so; (None, []) when there is none (the caller decides)."""
+        from .embed.chain import handing_on, run_chain, start_of
+
+        cfg = self.embedding_config
+        nxt = start_of(cfg, self.workspace.state_dir) + 1
+        if nxt >= len(cfg.chain):
+            return None, []
+        try:
+            embedder, result, notices, _ = run_chain(cfg, self.workspace.state_dir,
+                                                    lambda emb: self._vectors_for_recall(emb, store), nxt)
+        except ProviderUnavailable as last:
+            return None, [handing_on(exc, cfg.chain[nxt]), str(last)]
+        self._embedder = embedder, self._embedder[1]
+        if result is None:
+            return None, [handing_on(exc, cfg.chain[nxt]), *notices]
+        return result[0], [handing_on(exc, cfg.chain[nxt]), *notices, *result[1]]
 
     def _vectors_for_recall(self, embedder: Embedder, store: Store) -> tuple[VectorIndex, list[str]]:
         """The vectors, after embedding new entries for at most RECALL_EMBED_BUDGET seconds.
@@ -365,7 +443,10 @@ class Memory:
         prepared = prepare_embedder(embedder)
         vectors = store.vectors(embedder)
         heavy = getattr(embedder, "needs_torch", lambda: False)()  # MiniLM without its export: not in a recall
-        update = vectors.update(embed=not heavy, budget=RECALL_EMBED_BUDGET)
+        # A remote provider's retries get the question's deadline, not the minutes `memory index` allows.
+        deadline = getattr(embedder, "query_timeout", None)
+        encode = functools.partial(embedder.embed_documents, budget=deadline) if deadline else None
+        update = vectors.update(encode=encode, embed=not heavy, budget=RECALL_EMBED_BUDGET)
         notices = prepared + list(update.notices)
         if update.embedded and self.store.built_with() is None:
             self._record_model(embedder)  # the first vectors of this index (`memory index` records too)
@@ -429,7 +510,18 @@ class Memory:
         embedding, model_notices = self._embedding()
         return {"workspace": str(self.workspace.root) if self.checkout else None, "index": self.store.describe(),
                 **self.store.status(), "modes": ["lexical", "semantic", "hybrid"] if embedding else ["lexical"],
-                "embedding": embedding, "notices": notices + model_notices}
+                "embedding": embedding, "embedding_space": self.embedding_space(), "notices": notices + model_notices}
+
+    def embedding_space(self) -> dict[str, Any] | None:
+        """Provider, model, dimensions, chain and fallback in use, tokens sent (embed.chain.describe);
+        None when the embedder cannot be built."""
+        from .embed.chain import describe
+
+        try:
+            embedder, _ = self.embedder()
+        except ProviderUnavailable:
+            return None
+        return describe(self.embedding_config, embedder, self.workspace.state_dir)
 
     def move_store(self, direction: str, url: str | None = None) -> TransferReport:
         """Copy this workspace between SQLite and Postgres without embedding again (index.transfer).

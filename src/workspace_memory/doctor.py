@@ -7,6 +7,8 @@ Findings (each: what, where as path:line, how to fix; `fixable` when --fix repai
 - index-unreadable / index-settings / index-vectors: an index SQLite cannot read, one built with
   other settings (the fingerprint), or entries not embedded yet.
   --fix runs `memory index` (with --rebuild where needed).
+- embedding-provider / embedding-fallback: the configured provider cannot be used (no key, no
+  package), or the last `memory index` used a fallback of the chain, and why.
 - malformed-retain, binary-skipped, index-warning: what indexing warned about, at path:line.
 - missing-entity-page: an @mention with no bank/entities/<Slug>.md.
 - evidence-moved / evidence-vanished: a link in a bank page (`memory/2025-11-27.md#L12`) whose
@@ -107,7 +109,7 @@ def _check(mem, notices: list[str]) -> list[Finding]:  # noqa: ANN001
                                 "Markdown", True, {"rebuild": True}), *_symlinks(ws)]
     notices += mem.refresh()  # the cheap sync every read does: the index then describes the files
     status = mem.store.status()
-    found += _index_health(mem) + _warnings(status["warnings"]) + _missing_pages(mem.store)
+    found += _index_health(mem, notices) + _warnings(status["warnings"]) + _missing_pages(mem.store)
     return found + _evidence(ws) + _symlinks(ws)
 
 
@@ -130,7 +132,7 @@ def _split_core(ws: Workspace) -> list[Finding]:
     return []
 
 
-def _index_health(mem) -> list[Finding]:  # noqa: ANN001
+def _index_health(mem, notices: list[str]) -> list[Finding]:  # noqa: ANN001
     from .errors import ProviderUnavailable
 
     out = []
@@ -145,13 +147,35 @@ def _index_health(mem) -> list[Finding]:  # noqa: ANN001
                            "run `memory index --rebuild` (or `memory doctor --fix`)", True, {"rebuild": True}))
     try:
         embedder, _ = mem.embedder()
-    except ProviderUnavailable:
-        return out
+    except ProviderUnavailable as exc:
+        return [*out, Finding("embedding-provider", str(exc), None, None,
+                              "set the provider's key or URL in the environment or memory.toml [embedding], "
+                              "or add a fallback (fallback = [\"local\"])")]
+    out += _embedding_space(mem, notices)
     count = (mem.store.vectors(embedder).missing() or 0) if embedder is not None else 0
     if count:
         out.append(Finding("index-vectors", f"{count} text(s) have no embedding yet; semantic search misses them",
                            _index_where(mem), None, "run `memory index` (or `memory doctor --fix`)", True))
     return out
+
+
+def _embedding_space(mem, notices: list[str]) -> list[Finding]:  # noqa: ANN001
+    """The space in use as a notice (provider, model, dimensions, chain, batch jobs, tokens); a
+    finding when it is a fallback's: the primary failed at the last `memory index` (embed.chain)."""
+    space = mem.embedding_space()
+    if not space or not space["provider"]:
+        return []
+    tokens = sum(space["tokens_sent"].values())
+    notices.append(f"embedding: {space['provider']}/{space['model']}, {space['dimensions'] or '?'} dimensions"
+                   + (f", chain {' -> '.join(space['chain'])}" if len(space["chain"]) > 1 else "")
+                   + (f", {len(space['batch_jobs'])} batch job(s) pending" if space["batch_jobs"] else "")
+                   + (f", {tokens} token(s) sent" if tokens else ""))
+    if not space["fallback_in_use"]:
+        return []
+    why = f": {space['fallback_reason']}" if space["fallback_reason"] else ""
+    return [Finding("embedding-fallback", f"embedding with the fallback {space['provider']}/{space['model']}, not "
+                    f"{space['chain'][0]}{why}", None, None,
+                    f"fix {space['chain'][0]} (key, URL, quota), then run `memory index`: it moves back to it")]
 
 
 def _warnings(warnings: list[dict[str, Any]]) -> list[Finding]:

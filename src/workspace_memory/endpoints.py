@@ -18,7 +18,19 @@ from urllib.parse import urlsplit
 
 
 class EndpointError(Exception):
-    """The endpoint could not be used; the message is one line naming why."""
+    """The endpoint could not be used; the message is one line naming why.
+
+    `status` is the HTTP status when the server answered (None for a transport failure or a bad
+    body) and `retry_after` the seconds its Retry-After header asked for: a caller that retries
+    (embed.remote) decides from them, and the message stays the same for callers that do not.
+    """
+
+    def __init__(self, message: str, status: int | None = None, retry_after: float | None = None,
+                 timed_out: bool = False) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+        self.timed_out = timed_out
 
 
 class JsonEndpoint:
@@ -38,25 +50,42 @@ class JsonEndpoint:
         self._opener = opener_for(parts.hostname)
         self.requests = 0  # how many HTTP calls this client made (tests, --explain)
 
-    def post(self, path: str, payload: Any) -> Any:
-        """Send one request; translate every transport or protocol failure into one line."""
+    def post(self, path: str, payload: Any, *, timeout: float | None = None) -> Any:
+        """Send one JSON request; translate every transport or protocol failure into one line.
+
+        `timeout` (seconds) overrides the client's for this request (a recall's short deadline)."""
+        return parse_json(self.send("POST", path, json.dumps(payload).encode("utf-8"), timeout=timeout))
+
+    def get(self, path: str, *, timeout: float | None = None) -> Any:
+        """GET a JSON answer (a batch job's state)."""
+        return parse_json(self.send("GET", path, None, timeout=timeout))
+
+    def send(self, method: str, path: str, data: bytes | None, *, content_type: str | None = None,
+             timeout: float | None = None) -> bytes:
+        """One request with a raw body (a multipart upload) or none; the raw answer (a JSONL file)."""
         url = f"{self.base_url}/{path.lstrip('/')}"
-        req = urllib.request.Request(url, data=json.dumps(payload).encode("utf-8"), headers=self.headers,
-                                     method="POST")
+        headers = self.headers if content_type is None else {**self.headers, "Content-Type": content_type}
+        req = urllib.request.Request(url, data=data, headers=headers, method=method)
+        timeout = self.timeout if timeout is None else timeout
         self.requests += 1
         try:
-            with self._opener.open(req, timeout=self.timeout) as resp:
-                raw = resp.read()
+            with self._opener.open(req, timeout=timeout) as resp:
+                return resp.read()
         except urllib.error.HTTPError as exc:
-            raise EndpointError(f"HTTP {exc.code} {exc.reason}{_error_detail(exc)}") from None
+            raise EndpointError(f"HTTP {exc.code} {exc.reason}{_error_detail(exc)}", status=exc.code,
+                                retry_after=_retry_after(exc.headers.get("Retry-After"))) from None
         except urllib.error.URLError as exc:
-            raise EndpointError(_reason(exc.reason, self.timeout)) from None
+            raise EndpointError(_reason(exc.reason, timeout), timed_out=isinstance(exc.reason, TimeoutError)) from None
         except (TimeoutError, OSError) as exc:  # timeouts, reset by peer mid-read, and the like
-            raise EndpointError(_reason(exc, self.timeout)) from None
-        try:
-            return json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise EndpointError("response is not valid JSON") from None
+            raise EndpointError(_reason(exc, timeout), timed_out=isinstance(exc, TimeoutError)) from None
+
+
+def parse_json(raw: bytes) -> Any:
+    """A JSON answer decoded, or EndpointError."""
+    try:
+        return json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise EndpointError("response is not valid JSON") from None
 
 
 def opener_for(host: str) -> urllib.request.OpenerDirector:
@@ -82,6 +111,25 @@ def _reason(reason: object, timeout: float) -> str:
         return f"timed out after {timeout:g}s"
     text = str(getattr(reason, "strerror", None) or reason)
     return " ".join(text.split()) or type(reason).__name__
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Retry-After in seconds: a number, or an HTTP date turned into seconds from now; None otherwise."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    from email.utils import parsedate_to_datetime  # only for the rare server that sends a date
+
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    import time
+
+    return max(0.0, when.timestamp() - time.time())
 
 
 def _error_detail(exc: urllib.error.HTTPError) -> str:

@@ -26,6 +26,10 @@ class ProviderUnavailable(MemoryError_):
     """An explicitly configured embedding (or chat) provider cannot be used."""
 
 
+class ProviderTimeout(ProviderUnavailable):
+    """A remote provider did not answer within its deadline (a recall then answers lexically)."""
+
+
 class StoreUnavailable(MemoryError_):
     """The configured store (a Postgres server) cannot be reached or used; the message never holds a password."""
 

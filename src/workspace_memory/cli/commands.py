@@ -27,15 +27,28 @@ def init(ctx: click.Context) -> None:
 
 @click.command()
 @click.option("--rebuild", is_flag=True, help="Drop the derived rows and parse every file again.")
+@click.option("--estimate", is_flag=True, help="Only say how many texts and tokens would be sent to the embedding "
+              "provider; embed nothing.")
+@click.option("--no-batch", "no_batch", is_flag=True, help="Embed with ordinary requests only, never batch jobs.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @click.pass_context
-def index(ctx: click.Context, rebuild: bool, as_json: bool) -> None:
+def index(ctx: click.Context, rebuild: bool, estimate: bool, no_batch: bool, as_json: bool) -> None:
     """Index changed Markdown files (incremental; --rebuild for everything)."""
     from .progress import progress_bar
 
     mem = memory_of(ctx)
+    if estimate:
+        data = mem.estimate()
+        if as_json:
+            echo_json(data)
+            return
+        echo(f"{data['texts']} text(s), ~{data['tokens']} token(s) to embed with {data['provider'] or 'no provider'}"
+             f"/{data['model'] or '-'}" + (f" in {data['requests']} request(s)" if data.get("requests") else ""))
+        for notice in data["notices"]:
+            echo(f"note: {notice}", err=True)
+        return
     with progress_bar("indexing", enabled=not as_json) as progress:
-        report = mem.index(rebuild=rebuild, progress=progress)
+        report = mem.index(rebuild=rebuild, progress=progress, batch=not no_batch)
     fields = {k: getattr(report, k) for k in ("added", "changed", "removed", "touched", "unchanged")}
     sessions = report.sessions
     if as_json:

@@ -20,6 +20,8 @@ def render_recall(result: dict[str, Any]) -> None:
     """Numbered results: source, kind, date, score, then the content indented."""
     for notice in result["notices"]:
         echo(f"note: {notice}", err=True)
+    if result.get("space") and any("explain" in item for item in result["results"]):
+        echo(f"searched: {result['mode']}, embedding space {result['space']}", err=True)
     if not result["results"]:
         echo("no results")
         return
@@ -63,6 +65,7 @@ def render_status(data: dict[str, Any]) -> None:
         ("last sync", f"{data['last_sync']} ({data['index_age_seconds']}s ago)" if data["last_sync"] else "never"),
         ("search modes", ", ".join(data["modes"])),
         ("embedding", data.get("embedding") or "none (lexical search)"),
+        *_space_rows(data.get("embedding_space")),
         ("warnings", str(len(data["warnings"]))),
     ]
     for key, value in rows:
@@ -72,6 +75,23 @@ def render_status(data: dict[str, Any]) -> None:
         console.print(terminal_safe(f"  {w['path']}:{w['line']}: {w['message']}"), markup=False, highlight=False)
     for notice in data.get("notices", []):
         console.print(terminal_safe(f"note: {notice}"), markup=False)
+
+
+def _space_rows(space: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """Dimensions, the chain and a fallback in use, the key's variable and tokens sent (status)."""
+    if not space or not space.get("provider"):
+        return []
+    rows = [("dimensions", str(space["dimensions"] or "learned from the first answer"))]
+    if len(space["chain"]) > 1:
+        rows.append(("fallback chain", " -> ".join(space["chain"])))
+    if space["fallback_in_use"]:
+        rows.append(("fallback in use", f"{space['provider']}" + (f" ({space['fallback_reason']})"
+                                                                   if space["fallback_reason"] else "")))
+    if space.get("key_from"):
+        rows.append(("api key from", f"${space['key_from']}"))
+    for identity, tokens in (space.get("tokens_sent") or {}).items():
+        rows.append(("tokens sent", f"{tokens} to {identity}"))
+    return rows
 
 
 def render_entity(report: dict[str, Any]) -> None:

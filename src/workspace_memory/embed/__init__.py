@@ -9,14 +9,17 @@ Providers (the `provider` setting of `[embedding]`):
   run by onnxruntime from an export kept once per machine in the per-user cache, `model_cache`), or
   both at once; all in the extra `local`. `LOCAL_MODELS` says which module serves which model name;
   any other name is a sentence-transformers model folder (served by `local`).
-- `remote`: any OpenAI-compatible `/v1/embeddings` endpoint (standard library only).
+- `openai`, `gemini`, `voyage`, `mistral`, `ollama`: each provider's own API in its native shape
+  (embed.wire), and `remote` (alias `openai-compatible`): any OpenAI-compatible `/v1/embeddings`
+  server; all served by embed.remote over the standard library.
+- `auto-remote` (opt-in): OpenClaw's order, OpenAI when its key resolves, then Gemini, else `auto`.
 - `none`: lexical search only.
 - `fake`: deterministic hashed vectors, for tests.
 
 The registry maps a name to (module, class) and imports the module on first use (after memsearch),
 so importing this package costs numpy and nothing else: a lexical recall must not load torch. An
 explicitly chosen provider that cannot run raises `ProviderUnavailable`; only `auto` downgrades,
-and it always says so.
+and it always says so. A fallback chain (embed.chain) hands a failing provider's texts to the next.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ProviderUnavailable
 from .base import Embedder, l2_normalize
-from .config import PROVIDERS, EmbeddingConfig, RemoteConfig
+from .config import PROVIDERS, REMOTE_PROVIDERS, EmbeddingConfig, RemoteConfig
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -48,7 +51,7 @@ __all__ = [
 # name -> (module, class). Each class has `from_config(cfg, state_dir)`.
 REGISTRY: dict[str, tuple[str, str]] = {
     "local": ("workspace_memory.embed.local", "LocalEmbedder"),
-    "remote": ("workspace_memory.embed.remote", "RemoteEmbedder"),
+    **{name: ("workspace_memory.embed.remote", "RemoteEmbedder") for name in REMOTE_PROVIDERS},
     "fake": ("workspace_memory.embed.fake", "FakeEmbedder"),
 }
 # Models of the "local" provider that `embed.local` (MiniLM, sentence-transformers folders) does not

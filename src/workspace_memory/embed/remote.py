@@ -1,33 +1,45 @@
-"""Provider "remote": any OpenAI-compatible `POST {base_url}/embeddings` endpoint.
+"""The remote providers: openai, gemini, voyage, mistral, ollama and remote (any OpenAI-compatible
+server), each in its own wire shape (embed.wire), all through the project's one HTTP client
+(endpoints.py: the standard library, so a recall through a remote provider starts as fast as a
+lexical one; httpx would add ~60 ms of imports and nothing these JSON POSTs need).
 
-Ollama, llama.cpp's server, vLLM, LM Studio and hosted APIs all speak this protocol; the HTTP
-client is the project's one (endpoints.py). Every failure becomes `ProviderUnavailable` with a
-one-line reason: an explicitly configured provider must fail loudly, never degrade silently.
+The client is well behaved: texts are split into requests within the provider's limits (texts per
+request, tokens per text and per request; a text over the limit is cut, as the providers would do);
+429 and 5xx are retried with exponential backoff, or after Retry-After when the server says, until
+`retries` or `total_timeout` runs out; each request has its own `timeout`; recall's question has
+`query_timeout` for everything. Every failure becomes `ProviderUnavailable` with a one-line reason
+(the fallback chain hands the texts on, naming it), and the key never appears in one: it is cut
+out of whatever the server echoed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..endpoints import EndpointError, JsonEndpoint
-from ..errors import ProviderUnavailable
+from ..errors import ProviderTimeout, ProviderUnavailable
+from ..tokens import estimate_tokens, fit_chars
 from .base import clip_texts, l2_normalize
+from .wire import DOCUMENT, QUERY, WIRES, Wire, WireError
 
 if TYPE_CHECKING:
     from .config import EmbeddingConfig
 
-# Text used to learn the vector length when nothing has been embedded yet in this process.
+# Text used to learn the vector length when nothing has been embedded yet and the model is unknown.
 _PROBE_TEXT = "dimension probe"
+BACKOFF = 0.5  # seconds before the first retry; doubled for each next one
+MAX_WAIT = 60.0  # a Retry-After longer than this is not waited for: the provider is unavailable now
+_RETRIED = frozenset({408, 409, 425, 429})  # and every 5xx
+_AUTH = frozenset({401, 403})
 
 
 class RemoteEmbedder:
-    """Embeds through an OpenAI-compatible HTTP endpoint, `batch_size` texts per request."""
-
-    provider = "remote"
+    """Embeds through one provider's HTTP API (`wire`; OpenAI-compatible by default)."""
 
     def __init__(
         self,
@@ -39,24 +51,36 @@ class RemoteEmbedder:
         batch_size: int = 32,
         timeout: float = 30.0,
         dimensions: int | None = None,
+        wire: Wire | None = None,
+        retries: int = 4,
+        total_timeout: float = 120.0,
+        query_timeout: float = 3.0,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
+        self.wire = wire or Wire()
+        self.provider = self.wire.name
         self.base_url = base_url.rstrip("/")
+        self._key = api_key
         try:
-            self._endpoint = JsonEndpoint(self.base_url, api_key=api_key, headers=headers, timeout=timeout)
+            self._endpoint = JsonEndpoint(self.base_url, headers={**self.wire.auth_headers(api_key), **(headers or {})},
+                                          timeout=timeout)
         except EndpointError as exc:
-            raise ProviderUnavailable(
-                f"remote embeddings unavailable: {exc} (set [embedding.remote] base_url or MEMORY_EMBED_BASE_URL)"
-            ) from None
+            raise ProviderUnavailable(f"{self.provider} embeddings unavailable: {exc} (set [embedding."
+                                      f"{self.provider}] base_url or MEMORY_EMBED_BASE_URL)") from None
         if not model:
-            raise ProviderUnavailable(
-                "remote embeddings unavailable: no model configured "
-                "(set [embedding.remote] model or MEMORY_EMBED_MODEL)"
-            )
+            raise ProviderUnavailable(f"{self.provider} embeddings unavailable: no model configured "
+                                      f"(set [embedding.{self.provider}] model or MEMORY_EMBED_MODEL)")
         self.model = model
-        self.batch_size = max(1, int(batch_size))
+        self.batch_size = max(1, min(int(batch_size), self.wire.max_texts))
         self.timeout = timeout
+        self.retries = max(0, int(retries))
+        self.total_timeout = total_timeout
+        self.query_timeout = query_timeout
         self.dimensions = dimensions
-        self._dim: int | None = dimensions
+        self._sleep = sleep
+        self._dim: int | None = dimensions or self.wire.dims.get(model.removeprefix("models/"))
+        self.texts_sent = 0  # texts embedded by the provider (a retried request counts once)
+        self.tokens = 0  # tokens the provider counted (its `usage`), else our estimate
 
     @property
     def requests(self) -> int:
@@ -65,85 +89,145 @@ class RemoteEmbedder:
 
     @classmethod
     def from_config(cls, cfg: EmbeddingConfig, state_dir: Path | None) -> RemoteEmbedder:
-        """Build from `[embedding.remote]`; a key variable that is named but unset is a config error."""
-        r = cfg.remote
+        """Build from `[embedding.<provider>]` and the provider's defaults; a key that is needed and
+        missing, or named by `api_key_env` and unset, is a ProviderUnavailable that names the variable."""
+        name = cfg.provider
+        wire = WIRES[name]()
+        r = cfg.remote_config(name)
         if r.api_key_env and not r.api_key:
-            raise ProviderUnavailable(
-                f"remote embeddings unavailable: environment variable {r.api_key_env} "
-                "(named by [embedding.remote] api_key_env) is not set"
-            )
-        return cls(
-            r.base_url,
-            r.model,
-            api_key=r.api_key,
-            headers=r.headers,
-            batch_size=cfg.batch_size,
-            timeout=r.timeout,
-            dimensions=r.dimensions,
-        )
+            raise ProviderUnavailable(f"{name} embeddings unavailable: environment variable {r.api_key_env} "
+                                      f"(named by [embedding.{name}] api_key_env) is not set")
+        if wire.key_required and not r.api_key:
+            raise ProviderUnavailable(f"{name} embeddings unavailable: no API key (set {' or '.join(wire.key_envs)}, "
+                                      f"or name the variable in [embedding.{name}] api_key_env)")
+        return cls(r.base_url or wire.base_url, r.model or wire.model, api_key=r.api_key, headers=r.headers,
+                   batch_size=cfg.batch_size if name == "remote" else wire.max_texts, timeout=r.timeout,
+                   dimensions=r.dimensions, wire=wire, retries=r.retries, total_timeout=r.total_timeout,
+                   query_timeout=r.query_timeout)
 
     @property
     def dim(self) -> int:
-        """Vector length: configured `dimensions`, else learned from the first response (probing if needed)."""
+        """Vector length: configured `dimensions`, a known model's, else learned from a first answer."""
         if self._dim is None:
-            self._embed_batch([_PROBE_TEXT])
+            # One tiny request, on the question's deadline: a recall opening its vectors asks this.
+            self._embed_batch([_PROBE_TEXT], DOCUMENT, budget=self.query_timeout)
         assert self._dim is not None
+        return self._dim
+
+    @property
+    def known_dim(self) -> int | None:
+        """The vector length if known without a request (status must not call the provider)."""
         return self._dim
 
     def identity(self) -> str:
         """provider/model/dim. The URL is left out: the same model served elsewhere gives the same vectors."""
         return f"{self.provider}/{self.model}/{self.dim}"
 
-    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
-        """Embed in batches of `batch_size`; rows come back in input order and L2-normalised."""
+    def embed_documents(self, texts: Sequence[str], budget: float | None = None) -> np.ndarray:
+        """Embed passages, split into requests within the provider's limits; rows in input order.
+
+        `budget` (seconds) bounds each request with its retries instead of `total_timeout` (a recall
+        embedding new entries must not wait minutes for a provider that is down)."""
         if not texts:
             return np.zeros((0, self._dim or 0), dtype=np.float32)
-        texts = clip_texts(texts)
-        parts = [
-            self._embed_batch(texts[i : i + self.batch_size]) for i in range(0, len(texts), self.batch_size)
-        ]
-        return np.vstack(parts)
+        texts = clip_texts(texts)  # never a 1 MB string: the input limit (limits.MAX_EMBED_CHARS)
+        return np.vstack([self._embed_batch(part, DOCUMENT, budget) for part in self.split(texts)])
 
     def embed_query(self, text: str) -> np.ndarray:
-        """One request with one input."""
-        return self._embed_batch(clip_texts([text]))[0]
+        """One question, as a query where the provider tells them apart, within `query_timeout`."""
+        return self._embed_batch(clip_texts([text]), QUERY, budget=self.query_timeout)[0]
 
-    def _embed_batch(self, texts: Sequence[str]) -> np.ndarray:
-        """POST one batch and validate the answer (count, order, length, finiteness)."""
-        # Several servers reject an empty string outright; a blank embeds as a near-null vector.
-        payload: dict[str, Any] = {"model": self.model, "input": [t if t else " " for t in texts]}
-        if self.dimensions is not None:
-            payload["dimensions"] = self.dimensions
+    def split(self, texts: Sequence[str]) -> list[list[str]]:
+        """The requests `texts` make: at most `batch_size` texts and the provider's tokens per request
+        each, every text cut to its tokens per text (and a blank sent as " ": servers reject "")."""
+        parts: list[list[str]] = []
+        part: list[str] = []
+        tokens = 0
+        cap = self.wire.max_request_tokens
+        for text in texts:
+            text = text or " "
+            if estimate_tokens(text) > self.wire.max_text_tokens:
+                text = text[: fit_chars(text, self.wire.max_text_tokens)]
+            n = estimate_tokens(text)
+            if part and (len(part) >= self.batch_size or (cap is not None and tokens + n > cap)):
+                parts.append(part)
+                part, tokens = [], 0
+            part.append(text)
+            tokens += n
+        return [*parts, part] if part else parts
+
+    def _embed_batch(self, texts: Sequence[str], kind: str, budget: float | None = None) -> np.ndarray:
+        """One request (retried as the module docstring says), its answer validated."""
+        path, payload = self.wire.request(self.model, [t or " " for t in texts], kind, self.dimensions)
+        body = self._post(path, payload, budget if budget is not None else self.total_timeout)
         try:
-            body = self._endpoint.post("embeddings", payload)
-        except EndpointError as exc:
-            raise self._unavailable(str(exc)) from None
-        data = body.get("data") if isinstance(body, dict) else None
-        if not isinstance(data, list):
-            raise self._unavailable("response has no 'data' list")
-        if len(data) != len(texts):
-            raise self._unavailable(f"expected {len(texts)} embeddings, got {len(data)}")
-        rows: list[Any] = [None] * len(texts)
-        for pos, item in enumerate(data):
-            if not isinstance(item, dict) or not isinstance(item.get("embedding"), list):
-                raise self._unavailable("an item in 'data' has no 'embedding' list")
-            # The protocol allows any order; `index` says where each vector belongs.
-            idx = item.get("index", pos)
-            if not isinstance(idx, int) or not 0 <= idx < len(texts) or rows[idx] is not None:
-                raise self._unavailable(f"bad or repeated 'index' {idx!r} in response")
-            rows[idx] = item["embedding"]
+            rows = self.wire.vectors(body, len(texts))
+        except WireError as exc:
+            raise self.unavailable(str(exc)) from None
+        arr = self.to_array(rows)
+        self.texts_sent += len(texts)
+        used = self.wire.used_tokens(body)
+        self.tokens += used if used is not None else sum(estimate_tokens(t) for t in texts)
+        return arr
+
+    def to_array(self, rows: list[Any]) -> np.ndarray:
+        """Check vectors from an answer (equal lengths, this space's dimension, finite) and normalise them."""
         try:
             arr = np.asarray(rows, dtype=np.float32)
         except (TypeError, ValueError):
-            raise self._unavailable("embeddings are not equal-length lists of numbers") from None
+            raise self.unavailable("embeddings are not equal-length lists of numbers") from None
         if arr.ndim != 2 or arr.shape[1] == 0:
-            raise self._unavailable("embeddings are not equal-length lists of numbers")
+            raise self.unavailable("embeddings are not equal-length lists of numbers")
         if self._dim is not None and arr.shape[1] != self._dim:
-            raise self._unavailable(f"expected dimension {self._dim}, got {arr.shape[1]}")
+            raise self.unavailable(f"expected dimension {self._dim}, got {arr.shape[1]}")
         if not np.isfinite(arr).all():
-            raise self._unavailable("response contains non-finite numbers")
+            raise self.unavailable("response contains non-finite numbers")
         self._dim = int(arr.shape[1])
         return l2_normalize(arr)
 
-    def _unavailable(self, reason: str) -> ProviderUnavailable:
-        return ProviderUnavailable(f"remote embeddings unavailable: {self.base_url}: {reason}")
+    def _post(self, path: str, payload: Any, budget: float) -> Any:
+        """POST until an answer, a failure that retrying cannot mend, or the budget's end."""
+        return self.call(lambda timeout: self._endpoint.post(path, payload, timeout=timeout), budget)
+
+    def call(self, request: Callable[[float], Any], budget: float | None = None) -> Any:
+        """`request(timeout)` through the endpoint, retried as the module docstring says, within
+        `budget` seconds (`total_timeout` by default). Batch jobs (embed.batch) use it too."""
+        budget = self.total_timeout if budget is None else budget
+        deadline = time.monotonic() + budget
+        attempt = 0
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                return request(max(0.05, round(min(self.timeout, left), 2)))
+            except EndpointError as exc:
+                error = exc
+            if error.status in _AUTH:
+                raise self.unavailable(f"key rejected ({error})")
+            retryable = error.timed_out or error.status in _RETRIED or (error.status or 0) >= 500
+            wait = error.retry_after if error.retry_after is not None else BACKOFF * 2**attempt
+            if not retryable or attempt >= self.retries:
+                tries = f" (after {_attempts(attempt + 1)})" if attempt else ""
+                raise self.unavailable(f"{error}{tries}", timeout=error.timed_out)
+            if wait > MAX_WAIT or time.monotonic() + wait >= deadline:
+                raise self.unavailable(f"{error}; the provider asks to wait {wait:g}s, past this call's "
+                                        f"{budget:g}s limit" if error.retry_after is not None else
+                                        f"{error}; out of time after {_attempts(attempt + 1)} ({budget:g}s limit)",
+                                        timeout=True)
+            self._sleep(wait)
+            attempt += 1
+
+    @property
+    def endpoint(self) -> JsonEndpoint:
+        """The HTTP client (with the key's header), for batch jobs."""
+        return self._endpoint
+
+    def unavailable(self, reason: str, timeout: bool = False) -> ProviderUnavailable:
+        """The error to raise; ProviderTimeout when time ran out (slow, not broken)."""
+        if self._key:
+            reason = reason.replace(self._key, "[key]")  # a server may echo what it was sent
+        cls = ProviderTimeout if timeout else ProviderUnavailable
+        return cls(f"{self.provider} embeddings unavailable: {self.base_url}: {reason}")
+
+
+def _attempts(n: int) -> str:
+    return f"{n} attempt{'s' if n != 1 else ''}"

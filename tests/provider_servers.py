@@ -1,0 +1,114 @@
+"""One real HTTP server on 127.0.0.1 that speaks every remote embedding provider's shapes (no network).
+
+    openai, voyage, mistral, remote   POST /v1/embeddings            {data: [{index, embedding}], usage}
+    gemini                            POST /v1beta/models/M:embedContent, :batchEmbedContents
+    ollama                            POST /api/embed                 {embeddings: [[...]]}
+
+It checks each provider's way of sending the key (Bearer, or x-goog-api-key) and answers a wrong
+one with 401 and a message that echoes the key, as some providers do, so tests see that the client
+never repeats it. `script` is a list of failures for the next requests, in order: an int status
+(with `retry_after` for the first), "badjson", or "hang" (answer after `hang_seconds`).
+`slow_queries` delays only gemini's embedContent (the question's request).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from http.server import BaseHTTPRequestHandler
+
+from http_fixtures import RecordingServer, send_json
+
+DIM = 32
+# What a model answers when no dimensions are asked for (the real models' sizes; others: DIM).
+MODEL_DIMS = {"text-embedding-3-small": 1536, "mistral-embed": 1024, "nomic-embed-text": 768,
+              "gemini-embedding-001": 3072, "voyage-3.5": 1024}
+
+
+def dim_for(model: str, asked: int | None) -> int:
+    return asked or MODEL_DIMS.get(model.removeprefix("models/"), DIM)
+
+
+def bag_of_words(text: str, dim: int = DIM) -> list[float]:
+    """Hashed bag of lower-cased words: texts that share words are close (deliberately not normalised)."""
+    vec = [0.0] * dim
+    for word in re.findall(r"\w+", text.lower()):
+        digest = hashlib.sha256(word.encode()).digest()
+        vec[int.from_bytes(digest[:4], "little") % dim] += 3.0 if digest[4] & 1 else -3.0
+    vec[0] += 0.5  # never the zero vector, even for " "
+    return vec
+
+
+class ProviderServer(RecordingServer):
+    """All providers on one port; `base(provider)` is the base_url to configure for each."""
+
+    def __init__(self, key: str = "") -> None:
+        self.key = key
+        self.script: list[object] = []
+        self.retry_after: str | None = None
+        self.hang_seconds = 2.0
+        self.slow_queries = 0.0
+        self.dead = False  # every request fails with 500
+        super().__init__()
+
+    def base(self, provider: str) -> str:
+        root = f"http://127.0.0.1:{self.port}"
+        return {"gemini": f"{root}/v1beta", "ollama": root}.get(provider, f"{root}/v1")
+
+    def paths(self) -> list[str]:
+        return [r["path"] for r in self.requests]
+
+    def answer(self, handler: BaseHTTPRequestHandler, path: str, body: dict) -> None:
+        if self.dead:
+            return send_json(handler, 500, {"error": {"message": "upstream overloaded"}})
+        if self.script:
+            step = self.script.pop(0)
+            if step == "badjson":
+                return send_json(handler, 200, b"{not json")
+            if step == "hang":
+                time.sleep(self.hang_seconds)
+            elif isinstance(step, int):
+                return self._fail(handler, step)
+        # handler.headers is case-insensitive, as HTTP headers are.
+        sent = handler.headers.get("x-goog-api-key") if path.startswith("/v1beta/") else \
+            (handler.headers.get("Authorization") or "").removeprefix("Bearer ")
+        if self.key and sent != self.key:
+            return send_json(handler, 401, {"error": {"message": f"Incorrect API key provided: {sent}"}})
+        if path.startswith("/v1beta/models/"):
+            return self._gemini(handler, path, body)
+        if path == "/api/embed":
+            vectors = [bag_of_words(t, dim_for(body["model"], body.get("dimensions"))) for t in body["input"]]
+            return send_json(handler, 200, {"model": body["model"], "embeddings": vectors, "prompt_eval_count": 7})
+        if path == "/v1/embeddings":
+            dim = dim_for(body["model"], body.get("dimensions") or body.get("output_dimension"))
+            data = [{"object": "embedding", "index": i, "embedding": bag_of_words(t, dim)}
+                    for i, t in enumerate(body["input"])]
+            return send_json(handler, 200, {"object": "list", "data": data[::-1], "model": body["model"],
+                                            "usage": {"prompt_tokens": 11, "total_tokens": 11}})
+        return send_json(handler, 404, {"error": {"message": f"no route {path}"}})
+
+    def _fail(self, handler: BaseHTTPRequestHandler, status: int) -> None:
+        raw = b'{"error": {"message": "slow down"}}'
+        handler.send_response(status)
+        handler.send_header("Content-Type", "application/json")
+        handler.send_header("Content-Length", str(len(raw)))
+        if self.retry_after is not None:
+            handler.send_header("Retry-After", self.retry_after)
+            self.retry_after = None
+        handler.end_headers()
+        handler.wfile.write(raw)
+
+    def _gemini(self, handler: BaseHTTPRequestHandler, path: str, body: dict) -> None:
+        model, _, method = path.removeprefix("/v1beta/").partition(":")
+        if method == "embedContent":
+            time.sleep(self.slow_queries)
+            dim = dim_for(model, body.get("outputDimensionality"))
+            return send_json(handler, 200, {"embedding": {"values": bag_of_words(body["content"]["parts"][0]["text"],
+                                                                                  dim)}})
+        if method == "batchEmbedContents":
+            assert all(r["model"] == model for r in body["requests"]), "each request names the path's model"
+            return send_json(handler, 200, {"embeddings": [
+                {"values": bag_of_words(r["content"]["parts"][0]["text"], dim_for(model, r.get("outputDimensionality")))}
+                for r in body["requests"]]})
+        return send_json(handler, 404, {"error": {"message": f"no method {method}"}})
