@@ -273,12 +273,8 @@ class Reader:
         return self._with_year(d, *found) if found else None
 
     def _ordinal_day(self, i: int) -> tuple[int, Point] | None:
-        """"(on / around) the 20th" in a question: the latest 20th of a month, up to today.
-
-        Bare (a point only after a preposition), and only where nothing names what it counts:
-        "the 20th century", "the 3rd floor" and "the 2nd time" are no days. Not read in a fact's
-        text, where "on the 3rd" is as often the coming 3rd as the last one.
-        """
+        """"(on / around) the 20th" in a question: the latest 20th up to today. Bare, and not where a
+        word says what it counts ("the 20th century", "the 3rd floor"); not read in facts."""
         t = self.t
         if not self.query or not self.word(i, ("the",)) or i + 1 >= len(t) or not t[i + 1].ordinal:
             return None
@@ -438,14 +434,9 @@ def _week_span(d: date) -> tuple[date, date]:
 
 
 class WrittenDay(date):
-    """The day a Retain fact was written, as the reference day of the time it states.
-
-    A day without a year in a fact is the one nearest to that day ("Dentist on Dec 3" written on
-    Nov 20 is the coming Dec 3, "back from Lisbon on Oct 30" the last Oct 30): people note plans as
-    often as past events. In a question it stays the latest one up to today (`latest_day`): people
-    ask about what happened. A month without a year stays the latest one in both ("since March",
-    "in March" written in November: this year's March).
-    """
+    """The day a Retain fact was written. A year-less day in a fact is the one nearest to it ("Dentist
+    on Dec 3" written on Nov 20: the coming Dec 3; people note plans as often as past events); in a
+    question, the latest up to today (`latest_day`); a year-less month, the latest in both."""
 
     @classmethod
     def of(cls, day: date) -> WrittenDay:
