@@ -103,10 +103,8 @@ _QUANTITY_WORDS = frozenset(
     euro euros dollar dollars usd eur point points page pages call calls error errors entries entry""".split()
 )
 # Words that may follow "the 20th" when it is a day ("on the 20th at noon", "around the 20th or so").
-_AFTER_ORDINAL_DAY = frozenset(
-    """at and or with when we i you he she they it did was were for to in on about before after so
-    this that last next""".split()
-)
+_AFTER_ORDINAL_DAY = frozenset("at and or with when we i you he she they it did was were for to in on about "
+                               "before after so this that last next".split())
 RELATIVE = {"today": 0, "tonight": 0, "yesterday": -1, "tomorrow": 1}
 PARTS_OF_DAY = frozenset({"morning", "afternoon", "evening"})
 
