@@ -7,75 +7,49 @@
 `Memory` is assembled from the parts below it: the workspace (Markdown, config, writes people
 see), a store (the derived index: SQLite by default, see index.base), an embedder (embed/), and
 the recall and reflect pipelines. Nothing here prints or exits; errors are the typed exceptions
-of `errors.py`.
+of `errors.py`. The class is split by concern: this module (settings, index, recall, views,
+Markdown writes, reflect), `vectors` (a recall's vector channel), `stores` (transcripts, store
+moves), `agent_ops` (core blocks, triggers, flush prompt, doctor), `following` (file watching),
+`repair` (a damaged index rebuilt and the call run again).
 """
 
 from __future__ import annotations
 
-import functools
 import os
-from collections.abc import Callable
 from datetime import date, datetime
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-from .cancel import checkpoint
-from .clock import parse_now, workspace_tz
-from .errors import PathRefused, ProviderUnavailable, UserError
-from .index.base import SyncReport
-from .limits import MAX_EDIT_CHARS, MAX_FACT_CHARS, check_recall, check_text
-from .recall.query import RecallRequest
-from .workspace.layout import Workspace
+from ..cancel import checkpoint
+from ..clock import parse_now, workspace_tz
+from ..errors import PathRefused, ProviderUnavailable, UserError
+from ..index.base import SyncReport
+from ..limits import MAX_FACT_CHARS, check_recall, check_text
+from ..recall.query import RecallRequest
+from ..workspace.layout import Workspace
+from .agent_ops import AgentOps
+from .following import RECALL_EMBED_BUDGET, Following
+from .repair import _repairing
+from .stores import INDEX_WAIT, StoreOps
+from .vectors import RecallVectors
 
 if TYPE_CHECKING:
-    from .agent.core import CoreSettings
-    from .doctor import DoctorReport
-    from .embed.base import Embedder
-    from .embed.config import EmbeddingConfig
-    from .index.base import Store, VectorIndex
-    from .index.records import SessionReport
-    from .index.store_config import StoreConfig
-    from .index.transfer import TransferReport
-    from .recall.settings import RecallSettings
-    from .reflect.run import ReflectReport
-    from .workspace.importing import ImportReport
-    from .workspace.init_templates import InitReport
-    from .workspace.paging import Page
-    from .workspace.retain_writer import RetainWrite
-    from .workspace.watch import Changes, Watcher
+    from ..embed.base import Embedder
+    from ..embed.config import EmbeddingConfig
+    from ..index.base import Store
+    from ..index.store_config import StoreConfig
+    from ..recall.settings import RecallSettings
+    from ..reflect.run import ReflectReport
+    from ..workspace.importing import ImportReport
+    from ..workspace.init_templates import InitReport
+    from ..workspace.paging import Page
+    from ..workspace.retain_writer import RetainWrite
+    from ..workspace.watch import Watcher
 
 __all__ = ["RECALL_EMBED_BUDGET", "Memory", "RecallRequest"]
 
-_T = TypeVar("_T", bound=Callable[..., Any])
-# Seconds a recall may spend embedding new entries before it answers (the rest: `memory index`).
-RECALL_EMBED_BUDGET = 1.0
-INDEX_WAIT = 60.0  # seconds `memory index` waits for another writer
 
-
-def _repairing(method: _T) -> _T:
-    """Run a public method; if the store finds its index damaged, rebuild it and run the method again.
-
-    The index is derived data: a garbage or truncated file is moved aside (with a notice) and
-    refilled from Markdown by the retried call's sync, instead of stopping the program.
-    """
-
-    @functools.wraps(method)
-    def wrapper(self: Memory, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return method(self, *args, **kwargs)
-        except Exception as exc:
-            if self._repaired or not self.store.is_damage(exc):
-                raise
-            self._repaired = True
-            self.store.repair(str(exc))
-            if self._watcher is not None:  # the new index is empty: a watched refresh must scan everything
-                self._watcher.put_back(_everything())
-            return method(self, *args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]
-
-
-class Memory:
+class Memory(RecallVectors, StoreOps, AgentOps, Following):
     """A workspace plus its derived index, opened lazily."""
 
     def __init__(self, workspace: Workspace, now: datetime | None = None, store: Store | None = None,
@@ -104,8 +78,8 @@ class Memory:
         tz = workspace_tz(ws.config)
         if create or ws.is_workspace():
             return cls(ws, parse_now(now, tz))
-        from .index.factory import store_config
-        from .index.store_config import redact
+        from ..index.factory import store_config
+        from ..index.store_config import redact
 
         config = store_config(ws)
         if config.url is None:
@@ -133,14 +107,14 @@ class Memory:
     @cached_property
     def store_config(self) -> StoreConfig:
         """`[store]` of memory.toml with its environment twins: which store, and this workspace's name in it."""
-        from .index.factory import store_config
+        from ..index.factory import store_config
 
         return store_config(self.workspace)
 
     @cached_property
     def store(self) -> Store:
         """The derived index (SQLite under `.memory/`, or Postgres when configured), opened on first use."""
-        from .index.factory import open_store
+        from ..index.factory import open_store
 
         if self.checkout and not self.store_config.postgres:
             self.workspace.require()
@@ -158,7 +132,7 @@ class Memory:
     # -- settings ----------------------------------------------------------------------------
     @cached_property
     def embedding_config(self) -> EmbeddingConfig:
-        from .embed.config import EmbeddingConfig
+        from ..embed.config import EmbeddingConfig
 
         try:
             cfg = EmbeddingConfig.from_mapping(self.workspace.config.get("embedding"), os.environ)
@@ -179,7 +153,7 @@ class Memory:
     @cached_property
     def recall_settings(self) -> RecallSettings:
         """The `[recall]` table of memory.toml, checked."""
-        from .recall.settings import RecallSettings
+        from ..recall.settings import RecallSettings
 
         try:
             return RecallSettings.from_mapping(self.workspace.config.get("recall"))
@@ -193,7 +167,7 @@ class Memory:
         An explicitly configured provider that cannot load always raises ProviderUnavailable.
         """
         if "_embedder" not in self.__dict__:
-            from .embed.chain import build_from, start_of
+            from ..embed.chain import build_from, start_of
 
             # The space the index was built with first (a fallback's, after the primary failed).
             cfg = self.embedding_config
@@ -222,10 +196,10 @@ class Memory:
     def _record_space(self, embedder: Embedder, reason: str | None) -> None:
         """Record the space the vectors were made in, and its tokens, in `.memory/embedding.json`
         (embed.chain), for a remote provider or a chain; a local-only workspace keeps no such file."""
-        from .embed.config import REMOTE_PROVIDERS
+        from ..embed.config import REMOTE_PROVIDERS
 
         if self.checkout and (len(self.embedding_config.chain) > 1 or embedder.provider in REMOTE_PROVIDERS):
-            from .embed.chain import write_space
+            from ..embed.chain import write_space
 
             write_space(self.workspace.state_dir, embedder, reason)
 
@@ -251,16 +225,16 @@ class Memory:
         if sessions.files or sessions.removed or sessions.notices:
             report.sessions = sessions
             report.notices += sessions.notices
-        from .embed.chain import run_chain
+        from ..embed.chain import run_chain
 
         def attempt(embedder: Embedder) -> tuple[list[str], Any]:
             # The model loads here (and is exported to ONNX, once per machine), inside the progress bar.
-            from .embed import prepare_embedder
+            from ..embed import prepare_embedder
 
             prepared = prepare_embedder(embedder, progress)
             pending = 0
             if batch:
-                from .spaces import batch_jobs
+                from ..spaces import batch_jobs
 
                 more, pending = batch_jobs(self, embedder, progress)
                 prepared += more
@@ -292,7 +266,7 @@ class Memory:
 
     def estimate(self) -> dict[str, Any]:
         """What `memory index` would send to the embedding provider, sending nothing (spaces.estimate)."""
-        from .spaces import estimate
+        from ..spaces import estimate
 
         self._needs_checkout("memory index --estimate")
         return estimate(self)
@@ -325,7 +299,7 @@ class Memory:
     @_repairing
     def recall(self, request: RecallRequest) -> dict[str, Any]:
         """Answer a query with cited results (the JSON contract of DESIGN §3)."""
-        from .recall.engine import recall
+        from ..recall.engine import recall
 
         check_recall(request.query, request.k, since=request.since, until=request.until, kind=request.kind,
                      entity=request.entity)
@@ -350,7 +324,7 @@ class Memory:
             # Trigger: the question's vector failed or missed its deadline (a slow or dead provider).
             # Why: an agent waiting on recall must get an answer, not a hang or a stack trace.
             # Outcome: the same recall, lexical, with the reason in the notices (`--mode semantic` fails).
-            from .errors import ProviderTimeout
+            from ..errors import ProviderTimeout
 
             cfg = self.embedding_config
             chosen = cfg.explicit and len(cfg.chain) == 1 and not isinstance(exc, ProviderTimeout)
@@ -365,7 +339,7 @@ class Memory:
     def _with_sources(self, request: RecallRequest) -> tuple[RecallRequest, list[str]]:
         """The request with its sources spelled out ([recall] sources when it names none), and a
         notice when transcripts have messages not indexed yet (a recall never reads them itself)."""
-        from .recall.settings import parse_sources
+        from ..recall.settings import parse_sources
 
         try:
             sources = parse_sources(request.source) if request.source else self.recall_settings.sources
@@ -374,8 +348,8 @@ class Memory:
         request = request.replace(source=",".join(sources))
         if "sessions" not in sources:
             return request, []
-        from .index.sessions import outdated  # transcript code only for a recall that reads them
-        from .workspace.transcripts import session_paths
+        from ..index.sessions import outdated  # transcript code only for a recall that reads them
+        from ..workspace.transcripts import session_paths
 
         configured = bool(session_paths(self.workspace.config))
         states = self.store.session_states()
@@ -391,117 +365,6 @@ class Memory:
                            "are found after `memory index` (or by a running `memory watch` / MCP server)")
         return request, notices
 
-    def _semantic_channel(self, mode: str, store: Store):  # noqa: ANN202 - (SemanticChannel | None, notices)
-        """The vector channel for this recall over `store`, or None (lexical) with the reason in notices."""
-        from .recall.semantic import SemanticChannel
-
-        required = mode in ("semantic", "hybrid")
-        embedder, notices = self.embedder(required=required)
-        if embedder is None:
-            return None, notices
-        try:
-            vectors, more = self._vectors_for_recall(embedder, store)
-        except ProviderUnavailable as exc:
-            vectors, more = self._fall_back(exc, store)
-            if vectors is None and (required or self.embedding_config.explicit):
-                raise
-            if vectors is None:
-                return None, [*notices, *more, f"{exc}; using lexical search"]
-            embedder = self._embedder[0]
-        channel = SemanticChannel(vectors, embedder, semantic_only=mode == "semantic", settings=self.recall_settings)
-        return channel, notices + more
-
-    def _fall_back(self, exc: ProviderUnavailable, store: Store) -> tuple[VectorIndex | None, list[str]]:
-        """After the recorded space's provider failed in a recall: the next one of the fallback chain
-        that works, and the notices saying so; (None, []) when there is none (the caller decides)."""
-        from .embed.chain import handing_on, run_chain, start_of
-
-        cfg = self.embedding_config
-        nxt = start_of(cfg, self.workspace.state_dir) + 1
-        if nxt >= len(cfg.chain):
-            return None, []
-        try:
-            embedder, result, notices, _ = run_chain(cfg, self.workspace.state_dir,
-                                                    lambda emb: self._vectors_for_recall(emb, store), nxt)
-        except ProviderUnavailable as last:
-            return None, [handing_on(exc, cfg.chain[nxt]), str(last)]
-        self._embedder = embedder, self._embedder[1]
-        if result is None:
-            return None, [handing_on(exc, cfg.chain[nxt]), *notices]
-        return result[0], [handing_on(exc, cfg.chain[nxt]), *notices, *result[1]]
-
-    def _vectors_for_recall(self, embedder: Embedder, store: Store) -> tuple[VectorIndex, list[str]]:
-        """The vectors, after embedding new entries for at most RECALL_EMBED_BUDGET seconds.
-
-        New or changed entries since the last `memory index` are embedded unless that would load
-        torch (MiniLM without its ONNX export: a recall never does); what is left is found by
-        keywords and embedded by `memory index`.
-        """
-        from .embed import prepare_embedder
-
-        # MiniLM's ONNX export (made if this machine has none), USE's tokenizer (likewise).
-        prepared = prepare_embedder(embedder)
-        vectors = store.vectors(embedder)
-        heavy = getattr(embedder, "needs_torch", lambda: False)()  # MiniLM without its export: not in a recall
-        # A remote provider's retries get the question's deadline, not the minutes `memory index` allows.
-        deadline = getattr(embedder, "query_timeout", None)
-        encode = functools.partial(embedder.embed_documents, budget=deadline) if deadline else None
-        update = vectors.update(encode=encode, embed=not heavy, budget=RECALL_EMBED_BUDGET)
-        notices = prepared + list(update.notices)
-        if update.embedded and self.store.built_with() is None:
-            self._record_model(embedder)  # the first vectors of this index (`memory index` records too)
-        if update.missing:
-            why = (f"{update.embedded} embedded within the recall's {RECALL_EMBED_BUDGET:g} s budget" if not heavy
-                   else "no fast encoder in this process")
-            notices.append(f"{update.missing} new text(s) not embedded yet ({why}); they are found by keywords "
-                           "until `memory index` embeds them")
-        return vectors, notices
-
-    # -- session transcripts ------------------------------------------------------------------
-    def session_files(self):  # noqa: ANN201 - (list[workspace.transcripts.SessionFile], notices)
-        """The transcripts `[sessions] paths` names, and notices (a missing folder, a link, a clash)."""
-        from .workspace.transcripts import session_files
-
-        return session_files(self.workspace)
-
-    @_repairing
-    def sync_sessions(self, *, min_bytes: int = 0, min_lines: int = 0,
-                      wait: float | None = INDEX_WAIT) -> SessionReport:
-        """Index what was added to the configured session transcripts (see index.sessions).
-
-        `memory index` reads everything. A long-lived process (watch, the MCP server) calls
-        `sync_sessions(min_bytes=DELTA_BYTES, min_lines=DELTA_LINES, wait=0)` when a transcript
-        changes (OpenClaw's delta thresholds; `wait=0` never waits for another writer and says
-        `busy`), and without thresholds when it is idle or stops. Recall never calls it.
-        """
-        from .index.sessions import sync_sessions
-        from .workspace.transcripts import session_paths
-
-        files, notices = self.session_files()
-        report = sync_sessions(self.store, files, self.tz, min_bytes=min_bytes, min_lines=min_lines, wait=wait,
-                               configured=bool(session_paths(self.workspace.config)))
-        report.notices[:0] = notices
-        return report
-
-    def follow_sessions(self, *, rest: bool = False) -> SessionReport | None:
-        """For a long-lived process (`memory watch`, the MCP server): index the transcripts that grew.
-
-        Only transcripts past OpenClaw's delta thresholds (index.sessions.DELTA_BYTES / DELTA_LINES),
-        or with `rest` every new line (when idle, or stopping). Never waits for another writer (the
-        report says `busy`). None when `[sessions] paths` names nothing.
-        """
-        from .index.sessions import DELTA_BYTES, DELTA_LINES
-        from .workspace.transcripts import session_paths
-
-        if not session_paths(self.workspace.config):
-            return None
-        before = self.store.generation()
-        report = self.sync_sessions(wait=0) if rest else self.sync_sessions(
-            min_bytes=DELTA_BYTES, min_lines=DELTA_LINES, wait=0)
-        if report.dirty:
-            self._follow_vectors(report, before)
-        return report
-
     # -- status and views -----------------------------------------------------------------
     @_repairing
     def status(self) -> dict[str, Any]:
@@ -515,57 +378,13 @@ class Memory:
     def embedding_space(self) -> dict[str, Any] | None:
         """Provider, model, dimensions, chain and fallback in use, tokens sent (embed.chain.describe);
         None when the embedder cannot be built."""
-        from .embed.chain import describe
+        from ..embed.chain import describe
 
         try:
             embedder, _ = self.embedder()
         except ProviderUnavailable:
             return None
         return describe(self.embedding_config, embedder, self.workspace.state_dir)
-
-    def move_store(self, direction: str, url: str | None = None) -> TransferReport:
-        """Copy this workspace between SQLite and Postgres without embedding again (index.transfer).
-
-        `export`: from the configured store to the other one; `import`: from the other one into the
-        configured store. The other store is SQLite under `.memory/` when Postgres is configured,
-        else the Postgres at `url`.
-        """
-        from .index.sqlite.store import SqliteStore
-        from .index.transfer import transfer
-
-        self._needs_checkout(f"memory store {direction}")
-        if self.store_config.postgres:
-            other: Store = SqliteStore(self.workspace.state_dir)
-        else:
-            if not url:
-                raise UserError(f"memory store {direction}: give the Postgres URL ({'--to' if direction == 'export' else '--from'} "
-                                "postgresql://...) or configure [store] url")
-            from .index.postgres.store import PostgresStore
-            from .index.store_config import check_url
-
-            try:
-                check_url(url)
-            except ValueError as exc:
-                raise UserError(str(exc)) from None
-            other = PostgresStore(url, self.store_config.workspace)
-        source, target = (self.store, other) if direction == "export" else (other, self.store)
-        try:
-            embedder, _ = self.embedder()
-        except ProviderUnavailable:
-            embedder = None
-        try:
-            return transfer(self.workspace, source, target, embedder)
-        finally:
-            other.close()
-
-    def store_workspaces(self) -> list[str]:
-        """The workspaces of a Postgres store, by name (SQLite holds only this one)."""
-        names = self.store.workspace_names()
-        return names if names is not None else [self.store_config.workspace]
-
-    def store_health(self) -> list[dict[str, Any]]:
-        """What `memory doctor` checks of the store: [{check, ok, detail}] (server, extensions, migrations)."""
-        return self.store.health()
 
     def _embedding(self) -> tuple[str | None, list[str]]:
         """("provider/model" of the embedder recall would use, or None; its notices about the model)."""
@@ -581,7 +400,7 @@ class Memory:
     @_repairing
     def entity(self, name: str) -> dict[str, Any]:
         """Everything memory holds about one entity: its page, facts and opinions."""
-        from .recall.entity_view import entity_report
+        from ..recall.entity_view import entity_report
 
         check_text("name", name)
         self.refresh()
@@ -612,7 +431,7 @@ class Memory:
         `memory/x.md#L7-L9` exactly lines 7 to 9; explicit `start` / `lines` win. Store-only,
         the text comes from the store (the file as it was last indexed).
         """
-        from .workspace.paging import page_text, parse_citation, read_page, store_key
+        from ..workspace.paging import page_text, parse_citation, read_page, store_key
 
         check_text("path", path)
         path, cited_start, cited_lines = parse_citation(path)
@@ -628,7 +447,7 @@ class Memory:
 
     def retain(self, bullet: str, day: date | None = None) -> RetainWrite:
         """Append a validated Retain bullet to a day's log (see `workspace.retain_writer.retain`)."""
-        from .workspace.retain_writer import retain
+        from ..workspace.retain_writer import retain
 
         check_text("bullet", bullet, MAX_FACT_CHARS)
         self._needs_checkout("memory retain")
@@ -639,8 +458,8 @@ class Memory:
                day: date | None = None) -> dict[str, Any]:
         """Mark the fact `target` (its text or a citation) as no longer true since `day` (default
         today), or with `undo` take the mark back; see workspace.forget. The index follows at once."""
-        from .facts.select import select_fact
-        from .workspace.forget import strike, unstrike
+        from ..facts.select import select_fact
+        from ..workspace.forget import strike, unstrike
 
         self.store.sync(self.workspace, wait=INDEX_WAIT)
         fact = select_fact(self.store.facts(), target, invalid=undo)
@@ -659,7 +478,7 @@ class Memory:
     def purge(self, pattern: str, *, apply: bool = False) -> dict[str, Any]:
         """Remove `pattern` from the Markdown, the index (session entries too) and every derived file
         (see workspace.purge, index.sqlite.purge). Without `apply`, only say what would change."""
-        from .workspace import purge as markdown
+        from ..workspace import purge as markdown
 
         found = markdown.plan(self.workspace, pattern)
         self.store.sync(self.workspace, wait=INDEX_WAIT)
@@ -682,7 +501,7 @@ class Memory:
 
     def _has_sessions(self) -> bool:
         """Transcripts are configured, or the index still holds some."""
-        from .workspace.transcripts import session_paths
+        from ..workspace.transcripts import session_paths
 
         return bool(session_paths(self.workspace.config)) or bool(self.store.session_states())
 
@@ -690,8 +509,8 @@ class Memory:
         """Every fact (kind, entities, confidence, stated time, source, validity) as JSONL text, or a
         Markdown zip as bytes (see index.export); `since` keeps the facts whose time (index.base.entry_time)
         reaches it, as `recall --since` does."""
-        from .index.export import FORMATS, fact_records, to_jsonl, to_markdown_zip
-        from .timeparse import parse_since
+        from ..index.export import FORMATS, fact_records, to_jsonl, to_markdown_zip
+        from ..timeparse import parse_since
 
         if fmt not in FORMATS:
             raise UserError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")
@@ -705,13 +524,13 @@ class Memory:
 
     def import_facts(self, lines, name: str = "FILE") -> ImportReport:  # noqa: ANN001 - an iterable of bytes
         """Append exported facts (JSONL lines) as Retain bullets to their days (workspace.importing)."""
-        from .workspace.importing import import_items, read_records
+        from ..workspace.importing import import_items, read_records
 
         return import_items(self.workspace, read_records(lines, name))
 
     def init(self) -> InitReport:
         """Lay out a new workspace from the bank templates (never overwrites)."""
-        from .workspace.init_templates import init_workspace
+        from ..workspace.init_templates import init_workspace
 
         self._needs_checkout("memory init")
         return init_workspace(self.workspace, self.today)
@@ -721,7 +540,7 @@ class Memory:
     def reflect(self, since: str = "7d", *, dry_run: bool = False, apply_core: bool = False,
                 use_model: bool = True) -> ReflectReport:
         """Rewrite entity pages, opinions, curated lists and core proposals (see reflect.run)."""
-        from .reflect import embeddings_wanted, reflect
+        from ..reflect import embeddings_wanted, reflect
 
         check_text("since", since)
         self._needs_checkout("memory reflect")
@@ -735,8 +554,8 @@ class Memory:
 
     def _embed_similarity(self):  # noqa: ANN202 - (EmbedSimilarity | None, notices)
         """Embedding similarity for opinion matching (`[reflect] embeddings = true`)."""
-        from .errors import MemoryError_
-        from .reflect.assist import embedding_similarity
+        from ..errors import MemoryError_
+        from ..reflect.assist import embedding_similarity
 
         try:
             embedder, notices = self.embedder()
@@ -747,201 +566,7 @@ class Memory:
     @_repairing
     def opinions(self, entity: str | None = None) -> list[dict[str, Any]]:
         """The opinions in bank/opinions.md (statement, confidence, history, evidence)."""
-        from .reflect import list_opinions
+        from ..reflect import list_opinions
 
         self.refresh()
         return list_opinions(self.workspace, self.store, entity)
-
-    # -- the agent surface: core blocks, triggers, flush prompt, doctor, file watching -------------
-    @cached_property
-    def core_settings(self) -> CoreSettings:
-        """The `[core]` table of memory.toml, checked (block limits, read-only blocks)."""
-        from .agent.core import CoreSettings
-
-        return CoreSettings.from_mapping(self.workspace.config.get("core"))
-
-    def core_show(self) -> dict[str, Any]:
-        """The core blocks of MEMORY.md: label, chars_current, chars_limit, read_only, value; and the prompt text."""
-        from .agent.core import parse_core, render_blocks
-        from .agent.core_write import read_core_text
-
-        self.workspace.require()
-        path = self.workspace.core_path
-        key = self.workspace.key_for(path)
-        blocks = parse_core(read_core_text(path)[0], self.core_settings).blocks
-        return {"path": key, "exists": path.is_file(), "blocks": [b.to_dict() for b in blocks],
-                "prompt": render_blocks(blocks, key)}
-
-    def core_append(self, label: str, text: str) -> dict[str, Any]:
-        """Append lines to a core block (refused over its limit or when read-only)."""
-        from .agent import core
-
-        _check_edit(label, text=text)
-        return self._core_edit(lambda t: core.append(t, label, text, self.core_settings))
-
-    def core_replace(self, label: str, old: str, new: str) -> dict[str, Any]:
-        """Replace the one occurrence of `old` in a core block; 0 or 2+ occurrences are refused."""
-        from .agent import core
-
-        _check_edit(label, old=old, new=new)
-        return self._core_edit(lambda t: core.replace(t, label, old, new, self.core_settings))
-
-    def core_insert(self, label: str, text: str, line: int) -> dict[str, Any]:
-        """Insert lines at line `line` of a core block's value (1-based; -1 = at the end)."""
-        from .agent import core
-
-        _check_edit(label, text=text)
-        return self._core_edit(lambda t: core.insert(t, label, text, line, self.core_settings))
-
-    def core_rethink(self, label: str, text: str) -> dict[str, Any]:
-        """Rewrite a core block's whole value."""
-        from .agent import core
-
-        _check_edit(label, text=text)
-        return self._core_edit(lambda t: core.rethink(t, label, text, self.core_settings))
-
-    def core_create(self, label: str, text: str = "") -> dict[str, Any]:
-        """Add a new core block at the end of MEMORY.md (creating the file if needed)."""
-        from .agent import core
-
-        _check_edit(label, text=text)
-        return self._core_edit(lambda t: core.create(t, label, text, self.core_settings), create=True)
-
-    def core_delete(self, label: str) -> dict[str, Any]:
-        """Remove a core block (heading and value)."""
-        from .agent import core
-
-        return self._core_edit(lambda t: core.delete(t, label, self.core_settings))
-
-    def _core_edit(self, edit: Callable[[str], Any], create: bool = False) -> dict[str, Any]:
-        from .agent.core_write import edit_core_file
-        from .workspace.watch import Changes
-
-        key, result = edit_core_file(self.workspace, edit, create=create)
-        notices: list[str] = []
-        if result.changed:  # the index follows the file at once
-            report = self._sync_changes(Changes(frozenset({key})), wait=10)
-            notices = report.notices + (["the index is busy; it will catch up on the next read"] if report.busy else [])
-        return {"path": key, **result.to_dict(), "notices": notices}
-
-    def triggers(self, message: str) -> dict[str, Any]:
-        """Core entries whose `<!-- trigger: ... -->` phrases match `message` strongly (agent/triggers.py)."""
-        from .agent.triggers import find_triggers
-        from .files import decode_markdown
-
-        sources = []
-        for mf in self.workspace.core_and_bank_files():
-            try:
-                with open(mf.path, "rb") as fh:
-                    sources.append((mf.key, decode_markdown(fh.read()).text))
-            except OSError:
-                continue
-        return find_triggers(message, sources)
-
-    def flush_prompt(self) -> dict[str, str]:
-        """The system/user prompt pair a runtime sends before compacting a session (agent/flush.py)."""
-        from .agent.flush import flush_prompt
-
-        return flush_prompt(self.today, str(self.tz))
-
-    def doctor(self, fix: bool = False) -> DoctorReport:
-        """Find (and with `fix`, repair) what is wrong with the workspace and its index (doctor.py)."""
-        from .doctor import run_doctor
-
-        return run_doctor(self, fix=fix)
-
-    def start_watching(self) -> Watcher:
-        """Follow file events from now on: reads sync only what changed (see workspace/watch.py).
-
-        Raises OSError when the system refuses to watch (e.g. the inotify watch limit).
-        """
-        from .workspace.watch import Watcher
-
-        if self._watcher is None:
-            watcher = Watcher(self.workspace)
-            watcher.start()
-            watcher.put_back(_everything())  # what changed while nobody watched: one full sync first
-            self._watcher = watcher
-        return self._watcher
-
-    def stop_watching(self) -> None:
-        watcher, self._watcher = self._watcher, None
-        if watcher is not None:
-            watcher.stop()
-
-    @_repairing
-    def index_changes(self, changes: Changes) -> SyncReport:
-        """Index a batch of changes seen by the watcher (`memory watch`), embedding new text when it can."""
-        report = self._sync_changes(changes, wait=INDEX_WAIT)
-        if report.dirty:
-            report.notices += self._embed_new_text()
-        return report
-
-    @_repairing
-    def _refresh_watched(self) -> list[str]:
-        from .workspace.watch import Changes
-
-        watcher = self._watcher
-        settled = watcher.settle()
-        changes = watcher.take()
-        if not settled:  # the observer did not confirm in time: scan everything rather than miss an edit
-            changes = Changes(changes.keys, rescan=True)
-        if not changes:
-            return self.store.take_notices()
-        report = self._sync_changes(changes, wait=0)
-        if report.busy:
-            return [*report.notices, "the index is being updated by another process; results may be a moment behind"]
-        return report.notices
-
-    def _sync_changes(self, changes: Changes, wait: float) -> SyncReport:
-        """Sync the changed keys (or everything), then bring the vectors kept in memory along."""
-        before = self.store.generation()
-        report = self.store.sync(self.workspace, wait=wait, rebuild_if_stale=False,
-                                 only=None if changes.rescan else set(changes.keys))
-        report.notices[:0] = self.store.take_notices()
-        if report.busy and self._watcher is not None:
-            self._watcher.put_back(changes)  # retried by the next read
-        elif report.dirty:
-            self._follow_vectors(report, before)
-        return report
-
-    def _follow_vectors(self, report: SyncReport, before: int) -> None:
-        """Apply a sync's entry changes to the vectors a recall loaded, instead of reopening them.
-
-        Only when the embedder is loaded already and this sync was the one change since (else the
-        next recall reopens the vectors as usual).
-        """
-        embedder = self.__dict__.get("_embedder", (None, []))[0]
-        if embedder is None:
-            return
-        if getattr(embedder, "needs_torch", lambda: False)():
-            return  # embedding would load torch inside a search; let the recall path decide
-        self.store.vectors(embedder).follow(before, report.new_chunk_ids, report.removed_chunk_ids,
-                                            budget=RECALL_EMBED_BUDGET)
-
-    def _embed_new_text(self) -> list[str]:
-        """Embed entries without vectors into the cache (not the HNSW file: its next reader adds them)."""
-        try:
-            embedder, _ = self.embedder()
-        except ProviderUnavailable as exc:
-            return [str(exc)]
-        if embedder is None:
-            return []
-        try:
-            self.store.vectors(embedder).embed_new()
-        except ProviderUnavailable as exc:
-            return [f"{exc}; new text is found by keywords until `memory index`"]
-        return []
-
-
-def _check_edit(label: str, **texts: str) -> None:
-    """The bounds of a core edit (MAX_EDIT_CHARS per text, a short block label), before the file is read."""
-    check_text("block", label)
-    for name, text in texts.items():
-        check_text(name, text, MAX_EDIT_CHARS)
-
-
-def _everything() -> Changes:
-    from .workspace.watch import Changes
-
-    return Changes(rescan=True)
