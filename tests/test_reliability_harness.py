@@ -40,11 +40,17 @@ def test_damaged_derived_files_are_rebuilt_and_markdown_is_untouched(tmp_path: P
     assert ("index.sqlite", "garbage") in rebuilt and ("hnsw file", "truncated") in rebuilt
 
 
-def test_parsers_survive_fuzzing_in_bounded_time() -> None:
+# Steps (lines of our code and markdown-it-py run, reliability.count_steps) of the worst fuzz case,
+# about ten times the counts of 2026-12-04 (67, 5,459, 57, 2,073): the cases are derandomized, so a
+# count moves only when the code does, and a parser gone quadratic overshoots it on any machine.
+MAX_STEPS = {"retain grammar": 1_000, "chunker": 60_000, "frontmatter": 1_000, "time phrases": 25_000}
+
+
+def test_parsers_survive_fuzzing_in_bounded_work() -> None:
     out = reliability.hostile(examples=60)
-    for name in ("retain grammar", "chunker", "frontmatter", "time phrases"):
+    for name, most in MAX_STEPS.items():
         assert out[name]["cases"] == 60
-        assert out[name]["median_ms"] < 50, out[name]
+        assert out[name]["max_steps"] < most, out[name]
     huge = out["50 MB one-line file"]
     assert huge["exit"] == 0 and huge["seconds"] < 120 and huge["max_rss_mb"] < 1024, huge
     mcp = out["memory mcp"]  # issue 22: every hostile case answered at once, the server going on
