@@ -28,8 +28,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-import workspace_memory
-
+from .. import __version__
 from ..cancel import cancellable
 from ..errors import MemoryError_, UserError
 from ..limits import (
@@ -101,7 +100,7 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
             raise ToolError(str(exc)) from None
 
     server = _MemoryServer("workspace-memory", instructions=INSTRUCTIONS, log_level="WARNING",
-                           version=workspace_memory.__version__, **auth)
+                           version=__version__, **auth)
 
     @server.tool(annotations=_READ)
     async def memory_search(
