@@ -17,7 +17,7 @@ PACKAGE = Path(workspace_memory.__file__).parent
 # Lowest first. A name is the first part of a module path under workspace_memory.
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "clock", "tokens", "locks", "files", "endpoints", "timeparse", "timepoints", "timelang",
-     "mcp_stdio", "values", "limits", "binds", "cancel"),  # base: import nothing above (mcp_stdio: the stdio streams)
+     "values", "limits", "binds", "cancel"),  # base: import nothing above
     ("markdown",),  # parse, retain grammar, frontmatter
     ("workspace",),  # layout, config, the writes people see, file events
     ("agent",),  # core memory blocks, trigger recall, the flush prompt
@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("index",),  # the store boundary and the stores
     ("recall", "reflect", "doctor"),  # the pipelines, side by side
     ("api",),  # Memory, assembled from the parts above
-    ("ui", "mcp_server"),  # shells over api: the web page, the MCP tools (served by `memory ui` / `memory mcp`)
+    ("ui", "mcp"),  # shells over api: the web page, the MCP server (served by `memory ui` / `memory mcp`)
     ("cli", "bank_templates"),  # the command line, which starts the other shells
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
@@ -191,8 +191,8 @@ def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
 # Third-party libraries of one shell: imported (lazily or not) only in the layers named.
 ONLY_IN: dict[str, tuple[str, ...]] = {
     "click": ("cli",),
-    "starlette": ("ui", "mcp_server"),
-    "uvicorn": ("ui", "mcp_server"),
+    "starlette": ("ui", "mcp"),
+    "uvicorn": ("ui", "mcp"),
 }
 # Where a lexical recall starts on either store (the console script's quick path, the library, the
 # recall engine, the stores' readers). What these import when they are imported must not import

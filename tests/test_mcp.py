@@ -223,7 +223,7 @@ def test_http_off_loopback_needs_a_token(workspace: Path) -> None:
 
 def test_http_token_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     from workspace_memory.errors import UserError
-    from workspace_memory.mcp_server import http_token, is_loopback
+    from workspace_memory.mcp import http_token, is_loopback
 
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
@@ -242,7 +242,7 @@ def test_descriptions_match_the_readme_notes() -> None:
 
 
 def test_stdio_streams_keep_stray_prints_off_the_wire() -> None:
-    """mcp_stdio: lines come from fd 0 through the event loop, replies go to the real stdout, and a
+    """mcp/stdio.py: lines come from fd 0 through the event loop, replies go to the real stdout, and a
     print while serving lands on stderr (the protocol stream stays clean); fds are restored after."""
     import subprocess
     import sys
@@ -250,7 +250,7 @@ def test_stdio_streams_keep_stray_prints_off_the_wire() -> None:
 
     script = textwrap.dedent("""
         import asyncio, os, sys
-        from workspace_memory.mcp_stdio import claimed_stdio
+        from workspace_memory.mcp.stdio import claimed_stdio
 
         async def main():
             with claimed_stdio() as (lines, writer):

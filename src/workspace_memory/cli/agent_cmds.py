@@ -228,7 +228,7 @@ def entities(as_json: bool) -> None:
 @click.option("--http", "http", metavar="HOST:PORT", help="Serve streamable HTTP here instead of stdio.")
 def mcp(http: str | None) -> None:
     """Serve the memory tools over MCP (stdio, or streamable HTTP with --http 127.0.0.1:8765)."""
-    from ..mcp_server import serve
+    from ..mcp import serve
 
     serve(_memory(), http)
 

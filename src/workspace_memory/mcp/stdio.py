@@ -28,7 +28,7 @@ import stat
 from collections.abc import AsyncIterator
 from typing import Any
 
-from .limits import MAX_REQUEST_BYTES
+from ..limits import MAX_REQUEST_BYTES
 
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
 _SURROGATE = re.compile("[\ud800-\udfff]")

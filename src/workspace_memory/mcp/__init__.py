@@ -9,7 +9,7 @@ Every input and output is bounded (limits.py, README "MCP server"); errors come 
 errors carrying the library's one-line message, and protocol errors as JSON-RPC errors; the
 server never dies on a bad call or a bad line.
 
-Transports: stdio (default; mcp_stdio.py), or streamable HTTP with `--http HOST:PORT`
+Transports: stdio (default; stdio.py), or streamable HTTP with `--http HOST:PORT`
 (http.py: a token off 127.0.0.1/::1/localhost, Host and Origin checks on every bind).
 """
 
@@ -54,10 +54,10 @@ def serve(mem, http: str | None = None) -> None:  # noqa: ANN001 - api.Memory
 
 
 def _run_stdio(server) -> None:  # noqa: ANN001 - MCPServer
-    """Stdio through mcp_stdio: spec-exact JSON-RPC framing, read and written by the event loop."""
+    """Stdio through stdio.py: spec-exact JSON-RPC framing, read and written by the event loop."""
     import anyio
 
-    from ..mcp_stdio import serve_stdio
+    from .stdio import serve_stdio
 
     anyio.run(serve_stdio, server)
 

@@ -4,7 +4,7 @@
 - Host and Origin are checked on every bind (binds.allowed_hosts): the SDK turns its own check
   on only for those three literals, which left 127.0.0.2 and long-form IPv6 open to DNS rebinding.
 - A body over MAX_REQUEST_BYTES is answered 413 before it is read whole, and every body is judged
-  as JSON-RPC exactly as a stdio line is (JsonRpcGate, mcp_stdio.judge).
+  as JSON-RPC exactly as a stdio line is (JsonRpcGate, stdio.judge).
 - With a token, a 401 points at RFC 9728 protected-resource metadata that names no
   authorization server and one bearer method (the header); its body, and the OAuth endpoints an
   OAuth client falls back to, say in one line where the token comes from (see BearerOnly).
@@ -23,7 +23,7 @@ from mcp.server.auth.settings import AuthSettings
 from ..binds import allowed_hosts, allowed_names, allowed_origins, bare_host, header_name, needs_token
 from ..errors import UserError
 from ..limits import MAX_REQUEST_BYTES
-from ..mcp_stdio import INVALID_REQUEST, error_reply, judge
+from .stdio import INVALID_REQUEST, error_reply, judge
 
 DEFAULT_TOKEN_ENV = "MEMORY_MCP_TOKEN"
 METADATA_PATH = "/.well-known/oauth-protected-resource"
@@ -106,7 +106,7 @@ def serve_http(server, host: str, port: int, token: str | None) -> None:  # noqa
 
 
 class JsonRpcGate:
-    """ASGI wrapper: a POST to /mcp is judged as mcp_stdio judges a stdio line, before the SDK.
+    """ASGI wrapper: a POST to /mcp is judged as stdio.judge judges a stdio line, before the SDK.
 
     The SDK answers a batch or a missing "jsonrpc" with -32602, a lone surrogate with -32700, and
     takes an id that is null or an object for a notification (202, no answer at all). Here those
