@@ -106,6 +106,7 @@ class SlowEmbeddings(RecordingServer):
         send_json(handler, 200, {"object": "list", "data": data, "model": body["model"]})
 
 
+@pytest.mark.slow
 def test_recall_answers_within_its_embedding_budget(indexed_workspace: Path) -> None:
     server = SlowEmbeddings()
     try:

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
-import reliability  # noqa: E402
-from workspace_memory.errors import PathRefused  # noqa: E402
-from workspace_memory.workspace.layout import Workspace  # noqa: E402
+import reliability
+from workspace_memory.errors import PathRefused
+from workspace_memory.workspace.layout import Workspace
 
 
+@pytest.mark.slow
 def test_killed_writers_leave_every_file_as_before_or_after(tmp_path: Path) -> None:
     report = reliability.crash(10, seed=3, work=tmp_path)
     assert report.kills == 10 and set(report.by_command) == {"index", "reflect", "retain", "core append"}
@@ -22,6 +23,7 @@ def test_killed_writers_leave_every_file_as_before_or_after(tmp_path: Path) -> N
     assert report.temp_files_left == 0
 
 
+@pytest.mark.slow
 def test_concurrent_writers_readers_and_a_watcher_lose_nothing(tmp_path: Path) -> None:
     report = reliability.concurrency(seconds=8, work=tmp_path)
     assert report.errors == [], report.errors
@@ -31,6 +33,7 @@ def test_concurrent_writers_readers_and_a_watcher_lose_nothing(tmp_path: Path) -
     assert report.watch_exit == 0 and report.last_fact_found
 
 
+@pytest.mark.slow
 def test_damaged_derived_files_are_rebuilt_and_markdown_is_untouched(tmp_path: Path) -> None:
     results = reliability.corruption(work=tmp_path)
     assert len(results) == 10
@@ -46,6 +49,7 @@ def test_damaged_derived_files_are_rebuilt_and_markdown_is_untouched(tmp_path: P
 MAX_STEPS = {"retain grammar": 1_000, "chunker": 60_000, "frontmatter": 1_000, "time phrases": 25_000}
 
 
+@pytest.mark.slow
 def test_parsers_survive_fuzzing_in_bounded_work() -> None:
     out = reliability.hostile(examples=60)
     for name, most in MAX_STEPS.items():
