@@ -35,8 +35,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from datetime import UTC
 
-from stats import pct  # noqa: E402
-from workspace_gen import generate  # noqa: E402
+from stats import pct
+from workspace_gen import generate
 
 NOW = "2025-11-30T18:00"
 
@@ -353,13 +353,13 @@ def count_steps(calls: tuple) -> int:
     packages = tuple(str(Path(m.__file__).parent) for m in (workspace_memory, markdown_it))
     count = 0
 
-    def in_frame(frame, event, arg):  # noqa: ANN001, ANN202 - the settrace signature
+    def in_frame(frame, event, arg):  # the settrace signature
         nonlocal count
         if event == "line":
             count += 1
         return in_frame
 
-    def on_call(frame, event, arg):  # noqa: ANN001, ANN202
+    def on_call(frame, event, arg):
         return in_frame if frame.f_code.co_filename.startswith(packages) else None
 
     before = sys.gettrace()

@@ -204,7 +204,7 @@ def test_http_bearer_token(indexed_workspace: Path) -> None:
     with http_server(indexed_workspace, {"TEAM_MEMORY_TOKEN": "s3cret"}) as url:
         assert anyio.run(http_search, url, "s3cret")["results"]
         for wrong in (None, "guess"):
-            with pytest.raises(Exception):  # noqa: B017, PT011 - the client fails as its transport does
+            with pytest.raises(Exception):  # noqa: B017 - the client fails as its transport does
                 anyio.run(http_search, url, wrong)
             request = urllib.request.Request(url, data=b"{}", method="POST", headers={
                 "Content-Type": "application/json", "Accept": "application/json, text/event-stream",

@@ -67,7 +67,7 @@ class RawStdio:
         self.send(message)
         return self.recv(timeout)
 
-    def call(self, rid: int, tool: str, **arguments: Any) -> dict:  # noqa: ANN401
+    def call(self, rid: int, tool: str, **arguments: Any) -> dict:
         return self.request({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
                              "params": {"name": tool, "arguments": arguments}})
 

@@ -43,24 +43,6 @@ def test_time_phrases_need_no_heavy_import() -> None:
     assert out.stdout.strip() == "False"
 
 
-# --------------------------------------------------------------------------------------------- ranges
-
-
-def test_overlaps_is_inclusive_and_open_ended() -> None:
-    r = DateRange(D(2025, 11, 27), D(2025, 12, 1))
-    assert r.overlaps(D(2025, 12, 1), D(2025, 12, 5))
-    assert r.overlaps(D(2025, 11, 1), D(2025, 11, 27))
-    assert not r.overlaps(D(2025, 12, 2), None)
-    assert not r.overlaps(None, D(2025, 11, 26))
-    assert r.overlaps(None, None)
-    assert DateRange(D(2025, 3, 1), None).overlaps(D(2030, 1, 1), D(2030, 1, 2))
-    assert DateRange(None, D(2025, 3, 1)).overlaps(D(2000, 1, 1), D(2000, 1, 1))
-    assert not DateRange(None, D(2025, 3, 1)).overlaps(D(2025, 3, 2), None)
-    assert TimeWindow(D(2025, 1, 1), D(2025, 1, 31), "filter", "in January 2025").overlaps(
-        D(2025, 1, 31), None
-    )
-
-
 # ---------------------------------------------------------------------------------------------- since
 
 

@@ -166,11 +166,11 @@ def serving(root: Path, monkeypatch: pytest.MonkeyPatch, **settings: object) -> 
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+    def redirect_request(self, *args, **kwargs):
         return None
 
 
-def fetch(url: str, data: dict[str, str] | None = None, headers: dict[str, str] | None = None):  # noqa: ANN201
+def fetch(url: str, data: dict[str, str] | None = None, headers: dict[str, str] | None = None):
     """(status, headers, body) without following redirects."""
     from urllib.parse import urlencode
 

@@ -195,14 +195,14 @@ def _dateparser_window(text: str, now: datetime, lang: str) -> tuple[TimeWindow,
     settings = {"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False}
     try:
         found = search_dates(text, languages=[lang], settings=settings) or []
-    except Exception:  # noqa: BLE001 - a parser error is no window, never a failed recall
+    except Exception:  # a parser error is no window, never a failed recall
         return None
     for phrase, when in found:
         if not _worth_reading(phrase) or phrase.strip().casefold() in _NOW_WORDS:
             continue
         try:
             period = DateDataParser(languages=[lang], settings=settings).get_date_data(phrase).period or "day"
-        except Exception:  # noqa: BLE001
+        except Exception:
             period = "day"
         start, end = _period(when.date(), period)
         at = text.find(phrase)

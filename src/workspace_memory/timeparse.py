@@ -90,10 +90,6 @@ class DateRange(Value):
     def __init__(self, start: date | None, end: date | None) -> None:
         self.start, self.end = start, end
 
-    def overlaps(self, other_start: date | None, other_end: date | None) -> bool:
-        """True when this range and [other_start, other_end] share at least one day (None = unbounded)."""
-        return _overlaps(self.start, self.end, other_start, other_end)
-
 
 class TimeWindow(Value):
     """A time window understood from a recall query.
@@ -115,16 +111,6 @@ class TimeWindow(Value):
         if self.mode != "boost" or self.start is None or self.end is None:
             return None
         return self.start + _AROUND, self.end - _AROUND
-
-    def overlaps(self, other_start: date | None, other_end: date | None) -> bool:
-        """True when the window and [other_start, other_end] share at least one day (None = unbounded)."""
-        return _overlaps(self.start, self.end, other_start, other_end)
-
-
-def _overlaps(a_start: date | None, a_end: date | None, b_start: date | None, b_end: date | None) -> bool:
-    if a_start is not None and b_end is not None and a_start > b_end:
-        return False
-    return not (b_start is not None and a_end is not None and b_start > a_end)
 
 
 # ----------------------------------------------------------------------------------------- --since

@@ -25,7 +25,7 @@ def _json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 
 
-def _memory():  # noqa: ANN202 - api.Memory
+def _memory():  # api.Memory
     return memory_of(click.get_current_context())
 
 
@@ -167,13 +167,13 @@ def watch() -> None:
     mem = _memory()
     stop = threading.Event()
 
-    def _stop(signum: int, frame: object) -> None:  # noqa: ARG001 - the signal handler's signature
+    def _stop(signum: int, frame: object) -> None:  # the signal handler's signature
         stop.set()
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _stop)
 
-    def _batch(report) -> None:  # noqa: ANN001 - index.sync.SyncReport
+    def _batch(report) -> None:  # index.sync.SyncReport
         for notice in report.notices:
             echo(f"note: {notice}", err=True)
         if not report.dirty:
@@ -182,7 +182,7 @@ def watch() -> None:
         echo(f"{stamp} indexed {report.added} added, {report.changed} changed, {report.removed} removed "
              f"in {report.seconds:.2f}s")
 
-    def _sessions(report) -> None:  # noqa: ANN001 - index.records.SessionReport
+    def _sessions(report) -> None:  # index.records.SessionReport
         for notice in report.notices:
             echo(f"note: {notice}", err=True)
         if report.dirty:

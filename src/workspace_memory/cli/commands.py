@@ -85,7 +85,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
               help="One query object per line in, one result object per line out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")
 @click.pass_context
-def recall(ctx: click.Context, query: str, batch, as_json: bool, **options: Any) -> None:  # noqa: ANN001
+def recall(ctx: click.Context, query: str, batch, as_json: bool, **options: Any) -> None:
     """Find what memory says about QUERY, with sources as path#Lline."""
     from ..recall.query import RecallRequest
 
@@ -106,7 +106,7 @@ def recall(ctx: click.Context, query: str, batch, as_json: bool, **options: Any)
     render_recall(result)
 
 
-def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:  # noqa: ANN001
+def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:
     """One result object (or {"query", "error"}) per input line; returns how many lines failed."""
     from ..recall.query import RecallRequest
 

@@ -12,7 +12,7 @@ from ..errors import UserError
 from .process import json_text
 
 
-def memory_of(ctx: click.Context, create: bool = False):  # noqa: ANN201 - api.Memory, imported lazily
+def memory_of(ctx: click.Context, create: bool = False):  # api.Memory, imported lazily
     """The invocation's api.Memory (opened once, from the global --workspace and --now)."""
     from ..api import Memory
 

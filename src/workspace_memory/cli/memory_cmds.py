@@ -46,7 +46,7 @@ def forget(ctx: click.Context, target: str, reason: str | None, day: str | None,
     echo(f"  + {done['after'].strip()}")
 
 
-def _purge(mem, pattern: str, yes: bool, as_json: bool) -> None:  # noqa: ANN001 - api.Memory
+def _purge(mem, pattern: str, yes: bool, as_json: bool) -> None:  # api.Memory
     result = mem.purge(pattern, apply=yes)
     if as_json:
         echo_json(result)

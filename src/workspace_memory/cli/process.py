@@ -64,7 +64,7 @@ def guarded(call: Callable[[], object]) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
-    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
+    except Exception as exc:  # the last line of defence: one line, never a traceback
         if os.environ.get("MEMORY_DEBUG"):
             raise
         detail = " ".join(str(exc).split())[:300] or type(exc).__name__

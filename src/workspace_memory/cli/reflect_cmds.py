@@ -14,7 +14,7 @@ from .context import memory_of
 from .render import echo
 
 
-def _memory():  # noqa: ANN202 - api.Memory, imported lazily
+def _memory():  # api.Memory, imported lazily
     return memory_of(click.get_current_context())
 
 

@@ -26,7 +26,7 @@ __all__ = ["DEFAULT_TOKEN_ENV", "INSTRUCTIONS", "build_server", "http_token", "i
            "serve"]
 
 
-def serve(mem, http: str | None = None) -> None:  # noqa: ANN001 - api.Memory
+def serve(mem, http: str | None = None) -> None:  # api.Memory
     """Run the server until the client disconnects (stdio) or the process is stopped (HTTP)."""
     token = host = port = None
     if http is not None:
@@ -53,7 +53,7 @@ def serve(mem, http: str | None = None) -> None:  # noqa: ANN001 - api.Memory
         mem.stop_watching()
 
 
-def _run_stdio(server) -> None:  # noqa: ANN001 - MCPServer
+def _run_stdio(server) -> None:  # MCPServer
     """Stdio through stdio.py: spec-exact JSON-RPC framing, read and written by the event loop."""
     import anyio
 
@@ -62,7 +62,7 @@ def _run_stdio(server) -> None:  # noqa: ANN001 - MCPServer
     anyio.run(serve_stdio, server)
 
 
-def _follow_sessions(mem, lock: threading.Lock, stop: threading.Event) -> None:  # noqa: ANN001 - api.Memory
+def _follow_sessions(mem, lock: threading.Lock, stop: threading.Event) -> None:  # api.Memory
     """Index session transcripts as they grow (workspace/watch.SessionFollower), one delta at a time."""
     from ..workspace.watch import SessionFollower
 
@@ -72,6 +72,6 @@ def _follow_sessions(mem, lock: threading.Lock, stop: threading.Event) -> None: 
             follower.tick()
 
 
-def _warm_up(mem, lock: threading.Lock) -> None:  # noqa: ANN001
+def _warm_up(mem, lock: threading.Lock) -> None:
     with lock, contextlib.suppress(Exception):  # an optimisation: the first search reports any error
         mem.warm_up()

@@ -85,7 +85,7 @@ def base_url(host: str, port: int) -> str:
     return f"http://{f'[{name}]' if ':' in name else name}:{port}"
 
 
-def serve_http(server, host: str, port: int, token: str | None) -> None:  # noqa: ANN001 - MCPServer
+def serve_http(server, host: str, port: int, token: str | None) -> None:  # MCPServer
     """Serve `server` on host:port until the process is stopped."""
     import anyio
     import uvicorn
@@ -115,7 +115,7 @@ class JsonRpcGate:
     MAX_REQUEST_BYTES is 413 before it is read whole.
     """
 
-    def __init__(self, app, host: str, token: str | None) -> None:  # noqa: ANN001 - an ASGI app
+    def __init__(self, app, host: str, token: str | None) -> None:  # an ASGI app
         self.app = app
         self.names = allowed_names(host)
         self.bearer = f"Bearer {token}".encode() if token else None
@@ -132,7 +132,7 @@ class JsonRpcGate:
             return True
         return self.bearer is not None and not hmac.compare_digest(headers.get(b"authorization", b""), self.bearer)
 
-    async def __call__(self, scope, receive, send) -> None:  # noqa: ANN001
+    async def __call__(self, scope, receive, send) -> None:
         if self._for_the_sdk(scope):
             await self.app(scope, receive, send)
             return
@@ -179,7 +179,7 @@ class BearerOnly:
     answer with one line that names the token's variable, instead of a bare 404.
     """
 
-    def __init__(self, app, base: str) -> None:  # noqa: ANN001 - an ASGI app
+    def __init__(self, app, base: str) -> None:  # an ASGI app
         self.app = app
         self.resource = f"{base}/mcp"
         self.metadata_url = f"{base}{METADATA_PATH}/mcp"
@@ -190,7 +190,7 @@ class BearerOnly:
         self.refusal = json.dumps({"error": "invalid_token", "error_description": HINT}).encode()
         self.no_oauth = json.dumps({"error": "unsupported", "error_description": HINT}).encode()
 
-    async def __call__(self, scope, receive, send) -> None:  # noqa: ANN001
+    async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "http" and scope["path"] in (METADATA_PATH, f"{METADATA_PATH}/mcp"):
             await _send(send, 200, self.metadata, [(b"content-type", b"application/json")])
             return
@@ -215,7 +215,7 @@ class BearerOnly:
         await self.app(scope, receive, send_with_metadata)
 
 
-async def _send(send, status: int, body: bytes, headers: list) -> None:  # noqa: ANN001
+async def _send(send, status: int, body: bytes, headers: list) -> None:
     await send({"type": "http.response.start", "status": status,
                 "headers": [*headers, (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})

@@ -55,7 +55,7 @@ _ADD = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_
 _CHANGE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
 
 
-def _text(description: str, limit: int = MAX_ARG_CHARS) -> Any:  # noqa: ANN401 - a pydantic Field
+def _text(description: str, limit: int = MAX_ARG_CHARS) -> Any:  # a pydantic Field
     return Field(description=description, max_length=limit)
 
 
@@ -65,7 +65,7 @@ Until = Annotated[str | None, _text("Only entries up to this time: 30d, 2w, 6m, 
 EditText = Annotated[str, _text("The text (one or more lines).", MAX_EDIT_CHARS)]
 
 
-def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPServer:  # noqa: ANN001, ANN401
+def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPServer:
     """The MCPServer with every memory tool bound to `mem` (api.Memory), calls serialised by `lock`.
 
     `auth`: the SDK's token_verifier and auth settings, for HTTP with a bearer token."""
@@ -75,7 +75,7 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
     async def call(fn: Callable[[], Any]) -> CallToolResult:
         cancelled = threading.Event()
 
-        def work() -> Any:  # noqa: ANN401
+        def work() -> Any:
             with lock, cancellable(cancelled):  # a call cancelled while it waited stops on entry
                 return fn()
 
@@ -252,7 +252,7 @@ class _MemoryServer(MCPServer):
                 prop.pop("title", None)
             tool.parameters.pop("title", None)
             tool.fn_metadata.output_schema = OUTPUT_SCHEMAS[tool.name]
-        handlers = self._lowlevel_server._request_handlers  # noqa: SLF001 - no public way to unregister
+        handlers = self._lowlevel_server._request_handlers  # no public way to unregister
         for method in ("prompts/list", "resources/list", "resources/templates/list", "resources/read",
                        "resources/subscribe", "resources/unsubscribe"):
             handlers.pop(method, None)

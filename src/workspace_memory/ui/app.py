@@ -64,7 +64,7 @@ class NotFound(Exception):
 class MemoryWorker:
     """Runs Memory calls on one dedicated thread (see the module docstring)."""
 
-    def __init__(self, mem, fixed_now: bool) -> None:  # noqa: ANN001 - api.Memory
+    def __init__(self, mem, fixed_now: bool) -> None:  # api.Memory
         self.mem = mem
         self.fixed_now = fixed_now
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-ui")
@@ -110,7 +110,7 @@ async def render(request: Request, build: Callable[[Any], Built], title: str, se
     except MemoryError_ as exc:
         code = next(code for cls, code in ERROR_STATUS if isinstance(exc, cls))
         return error_page(request, code, "Refused" if code == 404 else "Cannot do that", str(exc))
-    except Exception:  # noqa: BLE001 - a bug shows a page and goes to the log, never a traceback page
+    except Exception:  # a bug shows a page and goes to the log, never a traceback page
         log.exception("memory ui: %s failed", request.url.path)
         return error_page(request, 500, "Internal error", "the server failed on this page; its log has the details")
     body, code = built if isinstance(built, tuple) else (built, 200)
@@ -281,7 +281,7 @@ async def not_found(request: Request, exc: Exception) -> Response:
 # ------------------------------------------------------------------------------------------ the app
 
 
-def create_app(mem, settings: UiSettings, *, fixed_now: bool = False) -> Starlette:  # noqa: ANN001
+def create_app(mem, settings: UiSettings, *, fixed_now: bool = False) -> Starlette:
     """The UI for `mem` (an api.Memory); `fixed_now` when --now pinned the clock."""
     worker = MemoryWorker(mem, fixed_now)
 
@@ -306,7 +306,7 @@ def _int(text: str | None) -> int | None:
     return int(text) if text and text.isdigit() else None
 
 
-def _recall_request(form: dict[str, str]):  # noqa: ANN202 - recall.query.RecallRequest
+def _recall_request(form: dict[str, str]):  # recall.query.RecallRequest
     from ..recall.query import RecallRequest
 
     k = form["k"] or "10"
