@@ -260,6 +260,18 @@ def test_the_checker_sees_the_root_facade_and_third_party_imports(tmp_path: Path
     assert [(i.external, i.eager) for i in walked if i.external] == [("numpy", True), ("click", False)]
 
 
+def test_every_package_folder_is_installed() -> None:
+    """pyproject.toml lists the packages (a plain src layout, no discovery): a folder of modules
+    missing from it is missing from a wheel."""
+    import tomllib
+
+    listed = set(tomllib.loads((PACKAGE.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+                 ["tool"]["setuptools"]["packages"])
+    on_disk = {".".join(("workspace_memory", *p.parent.relative_to(PACKAGE).parts)) for p in PACKAGE.rglob("*.py")}
+    assert on_disk == listed, f"pyproject.toml [tool.setuptools] packages: add {sorted(on_disk - listed)}, " \
+                              f"remove {sorted(listed - on_disk)}"
+
+
 def test_public_names() -> None:
     import workspace_memory.api as api
 
