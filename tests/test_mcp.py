@@ -267,3 +267,17 @@ def test_stdio_streams_keep_stray_prints_off_the_wire() -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "echo:one\necho:two\nafter\n"
     assert "stray output" in proc.stderr
+
+
+@pytest.mark.parametrize(("value", "message"), [("20251130", "day '20251130': expected YYYY-MM-DD"),
+                                                ("2025-W48-1", "expected YYYY-MM-DD"),
+                                                ("2026-02-30", "day 2026-02-30: no such date")])
+def test_the_day_argument_is_read_as_the_cli_reads_it(value: str, message: str) -> None:
+    """timeparse.parse_day, as `memory retain --date` (date.fromisoformat alone takes 20251130)."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from workspace_memory.mcp.tools import _day
+
+    with pytest.raises(ToolError, match=message):
+        _day(value)
+    assert str(_day(" 2025-11-30 ")) == "2025-11-30" and _day(None) is None

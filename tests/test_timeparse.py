@@ -486,3 +486,15 @@ def test_words_that_merely_contain_a_month_skip_the_grammar(text: str) -> None:
 
     assert not tp._precheck(text)
     assert tp._precheck(text + " in March") and tp._precheck("back on Monday") and tp._precheck("v2")
+
+
+@pytest.mark.parametrize(("value", "message"), [("20251130", "--date '20251130': expected YYYY-MM-DD"),
+                                                ("2025-W48-1", "expected YYYY-MM-DD"), ("30.02.2026", "expected"),
+                                                ("2026-02-30", "--date 2026-02-30: no such date")])
+def test_a_day_argument_is_yyyy_mm_dd_and_a_real_day(value: str, message: str) -> None:
+    from workspace_memory.errors import UserError
+    from workspace_memory.timeparse import parse_day
+
+    with pytest.raises(UserError, match=message):
+        parse_day(value, "--date")
+    assert parse_day(" 2025-11-30\n") == D(2025, 11, 30)

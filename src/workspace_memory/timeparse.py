@@ -42,6 +42,7 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, timedelta
 
+from .errors import UserError
 from .timepoints import (
     MONTHS,
     PARTS_OF_DAY,
@@ -111,6 +112,23 @@ class TimeWindow(Value):
         if self.mode != "boost" or self.start is None or self.end is None:
             return None
         return self.start + _AROUND, self.end - _AROUND
+
+
+# ----------------------------------------------------------------------------------------- a day
+
+
+def parse_day(value: str, what: str = "day") -> date:
+    """A calendar day as YYYY-MM-DD, the one reading of a day argument (the CLI's --date and --day,
+    the MCP tools' `day`, the web page's day path and form): "no such date" for 2026-02-30, the
+    format otherwise (date.fromisoformat alone would also take 20251130 and 2025-W48-1).
+    Raises UserError naming `what`."""
+    text = value.strip()
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        raise UserError(f"{what} {_one_line(value)!r}: expected YYYY-MM-DD")
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise UserError(f"{what} {text}: no such date") from None
 
 
 # ----------------------------------------------------------------------------------------- --since

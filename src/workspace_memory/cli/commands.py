@@ -8,7 +8,8 @@ from typing import Any
 import click
 
 from ..errors import MemoryError_, UserError
-from .context import BulletArgsCommand, echo_json, memory_of, parse_day
+from ..timeparse import parse_day
+from .context import BulletArgsCommand, echo_json, memory_of
 from .render import echo
 
 
@@ -160,7 +161,7 @@ def get(ctx: click.Context, path: str, start: int | None, lines: int | None, as_
 @click.pass_context
 def retain(ctx: click.Context, bullet: str, day: str | None, as_json: bool) -> None:
     """Validate a fact ("O(c=0.8) @Peter: ...") and append it to the day's ## Retain (a leading "- " is fine)."""
-    when = parse_day(day) if day else None
+    when = parse_day(day, "--date") if day else None
     written = memory_of(ctx).retain(bullet, when)
     if as_json:
         echo_json(written.__dict__)

@@ -41,6 +41,7 @@ from ..limits import (
     check_recall,
     compact_json,
 )
+from ..timeparse import parse_day
 from .schemas import OUTPUT_SCHEMAS
 
 INSTRUCTIONS = """\
@@ -298,9 +299,10 @@ def _one_line(tool: str, exc: ToolError) -> str:
 
 
 def _day(value: str | None) -> date | None:
+    """The `day` argument, read as every shell reads a day (timeparse.parse_day)."""
     if value is None:
         return None
     try:
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError(f"day {value!r}: expected an existing date as YYYY-MM-DD") from None
+        return parse_day(value, "day")
+    except UserError as exc:
+        raise ToolError(str(exc)) from None

@@ -18,7 +18,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -30,7 +30,8 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import IndexBusy, MemoryError_, PathRefused, ProviderUnavailable
+from ..errors import IndexBusy, MemoryError_, PathRefused, ProviderUnavailable, UserError
+from ..timeparse import parse_day
 from ..workspace import day_from_name
 from . import views_days, views_entities, views_search, views_status
 from .html import Safe, el
@@ -131,9 +132,9 @@ async def timeline(request: Request) -> Response:
 async def day(request: Request) -> Response:
     raw = request.path_params["day"]
     try:
-        when = date.fromisoformat(raw)
-    except ValueError:
-        return error_page(request, 404, "Not found", f"{raw!r} is not a day (YYYY-MM-DD)")
+        when = parse_day(raw, "day")
+    except UserError as exc:
+        return error_page(request, 404, "Not found", str(exc))
     iso = when.isoformat()
     line = _int(request.query_params.get("line"))
     focus = (request.query_params.get("file") or f"memory/{iso}.md", line) if line else None
@@ -226,10 +227,9 @@ async def retain(request: Request) -> Response:
     if not same_secret(str(form.get("csrf", "")), ui.settings.csrf):
         return error_page(request, 403, "Refused", "the form is stale or came from another site; reload the page")
     try:
-        when = date.fromisoformat(day_text)
-    except ValueError:
-        return error_page(request, 400, "Not retained", f"day {day_text!r}: expected YYYY-MM-DD",
-                          retain_form(ui.settings.csrf, day_text, bullet))
+        when = parse_day(day_text, "day")
+    except UserError as exc:
+        return error_page(request, 400, "Not retained", str(exc), retain_form(ui.settings.csrf, day_text, bullet))
     try:
         written = await ui.worker.run(lambda m: m.retain(bullet, when))
     except MemoryError_ as exc:
