@@ -1,6 +1,8 @@
 # Two commands do everything on a fresh clone with only Python 3.11 and make:
 #   make demo   build .venv, install, create an example workspace, index it, recall from it
-#   make test   build .venv, install, lint, run the whole test suite
+#   make test   build .venv, install, lint, run the whole test suite (what CI runs)
+#   make test-fast  the inner loop: lint, then the suite without a model, a browser, Postgres, Node
+#               or the slow reliability samples (markers in pyproject.toml; postgres set by tests/conftest.py)
 # Both are idempotent: the install step re-runs only when pyproject.toml or this file change.
 #   make node   Node 26 and the Node tools the tests drive (openclaw, the MCP conformance suite and
 #               inspector) into .node/, pinned by tools/node/**/package-lock.json; re-runs only when
@@ -13,7 +15,7 @@ STAMP := $(VENV)/.installed
 DEMO := example-workspace
 DEMO_NOW := 2025-11-30T18:00
 
-.PHONY: install node test lint demo bench clean
+.PHONY: install node test test-fast lint demo bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +60,11 @@ lint: install
 
 test: install lint node
 	$(BIN)/pytest -q -n 2 -p no:cacheprovider
+
+FAST := not model and not browser and not postgres and not node and not slow
+
+test-fast: install lint
+	$(BIN)/pytest -q -n 2 -p no:cacheprovider -m "$(FAST)"
 
 demo: install
 	rm -rf $(DEMO)

@@ -23,7 +23,7 @@ from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from locomo import CATEGORIES, DATA, FETCH_K, normalize_evidence, print_table, score_question, write_workspace  # noqa: E402
+from locomo import CATEGORIES, DATA, FETCH_K, normalize_evidence, print_table, score_question, write_workspace
 
 _WORD_RE = re.compile(r"\w+")
 

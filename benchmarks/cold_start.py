@@ -44,9 +44,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from locomo import DATA, write_workspace  # noqa: E402
-from stats import pct  # noqa: E402
-from workspace_gen import generate  # noqa: E402
+from locomo import DATA, write_workspace
+from stats import pct
+from workspace_gen import generate
 
 MEMORY_BIN = str(Path(sys.executable).parent / "memory")
 HEAVY = ("numpy", "torch", "onnxruntime", "sentence_transformers", "rapidfuzz", "dateparser", "click")

@@ -36,8 +36,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from stats import TIME_BIN, load, measured, pct  # noqa: E402
-from workspace_gen import generate  # noqa: E402
+from stats import TIME_BIN, load, measured, pct
+from workspace_gen import generate
 
 NOW = "2025-11-30T18:00"
 ROOT = Path(__file__).resolve().parent.parent

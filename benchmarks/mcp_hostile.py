@@ -26,8 +26,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from stats import pct  # noqa: E402
-from workspace_gen import generate  # noqa: E402
+from stats import pct
+from workspace_gen import generate
 
 NOW = "2025-11-30T18:00"
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {

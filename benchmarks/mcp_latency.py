@@ -29,8 +29,8 @@ from pathlib import Path
 import anyio
 
 sys.path.insert(0, str(Path(__file__).parent))
-from semantic import MEMORY_BIN, NOW, QUERIES, big_workspace  # noqa: E402
-from stats import pct  # noqa: E402
+from semantic import MEMORY_BIN, NOW, QUERIES, big_workspace
+from stats import pct
 
 NOTE = "memory/notes/mcp-bench.md"
 
@@ -128,7 +128,7 @@ def search_benchmark(root: Path, seconds: float, every: float, mode: str) -> Non
     print(f"[mcp search] edits seen by the next search: {seen} of {seen + missed}")
 
 
-def in_process_baseline(mem, mode: str, rounds: int = 5) -> None:  # noqa: ANN001 - api.Memory
+def in_process_baseline(mem, mode: str, rounds: int = 5) -> None:  # api.Memory
     """The same queries through Memory.recall in this process (watcher attached, model loaded), no edits:
     what the server does per search without the transport, measured under the same machine load."""
     from stats import time_recalls

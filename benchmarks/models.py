@@ -42,8 +42,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from locomo import DATA, normalize_evidence, write_workspace  # noqa: E402
-from stats import load, measured, pct  # noqa: E402
+from locomo import DATA, normalize_evidence, write_workspace
+from stats import load, measured, pct
 
 MODELS = ("all-MiniLM-L6-v2", "use-multilingual-v3", "all-MiniLM-L6-v2+use-multilingual-v3")
 MEMORY_BIN = str(Path(sys.executable).parent / "memory")

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from workspace_memory.api import Memory  # noqa: E402
-from workspace_memory.recall.query import RecallRequest  # noqa: E402
+from workspace_memory.api import Memory
+from workspace_memory.recall.query import RecallRequest
 
 NOW = "2025-10-09T20:00"
 DAYS = ["2025-10-01", "2025-10-02", "2025-10-03", "2025-10-04", "2025-10-05", "2025-10-06", "2025-10-07",

@@ -32,9 +32,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from workspace_memory.api import Memory  # noqa: E402
-from workspace_memory.errors import ProviderUnavailable  # noqa: E402
-from workspace_memory.recall.query import RecallRequest  # noqa: E402
+from workspace_memory.api import Memory
+from workspace_memory.errors import ProviderUnavailable
+from workspace_memory.recall.query import RecallRequest
 
 # Each week: now, {path: text}, [(question, [(path, a fragment of an expected line), ...])].
 SAM_NOW = "2025-11-24T18:00"

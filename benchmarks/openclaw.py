@@ -34,7 +34,7 @@ from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from locomo import CATEGORIES, DATA, normalize_evidence, write_workspace  # noqa: E402
+from locomo import CATEGORIES, DATA, normalize_evidence, write_workspace
 
 REPO = Path(__file__).resolve().parents[1]
 NODE_BIN = REPO / ".node" / "bin"

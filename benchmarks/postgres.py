@@ -41,8 +41,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from stats import pct  # noqa: E402
-from workspace_gen import generate  # noqa: E402
+from stats import pct
+from workspace_gen import generate
 
 QUERIES = ["reconnect logic", "who owns the onboarding flow", "Prefers green tea", "In Lisbon for backups",
            "release notes after Atlas ships", "error budgets", "database migrations Falcon", "Works on Harbor",
@@ -62,7 +62,7 @@ def env_for(url: str | None, root: Path, embed: str) -> dict[str, str]:
     return env
 
 
-def _open(root: Path, env: dict[str, str]):  # noqa: ANN202
+def _open(root: Path, env: dict[str, str]):
     for key in ("MEMORY_STORE_URL", "MEMORY_STORE_WORKSPACE"):
         os.environ.pop(key, None)
     os.environ.update(env)

@@ -99,12 +99,12 @@ def store_reads(url: str, name: str, rounds: int, explain: bool) -> dict[str, An
         print(f"{label:14} " + "  ".join(f"{w} {r['ms']:7.2f} ms ({r['result']})" for w, r in row.items()), flush=True)
         if explain:
             recorder = Recorder(store.db.conn)
-            store.db._conn = recorder  # noqa: SLF001 - a benchmark's look inside
+            store.db._conn = recorder  # a benchmark's look inside
             try:
                 for fn in reads.values():
                     fn()
             finally:
-                store.db._conn = recorder._conn  # noqa: SLF001
+                store.db._conn = recorder._conn
             for sql, params in recorder.statements:
                 if str(sql).lstrip().upper().startswith("SELECT"):
                     plan = store.db.conn.execute(f"EXPLAIN (ANALYZE, COSTS OFF) {sql}", params).fetchall()

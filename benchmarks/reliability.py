@@ -35,8 +35,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from datetime import UTC
 
-from stats import pct  # noqa: E402
-from workspace_gen import generate  # noqa: E402
+from stats import pct
+from workspace_gen import generate
 
 NOW = "2025-11-30T18:00"
 
@@ -342,6 +342,36 @@ def corruption(work: Path | None = None) -> list[dict]:
 # ------------------------------------------------------------------------------------------ hostile input
 
 
+def count_steps(calls: tuple) -> int:
+    """Lines of workspace_memory and markdown-it-py run by `calls` (sys.settrace; other code is not
+    traced): a count of work that does not depend on the machine's speed or load. A regular
+    expression runs in C and counts as one line; its worst cases show only in the time figures."""
+    import markdown_it
+
+    import workspace_memory
+
+    packages = tuple(str(Path(m.__file__).parent) for m in (workspace_memory, markdown_it))
+    count = 0
+
+    def in_frame(frame, event, arg):  # the settrace signature
+        nonlocal count
+        if event == "line":
+            count += 1
+        return in_frame
+
+    def on_call(frame, event, arg):
+        return in_frame if frame.f_code.co_filename.startswith(packages) else None
+
+    before = sys.gettrace()
+    sys.settrace(on_call)
+    try:
+        for fn, *args in calls:
+            fn(*args)
+    finally:
+        sys.settrace(before)
+    return count
+
+
 def hostile(examples: int, seed: int = 0) -> dict:
     """Fuzz the parsers with hypothesis: no crash, bounded time per input; then a 50 MB one-line file."""
     from datetime import date, datetime
@@ -362,13 +392,18 @@ def hostile(examples: int, seed: int = 0) -> dict:
                          "<!-- reflect:begin x -->", "| a | b |", "# T", "> q", "  - nested", "1. one", ""]),
         st.text(alphabet, max_size=80)), max_size=40).map("\n".join)
     timings: dict[str, list[float]] = {}
+    steps: dict[str, list[tuple[int, int]]] = {}
 
     def timed(name: str, *calls: tuple) -> None:
-        """Time one fuzz case (the first case of each kind also pays for imports and compiled rules)."""
+        """Time one fuzz case (the first case of each kind also pays for imports and compiled rules),
+        then count its steps: lines of our code run, the clock-free measure the tests assert on."""
         started = time.perf_counter()
         for fn, *args in calls:
             fn(*args)
         timings.setdefault(name, []).append(time.perf_counter() - started)
+        size = sum(len(a) if isinstance(a, str) else sum(map(len, a)) for _, *args in calls for a in args
+                   if isinstance(a, str | list))
+        steps.setdefault(name, []).append((size, count_steps(calls)))  # (input chars, steps)
 
     common = settings(max_examples=examples, deadline=None, derandomize=True, database=None,
                       suppress_health_check=list(HealthCheck))
@@ -398,7 +433,9 @@ def hostile(examples: int, seed: int = 0) -> dict:
     for fuzz in (retain_grammar, chunker, frontmatter, time_phrases):
         fuzz()
     out = {name: {"cases": len(t), "first_ms": round(1000 * t[0], 1), "max_ms_after_first": round(1000 * max(t[1:]), 2),
-                  "median_ms": round(1000 * statistics.median(t), 3)} for name, t in timings.items()}
+                  "median_ms": round(1000 * statistics.median(t), 3),
+                  "max_steps": max(n for _, n in steps[name]), "max_chars": max(c for c, _ in steps[name])}
+           for name, t in timings.items()}
     with tempfile.TemporaryDirectory() as tmp:
         ws = Path(tmp) / "ws"
         (ws / "memory").mkdir(parents=True)

@@ -29,11 +29,11 @@ from pathlib import Path
 # As the CLI runs it (cli/app.py): BLAS on one thread, whose wake-ups cost more than the work.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).parent))
-from stats import pct, time_recalls  # noqa: E402
-from workspace_gen import generate  # noqa: E402
-from workspace_memory.api import Memory  # noqa: E402
-from workspace_memory.index.sqlite.vector_sync import missing_vectors  # noqa: E402
-from workspace_memory.recall.query import RecallRequest  # noqa: E402
+from stats import pct, time_recalls
+from workspace_gen import generate
+from workspace_memory.api import Memory
+from workspace_memory.index.sqlite.vector_sync import missing_vectors
+from workspace_memory.recall.query import RecallRequest
 
 NOW = "2025-11-30T18:00"
 QUERIES = ["who prefers concise replies", "problems with the reconnect logic", "trip to Marrakech",

@@ -29,11 +29,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from stats import pct  # noqa: E402
-from workspace_gen import PLACES, PROJECTS, TOPICS, entities, generate  # noqa: E402
-from workspace_memory.api import Memory  # noqa: E402
-from workspace_memory.index.sessions import DELTA_BYTES, DELTA_LINES  # noqa: E402
-from workspace_memory.recall.query import RecallRequest  # noqa: E402
+from stats import pct
+from workspace_gen import PLACES, PROJECTS, TOPICS, entities, generate
+from workspace_memory.api import Memory
+from workspace_memory.index.sessions import DELTA_BYTES, DELTA_LINES
+from workspace_memory.recall.query import RecallRequest
 
 NOW = "2025-11-30T18:00"
 QUERIES = ["reconnect logic Lisbon", "deploy pipeline risk", "ticket 7f3a", "backups cron schedule",
@@ -96,7 +96,7 @@ def generate_sessions(folder: Path, megabytes: float, seed: int = 7) -> tuple[in
     return files, total
 
 
-def timed(fn, runs: int) -> list[float]:  # noqa: ANN001
+def timed(fn, runs: int) -> list[float]:
     out = []
     for i in range(runs):
         t0 = time.perf_counter()
@@ -154,7 +154,7 @@ def main() -> None:
             with open(targets[(i * 7) % len(targets)], "a", encoding="utf-8") as fh:
                 fh.write(json.dumps(line("user", rng, ents, at)) + "\n")
 
-        def append_then(sync):  # noqa: ANN001, ANN202
+        def append_then(sync):
             def run(i: int) -> None:
                 append(i)
                 t0, cpu0 = time.perf_counter(), time.process_time()

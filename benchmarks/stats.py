@@ -17,7 +17,7 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def time_recalls(mem, queries: list[str], runs: int, mode: str) -> list[float]:  # noqa: ANN001 - api.Memory
+def time_recalls(mem, queries: list[str], runs: int, mode: str) -> list[float]:  # api.Memory
     """Seconds of each in-process recall: every query, enough rounds to make about `runs` timings."""
     import time
 

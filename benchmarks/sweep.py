@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from locomo import BUDGET_CHARS, DATA, KS, Conversation, evaluate, prepare, use_model  # noqa: E402
+from locomo import BUDGET_CHARS, DATA, KS, Conversation, evaluate, prepare, use_model
 
 
 def parse_config(text: str) -> dict[str, float]:

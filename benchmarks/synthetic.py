@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from stats import pct, time_recalls  # noqa: E402
-from workspace_gen import generate  # noqa: E402
-from workspace_memory.api import Memory  # noqa: E402
+from stats import pct, time_recalls
+from workspace_gen import generate
+from workspace_memory.api import Memory
 
 NOW = "2025-11-30T18:00"
 QUERIES = ["Peter concise replies", "reconnect logic", "Marrakech", "deploy pipeline risk", "ticket 0a1b2c3",

@@ -21,9 +21,9 @@ from pathlib import Path
 # As the CLI runs it (cli/app.py): BLAS on one thread.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from workspace_memory.api import Memory  # noqa: E402
-from workspace_memory.index.sqlite import vector_sync  # noqa: E402
-from workspace_memory.index.sqlite.hnsw import VectorStore  # noqa: E402
+from workspace_memory.api import Memory
+from workspace_memory.index.sqlite import vector_sync
+from workspace_memory.index.sqlite.hnsw import VectorStore
 
 
 def main() -> None:

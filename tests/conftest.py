@@ -422,6 +422,19 @@ def index_db(root: Path) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
+# ------------------------------------------------------------------------------------ markers
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test that runs on Postgres `postgres`, from the fixtures it uses (pg_url, or a
+    parametrization over pg_fixtures.STORES on "postgres": `store`, `any_store`), so `make test-fast`
+    can leave them out with `-m`. The other markers of the fast run (model, browser, node, slow) are
+    set in their modules."""
+    for item in items:
+        params = getattr(item, "callspec", None)
+        if "pg_url" in item.fixturenames or (params is not None and "postgres" in params.params.values()):
+            item.add_marker(pytest.mark.postgres)
+
+
 # ------------------------------------------------------------------------------------ fixtures
 
 @pytest.fixture(scope="session", autouse=True)

@@ -31,10 +31,10 @@ class JsonServer:
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+            def do_POST(self) -> None:  # (http.server's naming)
                 self._dispatch("POST")
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 self._dispatch("GET")
 
             def _dispatch(self, method: str) -> None:

@@ -80,7 +80,7 @@ def pg_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     folder = tmp_path_factory.mktemp("postgres")
     try:
         server = pgserver.get_server(folder / "data", cleanup_mode="delete")
-    except Exception as exc:  # noqa: BLE001 - any failure to start is reported the same way
+    except Exception as exc:  # any failure to start is reported the same way
         unavailable(f"pgserver could not start Postgres: {exc}")
     try:
         yield server.get_uri()

@@ -17,7 +17,7 @@ PACKAGE = Path(workspace_memory.__file__).parent
 # Lowest first. A name is the first part of a module path under workspace_memory.
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "clock", "tokens", "locks", "files", "endpoints", "timeparse", "timepoints", "timelang",
-     "mcp_stdio", "values", "limits", "binds", "cancel"),  # base: import nothing above (mcp_stdio: the stdio streams)
+     "values", "limits", "binds", "cancel"),  # base: import nothing above
     ("markdown",),  # parse, retain grammar, frontmatter
     ("workspace",),  # layout, config, the writes people see, file events
     ("agent",),  # core memory blocks, trigger recall, the flush prompt
@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("index",),  # the store boundary and the stores
     ("recall", "reflect", "doctor", "spaces"),  # the pipelines, side by side (spaces: index --estimate, batch jobs)
     ("api",),  # Memory, assembled from the parts above
-    ("ui", "mcp_server"),  # shells over api: the web page, the MCP tools (served by `memory ui` / `memory mcp`)
+    ("ui", "mcp"),  # shells over api: the web page, the MCP server (served by `memory ui` / `memory mcp`)
     ("cli", "bank_templates"),  # the command line, which starts the other shells
 ]
 RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
@@ -42,27 +42,92 @@ def _modules() -> list[tuple[str, Path]]:
     return out
 
 
-def _imports(module: str, path: Path) -> list[tuple[int, str]]:
-    """(line, imported module under workspace_memory, "" for the root) of every import in the file."""
+class _Import:
+    """One import statement's target: `module` under workspace_memory ("" for the root package's
+    façade) or `external` (a third-party or standard module's first name); `eager` when it runs on
+    import of the file (not inside a function, not under TYPE_CHECKING)."""
+
+    __slots__ = ("line", "module", "external", "eager")
+
+    def __init__(self, line: int, module: str | None, external: str | None, eager: bool) -> None:
+        self.line, self.module, self.external, self.eager = line, module, external, eager
+
+
+ROOT_OWN = {"__version__"}  # names workspace_memory/__init__.py defines, not loads from below
+
+
+def _is_module(name: str) -> bool:
+    """True when `name` (dotted, under workspace_memory) is a module or package file."""
+    path = PACKAGE.joinpath(*name.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def _walk(module: str, path: Path) -> list[_Import]:
+    """Every import in the file, lazy ones and those under TYPE_CHECKING included."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     is_package = path.name == "__init__.py"
     here = module.split(".") if module else []
     base = here if is_package else here[:-1]
-    found = []
-    for node in ast.walk(tree):
+    found: list[_Import] = []
+
+    def ours(line: int, anchor: list[str], names: list[str], eager: bool) -> None:
+        # `from <anchor> import name`: a submodule when there is one, else a name of the package's
+        # __init__. From the root, a name it defines itself (__version__) imports nothing of ours;
+        # any other is one of its façade's lazy names (""), which would import api from below.
+        for name in names:
+            target = ".".join([*anchor, name])
+            if anchor or _is_module(target):
+                found.append(_Import(line, target, None, eager))
+            elif name not in ROOT_OWN:
+                found.append(_Import(line, "", None, eager))
+
+    def visit(node: ast.AST, eager: bool) -> None:
         if isinstance(node, ast.ImportFrom):
+            names = [a.name for a in node.names]
             if node.level:
+                if node.level - 1 > len(base):
+                    found.append(_Import(node.lineno, "." * node.level + (node.module or ""), None, eager))
+                    return  # above the package: reported as no module of ours
                 anchor = base[: len(base) - (node.level - 1)]
-                target = ".".join(anchor + ([node.module] if node.module else []))
-                names = [target] if node.module else [f"{target}.{a.name}".strip(".") for a in node.names]
-                found += [(node.lineno, n) for n in names]
+                if node.module:
+                    found.append(_Import(node.lineno, ".".join([*anchor, node.module]), None, eager))
+                else:
+                    ours(node.lineno, anchor, names, eager)
             elif node.module and node.module.split(".")[0] == "workspace_memory":
-                found.append((node.lineno, node.module.partition(".")[2]))
-        elif isinstance(node, ast.Import):
+                sub = node.module.partition(".")[2]
+                if sub:
+                    found.append(_Import(node.lineno, sub, None, eager))
+                else:
+                    ours(node.lineno, [], names, eager)
+            elif node.module:
+                found.append(_Import(node.lineno, None, node.module.split(".")[0], eager))
+            return
+        if isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.split(".")[0] == "workspace_memory":
-                    found.append((node.lineno, alias.name.partition(".")[2]))
+                first, _, rest = alias.name.partition(".")
+                if first == "workspace_memory":
+                    found.append(_Import(node.lineno, rest, None, eager))
+                else:
+                    found.append(_Import(node.lineno, None, first, eager))
+            return
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            eager = False
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.body:
+                visit(child, False)
+            for child in node.orelse:
+                visit(child, eager)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child, eager)
+
+    visit(tree, True)
     return found
+
+
+def _imports(module: str, path: Path) -> list[tuple[int, str]]:
+    """(line, imported module under workspace_memory, "" for the root's façade) of every import of ours."""
+    return [(i.line, i.module) for i in _walk(module, path) if i.module is not None]
 
 
 def test_every_module_has_a_layer() -> None:
@@ -78,11 +143,19 @@ def test_imports_flow_down_the_layers_only() -> None:
         top = module.split(".")[0]
         for line, target in _imports(module, path):
             other = target.split(".")[0]
-            if not other or other == top:
+            where = f"{path.relative_to(PACKAGE)}:{line}: {module}"
+            if not other:
+                wrong.append(f"{where} imports through the root package's façade (workspace_memory/__init__.py);"
+                             " import the name from the module that defines it (e.g. workspace_memory.api)")
+                continue
+            if other not in RANK:
+                wrong.append(f"{where} imports {target}, which is no module of workspace_memory")
+                continue
+            if other == top:
                 continue
             same_layer = RANK[other] == RANK[top]
             if RANK[other] > RANK[top] or (same_layer and RANK[top] != 0):
-                wrong.append(f"{path.relative_to(PACKAGE)}:{line}: {module} imports {target}")
+                wrong.append(f"{where} imports {target}")
     assert not wrong, "imports against the layer order:\n" + "\n".join(wrong)
 
 
@@ -115,12 +188,88 @@ def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
     return False
 
 
+# Third-party libraries of one shell: imported (lazily or not) only in the layers named.
+ONLY_IN: dict[str, tuple[str, ...]] = {
+    "click": ("cli",),
+    "starlette": ("ui", "mcp"),
+    "uvicorn": ("ui", "mcp"),
+}
+# Where a lexical recall starts on either store (the console script's quick path, the library, the
+# recall engine, the stores' readers). What these import when they are imported must not import
+# numpy: the vector code loads it lazily, when a semantic channel runs. (What functions import
+# lazily on the way is checked by running one: test_recall_lexical's cold-recall tests.)
+LEXICAL_RECALL = ("cli", "cli.quick", "api", "recall.engine", "recall.lexical", "index.factory",
+                  "index.sqlite.store", "index.postgres.store")
+NEVER_ON_THE_LEXICAL_PATH = ("numpy",)
+
+
+def test_third_party_libraries_stay_in_their_shells() -> None:
+    wrong = [f"{path.relative_to(PACKAGE)}:{i.line}: {module} imports {i.external} "
+             f"(only {', '.join(f'{p}/' for p in ONLY_IN[i.external])} may)"
+             for module, path in _modules() for i in _walk(module, path)
+             if i.external in ONLY_IN and module.split(".")[0] not in ONLY_IN[i.external]]
+    assert not wrong, "\n".join(wrong)
+
+
+def _eager_closure(entries: tuple[str, ...]) -> dict[str, Path]:
+    """The modules of ours that importing `entries` imports (imports at module level, parents included)."""
+    mods = dict(_modules())
+    seen: dict[str, Path] = {}
+    todo = list(entries)
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        assert module in mods, f"LEXICAL_RECALL names {module!r}, which is no module: update it"
+        seen[module] = mods[module]
+        parts = module.split(".")
+        todo += [p for p in (".".join(parts[:n]) for n in range(1, len(parts))) if p in mods]
+        for i in _walk(module, mods[module]):
+            target = i.module
+            while i.eager and target and target not in mods:
+                target = target.rpartition(".")[0]  # `from pkg.mod import name`: the module
+            if i.eager and target:
+                todo.append(target)
+    return seen
+
+
+def test_numpy_is_never_imported_on_the_lexical_recall_path() -> None:
+    path_modules = _eager_closure(LEXICAL_RECALL)
+    assert "recall.lexical" in path_modules and "index.sqlite.store" in path_modules
+    wrong = [f"{path.relative_to(PACKAGE)}:{i.line}: {module} imports {i.external} when it is imported "
+             "(a lexical recall imports this module: import it inside the function that needs it)"
+             for module, path in path_modules.items() for i in _walk(module, path)
+             if i.eager and i.external in NEVER_ON_THE_LEXICAL_PATH]
+    assert not wrong, "\n".join(wrong)
+
+
 def test_the_checker_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
     sample = tmp_path / "engine.py"
     sample.write_text("from ..api import Memory\n\ndef f():\n    from ...workspace_memory import x\n"
                       "    from ..reflect.run import reflect\n")
     found = [t for _, t in _imports("recall.engine", sample)]
     assert "api" in found and "reflect.run" in found
+
+
+def test_the_checker_sees_the_root_facade_and_third_party_imports(tmp_path: Path) -> None:
+    sample = tmp_path / "engine.py"
+    sample.write_text("from workspace_memory import Memory, api\nfrom .. import RecallRequest, __version__\n"
+                      "import numpy as np\n\ndef f():\n    import click\n")
+    walked = _walk("recall.engine", sample)
+    assert [(i.line, i.module) for i in walked if i.module is not None] == [(1, ""), (1, "api"), (2, "")]
+    assert [(i.external, i.eager) for i in walked if i.external] == [("numpy", True), ("click", False)]
+
+
+def test_every_package_folder_is_installed() -> None:
+    """pyproject.toml lists the packages (a plain src layout, no discovery): a folder of modules
+    missing from it is missing from a wheel."""
+    import tomllib
+
+    listed = set(tomllib.loads((PACKAGE.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+                 ["tool"]["setuptools"]["packages"])
+    on_disk = {".".join(("workspace_memory", *p.parent.relative_to(PACKAGE).parts)) for p in PACKAGE.rglob("*.py")}
+    assert on_disk == listed, f"pyproject.toml [tool.setuptools] packages: add {sorted(on_disk - listed)}, " \
+                              f"remove {sorted(listed - on_disk)}"
 
 
 def test_public_names() -> None:

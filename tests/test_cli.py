@@ -261,3 +261,10 @@ except SystemExit as exc:
         # do not), and switches it back on for the command.
         assert proc.stdout.strip().splitlines()[-1] == \
             f"FROZEN {frozen} CLOSED True COLLECTING True DURING_IMPORT {not frozen}", proc.stdout[-500:]
+
+
+@pytest.mark.parametrize("args", [("entities",), ("store", "list"), ("status",), ("opinions",), ("core", "show")])
+def test_every_json_output_is_formatted_alike(shared_ws: Path, args: tuple[str, ...]) -> None:
+    """One helper (cli/process.json_text) writes every --json: a list as indented as an object."""
+    out = run_ok(shared_ws, *args, "--json")
+    assert out == json.dumps(json.loads(out), ensure_ascii=False, indent=2) + "\n", out[:200]

@@ -126,11 +126,11 @@ def clicks_request(monkeypatch: pytest.MonkeyPatch, root: Path, args: list[str])
     seen: dict[str, Any] = {}
     opened = api.Memory.open.__func__  # type: ignore[attr-defined]
 
-    def open_(cls, root_=None, now=None, **kwargs):  # noqa: ANN001, ANN202
+    def open_(cls, root_=None, now=None, **kwargs):
         seen["options"] = {"workspace": root_, "now": now}
         return opened(cls, str(root), NOW)
 
-    def recall(self, request: RecallRequest) -> dict[str, Any]:  # noqa: ANN001
+    def recall(self, request: RecallRequest) -> dict[str, Any]:
         seen["request"] = request
         return {"query": request.query, "notices": [], "results": []}
 

@@ -69,7 +69,7 @@ def test_a_config_limit_beats_the_files_annotation() -> None:
     (lambda t: core.replace(t, "Human", "- Drinks espresso, never decaf.", ""), ["-- Drinks espresso, never decaf."]),
     (lambda t: core.rethink(t, "Persona", "I am brief."), ["-I am a careful assistant.", "+I am brief."]),
 ])
-def test_each_edit_touches_only_the_lines_it_changes(edit, expected: list[str]) -> None:  # noqa: ANN001
+def test_each_edit_touches_only_the_lines_it_changes(edit, expected: list[str]) -> None:
     result = edit(TEXT)
     assert changed_lines(TEXT, result.text) == expected
     assert [line for line in result.diff.split("\n") if not line.startswith("@@")] == expected

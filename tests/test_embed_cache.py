@@ -71,7 +71,7 @@ def test_put_joins_an_open_transaction_instead_of_committing_it(conn):
     assert cache.count() == 0
 
 
-def sync(ws: Workspace, conn) -> None:  # noqa: ANN001
+def sync(ws: Workspace, conn) -> None:
     """The one indexer, writing into this test's SQLite connection."""
     index_sync(ws, SqliteWriter(conn, ws.state_dir))
 

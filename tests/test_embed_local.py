@@ -212,7 +212,7 @@ def test_a_failed_export_leaves_nothing_behind(local, tmp_path: Path, monkeypatc
     from workspace_memory.embed import onnx_export
     from workspace_memory.embed.local import LocalEmbedder
 
-    def broken(st_model, out_dir, *args, **kwargs):  # noqa: ANN001, ANN202
+    def broken(st_model, out_dir, *args, **kwargs):
         (Path(out_dir) / "model.onnx").write_bytes(b"half written")
         raise RuntimeError("simulated failure halfway through the export")
 

@@ -8,14 +8,20 @@ from pathlib import Path
 import pytest
 
 from workspace_memory.api import Memory
+from workspace_memory.index import lexical_plan
 from workspace_memory.index.base import Term
 from workspace_memory.index.sqlite import lexical
-from workspace_memory.index.sqlite.lexical import fts_plan as _fts_plan
 from workspace_memory.recall.query import RecallRequest
 
 
 def term(word: str) -> Term:
     return Term(word)
+
+
+def _fts_plan(terms: list[Term], dfs: dict[str, int]) -> list[tuple[str, bool]]:
+    """The FTS5 expressions SQLite's lexical channel runs, each with whether BM25 orders it: the
+    store-neutral plan within the store's budget, as lexical.py renders it."""
+    return [(lexical.fts_expression(step), step.ranked) for step in lexical_plan.plan(terms, dfs, lexical.RANK_BUDGET)]
 
 
 def test_rare_words_are_ranked_together_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -204,7 +204,7 @@ def test_http_bearer_token(indexed_workspace: Path) -> None:
     with http_server(indexed_workspace, {"TEAM_MEMORY_TOKEN": "s3cret"}) as url:
         assert anyio.run(http_search, url, "s3cret")["results"]
         for wrong in (None, "guess"):
-            with pytest.raises(Exception):  # noqa: B017, PT011 - the client fails as its transport does
+            with pytest.raises(Exception):  # noqa: B017 - the client fails as its transport does
                 anyio.run(http_search, url, wrong)
             request = urllib.request.Request(url, data=b"{}", method="POST", headers={
                 "Content-Type": "application/json", "Accept": "application/json, text/event-stream",
@@ -223,7 +223,7 @@ def test_http_off_loopback_needs_a_token(workspace: Path) -> None:
 
 def test_http_token_rules(monkeypatch: pytest.MonkeyPatch) -> None:
     from workspace_memory.errors import UserError
-    from workspace_memory.mcp_server import http_token, is_loopback
+    from workspace_memory.mcp import http_token, is_loopback
 
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.5")
@@ -242,7 +242,7 @@ def test_descriptions_match_the_readme_notes() -> None:
 
 
 def test_stdio_streams_keep_stray_prints_off_the_wire() -> None:
-    """mcp_stdio: lines come from fd 0 through the event loop, replies go to the real stdout, and a
+    """mcp/stdio.py: lines come from fd 0 through the event loop, replies go to the real stdout, and a
     print while serving lands on stderr (the protocol stream stays clean); fds are restored after."""
     import subprocess
     import sys
@@ -250,7 +250,7 @@ def test_stdio_streams_keep_stray_prints_off_the_wire() -> None:
 
     script = textwrap.dedent("""
         import asyncio, os, sys
-        from workspace_memory.mcp_stdio import claimed_stdio
+        from workspace_memory.mcp.stdio import claimed_stdio
 
         async def main():
             with claimed_stdio() as (lines, writer):
@@ -267,3 +267,17 @@ def test_stdio_streams_keep_stray_prints_off_the_wire() -> None:
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "echo:one\necho:two\nafter\n"
     assert "stray output" in proc.stderr
+
+
+@pytest.mark.parametrize(("value", "message"), [("20251130", "day '20251130': expected YYYY-MM-DD"),
+                                                ("2025-W48-1", "expected YYYY-MM-DD"),
+                                                ("2026-02-30", "day 2026-02-30: no such date")])
+def test_the_day_argument_is_read_as_the_cli_reads_it(value: str, message: str) -> None:
+    """timeparse.parse_day, as `memory retain --date` (date.fromisoformat alone takes 20251130)."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from workspace_memory.mcp.tools import _day
+
+    with pytest.raises(ToolError, match=message):
+        _day(value)
+    assert str(_day(" 2025-11-30 ")) == "2025-11-30" and _day(None) is None

@@ -27,6 +27,8 @@ import pytest
 
 from conftest import clean_env, memory_executable, run_ok
 
+pytestmark = pytest.mark.node
+
 REPO = Path(__file__).resolve().parents[1]
 CONFORMANCE = REPO / ".node" / "bin" / "conformance"
 SCENARIOS = ["server-initialize", "ping", "tools-list", "server-sse-multiple-streams", "dns-rebinding-protection"]

@@ -67,7 +67,7 @@ class RawStdio:
         self.send(message)
         return self.recv(timeout)
 
-    def call(self, rid: int, tool: str, **arguments: Any) -> dict:  # noqa: ANN401
+    def call(self, rid: int, tool: str, **arguments: Any) -> dict:
         return self.request({"jsonrpc": "2.0", "id": rid, "method": "tools/call",
                              "params": {"name": tool, "arguments": arguments}})
 
@@ -278,7 +278,7 @@ def test_reads_do_not_queue_behind_a_refused_slow_call(shared_ws: Path) -> None:
 def test_a_call_cancelled_while_it_waits_never_runs() -> None:
     import anyio
 
-    from workspace_memory.mcp_server import build_server
+    from workspace_memory.mcp import build_server
 
     class Slow:
         def __init__(self) -> None:
@@ -315,7 +315,7 @@ def test_a_running_call_that_is_cancelled_stops_at_the_next_checkpoint() -> None
     import anyio
 
     from workspace_memory.cancel import Cancelled, checkpoint
-    from workspace_memory.mcp_server import build_server
+    from workspace_memory.mcp import build_server
 
     class Looping:
         stopped = threading.Event()

@@ -31,6 +31,8 @@ import pytest
 
 from conftest import NOW, build_workspace, clean_env, memory_executable, run_memory, run_ok, tree_hashes
 
+pytestmark = pytest.mark.node
+
 REPO = Path(__file__).resolve().parents[1]
 NODE_BIN = REPO / ".node" / "bin"
 PLUGIN_DIR = REPO / "integrations" / "openclaw"
@@ -379,7 +381,7 @@ class _ModelHandler(BaseHTTPRequestHandler):
     def log_message(self, *args: Any) -> None:
         pass
 
-    def do_POST(self) -> None:  # noqa: N802 - http.server's name
+    def do_POST(self) -> None:  # http.server's name
         req = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
         self.server.requests.append(req)
         msgs = req.get("messages", [])

@@ -21,11 +21,11 @@ def file_lines(text: str) -> list[str]:
     return normalize_newlines(text).split("\n")
 
 
-def claimed(text: str, chunk) -> str:  # noqa: ANN001
+def claimed(text: str, chunk) -> str:
     return "\n".join(file_lines(text)[chunk.start_line - 1 : chunk.end_line])
 
 
-def assert_chunks_match_file(text: str, doc) -> None:  # noqa: ANN001
+def assert_chunks_match_file(text: str, doc) -> None:
     n = len(file_lines(text))
     for chunk in doc.chunks:
         assert 1 <= chunk.start_line <= chunk.end_line <= n, chunk

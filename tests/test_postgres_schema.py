@@ -36,7 +36,7 @@ def fresh_url(pg_url: str) -> Iterator[str]:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def _an_index_only_migration(conn) -> None:  # noqa: ANN001 - a psycopg connection
+def _an_index_only_migration(conn) -> None:  # a psycopg connection
     conn.execute("CREATE INDEX chunks_test_only ON chunks (workspace_id, kind)")
 
 
@@ -69,7 +69,7 @@ def test_migrations_that_only_add_indexes_rebuild_nothing(tmp_path: Path, fresh_
         after.close()
 
 
-def _plan(conn, sql: str, params: list) -> str:  # noqa: ANN001 - a psycopg connection
+def _plan(conn, sql: str, params: list) -> str:  # a psycopg connection
     return "\n".join(r[0] for r in conn.execute(f"EXPLAIN {sql}", params))
 
 

@@ -26,6 +26,7 @@ from conftest import (
 from pg_fixtures import store_environ, store_name, unavailable, use_postgres
 from workspace_memory.api import Memory
 from workspace_memory.errors import StoreUnavailable
+from workspace_memory.index.postgres import words
 from workspace_memory.index.postgres.schema import SCHEMA_VERSION
 from workspace_memory.index.postgres.words import lexemes
 from workspace_memory.recall.query import RecallRequest
@@ -62,6 +63,20 @@ def test_the_words_of_both_stores_are_the_same() -> None:
         words.setdefault(doc, {})[offset] = term
     for doc, text in enumerate(texts):
         assert lexemes(text) == [words[doc][k] for k in sorted(words[doc])], text[:60]
+
+
+def test_the_unicode61_tables_are_what_the_generator_writes_from_this_sqlite() -> None:
+    """unicode61.json is generated (scripts/gen_unicode61.py asks SQLite's FTS5): regenerated here, it
+    must be the file as committed, or the SQLite in use splits or folds some character otherwise."""
+    import importlib.util
+
+    script = Path(__file__).resolve().parents[1] / "scripts" / "gen_unicode61.py"
+    spec = importlib.util.spec_from_file_location("gen_unicode61", script)
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    assert gen.OUT.read_text(encoding="utf-8") == gen.render(*gen.probe()), "run python scripts/gen_unicode61.py"
+    assert gen.OUT.parent == Path(words.__file__).parent
+    assert (words.LAST, words.TOKEN_RANGES[0], words.FOLDS[0xC0]) == (0x30000, (0xAA, 0xAA), "a")
 
 
 def test_recall_gives_the_same_results_and_scores_on_both_stores(tmp_path: Path, pg_url: str) -> None:
@@ -214,7 +229,7 @@ def test_a_server_that_goes_away_mid_recall_is_one_clear_error_then_recovers(
         store = mem.store
         pool = type(store).lexical_pool
 
-        def cut_off(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        def cut_off(self, *args, **kwargs):
             # The server ends this connection between two statements of the recall (an admin or a restart).
             import psycopg
 
@@ -365,7 +380,7 @@ def test_concurrent_recalls_in_threads_share_nothing_broken(tmp_path: Path, pg_u
                 assert mem.recall(RecallRequest("OPS-4471", mode="lexical"))["results"][0]["path"] == \
                     "memory/2025-03-14.md"
             mem.close()
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:  # reported below
             errors.append(exc)
 
     threads = [threading.Thread(target=worker, args=(mem,)) for mem in mems]

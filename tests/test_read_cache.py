@@ -53,7 +53,7 @@ def _cached(cache: ReadCache, conn: sqlite3.Connection) -> tuple[dict, dict]:
 
 
 def _no_counting(monkeypatch: pytest.MonkeyPatch) -> None:
-    def refuse(*_a, **_k):  # noqa: ANN002, ANN003, ANN202
+    def refuse(*_a, **_k):
         raise AssertionError("the cache counted again instead of following the journal")
 
     monkeypatch.setattr(read_cache, "count_matches", refuse)

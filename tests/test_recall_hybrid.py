@@ -198,7 +198,7 @@ def embedded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     texts: list[str] = []
     original = FakeEmbedder.embed_documents
 
-    def recording(self: FakeEmbedder, batch: list[str]):  # noqa: ANN202
+    def recording(self: FakeEmbedder, batch: list[str]):
         texts.extend(batch)
         return original(self, batch)
 

@@ -243,7 +243,7 @@ def test_a_reader_without_the_lock_lays_the_changes_over_in_memory(ws: Path, dam
     assert {p: p.read_bytes() for p in (hnsw, recent)} == files, "a reader writes no vector file"
 
 
-def _base_store(ws: Path):  # noqa: ANN202 - hnsw.VectorStore
+def _base_store(ws: Path):  # hnsw.VectorStore
     mem = Memory.open(str(ws), R.NOW)
     try:
         store = mem.store.vectors(mem.embedder()[0])._opened()

@@ -58,7 +58,7 @@ def make_workspace(root: Path, base_url: str) -> Path:
     return root
 
 
-def run(root: Path, **kw: object):  # noqa: ANN201
+def run(root: Path, **kw: object):
     mem = Memory.open(str(root), now="2025-11-30")
     try:
         return reflect(mem.workspace, mem.store, mem.now, "7d", **kw)

@@ -92,7 +92,7 @@ def test_a_page_saved_during_reflect_keeps_the_humans_version(tmp_path: Path,
 
     original = PageWriter.commit
 
-    def save_first(self, dry_run: bool):  # noqa: ANN001, ANN202 - the human saves between reading and writing
+    def save_first(self, dry_run: bool):  # the human saves between reading and writing
         (root / "bank/world.md").write_text("# World\n\nMy edit.\n")
         return original(self, dry_run)
 

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
-import reliability  # noqa: E402
-from workspace_memory.errors import PathRefused  # noqa: E402
-from workspace_memory.workspace.layout import Workspace  # noqa: E402
+import reliability
+from workspace_memory.errors import PathRefused
+from workspace_memory.workspace.layout import Workspace
 
 
+@pytest.mark.slow
 def test_killed_writers_leave_every_file_as_before_or_after(tmp_path: Path) -> None:
     report = reliability.crash(10, seed=3, work=tmp_path)
     assert report.kills == 10 and set(report.by_command) == {"index", "reflect", "retain", "core append"}
@@ -22,6 +23,7 @@ def test_killed_writers_leave_every_file_as_before_or_after(tmp_path: Path) -> N
     assert report.temp_files_left == 0
 
 
+@pytest.mark.slow
 def test_concurrent_writers_readers_and_a_watcher_lose_nothing(tmp_path: Path) -> None:
     report = reliability.concurrency(seconds=8, work=tmp_path)
     assert report.errors == [], report.errors
@@ -31,6 +33,7 @@ def test_concurrent_writers_readers_and_a_watcher_lose_nothing(tmp_path: Path) -
     assert report.watch_exit == 0 and report.last_fact_found
 
 
+@pytest.mark.slow
 def test_damaged_derived_files_are_rebuilt_and_markdown_is_untouched(tmp_path: Path) -> None:
     results = reliability.corruption(work=tmp_path)
     assert len(results) == 10
@@ -40,11 +43,18 @@ def test_damaged_derived_files_are_rebuilt_and_markdown_is_untouched(tmp_path: P
     assert ("index.sqlite", "garbage") in rebuilt and ("hnsw file", "truncated") in rebuilt
 
 
-def test_parsers_survive_fuzzing_in_bounded_time() -> None:
+# Steps (lines of our code and markdown-it-py run, reliability.count_steps) of the worst fuzz case,
+# about ten times the counts of 2026-12-04 (67, 5,459, 57, 2,073): the cases are derandomized, so a
+# count moves only when the code does, and a parser gone quadratic overshoots it on any machine.
+MAX_STEPS = {"retain grammar": 1_000, "chunker": 60_000, "frontmatter": 1_000, "time phrases": 25_000}
+
+
+@pytest.mark.slow
+def test_parsers_survive_fuzzing_in_bounded_work() -> None:
     out = reliability.hostile(examples=60)
-    for name in ("retain grammar", "chunker", "frontmatter", "time phrases"):
+    for name, most in MAX_STEPS.items():
         assert out[name]["cases"] == 60
-        assert out[name]["median_ms"] < 50, out[name]
+        assert out[name]["max_steps"] < most, out[name]
     huge = out["50 MB one-line file"]
     assert huge["exit"] == 0 and huge["seconds"] < 120 and huge["max_rss_mb"] < 1024, huge
     mcp = out["memory mcp"]  # issue 22: every hostile case answered at once, the server going on

@@ -43,24 +43,6 @@ def test_time_phrases_need_no_heavy_import() -> None:
     assert out.stdout.strip() == "False"
 
 
-# --------------------------------------------------------------------------------------------- ranges
-
-
-def test_overlaps_is_inclusive_and_open_ended() -> None:
-    r = DateRange(D(2025, 11, 27), D(2025, 12, 1))
-    assert r.overlaps(D(2025, 12, 1), D(2025, 12, 5))
-    assert r.overlaps(D(2025, 11, 1), D(2025, 11, 27))
-    assert not r.overlaps(D(2025, 12, 2), None)
-    assert not r.overlaps(None, D(2025, 11, 26))
-    assert r.overlaps(None, None)
-    assert DateRange(D(2025, 3, 1), None).overlaps(D(2030, 1, 1), D(2030, 1, 2))
-    assert DateRange(None, D(2025, 3, 1)).overlaps(D(2000, 1, 1), D(2000, 1, 1))
-    assert not DateRange(None, D(2025, 3, 1)).overlaps(D(2025, 3, 2), None)
-    assert TimeWindow(D(2025, 1, 1), D(2025, 1, 31), "filter", "in January 2025").overlaps(
-        D(2025, 1, 31), None
-    )
-
-
 # ---------------------------------------------------------------------------------------------- since
 
 
@@ -508,3 +490,15 @@ def test_words_that_merely_contain_a_month_skip_the_grammar(text: str) -> None:
 
     assert not tp._precheck(text)
     assert tp._precheck(text + " in March") and tp._precheck("back on Monday") and tp._precheck("v2")
+
+
+@pytest.mark.parametrize(("value", "message"), [("20251130", "--date '20251130': expected YYYY-MM-DD"),
+                                                ("2025-W48-1", "expected YYYY-MM-DD"), ("30.02.2026", "expected"),
+                                                ("2026-02-30", "--date 2026-02-30: no such date")])
+def test_a_day_argument_is_yyyy_mm_dd_and_a_real_day(value: str, message: str) -> None:
+    from workspace_memory.errors import UserError
+    from workspace_memory.timeparse import parse_day
+
+    with pytest.raises(UserError, match=message):
+        parse_day(value, "--date")
+    assert parse_day(" 2025-11-30\n") == D(2025, 11, 30)

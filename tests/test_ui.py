@@ -166,11 +166,11 @@ def serving(root: Path, monkeypatch: pytest.MonkeyPatch, **settings: object) -> 
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):  # noqa: ANN002, ANN003, ANN201
+    def redirect_request(self, *args, **kwargs):
         return None
 
 
-def fetch(url: str, data: dict[str, str] | None = None, headers: dict[str, str] | None = None):  # noqa: ANN201
+def fetch(url: str, data: dict[str, str] | None = None, headers: dict[str, str] | None = None):
     """(status, headers, body) without following redirects."""
     from urllib.parse import urlencode
 
@@ -255,6 +255,18 @@ def test_retain_writes_through_memory_retain_and_needs_the_form_secret(
         assert code == 200 and "Likes &lt;b&gt;green&lt;/b&gt; tea" in day_page and 'class="fact k-opinion focus"' in day_page
         code, _, _ = fetch(base + "/retain", {"bullet": bullet, "day": "2025-11-30", "csrf": secret})
         assert code == 303 and log.read_text().count("green") == 1  # a duplicate is a no-op, as in the CLI
+
+
+def test_a_day_is_read_as_the_cli_reads_it(shared_ws: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """timeparse.parse_day for the day page and the retain form (date.fromisoformat alone takes 20251130)."""
+    with serving(shared_ws, monkeypatch) as base:
+        code, _, body = fetch(base + "/day/20251130")
+        assert code == 404 and "day &#x27;20251130&#x27;: expected YYYY-MM-DD" in body.replace("&#39;", "&#x27;"), body
+        code, _, body = fetch(base + "/day/2026-02-30")
+        assert code == 404 and "day 2026-02-30: no such date" in body
+        secret = csrf_of(fetch(base + "/")[2])
+        code, _, body = fetch(base + "/retain", {"bullet": "W @Peter: x", "day": "20251130", "csrf": secret})
+        assert code == 400 and "expected YYYY-MM-DD" in body
 
 
 def test_the_timeline_counts_each_day(shared_ws: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -103,7 +103,7 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return folders
 
 
-def screenshot(page, folders: list[Path], name: str) -> None:  # noqa: ANN001
+def screenshot(page, folders: list[Path], name: str) -> None:
     """The whole page into each artifacts folder; with $MEMORY_UI_DOCS, also the first screen for docs/."""
     data = page.screenshot(full_page=True)
     for folder in folders:
@@ -113,7 +113,7 @@ def screenshot(page, folders: list[Path], name: str) -> None:  # noqa: ANN001
         page.screenshot(path=str(Path(os.environ["MEMORY_UI_DOCS"]) / f"{name}.png"))
 
 
-def open_page(browser, base: str, width: int = 1280, scheme: str = "light"):  # noqa: ANN001, ANN201
+def open_page(browser, base: str, width: int = 1280, scheme: str = "light"):
     """A new page that records every request it makes and every console error."""
     context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
     page = context.new_page()
@@ -125,7 +125,7 @@ def open_page(browser, base: str, width: int = 1280, scheme: str = "light"):  # 
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_every_page_loads_offline_and_fits_the_width(browser, base: str, artifacts: list[Path], width: int) -> None:  # noqa: ANN001
+def test_every_page_loads_offline_and_fits_the_width(browser, base: str, artifacts: list[Path], width: int) -> None:
     page = open_page(browser, base, width)
     for name, path in PAGES.items():
         response = page.goto(base + path)
@@ -139,7 +139,7 @@ def test_every_page_loads_offline_and_fits_the_width(browser, base: str, artifac
     page.context.close()
 
 
-def test_dark_mode_follows_the_system(browser, base: str, artifacts: list[Path]) -> None:  # noqa: ANN001
+def test_dark_mode_follows_the_system(browser, base: str, artifacts: list[Path]) -> None:
     colours = {}
     for scheme in ("light", "dark"):
         page = open_page(browser, base, scheme=scheme)
@@ -150,7 +150,7 @@ def test_dark_mode_follows_the_system(browser, base: str, artifacts: list[Path])
     assert colours["light"] != colours["dark"]
 
 
-def test_a_search_finds_the_source_and_its_link_opens_the_day(browser, base: str, ws: Path,  # noqa: ANN001
+def test_a_search_finds_the_source_and_its_link_opens_the_day(browser, base: str, ws: Path,
                                                               artifacts: list[Path]) -> None:
     line = line_of(ws, "memory/2025-11-12.md", "Baileys WS crash")
     page = open_page(browser, base)
@@ -174,7 +174,7 @@ def test_a_search_finds_the_source_and_its_link_opens_the_day(browser, base: str
     page.context.close()
 
 
-def test_the_opinion_chart_has_one_point_per_evidence(browser, base: str, ws: Path) -> None:  # noqa: ANN001
+def test_the_opinion_chart_has_one_point_per_evidence(browser, base: str, ws: Path) -> None:
     opinions = json.loads(run_ok(ws, "opinions", "--json"))
     assert sum(len(op["evidence"]) for op in opinions) >= 6
     page = open_page(browser, base)
@@ -195,7 +195,7 @@ def test_the_opinion_chart_has_one_point_per_evidence(browser, base: str, ws: Pa
     page.context.close()
 
 
-def test_the_pages_are_keyboard_navigable(browser, base: str) -> None:  # noqa: ANN001
+def test_the_pages_are_keyboard_navigable(browser, base: str) -> None:
     page = open_page(browser, base)
     page.goto(base + "/")
     page.keyboard.press("Tab")
@@ -220,7 +220,7 @@ def test_the_pages_are_keyboard_navigable(browser, base: str) -> None:  # noqa: 
     page.context.close()
 
 
-def test_retain_through_the_form_lands_in_the_day_log(browser, base: str, ws: Path, artifacts: list[Path]) -> None:  # noqa: ANN001
+def test_retain_through_the_form_lands_in_the_day_log(browser, base: str, ws: Path, artifacts: list[Path]) -> None:
     page = open_page(browser, base, width=390)
     page.goto(base + "/")
     page.fill("#retain-bullet", "W @The-Castle: The roofer fixed the east wing on Dec 1.")

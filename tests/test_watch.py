@@ -84,7 +84,7 @@ def test_a_watched_memory_syncs_only_what_changed(indexed_workspace: Path) -> No
 class Lines:
     """The lines a process writes, readable with a timeout."""
 
-    def __init__(self, stream) -> None:  # noqa: ANN001
+    def __init__(self, stream) -> None:
         self.queue: queue.Queue[str] = queue.Queue()
         threading.Thread(target=lambda: [self.queue.put(line) for line in stream], daemon=True).start()
 

@@ -81,7 +81,7 @@ class DoctorReport:
                 "fixed": [f.to_dict() for f in self.fixed], "notices": self.notices}
 
 
-def run_doctor(mem, fix: bool = False) -> DoctorReport:  # noqa: ANN001 - api.Memory
+def run_doctor(mem, fix: bool = False) -> DoctorReport:  # api.Memory
     """Check the workspace of `mem`; with `fix`, repair what can be repaired and check again."""
     mem.workspace.require()
     report = DoctorReport()
@@ -99,7 +99,7 @@ def run_doctor(mem, fix: bool = False) -> DoctorReport:  # noqa: ANN001 - api.Me
 # -- checks -------------------------------------------------------------------------------------
 
 
-def _check(mem, notices: list[str]) -> list[Finding]:  # noqa: ANN001
+def _check(mem, notices: list[str]) -> list[Finding]:
     ws: Workspace = mem.workspace
     found = _split_core(ws)
     damaged = mem.store.damaged()  # probed before opening: opening moves a damaged index aside
@@ -113,7 +113,7 @@ def _check(mem, notices: list[str]) -> list[Finding]:  # noqa: ANN001
     return found + _evidence(ws) + _symlinks(ws)
 
 
-def _index_where(mem) -> str:  # noqa: ANN001
+def _index_where(mem) -> str:
     """The index's file as a workspace path when the store has one (".memory/index.sqlite")."""
     path = mem.store.path
     return mem.workspace.key_for(Path(path)) if path is not None else mem.store.describe()
@@ -132,7 +132,7 @@ def _split_core(ws: Workspace) -> list[Finding]:
     return []
 
 
-def _index_health(mem, notices: list[str]) -> list[Finding]:  # noqa: ANN001
+def _index_health(mem, notices: list[str]) -> list[Finding]:
     from .errors import ProviderUnavailable
 
     out = []
@@ -159,7 +159,7 @@ def _index_health(mem, notices: list[str]) -> list[Finding]:  # noqa: ANN001
     return out
 
 
-def _embedding_space(mem, notices: list[str]) -> list[Finding]:  # noqa: ANN001
+def _embedding_space(mem, notices: list[str]) -> list[Finding]:
     """The space in use as a notice (provider, model, dimensions, chain, batch jobs, tokens); a
     finding when it is a fallback's: the primary failed at the last `memory index` (embed.chain)."""
     space = mem.embedding_space()
@@ -194,7 +194,7 @@ def _warnings(warnings: list[dict[str, Any]]) -> list[Finding]:
     return out
 
 
-def _missing_pages(store) -> list[Finding]:  # noqa: ANN001 - index.base.Store
+def _missing_pages(store) -> list[Finding]:  # index.base.Store
     out = []
     for ent in sorted(store.entities(), key=lambda e: e.key):
         if ent.page_path:
@@ -377,7 +377,7 @@ def repoint(line: str, span: tuple[int, int], old: int, new: int) -> str:
 # -- fixes --------------------------------------------------------------------------------------
 
 
-def _fix(mem, found: list[Finding], notices: list[str]) -> None:  # noqa: ANN001
+def _fix(mem, found: list[Finding], notices: list[str]) -> None:
     ws: Workspace = mem.workspace
     for finding in found:
         if finding.code == "split-core":

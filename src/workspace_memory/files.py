@@ -84,13 +84,6 @@ def read_bounded(path: str | Path, limit: int = MAX_INDEXED_BYTES) -> tuple[str,
     return digest.hexdigest(), bytes(head), size
 
 
-def sha256_bytes(data: bytes) -> str:
-    """Hex digest used to tell whether a file's content really changed."""
-    import hashlib  # lazy: only a sync that reads a changed file hashes
-
-    return hashlib.sha256(data).hexdigest()
-
-
 def detect_newline(text: str) -> str:
     """The file's dominant newline, so edits keep CRLF files CRLF."""
     return "\r\n" if text.count("\r\n") > text.count("\n") / 2 and "\r\n" in text else "\n"

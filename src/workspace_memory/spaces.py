@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 INDEX_WAIT = 60.0  # seconds to wait for another writer (api.INDEX_WAIT)
 
 
-def estimate(mem) -> dict[str, Any]:  # noqa: ANN001 - api.Memory
+def estimate(mem) -> dict[str, Any]:  # mem: api.Memory
     """The texts that have no vector in the provider's space yet, their estimated tokens, and the
     requests they make; nothing is sent. When the model's vector length is unknown until a first
     answer, every text is counted (an upper bound): nothing is asked of the provider to learn it."""
@@ -44,7 +44,7 @@ def estimate(mem) -> dict[str, Any]:  # noqa: ANN001 - api.Memory
             "requests": len(split(texts)) if split is not None else None, "notices": notices}
 
 
-def batch_jobs(mem, embedder: Embedder, progress) -> tuple[list[str], int]:  # noqa: ANN001 - api.Memory, Progress
+def batch_jobs(mem, embedder: Embedder, progress) -> tuple[list[str], int]:  # api.Memory, Progress
     """Embed a big backlog through batch jobs into the cache (openai), or collect the jobs an
     interrupted index left; `vectors.update` then finds them cached. (notices, jobs still running)."""
     from .embed.batch import BATCH_PROVIDERS, pending_jobs, run_batches

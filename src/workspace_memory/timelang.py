@@ -213,14 +213,14 @@ def _dateparser_window(text: str, now: datetime, lang: str, prefer: str = "past"
         # Leading punctuation ("    : Zahnarzttermin am 3. Dezember", a fact without its mention) makes
         # dateparser cut the phrase in two ("am 3" as March): it reads the words only.
         found = search_dates(" ".join(text.split()).strip(" :;,-–—"), languages=[lang], settings=settings) or []
-    except Exception:  # noqa: BLE001 - a parser error is no window, never a failed recall
+    except Exception:  # a parser error is no window, never a failed recall
         return None
     for phrase, when in found:
         if not _worth_reading(phrase) or phrase.strip().casefold() in _NOW_WORDS:
             continue
         try:
             period = DateDataParser(languages=[lang], settings=settings).get_date_data(phrase).period or "day"
-        except Exception:  # noqa: BLE001
+        except Exception:
             period = "day"
         start, end = _period(when.date(), period)
         at = text.find(phrase)

@@ -42,6 +42,7 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, timedelta
 
+from .errors import UserError
 from .timepoints import (
     MONTHS,
     PARTS_OF_DAY,
@@ -91,10 +92,6 @@ class DateRange(Value):
     def __init__(self, start: date | None, end: date | None) -> None:
         self.start, self.end = start, end
 
-    def overlaps(self, other_start: date | None, other_end: date | None) -> bool:
-        """True when this range and [other_start, other_end] share at least one day (None = unbounded)."""
-        return _overlaps(self.start, self.end, other_start, other_end)
-
 
 class TimeWindow(Value):
     """A time window understood from a recall query.
@@ -117,15 +114,22 @@ class TimeWindow(Value):
             return None
         return self.start + _AROUND, self.end - _AROUND
 
-    def overlaps(self, other_start: date | None, other_end: date | None) -> bool:
-        """True when the window and [other_start, other_end] share at least one day (None = unbounded)."""
-        return _overlaps(self.start, self.end, other_start, other_end)
+
+# ----------------------------------------------------------------------------------------- a day
 
 
-def _overlaps(a_start: date | None, a_end: date | None, b_start: date | None, b_end: date | None) -> bool:
-    if a_start is not None and b_end is not None and a_start > b_end:
-        return False
-    return not (b_start is not None and a_end is not None and b_start > a_end)
+def parse_day(value: str, what: str = "day") -> date:
+    """A calendar day as YYYY-MM-DD, the one reading of a day argument (the CLI's --date and --day,
+    the MCP tools' `day`, the web page's day path and form): "no such date" for 2026-02-30, the
+    format otherwise (date.fromisoformat alone would also take 20251130 and 2025-W48-1).
+    Raises UserError naming `what`."""
+    text = value.strip()
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+        raise UserError(f"{what} {_one_line(value)!r}: expected YYYY-MM-DD")
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise UserError(f"{what} {text}: no such date") from None
 
 
 # ----------------------------------------------------------------------------------------- --since

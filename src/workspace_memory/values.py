@@ -35,6 +35,6 @@ class Value:
         """The fields by name, in order (what dataclasses.asdict gives, without copying values)."""
         return {name: getattr(self, name) for name in self.__slots__}
 
-    def replace(self, **changes: Any) -> Any:  # noqa: ANN401 - the subclass
+    def replace(self, **changes: Any) -> Any:  # the subclass
         """A copy with some fields changed (what dataclasses.replace does; an unknown name is a TypeError)."""
         return type(self)(**self.as_dict() | changes)

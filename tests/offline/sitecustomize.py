@@ -39,7 +39,7 @@ def install() -> None:
         check(self, address)
         return real_connect_ex(self, address)
 
-    def getaddrinfo(host: object, *args: object, **kwargs: object):  # noqa: ANN202
+    def getaddrinfo(host: object, *args: object, **kwargs: object):
         if host is not None and not _loopback(host) and not (isinstance(host, str) and _numeric_loopback(host)):
             raise socket.gaierror(socket.EAI_NONAME, f"name lookup blocked in tests: {host!r}")
         return real_getaddrinfo(host, *args, **kwargs)

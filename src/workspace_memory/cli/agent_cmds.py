@@ -7,7 +7,6 @@ into one stderr line and an exit code.
 
 from __future__ import annotations
 
-import json
 import signal
 import sys
 import threading
@@ -17,15 +16,11 @@ from typing import Any
 import click
 
 from ..errors import UserError
-from .context import BulletArgsCommand, memory_of
+from .context import BulletArgsCommand, echo_json, memory_of
 from .render import echo
 
 
-def _json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
-
-
-def _memory():  # noqa: ANN202 - api.Memory
+def _memory():  # api.Memory
     return memory_of(click.get_current_context())
 
 
@@ -43,14 +38,14 @@ def core_show(as_json: bool) -> None:
     """Print the blocks as an agent's system prompt should see them (label, size / limit, value)."""
     data = _memory().core_show()
     if as_json:
-        _json({k: v for k, v in data.items() if k != "prompt"})
+        echo_json({k: v for k, v in data.items() if k != "prompt"})
     else:
         echo(data["prompt"])
 
 
 def _edited(result: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        _json(result)
+        echo_json(result)
         return
     if not result["changed"]:
         echo(f"{result['path']}: block {result['block']} unchanged")
@@ -131,7 +126,7 @@ def triggers(message: str, as_json: bool) -> None:
     """Core entries whose <!-- trigger: ... --> phrases MESSAGE names (at most 3, 1,800 chars)."""
     found = _memory().triggers(message)
     if as_json:
-        _json(found)
+        echo_json(found)
         return
     for item in found["results"]:
         echo(f"{item['source']}  (trigger: {item['trigger']}, score {item['score']:.0f})")
@@ -146,7 +141,7 @@ def doctor(fix: bool, as_json: bool) -> None:
     """Check the workspace and its index; exit 1 while findings remain."""
     report = _memory().doctor(fix=fix)
     if as_json:
-        _json(report.to_dict())
+        echo_json(report.to_dict())
     else:
         for item in report.fixed:
             echo(f"fixed  {item.where}: {item.what}")
@@ -167,13 +162,13 @@ def watch() -> None:
     mem = _memory()
     stop = threading.Event()
 
-    def _stop(signum: int, frame: object) -> None:  # noqa: ARG001 - the signal handler's signature
+    def _stop(signum: int, frame: object) -> None:  # the signal handler's signature
         stop.set()
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _stop)
 
-    def _batch(report) -> None:  # noqa: ANN001 - index.sync.SyncReport
+    def _batch(report) -> None:  # index.sync.SyncReport
         for notice in report.notices:
             echo(f"note: {notice}", err=True)
         if not report.dirty:
@@ -182,7 +177,7 @@ def watch() -> None:
         echo(f"{stamp} indexed {report.added} added, {report.changed} changed, {report.removed} removed "
              f"in {report.seconds:.2f}s")
 
-    def _sessions(report) -> None:  # noqa: ANN001 - index.records.SessionReport
+    def _sessions(report) -> None:  # index.records.SessionReport
         for notice in report.notices:
             echo(f"note: {notice}", err=True)
         if report.dirty:
@@ -204,7 +199,7 @@ def flush_prompt(as_json: bool) -> None:
     """Print the system and user prompts a runtime sends before compacting a session."""
     prompt = _memory().flush_prompt()
     if as_json:
-        _json(prompt)
+        echo_json(prompt)
         return
     echo(f"[system]\n{prompt['system']}\n\n[user]\n{prompt['user']}")
 
@@ -215,7 +210,7 @@ def entities(as_json: bool) -> None:
     """List the known entities with their fact counts, most facts first."""
     found = _memory().entities()
     if as_json:
-        _json(found)
+        echo_json(found)
         return
     if not found:
         echo("no entities")
@@ -228,7 +223,7 @@ def entities(as_json: bool) -> None:
 @click.option("--http", "http", metavar="HOST:PORT", help="Serve streamable HTTP here instead of stdio.")
 def mcp(http: str | None) -> None:
     """Serve the memory tools over MCP (stdio, or streamable HTTP with --http 127.0.0.1:8765)."""
-    from ..mcp_server import serve
+    from ..mcp import serve
 
     serve(_memory(), http)
 

@@ -8,7 +8,8 @@ from typing import Any
 import click
 
 from ..errors import MemoryError_, UserError
-from .context import BulletArgsCommand, echo_json, memory_of, parse_day
+from ..timeparse import parse_day
+from .context import BulletArgsCommand, echo_json, memory_of
 from .render import echo
 
 
@@ -98,7 +99,7 @@ def status(ctx: click.Context, as_json: bool) -> None:
               help="One query object per line in, one result object per line out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")
 @click.pass_context
-def recall(ctx: click.Context, query: str, batch, as_json: bool, **options: Any) -> None:  # noqa: ANN001
+def recall(ctx: click.Context, query: str, batch, as_json: bool, **options: Any) -> None:
     """Find what memory says about QUERY, with sources as path#Lline."""
     from ..recall.query import RecallRequest
 
@@ -119,7 +120,7 @@ def recall(ctx: click.Context, query: str, batch, as_json: bool, **options: Any)
     render_recall(result)
 
 
-def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:  # noqa: ANN001
+def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:
     """One result object (or {"query", "error"}) per input line; returns how many lines failed."""
     from ..recall.query import RecallRequest
 
@@ -173,7 +174,7 @@ def get(ctx: click.Context, path: str, start: int | None, lines: int | None, as_
 @click.pass_context
 def retain(ctx: click.Context, bullet: str, day: str | None, as_json: bool) -> None:
     """Validate a fact ("O(c=0.8) @Peter: ...") and append it to the day's ## Retain (a leading "- " is fine)."""
-    when = parse_day(day) if day else None
+    when = parse_day(day, "--date") if day else None
     written = memory_of(ctx).retain(bullet, when)
     if as_json:
         echo_json(written.__dict__)

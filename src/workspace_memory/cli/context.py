@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import re
-from datetime import date
 from typing import Any
 
 import click
 
-from ..errors import UserError
 from .process import json_text
 
 
-def memory_of(ctx: click.Context, create: bool = False):  # noqa: ANN201 - api.Memory, imported lazily
+def memory_of(ctx: click.Context, create: bool = False):  # api.Memory, imported lazily
     """The invocation's api.Memory (opened once, from the global --workspace and --now)."""
     from ..api import Memory
 
@@ -21,16 +18,6 @@ def memory_of(ctx: click.Context, create: bool = False):  # noqa: ANN201 - api.M
         root.obj["memory"] = memory = Memory.open(root.obj["workspace"], root.obj["now"], create=create)
         root.call_on_close(memory.close)  # the index connection closes with the invocation, not with GC
     return root.obj["memory"]
-
-
-def parse_day(value: str, option: str = "--date") -> date:
-    """A calendar day given as YYYY-MM-DD; "no such date" for 2026-02-30, the format otherwise."""
-    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-        raise UserError(f"{option} {value!r}: expected YYYY-MM-DD")
-    try:
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise UserError(f"{option} {value}: no such date") from None
 
 
 def echo_json(data: Any) -> None:

@@ -26,7 +26,7 @@ def leave(code: int | None, command: str | None) -> None:
         try:
             sys.stdout.flush()
             sys.stderr.flush()
-        except Exception:  # noqa: BLE001 - e.g. a closed pipe: the interpreter's exit reports it as usual
+        except Exception:  # e.g. a closed pipe: the interpreter's exit reports it as usual
             pass
         else:
             os._exit(code or 0)

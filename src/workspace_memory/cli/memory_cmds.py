@@ -11,7 +11,8 @@ from pathlib import Path
 import click
 
 from ..errors import UserError
-from .context import echo_json, memory_of, parse_day
+from ..timeparse import parse_day
+from .context import echo_json, memory_of
 from .render import echo
 
 
@@ -37,7 +38,7 @@ def forget(ctx: click.Context, target: str, reason: str | None, day: str | None,
         return
     if yes:
         raise click.UsageError("--yes goes with --purge")
-    done = mem.forget(target, reason=reason, undo=undo, day=parse_day(day) if day else None)
+    done = mem.forget(target, reason=reason, undo=undo, day=parse_day(day, "--date") if day else None)
     if as_json:
         echo_json(done)
         return
@@ -46,7 +47,7 @@ def forget(ctx: click.Context, target: str, reason: str | None, day: str | None,
     echo(f"  + {done['after'].strip()}")
 
 
-def _purge(mem, pattern: str, yes: bool, as_json: bool) -> None:  # noqa: ANN001 - api.Memory
+def _purge(mem, pattern: str, yes: bool, as_json: bool) -> None:  # api.Memory
     result = mem.purge(pattern, apply=yes)
     if as_json:
         echo_json(result)

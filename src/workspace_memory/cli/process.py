@@ -29,8 +29,9 @@ def terminal_safe(text: object) -> str:
 
 
 def json_text(data: Any) -> str:
-    """The JSON output of a command: exact (no escaping beyond JSON's own), a list on one line."""
-    return json.dumps(data, ensure_ascii=False, indent=None if isinstance(data, list) else 2, default=str)
+    """The --json output of every command, the one format: exact (no escaping beyond JSON's own),
+    indented by two. (JSON Lines, one compact object a line, is `recall --batch`'s and `export`'s.)"""
+    return json.dumps(data, ensure_ascii=False, indent=2, default=str)
 
 
 def one_blas_thread() -> None:
@@ -64,7 +65,7 @@ def guarded(call: Callable[[], object]) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
-    except Exception as exc:  # noqa: BLE001 - the last line of defence: one line, never a traceback
+    except Exception as exc:  # the last line of defence: one line, never a traceback
         if os.environ.get("MEMORY_DEBUG"):
             raise
         detail = " ".join(str(exc).split())[:300] or type(exc).__name__

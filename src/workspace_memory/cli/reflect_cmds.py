@@ -6,15 +6,13 @@ Exit codes: 0 ok (also when another reflect is running: cron should not alarm), 
 
 from __future__ import annotations
 
-import json
-
 import click
 
-from .context import memory_of
+from .context import echo_json, memory_of
 from .render import echo
 
 
-def _memory():  # noqa: ANN202 - api.Memory, imported lazily
+def _memory():  # api.Memory, imported lazily
     return memory_of(click.get_current_context())
 
 
@@ -29,7 +27,7 @@ def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json
     """Update entity pages, opinions, world/experience lists and core proposals from recent facts."""
     report = _memory().reflect(since, dry_run=dry_run, apply_core=apply_core, use_model=not no_model)
     if as_json:
-        click.echo(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+        echo_json(report.to_dict())
         return
     echo(report.summary_line())
     for prop in report.new_proposals:
@@ -47,7 +45,7 @@ def opinions(entity: str | None, as_json: bool) -> None:
     """List the opinions in bank/opinions.md with confidence, history and evidence (path#Lline)."""
     found = _memory().opinions(entity)
     if as_json:
-        click.echo(json.dumps(found, ensure_ascii=False, indent=2))
+        echo_json(found)
         return
     if not found:
         echo("no opinions")

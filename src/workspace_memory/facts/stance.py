@@ -248,8 +248,3 @@ def _same_words(old: Reading, new: Reading) -> bool:
     """The two evaluations use the same words, one of them negated ("likes" / "not likes")."""
     strip = {w.removeprefix("not ") for w in old.words}
     return bool(strip & {w.removeprefix("not ") for w in new.words})
-
-
-def related(opinion: str, statement: str, names: tuple[str, ...] = ()) -> bool:
-    """True when the two statements are about one thing (rule 1)."""
-    return stance(opinion, statement, names).label != "unrelated"

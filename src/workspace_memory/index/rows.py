@@ -143,7 +143,7 @@ def document_rows(key: str, role: str, day: date | None, decoded: DecodedText,
     return rows
 
 
-def _chunk_rows(key: str, role: str, day_s: str | None, pwords: str, chunk: Chunk):  # noqa: ANN202
+def _chunk_rows(key: str, role: str, day_s: str | None, pwords: str, chunk: Chunk):
     t_start = t_end = day_s
     fact_row = None
     if chunk.fact is not None:

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..markdown.parse import split_to_fit
 from ..tokens import CHUNK_TOKENS, has_cjk
-from ..workspace.transcripts import SESSIONS_PREFIX, SessionFile
+from ..workspace.transcripts import SessionFile
 from .records import ReadDeltas, SessionDelta, SessionReport, SessionState
 from .rows import context_text, embed_text, path_words, text_hash
 
@@ -375,11 +375,6 @@ def apply_delta(writer: SessionWriter, delta: SessionDelta, report: SessionRepor
         report.new_chunk_ids += writer.insert(delta.chunks)
     report.count_read(delta, state.offset - old_offset)
     writer.save(state)
-
-
-def is_session_path(path: str) -> bool:
-    """True for the path of a session entry (`sessions/<id>.jsonl`)."""
-    return path.startswith(SESSIONS_PREFIX) and path.endswith(".jsonl")
 
 
 # ------------------------------------------------------------------------------------------ purging

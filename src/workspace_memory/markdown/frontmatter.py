@@ -50,7 +50,7 @@ def _parse_block(body: list[str], line_count: int) -> FrontMatter:
 
     try:
         meta = YAMLHandler().load("\n".join(body))
-    except Exception as exc:  # noqa: BLE001 - any YAML problem is the author's, report and go on
+    except Exception as exc:  # any YAML problem is the author's, report and go on
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         return FrontMatter({}, line_count, [(1, f"broken frontmatter ignored: {reason}")])
     if meta is None:  # an empty (or comment-only) block

@@ -77,7 +77,7 @@ class ParsedDocument:
 
 
 @lru_cache(maxsize=1)
-def _markdown_parser():  # noqa: ANN202 - markdown_it is imported lazily on purpose
+def _markdown_parser():  # markdown_it is imported lazily on purpose
     from markdown_it import MarkdownIt
 
     # Only the block structure is needed: inline tokens keep their source text in

@@ -18,7 +18,7 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -30,7 +30,8 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import IndexBusy, MemoryError_, PathRefused, ProviderUnavailable
+from ..errors import IndexBusy, MemoryError_, PathRefused, ProviderUnavailable, UserError
+from ..timeparse import parse_day
 from ..workspace import day_from_name
 from . import views_days, views_entities, views_search, views_status
 from .html import Safe, el
@@ -64,7 +65,7 @@ class NotFound(Exception):
 class MemoryWorker:
     """Runs Memory calls on one dedicated thread (see the module docstring)."""
 
-    def __init__(self, mem, fixed_now: bool) -> None:  # noqa: ANN001 - api.Memory
+    def __init__(self, mem, fixed_now: bool) -> None:  # api.Memory
         self.mem = mem
         self.fixed_now = fixed_now
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-ui")
@@ -110,7 +111,7 @@ async def render(request: Request, build: Callable[[Any], Built], title: str, se
     except MemoryError_ as exc:
         code = next(code for cls, code in ERROR_STATUS if isinstance(exc, cls))
         return error_page(request, code, "Refused" if code == 404 else "Cannot do that", str(exc))
-    except Exception:  # noqa: BLE001 - a bug shows a page and goes to the log, never a traceback page
+    except Exception:  # a bug shows a page and goes to the log, never a traceback page
         log.exception("memory ui: %s failed", request.url.path)
         return error_page(request, 500, "Internal error", "the server failed on this page; its log has the details")
     body, code = built if isinstance(built, tuple) else (built, 200)
@@ -131,9 +132,9 @@ async def timeline(request: Request) -> Response:
 async def day(request: Request) -> Response:
     raw = request.path_params["day"]
     try:
-        when = date.fromisoformat(raw)
-    except ValueError:
-        return error_page(request, 404, "Not found", f"{raw!r} is not a day (YYYY-MM-DD)")
+        when = parse_day(raw, "day")
+    except UserError as exc:
+        return error_page(request, 404, "Not found", str(exc))
     iso = when.isoformat()
     line = _int(request.query_params.get("line"))
     focus = (request.query_params.get("file") or f"memory/{iso}.md", line) if line else None
@@ -226,10 +227,9 @@ async def retain(request: Request) -> Response:
     if not same_secret(str(form.get("csrf", "")), ui.settings.csrf):
         return error_page(request, 403, "Refused", "the form is stale or came from another site; reload the page")
     try:
-        when = date.fromisoformat(day_text)
-    except ValueError:
-        return error_page(request, 400, "Not retained", f"day {day_text!r}: expected YYYY-MM-DD",
-                          retain_form(ui.settings.csrf, day_text, bullet))
+        when = parse_day(day_text, "day")
+    except UserError as exc:
+        return error_page(request, 400, "Not retained", str(exc), retain_form(ui.settings.csrf, day_text, bullet))
     try:
         written = await ui.worker.run(lambda m: m.retain(bullet, when))
     except MemoryError_ as exc:
@@ -284,7 +284,7 @@ async def not_found(request: Request, exc: Exception) -> Response:
 # ------------------------------------------------------------------------------------------ the app
 
 
-def create_app(mem, settings: UiSettings, *, fixed_now: bool = False) -> Starlette:  # noqa: ANN001
+def create_app(mem, settings: UiSettings, *, fixed_now: bool = False) -> Starlette:
     """The UI for `mem` (an api.Memory); `fixed_now` when --now pinned the clock."""
     worker = MemoryWorker(mem, fixed_now)
 
@@ -309,7 +309,7 @@ def _int(text: str | None) -> int | None:
     return int(text) if text and text.isdigit() else None
 
 
-def _recall_request(form: dict[str, str]):  # noqa: ANN202 - recall.query.RecallRequest
+def _recall_request(form: dict[str, str]):  # recall.query.RecallRequest
     from ..recall.query import RecallRequest
 
     k = form["k"] or "10"

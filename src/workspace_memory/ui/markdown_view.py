@@ -49,7 +49,7 @@ class RenderContext:
 
 
 @lru_cache(maxsize=1)
-def _parser():  # noqa: ANN202 - markdown_it is imported lazily, like markdown.parse does
+def _parser():  # markdown_it is imported lazily, like markdown.parse does
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("commonmark", {"html": False}).enable(["table", "strikethrough"])
@@ -100,7 +100,7 @@ def _meta_value(value: object) -> str:
 # ------------------------------------------------------------------------------------ core rules
 
 
-def _hide_comments(state) -> None:  # noqa: ANN001 - markdown_it StateCore
+def _hide_comments(state) -> None:  # markdown_it StateCore
     """Drop paragraphs that are only HTML comments; strip one-line comments from other text."""
     tokens = state.tokens
     keep = []
@@ -120,7 +120,7 @@ def _hide_comments(state) -> None:  # noqa: ANN001 - markdown_it StateCore
     state.tokens = keep
 
 
-def _anchor_blocks(state) -> None:  # noqa: ANN001
+def _anchor_blocks(state) -> None:
     """Line anchors on blocks, the focus class, and kind badges on Retain bullets."""
     ctx: RenderContext | None = state.env.get("ui")
     if ctx is None:
@@ -153,7 +153,7 @@ def _anchor_blocks(state) -> None:  # noqa: ANN001
     state.tokens = out
 
 
-def _rewrite_links(state) -> None:  # noqa: ANN001
+def _rewrite_links(state) -> None:
     """Relative .md links open in the UI; web links get rel=noopener; anything else is inert."""
     ctx: RenderContext | None = state.env.get("ui")
     for tok in state.tokens:
@@ -191,12 +191,12 @@ def _link_target(href: str, path: str) -> str | None:
 # ------------------------------------------------------------------------------------ render rules
 
 
-def _render_image(self, tokens, idx, options, env) -> str:  # noqa: ANN001 - markdown_it renderer rule
+def _render_image(self, tokens, idx, options, env) -> str:  # markdown_it renderer rule
     alt = self.renderInlineAsText(tokens[idx].children or [], options, env)
     return render(el("span", f"[image: {alt or 'no description'}]", class_="image-alt"))
 
 
-def _render_badge(self, tokens, idx, options, env) -> str:  # noqa: ANN001
+def _render_badge(self, tokens, idx, options, env) -> str:
     meta = tokens[idx].meta
     kind, warnings = meta.get("kind"), meta.get("warnings") or []
     if kind is None:
@@ -204,12 +204,12 @@ def _render_badge(self, tokens, idx, options, env) -> str:  # noqa: ANN001
     return kind_badge(kind, "; ".join(warnings) if warnings else f"{kind} fact")
 
 
-def _render_table_open(self, tokens, idx, options, env) -> str:  # noqa: ANN001
+def _render_table_open(self, tokens, idx, options, env) -> str:
     # A wide table scrolls inside its box instead of widening a phone's page.
     return '<div class="table-wrap">' + self.renderToken(tokens, idx, options, env)
 
 
-def _render_table_close(self, tokens, idx, options, env) -> str:  # noqa: ANN001
+def _render_table_close(self, tokens, idx, options, env) -> str:
     return self.renderToken(tokens, idx, options, env) + "</div>"
 
 

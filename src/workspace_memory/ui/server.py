@@ -43,7 +43,7 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def serve(mem, settings: UiSettings, *, fixed_now: bool = False, open_browser: bool = False,  # noqa: ANN001
+def serve(mem, settings: UiSettings, *, fixed_now: bool = False, open_browser: bool = False,
           announce: Callable[[str], None] = print) -> None:
     """Serve the UI for `mem` until SIGINT or SIGTERM; `announce` gets the URL, then "stopped"."""
     from .app import create_app

@@ -109,7 +109,7 @@ def _locate(lines: list[str], line: int, end_line: int, bullet: str, struck: boo
                     " run `memory index` and try again")
 
 
-def _rewrite(ws: Workspace, key: str, line: int, end_line: int, bullet: str, *, struck: bool, edit) -> ForgetWrite:  # noqa: ANN001
+def _rewrite(ws: Workspace, key: str, line: int, end_line: int, bullet: str, *, struck: bool, edit) -> ForgetWrite:
     path = ws.root / key
     if path.is_symlink() or path.parent.is_symlink():
         raise UserError(f"{key} is a symbolic link; not written")

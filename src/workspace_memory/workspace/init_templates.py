@@ -30,7 +30,7 @@ def _template_files() -> list[tuple[str, str]]:
     root = resources.files("workspace_memory.bank_templates")
     out: list[tuple[str, str]] = []
 
-    def walk(node, prefix: str) -> None:  # noqa: ANN001 - a Traversable
+    def walk(node, prefix: str) -> None:  # a Traversable
         for child in sorted(node.iterdir(), key=lambda c: c.name):
             rel = f"{prefix}{child.name}"
             if child.is_dir():

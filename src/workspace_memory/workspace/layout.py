@@ -448,7 +448,7 @@ def config_problem(config: Mapping[str, Any]) -> str | None:
 SESSION_KEYS = ("paths",)
 
 
-def sessions_problem(section: Any) -> str | None:  # noqa: ANN401 - a TOML value
+def sessions_problem(section: Any) -> str | None:  # a TOML value
     """What is wrong with `[sessions]`, or None: checked when the file is read, so that every
     command refuses a broken table, not only the ones that read transcripts."""
     section = section or {}

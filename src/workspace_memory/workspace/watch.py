@@ -262,13 +262,13 @@ class SessionFollower:
     stays under them is read SESSION_REST_SECONDS later, and by `finish()` when the process stops.
     """
 
-    def __init__(self, mem, clock=time.monotonic) -> None:  # noqa: ANN001 - api.Memory, a clock
+    def __init__(self, mem, clock=time.monotonic) -> None:  # api.Memory, a clock
         self.mem = mem
         self.clock = clock
         self._polled = self._rested = clock()
         self.enabled = True
 
-    def tick(self):  # noqa: ANN201 - index.records.SessionReport | None
+    def tick(self):  # index.records.SessionReport | None
         """Index what is due; the report when something was looked at, else None."""
         now = self.clock()
         if not self.enabled or now - self._polled < SESSION_POLL_SECONDS:
@@ -282,11 +282,11 @@ class SessionFollower:
             self._rested = now
         return report
 
-    def finish(self):  # noqa: ANN201 - index.records.SessionReport | None
+    def finish(self):  # index.records.SessionReport | None
         return self.mem.follow_sessions(rest=True) if self.enabled else None
 
 
-def watch_loop(mem, on_batch, stop: threading.Event, on_sessions=None) -> None:  # noqa: ANN001 - api.Memory, callables
+def watch_loop(mem, on_batch, stop: threading.Event, on_sessions=None) -> None:  # api.Memory, callables
     """`memory watch`: sync each debounced batch of changes until `stop` is set.
 
     `on_batch(report)` is called with the SyncReport of every batch that was synced, and

@@ -30,7 +30,7 @@ LOCK_INDEX = 0x574D0001
 _T = TypeVar("_T", bound=Callable[..., Any])
 
 
-def _driver():  # noqa: ANN202 - the psycopg module
+def _driver():  # the psycopg module
     try:
         import psycopg
     except ImportError:

@@ -60,7 +60,7 @@ def findings(db: Database) -> list[dict[str, Any]]:
                             f"{done} of {SCHEMA_VERSION} applied" + (
                                 "; the rest run on the next connection" if done < SCHEMA_VERSION else "")
                             + ("; the database is newer than this program" if done > SCHEMA_VERSION else "")))
-    except Exception as exc:  # noqa: BLE001 - a doctor reports, it does not crash
+    except Exception as exc:  # a doctor reports, it does not crash
         out.append(_finding("server", False, f"{db.where}: {reason(exc)}"))
     finally:
         conn.close()

@@ -158,7 +158,7 @@ class PostgresStore:
         self._stats = None  # what it writes changes the counters
         return PostgresWriter(self.db, self.own_id())
 
-    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,  # noqa: ANN001
+    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,
              rebuild_if_stale: bool = True, only: set[str] | None = None) -> SyncReport:
         from ..indexer import sync
 

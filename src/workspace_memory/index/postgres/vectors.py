@@ -269,7 +269,7 @@ class PostgresVectors:
                 f" AND v.workspace_id {mine}{scope} ORDER BY d LIMIT %(n)s"), named
 
     @contextlib.contextmanager
-    def _search_settings(self, exact: bool, k: int):  # noqa: ANN202
+    def _search_settings(self, exact: bool, k: int):
         """ef_search at least 2k, and iterative scans (pgvector >= 0.8), for this transaction only."""
         conn = self.store.db.conn
         if exact:
@@ -296,7 +296,7 @@ class PostgresVectors:
         return {cid: np.vstack(vecs) for cid, vecs in out.items()}
 
 
-def put_cached(conn, provider: str, model: str, vectors: Mapping[str, np.ndarray]) -> None:  # noqa: ANN001
+def put_cached(conn, provider: str, model: str, vectors: Mapping[str, np.ndarray]) -> None:
     """Add vectors to the shared cache (a text another process embedded meanwhile is kept as it is)."""
     rows = [(provider, model, h, int(np.asarray(v).shape[-1]), np.asarray(v, dtype=np.float32))
             for h, v in vectors.items()]

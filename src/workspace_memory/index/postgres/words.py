@@ -19,11 +19,24 @@ from __future__ import annotations
 
 import bisect
 import functools
+import json
 import re
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
 from .porter import stem
-from .unicode61 import FOLDS, LAST, TOKEN_RANGES
+
+
+def _unicode61() -> tuple[int, tuple[tuple[int, int], ...], dict[int, str]]:
+    """FTS5 unicode61's own tables, as SQLite answered (unicode61.json, scripts/gen_unicode61.py):
+    LAST (every code point from there on is a token character), the inclusive ranges of non-ASCII
+    token characters below it, and the folds that differ from str.lower()."""
+    data = json.loads((Path(__file__).parent / "unicode61.json").read_text(encoding="utf-8"))
+    return (data["last"], tuple((a, b) for a, b in data["token_ranges"]),
+            {int(code): text for code, text in data["folds"].items()})
+
+
+LAST, TOKEN_RANGES, FOLDS = _unicode61()
 
 # Part of the settings fingerprint: a change here means every tsvector must be rebuilt.
 TOKENIZER = "fts5-unicode61-porter/v1"
@@ -37,7 +50,7 @@ _RUN_RE = re.compile(r"[0-9A-Za-z\u0080-\U0010ffff]+")
 
 @functools.lru_cache(maxsize=8192)
 def _is_token_char(ch: str) -> bool:
-    """FTS5 unicode61's answer for a non-ASCII character (see unicode61.py)."""
+    """FTS5 unicode61's answer for a non-ASCII character (see unicode61.json)."""
     code = ord(ch)
     if code >= LAST:
         return True
@@ -114,10 +127,6 @@ def tsquery_phrase(words: Sequence[str], weights: str = "") -> str | None:
 def any_of(phrases: Iterable[str]) -> str:
     """Phrases OR'ed into one tsquery."""
     return " | ".join(f"({p})" for p in phrases)
-
-
-def all_of(phrases: Iterable[str]) -> str:
-    return " & ".join(f"({p})" for p in phrases)
 
 
 def _quote(word: str) -> str:

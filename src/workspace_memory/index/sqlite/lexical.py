@@ -133,15 +133,6 @@ def fts_expression(step: lexical_plan.Step) -> str:
     return (" AND " if step.join == "all" else " OR ").join(fts_phrase(t) for t in step.terms)
 
 
-def fts_plan(terms: Sequence[Term], dfs: dict[str, int]) -> list[tuple[str, bool]]:
-    """FTS5 expressions to run, each with whether to order by BM25 (else newest first).
-
-    The plan itself is index.lexical_plan's (BM25 costs about 2 µs for every chunk that
-    matches: 20 ms for 10,000, since FTS5 must score all matches before it can sort them).
-    """
-    return [(fts_expression(step), step.ranked) for step in lexical_plan.plan(terms, dfs, RANK_BUDGET)]
-
-
 def count_matches(conn: sqlite3.Connection, term: Term, table: str = "chunks_fts") -> int:
     """How many chunks of an FTS table contain the term (its document frequency; CJK: in any table)."""
     if not term.cjk:

@@ -39,7 +39,7 @@ class LiveVectors:
         found = self.base.search(query, k, allowed) + self.recent.search(query, k, allowed)
         return sorted(found, key=lambda hit: (-hit[1], hit[0]))[:k]
 
-    def vectors(self, labels) -> np.ndarray | None:  # noqa: ANN001 - Iterable[int]
+    def vectors(self, labels) -> np.ndarray | None:  # Iterable[int]
         """The stored unit vectors of `labels` (from whichever store holds each), or None."""
         labels = list(labels)
         parts = [part for part in (self.recent.vectors([x for x in labels if x in self.recent]),

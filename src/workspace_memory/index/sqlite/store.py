@@ -100,7 +100,7 @@ class SqliteStore:
         """The IndexWriter port (index.ports) over this index: what the one indexer writes through."""
         return SqliteWriter(self.conn, self.state_dir)
 
-    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,  # noqa: ANN001
+    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,
              rebuild_if_stale: bool = True, only: set[str] | None = None) -> SyncReport:
         from ..indexer import sync
 

@@ -88,7 +88,7 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
     items = missing_vectors(conn, embedder, ids)
     cache = EmbeddingCache(conn)
 
-    def put(vectors) -> None:  # noqa: ANN001 - {hash: vector}
+    def put(vectors) -> None:  # {hash: vector}
         with transaction(conn):
             cache.put_many(embedder.provider, embedder.model, vectors)
 
@@ -108,7 +108,7 @@ _LABELED = (
 )
 
 
-def _all_vectors(conn: sqlite3.Connection, embedder: Embedder, ids: list[int] | None = None):  # noqa: ANN202
+def _all_vectors(conn: sqlite3.Connection, embedder: Embedder, ids: list[int] | None = None):
     """(labels, vectors) of every chunk, or of the chunks `ids`."""
     where = ""
     params: list = [embedder.provider, embedder.model, embedder.dim]
@@ -138,7 +138,7 @@ def complete_at(conn: sqlite3.Connection, embedder: Embedder) -> int | None:
     return int(row[0]) if row else None
 
 
-def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *, persist: bool = True,  # noqa: ANN201
+def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *, persist: bool = True,
                complete: bool = True, seen: int | None = None, defer: bool = False):
     """The vector store for this embedder, brought up to date with the chunks (steps 2-3), and notices.
 
@@ -294,7 +294,7 @@ def _meta_number(conn: sqlite3.Connection, key: str) -> int | None:
     return int(row[0]) if row and str(row[0]).isdigit() else None
 
 
-def follow_changes(conn: sqlite3.Connection, store, embedder: Embedder,  # noqa: ANN001 - live_vectors.LiveVectors
+def follow_changes(conn: sqlite3.Connection, store, embedder: Embedder,  # live_vectors.LiveVectors
                    new_ids: list[int], removed_ids: list[int], *,
                    encode: Callable[[list[str]], np.ndarray] | None = None, budget: float | None = None) -> bool:
     """Apply one sync's chunk changes to `store`: embed the new texts (within `budget` seconds), delete the
@@ -311,7 +311,7 @@ def follow_changes(conn: sqlite3.Connection, store, embedder: Embedder,  # noqa:
     return not store.full
 
 
-def chunk_vectors(conn: sqlite3.Connection, embedder: Embedder, chunk_ids: list[int]):  # noqa: ANN201
+def chunk_vectors(conn: sqlite3.Connection, embedder: Embedder, chunk_ids: list[int]):
     """(labels, vectors) of the stored vectors of some chunks."""
     labels, vectors = [], []
     for part in in_batches(chunk_ids, 400):

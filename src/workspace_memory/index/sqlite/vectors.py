@@ -75,7 +75,7 @@ class SqliteVectors:
         self._generation = generation(self.conn) if not left and self._store is not None else None
         return VectorUpdate(done, left, notices)
 
-    def _opened(self):  # noqa: ANN202 - hnsw.VectorStore
+    def _opened(self):  # hnsw.VectorStore
         if self._store is None:
             self.update(embed=False, defer=False)
         return self._store
@@ -117,7 +117,7 @@ class SqliteVectors:
                 (*part, *params)))
         return out
 
-    def vectors_of(self, ids) -> dict[int, np.ndarray]:  # noqa: ANN001 - Sequence[int]
+    def vectors_of(self, ids) -> dict[int, np.ndarray]:  # Sequence[int]
         """From the loaded store's exact copy (what search saw), not SQLite: a recall asks for the
         vectors of a hundred candidates, and decoding them from blobs cost more than the search."""
         store = self._opened()

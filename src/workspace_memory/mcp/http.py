@@ -4,7 +4,7 @@
 - Host and Origin are checked on every bind (binds.allowed_hosts): the SDK turns its own check
   on only for those three literals, which left 127.0.0.2 and long-form IPv6 open to DNS rebinding.
 - A body over MAX_REQUEST_BYTES is answered 413 before it is read whole, and every body is judged
-  as JSON-RPC exactly as a stdio line is (JsonRpcGate, mcp_stdio.judge).
+  as JSON-RPC exactly as a stdio line is (JsonRpcGate, stdio.judge).
 - With a token, a 401 points at RFC 9728 protected-resource metadata that names no
   authorization server and one bearer method (the header); its body, and the OAuth endpoints an
   OAuth client falls back to, say in one line where the token comes from (see BearerOnly).
@@ -23,7 +23,7 @@ from mcp.server.auth.settings import AuthSettings
 from ..binds import allowed_hosts, allowed_names, allowed_origins, bare_host, header_name, needs_token
 from ..errors import UserError
 from ..limits import MAX_REQUEST_BYTES
-from ..mcp_stdio import INVALID_REQUEST, error_reply, judge
+from .stdio import INVALID_REQUEST, error_reply, judge
 
 DEFAULT_TOKEN_ENV = "MEMORY_MCP_TOKEN"
 METADATA_PATH = "/.well-known/oauth-protected-resource"
@@ -85,7 +85,7 @@ def base_url(host: str, port: int) -> str:
     return f"http://{f'[{name}]' if ':' in name else name}:{port}"
 
 
-def serve_http(server, host: str, port: int, token: str | None) -> None:  # noqa: ANN001 - MCPServer
+def serve_http(server, host: str, port: int, token: str | None) -> None:  # MCPServer
     """Serve `server` on host:port until the process is stopped."""
     import anyio
     import uvicorn
@@ -106,7 +106,7 @@ def serve_http(server, host: str, port: int, token: str | None) -> None:  # noqa
 
 
 class JsonRpcGate:
-    """ASGI wrapper: a POST to /mcp is judged as mcp_stdio judges a stdio line, before the SDK.
+    """ASGI wrapper: a POST to /mcp is judged as stdio.judge judges a stdio line, before the SDK.
 
     The SDK answers a batch or a missing "jsonrpc" with -32602, a lone surrogate with -32700, and
     takes an id that is null or an object for a notification (202, no answer at all). Here those
@@ -115,7 +115,7 @@ class JsonRpcGate:
     MAX_REQUEST_BYTES is 413 before it is read whole.
     """
 
-    def __init__(self, app, host: str, token: str | None) -> None:  # noqa: ANN001 - an ASGI app
+    def __init__(self, app, host: str, token: str | None) -> None:  # an ASGI app
         self.app = app
         self.names = allowed_names(host)
         self.bearer = f"Bearer {token}".encode() if token else None
@@ -132,7 +132,7 @@ class JsonRpcGate:
             return True
         return self.bearer is not None and not hmac.compare_digest(headers.get(b"authorization", b""), self.bearer)
 
-    async def __call__(self, scope, receive, send) -> None:  # noqa: ANN001
+    async def __call__(self, scope, receive, send) -> None:
         if self._for_the_sdk(scope):
             await self.app(scope, receive, send)
             return
@@ -179,7 +179,7 @@ class BearerOnly:
     answer with one line that names the token's variable, instead of a bare 404.
     """
 
-    def __init__(self, app, base: str) -> None:  # noqa: ANN001 - an ASGI app
+    def __init__(self, app, base: str) -> None:  # an ASGI app
         self.app = app
         self.resource = f"{base}/mcp"
         self.metadata_url = f"{base}{METADATA_PATH}/mcp"
@@ -190,7 +190,7 @@ class BearerOnly:
         self.refusal = json.dumps({"error": "invalid_token", "error_description": HINT}).encode()
         self.no_oauth = json.dumps({"error": "unsupported", "error_description": HINT}).encode()
 
-    async def __call__(self, scope, receive, send) -> None:  # noqa: ANN001
+    async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "http" and scope["path"] in (METADATA_PATH, f"{METADATA_PATH}/mcp"):
             await _send(send, 200, self.metadata, [(b"content-type", b"application/json")])
             return
@@ -215,7 +215,7 @@ class BearerOnly:
         await self.app(scope, receive, send_with_metadata)
 
 
-async def _send(send, status: int, body: bytes, headers: list) -> None:  # noqa: ANN001
+async def _send(send, status: int, body: bytes, headers: list) -> None:
     await send({"type": "http.response.start", "status": status,
                 "headers": [*headers, (b"content-length", str(len(body)).encode())]})
     await send({"type": "http.response.body", "body": body})

@@ -28,8 +28,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-import workspace_memory
-
+from .. import __version__
 from ..cancel import cancellable
 from ..errors import MemoryError_, UserError
 from ..limits import (
@@ -42,6 +41,7 @@ from ..limits import (
     check_recall,
     compact_json,
 )
+from ..timeparse import parse_day
 from .schemas import OUTPUT_SCHEMAS
 
 INSTRUCTIONS = """\
@@ -56,7 +56,7 @@ _ADD = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_
 _CHANGE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
 
 
-def _text(description: str, limit: int = MAX_ARG_CHARS) -> Any:  # noqa: ANN401 - a pydantic Field
+def _text(description: str, limit: int = MAX_ARG_CHARS) -> Any:  # a pydantic Field
     return Field(description=description, max_length=limit)
 
 
@@ -66,7 +66,7 @@ Until = Annotated[str | None, _text("Only entries up to this time: 30d, 2w, 6m, 
 EditText = Annotated[str, _text("The text (one or more lines).", MAX_EDIT_CHARS)]
 
 
-def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPServer:  # noqa: ANN001, ANN401
+def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPServer:
     """The MCPServer with every memory tool bound to `mem` (api.Memory), calls serialised by `lock`.
 
     `auth`: the SDK's token_verifier and auth settings, for HTTP with a bearer token."""
@@ -76,7 +76,7 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
     async def call(fn: Callable[[], Any]) -> CallToolResult:
         cancelled = threading.Event()
 
-        def work() -> Any:  # noqa: ANN401
+        def work() -> Any:
             with lock, cancellable(cancelled):  # a call cancelled while it waited stops on entry
                 return fn()
 
@@ -101,7 +101,7 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
             raise ToolError(str(exc)) from None
 
     server = _MemoryServer("workspace-memory", instructions=INSTRUCTIONS, log_level="WARNING",
-                           version=workspace_memory.__version__, **auth)
+                           version=__version__, **auth)
 
     @server.tool(annotations=_READ)
     async def memory_search(
@@ -253,7 +253,7 @@ class _MemoryServer(MCPServer):
                 prop.pop("title", None)
             tool.parameters.pop("title", None)
             tool.fn_metadata.output_schema = OUTPUT_SCHEMAS[tool.name]
-        handlers = self._lowlevel_server._request_handlers  # noqa: SLF001 - no public way to unregister
+        handlers = self._lowlevel_server._request_handlers  # no public way to unregister
         for method in ("prompts/list", "resources/list", "resources/templates/list", "resources/read",
                        "resources/subscribe", "resources/unsubscribe"):
             handlers.pop(method, None)
@@ -299,9 +299,10 @@ def _one_line(tool: str, exc: ToolError) -> str:
 
 
 def _day(value: str | None) -> date | None:
+    """The `day` argument, read as every shell reads a day (timeparse.parse_day)."""
     if value is None:
         return None
     try:
-        return date.fromisoformat(value.strip())
-    except ValueError:
-        raise ToolError(f"day {value!r}: expected an existing date as YYYY-MM-DD") from None
+        return parse_day(value, "day")
+    except UserError as exc:
+        raise ToolError(str(exc)) from None

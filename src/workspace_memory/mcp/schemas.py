@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 
-def _obj(required: tuple[str, ...] = (), **props: Any) -> dict[str, Any]:  # noqa: ANN401
+def _obj(required: tuple[str, ...] = (), **props: Any) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "object", "properties": {**props, "truncated": _TRUNCATED}}
     if required:
         schema["required"] = list(required)

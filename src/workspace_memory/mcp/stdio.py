@@ -28,7 +28,7 @@ import stat
 from collections.abc import AsyncIterator
 from typing import Any
 
-from .limits import MAX_REQUEST_BYTES
+from ..limits import MAX_REQUEST_BYTES
 
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -143,16 +143,16 @@ def judge(line: bytes | None) -> tuple[dict[str, Any] | None, dict[str, Any] | N
     return message, None
 
 
-def _maybe(rid: Any, has_id: bool, code: int, text: str) -> dict[str, Any] | None:  # noqa: ANN401
+def _maybe(rid: Any, has_id: bool, code: int, text: str) -> dict[str, Any] | None:
     """An error reply for a request; None for a notification or a response (never answered)."""
     return error_reply(rid, code, text) if has_id and rid is not None else None
 
 
-def error_reply(rid: Any, code: int, text: str) -> dict[str, Any]:  # noqa: ANN401
+def error_reply(rid: Any, code: int, text: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": text}}
 
 
-def _has_surrogate(value: Any) -> bool:  # noqa: ANN401
+def _has_surrogate(value: Any) -> bool:
     if isinstance(value, str):
         return _SURROGATE.search(value) is not None
     if isinstance(value, dict):
@@ -163,7 +163,7 @@ def _has_surrogate(value: Any) -> bool:  # noqa: ANN401
 
 
 @contextlib.contextmanager
-def claimed_stdio() -> Any:  # noqa: ANN401
+def claimed_stdio() -> Any:
     """(stdin lines, stdout writer) on private copies of fd 0 and 1; the fds restored on exit."""
     stdin_fd, stdout_fd = os.dup(0), os.dup(1)
     with contextlib.suppress(OSError):
@@ -182,14 +182,14 @@ def claimed_stdio() -> Any:  # noqa: ANN401
                 os.close(fd)
 
 
-async def serve_stdio(server: Any) -> None:  # noqa: ANN401 - mcp.server.mcpserver.MCPServer
+async def serve_stdio(server: Any) -> None:  # mcp.server.mcpserver.MCPServer
     """Run `server` over stdin/stdout: judged lines in, the session's replies out."""
     import anyio
     import mcp_types as types
     from mcp.shared._context_streams import create_context_streams
     from mcp.shared.message import SessionMessage
 
-    lowlevel = server._lowlevel_server  # noqa: SLF001 - the SDK's run_stdio_async, with our streams
+    lowlevel = server._lowlevel_server  # the SDK's run_stdio_async, with our streams
     with claimed_stdio() as (lines, writer):
         to_server, read_stream = create_context_streams[Any](0)
         write_stream, from_server = create_context_streams[Any](0)

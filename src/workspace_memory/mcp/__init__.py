@@ -9,7 +9,7 @@ Every input and output is bounded (limits.py, README "MCP server"); errors come 
 errors carrying the library's one-line message, and protocol errors as JSON-RPC errors; the
 server never dies on a bad call or a bad line.
 
-Transports: stdio (default; mcp_stdio.py), or streamable HTTP with `--http HOST:PORT`
+Transports: stdio (default; stdio.py), or streamable HTTP with `--http HOST:PORT`
 (http.py: a token off 127.0.0.1/::1/localhost, Host and Origin checks on every bind).
 """
 
@@ -26,7 +26,7 @@ __all__ = ["DEFAULT_TOKEN_ENV", "INSTRUCTIONS", "build_server", "http_token", "i
            "serve"]
 
 
-def serve(mem, http: str | None = None) -> None:  # noqa: ANN001 - api.Memory
+def serve(mem, http: str | None = None) -> None:  # api.Memory
     """Run the server until the client disconnects (stdio) or the process is stopped (HTTP)."""
     token = host = port = None
     if http is not None:
@@ -53,16 +53,16 @@ def serve(mem, http: str | None = None) -> None:  # noqa: ANN001 - api.Memory
         mem.stop_watching()
 
 
-def _run_stdio(server) -> None:  # noqa: ANN001 - MCPServer
-    """Stdio through mcp_stdio: spec-exact JSON-RPC framing, read and written by the event loop."""
+def _run_stdio(server) -> None:  # MCPServer
+    """Stdio through stdio.py: spec-exact JSON-RPC framing, read and written by the event loop."""
     import anyio
 
-    from ..mcp_stdio import serve_stdio
+    from .stdio import serve_stdio
 
     anyio.run(serve_stdio, server)
 
 
-def _follow_sessions(mem, lock: threading.Lock, stop: threading.Event) -> None:  # noqa: ANN001 - api.Memory
+def _follow_sessions(mem, lock: threading.Lock, stop: threading.Event) -> None:  # api.Memory
     """Index session transcripts as they grow (workspace/watch.SessionFollower), one delta at a time."""
     from ..workspace.watch import SessionFollower
 
@@ -72,6 +72,6 @@ def _follow_sessions(mem, lock: threading.Lock, stop: threading.Event) -> None: 
             follower.tick()
 
 
-def _warm_up(mem, lock: threading.Lock) -> None:  # noqa: ANN001
+def _warm_up(mem, lock: threading.Lock) -> None:
     with lock, contextlib.suppress(Exception):  # an optimisation: the first search reports any error
         mem.warm_up()
