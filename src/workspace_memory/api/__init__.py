@@ -205,7 +205,7 @@ class Memory(RecallVectors, StoreOps, AgentOps, Following):
 
     # -- index -------------------------------------------------------------------------
     @_repairing
-    def index(self, rebuild: bool = False, progress=None, batch: bool = True) -> SyncReport:  # noqa: ANN001
+    def index(self, rebuild: bool = False, progress=None, batch: bool = True) -> SyncReport:
         """Bring the index up to date (waiting for another writer if needed), vectors included.
 
         `batch=False` (`--no-batch`) never uses batch jobs (embed.batch), even for a big index."""
@@ -522,7 +522,7 @@ class Memory(RecallVectors, StoreOps, AgentOps, Following):
         records = fact_records(self.store.facts(), self.store.entities(), since_day)
         return to_jsonl(records) if fmt == "jsonl" else to_markdown_zip(records)
 
-    def import_facts(self, lines, name: str = "FILE") -> ImportReport:  # noqa: ANN001 - an iterable of bytes
+    def import_facts(self, lines, name: str = "FILE") -> ImportReport:  # an iterable of bytes
         """Append exported facts (JSONL lines) as Retain bullets to their days (workspace.importing)."""
         from ..workspace.importing import import_items, read_records
 
@@ -552,7 +552,7 @@ class Memory(RecallVectors, StoreOps, AgentOps, Following):
         report.notices[:0] = self.store.take_notices() + notices
         return report
 
-    def _embed_similarity(self):  # noqa: ANN202 - (EmbedSimilarity | None, notices)
+    def _embed_similarity(self):  # (EmbedSimilarity | None, notices)
         """Embedding similarity for opinion matching (`[reflect] embeddings = true`)."""
         from ..errors import MemoryError_
         from ..reflect.assist import embedding_similarity

@@ -32,7 +32,7 @@ def _repairing(method: _T) -> _T:
     return wrapper  # type: ignore[return-value]
 
 
-def _everything():  # noqa: ANN202 - workspace.watch.Changes
+def _everything():  # workspace.watch.Changes
     """A change that means "scan everything" (a watcher's view after the index was rebuilt)."""
     from ..workspace.watch import Changes
 

@@ -19,7 +19,7 @@ class StoreOps:
     """Transcripts as a source, and moving a workspace between SQLite and Postgres."""
 
     # -- session transcripts ------------------------------------------------------------------
-    def session_files(self):  # noqa: ANN201 - (list[workspace.transcripts.SessionFile], notices)
+    def session_files(self):  # (list[workspace.transcripts.SessionFile], notices)
         """The transcripts `[sessions] paths` names, and notices (a missing folder, a link, a clash)."""
         from ..workspace.transcripts import session_files
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 class RecallVectors:
     """What a hybrid or semantic recall needs before it runs: the channel, with notices."""
 
-    def _semantic_channel(self, mode: str, store: Store):  # noqa: ANN202 - (SemanticChannel | None, notices)
+    def _semantic_channel(self, mode: str, store: Store):  # (SemanticChannel | None, notices)
         """The vector channel for this recall over `store`, or None (lexical) with the reason in notices."""
         from ..recall.semantic import SemanticChannel
 

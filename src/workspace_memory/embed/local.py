@@ -219,7 +219,7 @@ class LocalEmbedder(PreparedOnce):
             self._export, more = self._find_or_export(progress)
         except ImportError as exc:
             return [*notices, f"{NOTICE_NO_ONNX} ({exc})"]
-        except Exception as exc:  # noqa: BLE001 - the export is an optimisation: never a failure, always said
+        except Exception as exc:  # the export is an optimisation: never a failure, always said
             detail = one_line(exc)
             return [*notices, f"ONNX export of {self.model} unavailable ({detail}); "
                               "embedding through sentence-transformers, which is slow to start"]
@@ -238,7 +238,7 @@ class LocalEmbedder(PreparedOnce):
             if encoder is None:
                 try:
                     encoder = _encoders[directory] = OnnxEncoder(directory, meta)
-                except Exception as exc:  # noqa: BLE001 - files as recorded, yet onnxruntime refuses them
+                except Exception as exc:  # files as recorded, yet onnxruntime refuses them
                     # Trigger: e.g. another onnxruntime version than the exporter's. Outcome: this process
                     # embeds through sentence-transformers; the export is discarded, so the next one re-exports.
                     log_notice(f"cannot open the ONNX export in {directory} ({one_line(exc)}); "

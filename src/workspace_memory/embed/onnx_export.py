@@ -169,7 +169,7 @@ def _embedding_dimension(st_model: Any) -> int:
 def _pooled_encoder_class() -> type:
     """Build the torch wrapper class on first use, so that importing this module never imports torch."""
     import torch
-    import torch.nn.functional as F  # noqa: N812 (the conventional alias)
+    import torch.nn.functional as F  # the conventional alias
 
     class PooledEncoder(torch.nn.Module):
         """transformer -> mean over real tokens -> L2 norm: sentence-transformers' pipeline in one graph."""

@@ -126,7 +126,7 @@ class UseEmbedder(PreparedOnce):
             directory = pack_dir(self.cache_dir, self.model, self.identity())
             meta, problem, built = find_or_build(directory, self.identity(), PACK_FORMAT, build,
                                                  wait=PACK_WAIT, what=f"the pack of {self.model}")
-        except Exception as exc:  # noqa: BLE001 - the pack is an optimisation: never a failure, always said
+        except Exception as exc:  # the pack is an optimisation: never a failure, always said
             detail = one_line(exc)
             return [f"cannot pack {self.model} in the model cache ({detail}); loading it from its package, "
                     "which takes about 1.5 s per process"]
@@ -158,7 +158,7 @@ class UseEmbedder(PreparedOnce):
 
             try:
                 return load_pack(self._pack, self._pack_meta or {}, THREADS)
-            except Exception as exc:  # noqa: BLE001 - files as recorded, yet unreadable
+            except Exception as exc:  # files as recorded, yet unreadable
                 # Trigger: e.g. a numpy that reads the arrays differently. Outcome: this process loads the
                 # package; the pack is discarded, so the next command packs it again.
                 log_notice(f"cannot load the packed {self.model} in {self._pack} ({one_line(exc)}); "

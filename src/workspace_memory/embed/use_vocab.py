@@ -157,5 +157,5 @@ class Pieces:
     def __getitem__(self, index: Any) -> Any:
         return self.as_list()[index]
 
-    def __iter__(self):  # noqa: ANN204
+    def __iter__(self):
         return iter(self.as_list())

@@ -14,7 +14,7 @@ class Candidate:
     __slots__ = ("chunk_id", "relevance", "channels", "factors", "score", "row", "found_by", "filled")
 
     def __init__(self, chunk_id: int, relevance: float, channels: dict[str, float] | None = None,
-                 factors: dict[str, float] | None = None, score: float = 0.0, row: Any = None,  # noqa: ANN401
+                 factors: dict[str, float] | None = None, score: float = 0.0, row: Any = None,
                  found_by: list[str] | None = None, filled: bool = False) -> None:
         self.chunk_id = chunk_id
         self.relevance = relevance

@@ -69,7 +69,7 @@ class _Query:
                  "events_only", "qvec", "subjects", "question", "about_only", "names")
 
     def __init__(self, store: Store, u: Understood, terms: list[lexical.Term], filters: Filters, pool: int,
-                 mode: str, semantic: Any, today: date, settings: RecallSettings,  # noqa: ANN401
+                 mode: str, semantic: Any, today: date, settings: RecallSettings,
                  events_only: bool = False) -> None:
         self.store, self.u, self.terms, self.filters, self.pool = store, u, terms, filters, pool
         self.mode = mode
@@ -86,7 +86,7 @@ class _Query:
             [t for t in terms if t.cjk or not u.about_words.issuperset(t.words)])
 
 
-def recall(store: Store, req: RecallRequest, *, now: datetime, semantic=None,  # noqa: ANN001
+def recall(store: Store, req: RecallRequest, *, now: datetime, semantic=None,
            notices: list[str] | None = None, settings: RecallSettings | None = None,
            date_order: str | None = None, languages: tuple[str, ...] = ("en",)) -> dict[str, Any]:
     """Run the pipeline and return the JSON contract: {query, mode, notices, results}.
@@ -158,7 +158,7 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
     return {"query": req.query, "mode": mode, "notices": notices, "results": pack(packets, req.k, req.budget)}
 
 
-def _tiers(q: _Query, candidates: list[Candidate]):  # noqa: ANN202 - a sort key
+def _tiers(q: _Query, candidates: list[Candidate]):  # a sort key
     """The sort key: what the question asks for first, then the score.
 
     "What does Peter prefer": his opinions come first, whatever else scores higher. "Who is

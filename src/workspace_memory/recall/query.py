@@ -95,7 +95,7 @@ class Understood:
     window_center: tuple[date, date] | None = None  # "around Nov 20": Nov 20 (the window is Nov 17-23)
     entity_filter: tuple[str, ...] = ()  # entity keys (lower-cased slugs)
     entity_boost: tuple[str, ...] = ()  # entities the query names (@Peter, Peter, an alias)
-    entity_names: dict[str, frozenset[str]] = {}  # noqa: RUF012 - never mutated; each boosted entity's names
+    entity_names: dict[str, frozenset[str]] = {}  # never mutated; each boosted entity's names
     # The question's words that name those entities, or only ask for an opinion ("what does Pete
     # like", "who is Petr"): a question of nothing else asks about the entity as a whole.
     about_words: frozenset[str] = frozenset()
@@ -181,7 +181,7 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
     return u
 
 
-def _about_words(text: str, named: list) -> frozenset[str]:  # noqa: ANN001 - [EntityInfo]
+def _about_words(text: str, named: list) -> frozenset[str]:  # [EntityInfo]
     """The words of `text` that name one of `named` (a word of a form; a capitalised near miss, as
     facts.entities.mentioned reads "Petr") or only ask for an opinion (lower-cased)."""
     name_words = {w for e in named for form in e.forms() for w in _words(form)}

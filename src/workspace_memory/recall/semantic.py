@@ -73,7 +73,7 @@ class PendingVector:
         try:
             with _embedding:
                 self._vector = embed(query)
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller by result()
+        except BaseException as exc:  # handed to the caller by result()
             self._error = exc
 
     def result(self) -> np.ndarray:
@@ -113,7 +113,7 @@ class SemanticChannel:
         self.settings = settings or RecallSettings()
         self.semantic_only = semantic_only
 
-    def embed_query(self, u) -> PendingVector | None:  # noqa: ANN001 - query.Understood
+    def embed_query(self, u) -> PendingVector | None:  # query.Understood
         """Start embedding the question in a worker thread (None when it has no words).
 
         The model and SQLite both release the GIL, so the lexical pools run while the question
@@ -124,7 +124,7 @@ class SemanticChannel:
             return None
         return PendingVector(self.embedder.embed_query, query)
 
-    def add_candidates(self, u, pool: int, filters: Filters, candidates,  # noqa: ANN001, ANN201 - see engine
+    def add_candidates(self, u, pool: int, filters: Filters, candidates,  # see engine
                        pending: PendingVector | None = None):
         """Add the vector pool to `candidates`, give every candidate its cosine; return the query vector.
 
@@ -145,7 +145,7 @@ class SemanticChannel:
         self.fill_cosines(qvec, candidates)
         return qvec
 
-    def fill_cosines(self, qvec, candidates) -> None:  # noqa: ANN001 - np.ndarray | None, {id: Candidate}
+    def fill_cosines(self, qvec, candidates) -> None:  # np.ndarray | None, {id: Candidate}
         """The exact cosine, from the stored vectors, of candidates that the vector pool did not return."""
         missing = [cid for cid, c in candidates.items() if "cosine" not in c.channels]
         if not missing:
@@ -155,7 +155,7 @@ class SemanticChannel:
             vecs = stored.get(cid)
             candidates[cid].channels["cosine"] = float(np.max(vecs @ qvec)) if vecs is not None else 0.0
 
-    def relevance(self, cand) -> float:  # noqa: ANN001 - engine.Candidate
+    def relevance(self, cand) -> float:  # engine.Candidate
         """The candidate's relevance: its calibrated cosine, fused with its lexical score in hybrid mode."""
         vector = calibrate(cand.channels.get("cosine", 0.0), self.calibration)
         cand.channels["vector"] = vector

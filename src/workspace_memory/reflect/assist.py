@@ -102,13 +102,13 @@ def _has_content(text: str) -> bool:
     return any(line.strip() and not line.lstrip().startswith("#") for line in text.splitlines())
 
 
-def embedding_similarity(embedder: Any) -> Callable[[str, str], float]:  # noqa: ANN401 - embed.Embedder
+def embedding_similarity(embedder: Any) -> Callable[[str, str], float]:  # embed.Embedder
     """A cached 0..1 cosine similarity of two texts under `embedder` (negative cosines count as 0)."""
     import numpy as np
 
     vectors: dict[str, Any] = {}
 
-    def vector(text: str) -> Any:  # noqa: ANN401 - a numpy row
+    def vector(text: str) -> Any:  # a numpy row
         if text not in vectors:
             row = np.asarray(embedder.embed_documents([text])[0], dtype=float)
             norm = float(np.linalg.norm(row))

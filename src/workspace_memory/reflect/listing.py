@@ -73,7 +73,7 @@ def list_opinions(ws: Workspace, store: Store, entity: str | None = None) -> lis
     return out
 
 
-def _statement_of(page, key: str) -> str:  # noqa: ANN001 - opinions_md.Page
+def _statement_of(page, key: str) -> str:  # opinions_md.Page
     newer = page.opinions.get(key)
     return newer.statement if newer else key
 

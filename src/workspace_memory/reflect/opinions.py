@@ -265,7 +265,7 @@ class Engine:
             self._apply_one(fact)
         return self.stats
 
-    def _best(self, fact: Fact, candidates: list[Opinion] | list[Tombstone]):  # noqa: ANN202
+    def _best(self, fact: Fact, candidates: list[Opinion] | list[Tombstone]):
         """The best-scoring candidate about the same entity and topic (facts.stance), its score and stance."""
         best, best_score, best_stance = None, -1.0, None
         for cand in candidates:
