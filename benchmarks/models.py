@@ -198,7 +198,7 @@ def main() -> None:
 
 
 def print_table(rows: list[dict], runs: int) -> None:
-    """The comparison as a Markdown table (the one in docs/notes/models.md)."""
+    """The comparison as a Markdown table (the one in docs/embeddings.md)."""
     base = statistics.median(rows[0]["cpus"])
     print(f"\n| model | LoCoMo hybrid @2,000 chars (r@5 / r@10 / r@25) | first index of {FIRST_FILES} files, CPU (wall) | encode texts/s "
           f"| `memory index`, CPU (wall) | cold hybrid recall, CPU p50 (wall p50 / p95), {runs} runs "

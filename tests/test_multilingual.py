@@ -80,7 +80,7 @@ CROSS_LINGUAL = [
     ("Wie heißen die Katzen von Tanaka?", "猫を二匹"),  # de -> ja
     ("Wo arbeitet Peter jetzt?", "Shoreditch"),  # de -> en
     # "¿Cuándo se generan las facturas?" ranks it 4th: "se" and "las" are words of the Spanish notes
-    # to the lexical channel, whose stopwords are English (docs/notes/models.md).
+    # to the lexical channel, whose stopwords are English (docs/embeddings.md).
     ("¿Cuándo generamos facturas automáticamente?", "Rechnungen"),  # es -> de
     ("¿Quién viaja a Shanghái por trabajo?", "出差"),  # es -> zh
     ("¿Qué usamos como base de datos para el índice de memoria?", "SQLite with FTS5"),  # es -> en

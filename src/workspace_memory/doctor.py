@@ -139,7 +139,7 @@ def _index_health(mem, notices: list[str]) -> list[Finding]:
     for check in mem.store_health():  # the store itself: SQLite and FTS5, or the server, pgvector, migrations
         if not check["ok"]:
             out.append(Finding(f"store-{check['check']}", check["detail"], _index_where(mem), None,
-                               "see `memory store health`; the README's Postgres section says what the store needs"))
+                               "see `memory store health`; docs/postgres.md says what the store needs"))
     stale = mem.store.settings_changed(mem.workspace.date_order, mem.workspace.fact_languages)
     if stale:
         out.append(Finding("index-settings", f"the index was built with other settings ({stale})", _index_where(mem),

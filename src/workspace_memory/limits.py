@@ -1,7 +1,7 @@
 """The documented size limits of every input and output an agent (or anything else) can send.
 
 One place for all of them, so the CLI, the MCP server (stdio and HTTP) and the web page refuse
-the same things with the same words (README "MCP server", docs/notes/agent.md "Limits"). Each
+the same things with the same words (docs/mcp.md, docs/mcp.md "Limits and hostile input"). Each
 check runs before any work: a 1 MB query used to take 40 s and 3 GB of memory in the embedder
 before anything said no. A refusal is a UserError that names the argument, the size and the limit.
 """

@@ -4,7 +4,7 @@ by topic; render and progress: human output).
 This package's `__init__` imports nothing itself, so that the console script (`main()`, no argv)
 can import click and the group with the cyclic collector off: an import makes thousands of
 objects that live as long as the process, and the collections they trigger find nothing to free
-(about a tenth of a cold `memory recall` on this project's machine, docs/notes/cold-start.md).
+(about a tenth of a cold `memory recall` on this project's machine, docs/benchmarks.md, "Working record: cold start").
 The imported objects are then frozen and the collector is switched back on, so a long-running
 command (watch, mcp, ui, a big index) collects as usual, over its own objects only. The agent's
 hot call, `memory recall ... --json`, does not import click at all (cli.quick).

@@ -2,7 +2,7 @@
 
 When `memory recall` has printed its answer, the interpreter's exit still clears the ~170
 modules it imported, one object at a time, only to free memory the OS takes back anyway: about
-5-10 ms of a 150 ms cold recall on this project's machine (docs/notes/cold-start.md). After a
+5-10 ms of a 150 ms cold recall on this project's machine (docs/benchmarks.md, "Working record: cold start"). After a
 command that only reads (READS), with nothing left that an exit must run (no other thread, no
 atexit callback), the process flushes its output and ends at once with its exit code. Any other
 case, a command that writes, or a flush that fails, takes the interpreter's own exit, which also

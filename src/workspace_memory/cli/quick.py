@@ -2,7 +2,7 @@
 
 An agent runs `memory recall "..." --json` many times a day, each in a new process. Importing
 click (with inspect, uuid, platform and gettext, which it pulls in) is about a fifth of such a
-cold recall on this project's machine (docs/notes/cold-start.md, fifth pass). So the console
+cold recall on this project's machine (docs/benchmarks.md, "Working record: cold start", fifth pass). So the console
 script first tries this reader: it takes the plain cases of that one command and hands every
 other command line to click, unchanged.
 

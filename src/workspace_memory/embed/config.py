@@ -47,7 +47,7 @@ from typing import Any
 REMOTE_PROVIDERS = ("openai", "gemini", "voyage", "mistral", "ollama", "remote")
 PROVIDERS = ("auto", "auto-remote", "local", *REMOTE_PROVIDERS, "none", "fake")
 ALIASES = {"openai-compatible": "remote"}
-# Chosen by measurement (docs/notes/models.md): on LoCoMo it is within 0.01 of all-MiniLM-L6-v2,
+# Chosen by measurement (docs/embeddings.md): on LoCoMo it is within 0.01 of all-MiniLM-L6-v2,
 # it is multilingual, and it needs no torch; MiniLM is one setting away (model = "all-MiniLM-L6-v2").
 DEFAULT_LOCAL_MODEL = "use-multilingual-v3"
 DEFAULT_BATCH_SIZE = 32

@@ -6,7 +6,7 @@ the whole engine (the HNSW index, the cache, MMR, the calibration) works on it u
 vector search ranks by the mean of both similarities.
 
 It costs both models: indexing time is the sum of theirs (MiniLM's dominates), a query encodes
-twice, and the vectors are 896 floats. What it buys is measured in docs/notes/models.md.
+twice, and the vectors are 896 floats. What it buys is measured in docs/embeddings.md.
 """
 
 from __future__ import annotations

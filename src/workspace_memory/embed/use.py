@@ -38,7 +38,7 @@ INSTALL_HINT = "pip install 'workspace-memory[local]'"
 # puts unrelated text near 0.1 and cross-lingual answers at 0.3-0.5, so a floor of 0.2 threw away
 # real matches (floor 0.3: 0.768, 0.2: 0.772, 0.1: 0.775, 0.0: 0.776 at ceiling 1.6), and a
 # flatter map let exact wording count (ceiling 1.0: 0.744, 1.3: 0.765, 1.6: 0.772, 2.0: 0.777 at
-# floor 0.2; floor 0.0 with ceiling 2.0: 0.779). See docs/notes/models.md.
+# floor 0.2; floor 0.0 with ceiling 2.0: 0.779). See docs/embeddings.md.
 CALIBRATION = (0.0, 2.0)
 # BLAS threads for the forward pass. Its matrices are small (a few hundred tokens x 512): on 2 shared
 # cores one thread encoded 540 texts/s and two threads 100/s (threads spinning for a busy core).

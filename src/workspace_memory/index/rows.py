@@ -51,7 +51,7 @@ def text_hash(text: str) -> str:
 # How entries become embedded texts; part of the settings fingerprint.
 # Each entry gets two vectors: the entry alone, and the entry after the previous entry of
 # the same section ("context"); recall takes the better of the two cosines. Headings are
-# not embedded (measured: see the README's "What moved it"): a short reply ("Yes, twice!")
+# not embedded (measured: see docs/benchmarks.md, "What moved it"): a short reply ("Yes, twice!")
 # means little without the line before it, and a date heading makes every entry of a day
 # look alike.
 EMBED_SCHEME = "entry+previous-entry/v2"  # v2: no context for Retain facts

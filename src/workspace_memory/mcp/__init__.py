@@ -5,7 +5,7 @@ long-lived, so it keeps what a one-shot CLI pays for on every call: the embeddin
 vector store stay loaded, and a watchdog observer marks the files that change, so a search
 syncs only those instead of stat-scanning the workspace (watch.py).
 
-Every input and output is bounded (limits.py, README "MCP server"); errors come back as tool
+Every input and output is bounded (limits.py, docs/mcp.md); errors come back as tool
 errors carrying the library's one-line message, and protocol errors as JSON-RPC errors; the
 server never dies on a bad call or a bad line.
 

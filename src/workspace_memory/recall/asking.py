@@ -6,7 +6,7 @@ thing share them most: "- Ana: How long have you been married?" for "Is Ana marr
 told elsewhere: the next turn (it inherits the asking entry's relevance as its neighbour,
 recall.neighbours, before any factor) or a later note. So when the query is a question, an
 entry that is itself a question is multiplied by QUESTION_MISS. A keyword query changes nothing.
-Measured on LoCoMo and on notes of other shapes (docs/notes/recall.md, "Constants you can trust").
+Measured on LoCoMo and on notes of other shapes (docs/recall.md, "Constants you can trust").
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from ..index.base import Store, Term
 BM25_SHARE = 0.15
 # A word found only in the previous entry of the section counts this much towards coverage:
 # "Yesterday I took the kids there" answers a question about the museum named the line before.
-# (Measured on LoCoMo: see the README's "What moved it".)
+# (Measured on LoCoMo: see docs/benchmarks.md, "What moved it".)
 CONTEXT_SHARE = 0.7
 
 _STOPWORDS = frozenset(

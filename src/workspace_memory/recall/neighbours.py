@@ -12,7 +12,7 @@ and then gets its own factors (recency, importance, what the question asks for).
 Only plain entries (notes) in the same section, or messages of the same session transcript,
 count: Retain facts are self-contained by design, as for the context vector (index.rows). A
 neighbour must pass the query's filters.
-Measured on LoCoMo: see the README's "What moved it".
+Measured on LoCoMo: see docs/benchmarks.md, "What moved it".
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ def _words(text: str) -> list[str]:
 
 
 # A plain class, not a dataclass: `dataclasses` imports `inspect` (with ast, dis and tokenize),
-# about a sixth of a cold `memory recall` on this project's machine (docs/notes/cold-start.md,
+# about a sixth of a cold `memory recall` on this project's machine (docs/benchmarks.md, "Working record: cold start",
 # fifth pass). values.Value gives it equality, repr and `replace()`; `as_dict()` gives its fields.
 class RecallRequest(Value):
     """What the caller asked for (CLI options, MCP arguments, library call)."""

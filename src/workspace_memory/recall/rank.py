@@ -10,7 +10,7 @@ notes are evergreen and get 1.0):
 The floor bounds the penalty: a note from today gets at most 1 / 0.85 = 1.18x the score
 of an equally relevant one from last year, so an old but clearly better match still wins.
 (A floor of 0.6 let recency decide most rankings on conversations that span months; the
-measurements are in the README's "What moved it".)
+measurements are in docs/benchmarks.md, "What moved it".)
 
 importance: opinions count by their confidence (a 0.9 opinion outranks a 0.3 one),
 facts slightly above free notes because they were deliberately retained, and messages of a

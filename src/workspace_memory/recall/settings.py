@@ -11,7 +11,7 @@ min_score = 0.05            # results below are dropped, unless only keyword hit
 sources = ["memory"]        # what recall searches by default: "memory", "sessions" (see [sessions])
 ```
 
-Every key is optional; the defaults above are what the README's figures were measured with.
+Every key is optional; the defaults above are what the figures in docs/benchmarks.md were measured with.
 """
 
 from __future__ import annotations

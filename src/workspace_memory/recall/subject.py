@@ -12,7 +12,7 @@ may still hold the answer, as in "Ben: Ana, your two cats are so cute!").
 Left alone: entries without a subject, Retain facts (their entities say whom they are about),
 entries whose "subject" is a label of the kind notes use ("Decision:", "TODO:", "Update:",
 "Monday:", "Q1:"), and questions that name no subject of the pool. Measured on LoCoMo and on
-notes of other shapes (docs/notes/recall.md, "Constants you can trust").
+notes of other shapes (docs/recall.md, "Constants you can trust").
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Opinions whose confidence moves with evidence: the update rule and the pure engine that applies it.
 
-Update rule (README)
+Update rule (docs/reflect.md)
 --------------------
 Every ``O`` fact creates or updates an opinion. A new fact is matched to an existing opinion
 when they share an entity (or both name none) and their claims are similar

@@ -2,7 +2,7 @@
 
 One database holds many workspaces. Every table of derived rows has `workspace_id` first in its
 primary key, so a workspace is the natural shard: on Citus these tables are distributed by
-`workspace_id` and co-located (docs/notes/postgres.md). Three small tables are global:
+`workspace_id` and co-located (docs/postgres.md). Three small tables are global:
 `migrations`, `workspaces` (name -> id, counters) and `vector_spaces` (one per embedder
 identity); `embedding_cache` is shared by every workspace on purpose (the same text is
 embedded once for all agents), keyed by (provider, model, hash).
@@ -43,7 +43,7 @@ Migration = Callable[["psycopg.Connection"], None]
 
 
 def m001_extensions(conn: psycopg.Connection) -> None:
-    """pgvector (CREATE EXTENSION needs a role allowed to create it; see docs/notes/postgres.md)."""
+    """pgvector (CREATE EXTENSION needs a role allowed to create it; see docs/postgres.md)."""
     conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
 
 
