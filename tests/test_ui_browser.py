@@ -5,7 +5,7 @@ workspace. The tests load every page at 1280 and 390 px, search and follow a res
 day, count the opinion chart's points against `memory opinions --json`, use the keyboard,
 retain a fact through the form, and save a screenshot of every page (under the test's tmp
 folder, and under $MEMORY_TEST_ARTIFACTS when it is set; $MEMORY_UI_DOCS=docs/screenshots
-refreshes the README's screenshots).
+refreshes docs/ui.md's screenshots).
 
 They run whenever a chromium is found (`.ci/run` installs Debian's when it is missing); in CI
 (`$CI` set) a missing chromium or Playwright is a failure, never a skip. Playwright is pointed
