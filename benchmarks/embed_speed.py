@@ -8,7 +8,8 @@ Measures, on this machine and in this order:
    machine: imports torch, exports all-MiniLM-L6-v2 to ONNX, checks it, then indexes).
 2. Document throughput, sentence-transformers (batch 32, as before) against onnxruntime on the same
    texts, both in this process with the model loaded, alternating rounds: the texts a 60-day
-   workspace embeds (short entries), and the paragraphs of README.md and DESIGN.md (longer prose).
+   workspace embeds (short entries), and the paragraphs of README.md, docs/*.md (up to their working records:
+   the old README's text) and DESIGN.md (longer prose).
 3. The first `memory index` of a new 10-file workspace, the export present (median of --runs).
 4. `memory index` after a one-line edit of one daily note in a --days workspace (median of --runs).
 5. A cold `memory recall --mode hybrid` process on that workspace (median of --recalls), with its
@@ -93,8 +94,10 @@ def throughput(tmp: Path, cache: Path, rounds: int = 3) -> None:
     probe.store.sync(probe.workspace)
     entries = [text for _, text in missing_vectors(conn, embedder)]
     probe.close()
-    prose = [p.strip() for doc in ("README.md", "../shared/DESIGN.md") if (ROOT / doc).is_file()
-             for p in (ROOT / doc).read_text(encoding="utf-8").split("\n\n") if len(p.strip()) > 40]
+    docs = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "../shared/DESIGN.md"]
+    prose = [p.strip() for doc in docs if doc.is_file()
+             for p in doc.read_text(encoding="utf-8").split("\n## Working record")[0].split("\n\n")
+             if len(p.strip()) > 40]
     model = embedder.sentence_transformer()
     encoder = embedder.onnx_encoder()
     assert encoder is not None, "no ONNX export"
@@ -102,7 +105,7 @@ def throughput(tmp: Path, cache: Path, rounds: int = 3) -> None:
     def st(texts: list[str]) -> None:
         model.encode(texts, batch_size=32, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False)
 
-    for name, texts in (("workspace entries", entries), ("README/DESIGN paragraphs", prose)):
+    for name, texts in (("workspace entries", entries), ("README/docs/DESIGN paragraphs", prose)):
         tokens = [len(e.ids) for e in encoder.tokenizer.encode_batch(texts)]
         st(texts[:64])
         encoder.encode(texts[:64])  # warm both

@@ -10,7 +10,7 @@ import pytest
 from test_reflect_scenarios import TEA, TEA_KEY, log, opinions, run, write
 
 
-def reinforce(c: float, s: float) -> float:  # the README's rule, written out independently
+def reinforce(c: float, s: float) -> float:  # the rule in docs/reflect.md, written out independently
     return round(min(1.0, c + min(0.10, 0.25 * s * (1 - c))), 4)
 
 

@@ -26,7 +26,7 @@ def _pairs(name: str) -> list[dict]:
 
 @pytest.mark.parametrize("name", ["stance_pairs.jsonl", "stance_pairs_heldout.jsonl"])
 def test_contradiction_precision_and_recall_on_our_pair_sets(name: str) -> None:
-    """The README's figures: precision >= 0.9 and recall >= 0.8 of the contradiction label."""
+    """The figures in docs/reflect.md: precision >= 0.9 and recall >= 0.8 of the contradiction label."""
     pairs = _pairs(name)
     predicted = [stance(p["opinion"], p["statement"]).label for p in pairs]
     tp = sum(pred == p["label"] == "contradiction" for pred, p in zip(predicted, pairs, strict=True))
