@@ -5,7 +5,8 @@
   command table);
 - every relative link resolves to a file, and every `#anchor` to a heading of it;
 - every `MEMORY_*` environment variable the code reads is documented;
-- the Layout section lists every package folder under src/workspace_memory/.
+- the Layout section lists every package folder under src/workspace_memory/;
+- every command and option has help text.
 """
 
 import re
@@ -219,3 +220,12 @@ def test_layout_lists_every_package():
     assert packages  # the search itself works
     missing = [name for name in packages if not re.search(rf"(?<![\w-]){re.escape(name)}/", section)]
     assert not missing, f"docs/layout.md's Layout section does not list: {missing}"
+
+
+def test_every_command_and_option_has_help():
+    """As sqlite-utils' test_docs: `memory COMMAND --help` explains every command and option."""
+    missing = [f"memory {' '.join(path)}" for path, command in commands().items() if not command.help]
+    missing += [f"memory {' '.join(path)} {param.opts[0]}" for path, command in commands().items()
+                for param in command.params
+                if isinstance(param, click.Option) and not param.hidden and not param.help]
+    assert not missing, f"no help text: {missing}"
