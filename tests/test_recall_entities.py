@@ -152,3 +152,20 @@ def test_since_means_the_same_in_recall_and_export(week: Path) -> None:
 def test_an_unknown_entity_points_to_the_list_of_entities(week: Path) -> None:
     code, out, err = run_memory(week, "recall", "Rust", "--entity", "Nobody", now=NOW)
     assert "memory entities" in assert_one_line_error(code, out, err)
+
+
+def test_a_question_about_one_slot_takes_the_newer_fact_for_that_slot(tmp_path: Path) -> None:
+    """"Lives in Vienna and works for Acme" is not wholly replaced by "Moved to London" (the employer
+    still holds), but a question about where Peter lives asks about the residence only."""
+    root = tmp_path / "ws"
+    write_files(root, {"MEMORY.md": "# Core\n",
+                       "memory/2025-11-20.md": "# 2025-11-20\n\n## Retain\n"
+                                               "- W @Peter: Lives in Vienna and works remotely for @Acme.\n",
+                       "memory/2025-11-23.md": "# 2025-11-23\n\n## Retain\n- W @Peter: Moved to London.\n"})
+    for mode in ("lexical", "hybrid"):
+        lives = recall(root, "where does Peter live", mode)
+        assert lives[0]["content"] == "Peter: Moved to London.", (mode, lives)
+        assert lives[1]["explain"]["factors"]["superseded"] < 1
+        works = recall(root, "where does Peter work", mode)
+        assert works[0]["content"].startswith("Peter: Lives in Vienna and works remotely"), (mode, works)
+        assert "superseded" not in works[0]["explain"]["factors"]

@@ -17,15 +17,54 @@ from ..index.base import ChunkRow, Store
 SUPERSEDED_FACTOR = 0.6
 
 
-def superseded_among(store: Store, rows: dict[int, ChunkRow]) -> dict[int, int]:
+def superseded_among(store: Store, rows: dict[int, ChunkRow], question: str = "") -> dict[int, int]:
     """For candidate world facts and opinions, {superseded chunk id: id of the entry that replaced it}.
 
     World facts: read from the store, which keeps the answer up to date at every sync
-    (facts.supersession's rule). Opinions: a changed mind among the candidates (changed_minds).
+    (facts.supersession's rule), and for a question that asks about one slot, the slot alone
+    (slot_replaced). Opinions: a changed mind among the candidates (changed_minds).
     """
     replaced = store.superseded([cid for cid, row in rows.items() if row["kind"] == "world"])
+    for old, new in slot_replaced(rows, question).items():
+        replaced.setdefault(old, new)
     replaced.update(changed_minds(rows))
     return replaced
+
+
+# What a question asks about, as facts.supersession's slots: "where does Peter live" is residence.
+_ASKED_SLOTS = (("residence", ("live", "lives", "living", "reside", "resides", "home", "based")),
+                ("employer", ("work", "works", "working", "job", "employer", "employed")))
+
+
+def slot_replaced(rows: dict[int, ChunkRow], question: str) -> dict[int, int]:
+    """{older world fact: the newest candidate about the same entity that states the slot asked about}.
+
+    The store's rule supersedes a fact only when every slot it states is stated again, so "Lives in
+    Vienna and works remotely for Acme" stands beside a newer "Moved to London" (the employer still
+    holds). A question that asks where Peter lives asks about the residence only: for it, the newer
+    residence replaces the older one.
+    """
+    words = set(question.lower().replace("?", " ").split())
+    asked = [slot for slot, cues in _ASKED_SLOTS if not words.isdisjoint(cues)]
+    if not asked:
+        return {}
+    from ..facts.supersession import slots  # lazy: only questions about a residence or an employer
+
+    by_entity: dict[str, list[tuple[tuple, int, tuple[str, ...]]]] = {}
+    for cid, row in rows.items():
+        if row["kind"] == "world" and row.get("entity_keys") and row.get("fact_content"):
+            stated = tuple(s for s in slots(row["fact_content"]) if s in asked)
+            if stated:
+                order = (row.get("day") or "", row["path"], row["start_line"])
+                by_entity.setdefault(row["entity_keys"][0], []).append((order, cid, stated))
+    out: dict[int, int] = {}
+    for group in by_entity.values():
+        group.sort()
+        for i, (_, old_id, stated) in enumerate(group):
+            newer = [new_id for _, new_id, theirs in group[i + 1:] if set(stated) & set(theirs)]
+            if newer:
+                out[old_id] = newer[-1]
+    return out
 
 
 def changed_minds(rows: dict[int, ChunkRow]) -> dict[int, int]:
