@@ -236,7 +236,7 @@ def test_http_token_rules(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_descriptions_match_the_readme_notes() -> None:
-    notes = Path(__file__).parent.parent / "docs" / "notes" / "agent.md"
+    notes = Path(__file__).parent.parent / "docs" / "mcp.md"
     text = notes.read_text(encoding="utf-8")
     assert all(f"`{tool}`" in text for tool in TOOLS), "every MCP tool is documented"
 
