@@ -13,13 +13,14 @@ and 10 results (the share of evidence turns found), the measure LoCoMo's multi-h
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from stats import patch_constants
 from workspace_memory.api import Memory
 from workspace_memory.recall.query import RecallRequest
 
@@ -87,11 +88,7 @@ def main() -> None:
     ap.add_argument("--constants", default="", help="patch recall constants: echo.ECHO_SHARE=0.8,...")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
-    for part in filter(None, args.constants.split(",")):
-        name, _, value = part.partition("=")
-        module_name, constant = name.rsplit(".", 1)
-        module = importlib.import_module(f"workspace_memory.recall.{module_name}")
-        setattr(module, constant, type(getattr(module, constant))(value))
+    patch_constants(args.constants)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "ws"
         evidence = build(root)

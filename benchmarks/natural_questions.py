@@ -25,13 +25,14 @@ The target of issue 28: hybrid answers at least 17 of the 20 `dev` questions in 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from stats import patch_constants
 from workspace_memory.api import Memory
 from workspace_memory.errors import ProviderUnavailable
 from workspace_memory.recall.query import RecallRequest
@@ -341,11 +342,7 @@ def main() -> None:
     ap.add_argument("--constants", default="", help="patch recall constants: subject.SUBJECT_MISS=1.0,...")
     args = ap.parse_args()
     modes = args.modes.split(",")
-    for part in filter(None, args.constants.split(",")):
-        name, _, value = part.partition("=")
-        module_name, constant = name.rsplit(".", 1)
-        module = importlib.import_module(f"workspace_memory.recall.{module_name}")
-        setattr(module, constant, type(getattr(module, constant))(value))
+    patch_constants(args.constants)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(args.workdir or tmp)
         for name in args.set.split(","):

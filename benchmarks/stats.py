@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 import tempfile
@@ -57,3 +58,13 @@ def measured(cmd: list[str], env: dict[str, str]) -> tuple[float, float, int, st
 def load() -> str:
     """The load averages (1, 5, 15 minutes): how busy the shared machine was."""
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def patch_constants(spec: str) -> None:
+    """Set recall constants for this process: "subject.SUBJECT_MISS=1.0,echo.ECHO_SHARE=0.8"
+    (each a `workspace_memory.recall.<module>` constant, cast to its own type)."""
+    for part in filter(None, spec.split(",")):
+        name, _, value = part.partition("=")
+        module_name, constant = name.rsplit(".", 1)
+        module = importlib.import_module(f"workspace_memory.recall.{module_name}")
+        setattr(module, constant, type(getattr(module, constant))(value))

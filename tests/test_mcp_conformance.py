@@ -54,12 +54,12 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @contextlib.contextmanager
-def serving(root: Path, host: str) -> Iterator[str]:
+def serving(root: Path, host: str, token: str | None = None) -> Iterator[str]:
     port = _free_port("::1" if ":" in host else host)
     bind = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     proc = subprocess.Popen([memory_executable(), "--workspace", str(root), "mcp", "--http", bind],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=clean_env({"MEMORY_EMBED_PROVIDER": "none", "MEMORY_MCP_TOKEN": None}))
+                            env=clean_env({"MEMORY_EMBED_PROVIDER": "none", "MEMORY_MCP_TOKEN": token}))
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -115,22 +115,7 @@ def test_the_inspector_lists_and_calls_the_tools_over_stdio_and_http_with_a_toke
                         "query=green tea", "-e", "MEMORY_EMBED_PROVIDER=none", tmp=tmp_path)
     assert "green tea" in called["structuredContent"]["results"][0]["content"]
     token = "conformance-" + "t" * 24
-    port = _free_port("127.0.0.2")
-    proc = subprocess.Popen([memory_executable(), "--workspace", str(workspace), "mcp", "--http", f"127.0.0.2:{port}"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=clean_env({"MEMORY_EMBED_PROVIDER": "none", "MEMORY_MCP_TOKEN": token}))
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(OSError):
-                socket.create_connection(("127.0.0.2", port), timeout=0.5).close()
-                break
-            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-            time.sleep(0.1)
-        url = f"http://127.0.0.2:{port}/mcp"
+    with serving(workspace, "127.0.0.2", token) as url:
         called = _inspector(url, "--method", "tools/call", "--tool-name", "memory_search", "--tool-arg",
                             "query=green tea", "--header", f"Authorization: Bearer {token}", tmp=tmp_path)
         assert "green tea" in called["structuredContent"]["results"][0]["content"]
-    finally:
-        proc.terminate()
-        proc.communicate(timeout=30)
