@@ -101,17 +101,23 @@ def score_question(results: list[dict], evidence: list[tuple[str, int]], files: 
         return hit / len(evidence)
 
     out = {f"r@{k}": found(results[:k]) for k in KS}
-    used = 0
-    within = []
+    out[f"r@{BUDGET_CHARS}c"] = found(within_budget(results, files, BUDGET_CHARS))
+    return out
+
+
+def within_budget(results: list[dict], files: dict[str, list[str]], budget: int,
+                  start: str = "start_line", end: str = "end_line") -> list[dict]:
+    """The results, in rank order, while the text of the lines they cover stays within `budget`
+    characters (`start`/`end`: the keys of a result's lines; memory-core's shape says startLine)."""
+    used, within = 0, []
     for r in results:
         lines = files.get(r["path"], [])
-        cost = sum(len(lines[i - 1]) for i in range(r["start_line"], r["end_line"] + 1) if 0 < i <= len(lines))
-        if used + cost > BUDGET_CHARS:
+        cost = sum(len(lines[i - 1]) for i in range(r[start], r[end] + 1) if 0 < i <= len(lines))
+        if used + cost > budget:
             break
         used += cost
         within.append(r)
-    out[f"r@{BUDGET_CHARS}c"] = found(within)
-    return out
+    return within
 
 
 @dataclass

@@ -34,7 +34,7 @@ from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from locomo import CATEGORIES, DATA, normalize_evidence, write_workspace
+from locomo import CATEGORIES, DATA, normalize_evidence, within_budget, write_workspace
 
 REPO = Path(__file__).resolve().parents[1]
 NODE_BIN = REPO / ".node" / "bin"
@@ -91,15 +91,7 @@ def found_share(results: list[dict], evidence: list[tuple[str, int]]) -> float:
 def score(results: list[dict], evidence: list[tuple[str, int]], files: dict[str, list[str]], k: int) -> dict:
     out = {f"r@{n}": found_share(results[:n], evidence) for n in (5, 10, k)}
     for budget in BUDGETS:
-        used, within = 0, []
-        for r in results:
-            lines = files.get(r["path"], [])
-            cost = sum(len(lines[i - 1]) for i in range(r["startLine"], r["endLine"] + 1) if 0 < i <= len(lines))
-            if used + cost > budget:
-                break
-            used += cost
-            within.append(r)
-        out[f"r@{budget}c"] = found_share(within, evidence)
+        out[f"r@{budget}c"] = found_share(within_budget(results, files, budget, "startLine", "endLine"), evidence)
     return out
 
 

@@ -375,6 +375,21 @@ def run_memory(workspace: Path | str | None, *args: Any, now: str | None = NOW, 
     return proc.returncode, proc.stdout, proc.stderr
 
 
+def wait_listening(proc: subprocess.Popen, host: str, port: int, what: str = "the server",
+                   timeout: float = 60) -> None:
+    """Wait until `proc` accepts connections on host:port; fail at once if it exits, or after `timeout`."""
+    import socket
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=0.5):
+            return
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, f"{what} did not start"
+        time.sleep(0.1)
+
+
 def run_ok(workspace: Path | str | None, *args: Any, **kwargs: Any) -> str:
     code, out, err = run_memory(workspace, *args, **kwargs)
     assert code == 0, f"memory {' '.join(map(str, args))} exited {code}\nstdout: {out}\nstderr: {err}"

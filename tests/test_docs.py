@@ -115,25 +115,12 @@ def option_names(command: click.Command) -> set[str]:
 GLOBAL = option_names(cli) | {"--help", "-h"}
 
 
-def named() -> dict[tuple[str, ...], set[str]]:
-    """The options the docs name for each command path (alternatives like `health|list` expanded)."""
-    names: dict[tuple[str, ...], set[str]] = {}
-    for _, invocation in invocations():
-        parsed = parse(invocation)
-        if parsed is None:
-            continue
-        path, options = parsed
-        for first in path[0].split("|"):
-            for second in (path[1].split("|") if len(path) > 1 else [None]):
-                key = (first,) if second is None else (first, second)
-                names.setdefault(key, set()).update(options)
-    return names
+def named_paths(groups: set[tuple[str, ...]] | None = None):  # -> Iterator[(where, invocation, path, options)]
+    """Each command path the docs name, with its options (alternatives like `health|list` expanded).
 
-
-def test_named_commands_and_options_exist():
-    known = commands()
-    groups = {path[:1] for path in known if len(path) > 1}
-    wrong = []
+    With `groups` (the commands that have subcommands), a second word counts only after a group:
+    `memory recall x` names `recall`, `memory store list` names `store list`.
+    """
     for where, invocation in invocations():
         parsed = parse(invocation)
         if parsed is None:
@@ -141,13 +128,29 @@ def test_named_commands_and_options_exist():
         path, options = parsed
         for first in path[0].split("|"):
             for second in (path[1].split("|") if len(path) > 1 else [None]):
-                key = (first,) if second is None or (first,) not in groups else (first, second)
-                if key not in known:
-                    wrong.append(f"{where}: `{invocation}`: no command {' '.join(key)!r}")
-                    continue
-                unknown = set(options) - option_names(known[key]) - GLOBAL
-                if unknown:
-                    wrong.append(f"{where}: `{invocation}`: {' '.join(key)} has no {sorted(unknown)}")
+                single = second is None or (groups is not None and (first,) not in groups)
+                yield where, invocation, (first,) if single else (first, second), options
+
+
+def named() -> dict[tuple[str, ...], set[str]]:
+    """The options the docs name for each command path."""
+    names: dict[tuple[str, ...], set[str]] = {}
+    for _, _, key, options in named_paths():
+        names.setdefault(key, set()).update(options)
+    return names
+
+
+def test_named_commands_and_options_exist():
+    known = commands()
+    groups = {path[:1] for path in known if len(path) > 1}
+    wrong = []
+    for where, invocation, key, options in named_paths(groups):
+        if key not in known:
+            wrong.append(f"{where}: `{invocation}`: no command {' '.join(key)!r}")
+            continue
+        unknown = set(options) - option_names(known[key]) - GLOBAL
+        if unknown:
+            wrong.append(f"{where}: `{invocation}`: {' '.join(key)} has no {sorted(unknown)}")
     assert not wrong, "\n".join(wrong)
 
 

@@ -7,7 +7,6 @@ import contextlib
 import os
 import socket
 import subprocess
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -28,6 +27,7 @@ from conftest import (
     recall_json,
     run_memory,
     tree_hashes,
+    wait_listening,
 )
 
 TOOLS = {"memory_search", "memory_get", "memory_retain", "memory_entity", "memory_entities", "memory_core_show",
@@ -168,13 +168,7 @@ def http_server(workspace: Path, env: dict[str, str | None] | None = None) -> It
                              f"127.0.0.1:{port}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=clean_env(env))
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the HTTP server did not start"
-            time.sleep(0.1)
+        wait_listening(proc, "127.0.0.1", port, "the HTTP server")
         yield f"http://127.0.0.1:{port}/mcp"
     finally:
         proc.terminate()

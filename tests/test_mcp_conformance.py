@@ -19,13 +19,12 @@ import os
 import re
 import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from conftest import clean_env, memory_executable, run_ok
+from conftest import clean_env, memory_executable, run_ok, wait_listening
 
 pytestmark = pytest.mark.node
 
@@ -61,14 +60,7 @@ def serving(root: Path, host: str, token: str | None = None) -> Iterator[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=clean_env({"MEMORY_EMBED_PROVIDER": "none", "MEMORY_MCP_TOKEN": token}))
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(OSError):
-                socket.create_connection(("::1" if ":" in host else host, port), timeout=0.5).close()
-                break
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "memory mcp --http did not start"
-            time.sleep(0.1)
+        wait_listening(proc, "::1" if ":" in host else host, port, "memory mcp --http")
         yield f"http://{bind}/mcp"
     finally:
         proc.terminate()

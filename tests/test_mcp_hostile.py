@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import workspace_memory
-from conftest import NOW, assert_one_line_error, clean_env, memory_executable, run_memory
+from conftest import NOW, assert_one_line_error, clean_env, memory_executable, run_memory, wait_listening
 from test_mcp import free_port
 from workspace_memory.limits import (
     MAX_FACT_CHARS,
@@ -373,16 +373,7 @@ def http_server(workspace: Path, host: str = "127.0.0.1", token: str | None = No
     connect = host if ":" not in host else "::1"
     base = f"http://{'[' + host + ']' if ':' in host else host}:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(OSError):
-                import socket
-
-                socket.create_connection((connect, port), timeout=0.5).close()
-                break
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the HTTP server did not start"
-            time.sleep(0.1)
+        wait_listening(proc, connect, port, "the HTTP server")
         yield base
     finally:
         proc.terminate()

@@ -110,6 +110,23 @@ export function unavailable(err) {
  * @property {(ctx: any) => any} configOf
  */
 
+/**
+ * A read call to the engine in memory-core's result shape: `shape` the engine's answer, or, when the
+ * engine fails (not when the caller aborts), `failure` the error, so the agent gets a result, not a throw.
+ * @param {any} ctx @param {ToolDeps} deps @param {string} tool @param {any} args @param {AbortSignal | undefined} signal
+ * @param {(err: EngineError) => any} failure @param {(answer: any) => any} shape
+ */
+async function engineCall(ctx, deps, tool, args, signal, failure, shape) {
+  let answer;
+  try {
+    answer = await readCall(deps.engineFor(ctx), tool, args, signal);
+  } catch (err) {
+    if (!(err instanceof EngineError) || err.code === "aborted") throw err;
+    return jsonResult(failure(err));
+  }
+  return jsonResult(shape(answer));
+}
+
 /** memory_search with memory-core's contract. @param {any} ctx @param {ToolDeps} deps */
 export function createSearchTool(ctx, deps) {
   return {
@@ -123,15 +140,10 @@ export function createSearchTool(ctx, deps) {
         return jsonResult({ results: [], provider: "workspace-memory", disabled: true, warning: "corpus=wiki is not served by workspace-memory; use corpus=memory or all" });
       }
       const args = searchArgs(params);
-      let recall;
-      try {
-        recall = await readCall(deps.engineFor(ctx), "memory_search", args, signal);
-      } catch (err) {
-        if (!(err instanceof EngineError) || err.code === "aborted") throw err;
-        return jsonResult(unavailable(err));
-      }
-      const mode = citationsMode(deps.configOf(ctx));
-      return jsonResult(searchResult(recall, { minScore: params?.minScore, mode, include: includeCitations(mode, ctx?.sessionKey) }));
+      return engineCall(ctx, deps, "memory_search", args, signal, unavailable, (recall) => {
+        const mode = citationsMode(deps.configOf(ctx));
+        return searchResult(recall, { minScore: params?.minScore, mode, include: includeCitations(mode, ctx?.sessionKey) });
+      });
     },
   };
 }
@@ -146,12 +158,7 @@ export function createGetTool(ctx, deps) {
     /** @param {string} _id @param {any} params @param {AbortSignal} [signal] */
     async execute(_id, params, signal) {
       const args = getArgs(params);
-      try {
-        return jsonResult(getResult(await readCall(deps.engineFor(ctx), "memory_get", args, signal)));
-      } catch (err) {
-        if (!(err instanceof EngineError) || err.code === "aborted") throw err;
-        return jsonResult(getFailure(String(args.path), err));
-      }
+      return engineCall(ctx, deps, "memory_get", args, signal, (err) => getFailure(String(args.path), err), getResult);
     },
   };
 }

@@ -30,6 +30,15 @@ class WireError(Exception):
     """The provider's answer does not have the shape its API reference gives (one line)."""
 
 
+def _n_items(items: Any, key: str, n: int) -> list[Any]:
+    """`items` (the answer's `key`) checked: a list of exactly `n` entries, else a WireError."""
+    if not isinstance(items, list):
+        raise WireError(f"response has no '{key}' list")
+    if len(items) != n:
+        raise WireError(f"expected {n} embeddings, got {len(items)}")
+    return items
+
+
 class Wire:
     """The OpenAI `/embeddings` shape; the other providers override what differs."""
 
@@ -57,11 +66,7 @@ class Wire:
 
     def vectors(self, body: Any, n: int) -> list[Any]:
         """The `n` vectors of an answer, in input order (OpenAI's `data[].index` may reorder them)."""
-        data = body.get("data") if isinstance(body, dict) else None
-        if not isinstance(data, list):
-            raise WireError("response has no 'data' list")
-        if len(data) != n:
-            raise WireError(f"expected {n} embeddings, got {len(data)}")
+        data = _n_items(body.get("data") if isinstance(body, dict) else None, "data", n)
         rows: list[Any] = [None] * n
         for pos, item in enumerate(data):
             if not isinstance(item, dict) or not isinstance(item.get("embedding"), list):
@@ -136,14 +141,8 @@ class GeminiWire(Wire):
     def vectors(self, body: Any, n: int) -> list[Any]:
         if not isinstance(body, dict):
             raise WireError("response is not a JSON object")
-        if "embedding" in body and n == 1:
-            items = [body["embedding"]]
-        elif isinstance(body.get("embeddings"), list):
-            items = body["embeddings"]
-        else:
-            raise WireError("response has no 'embeddings' list")
-        if len(items) != n:
-            raise WireError(f"expected {n} embeddings, got {len(items)}")
+        items = _n_items([body["embedding"]] if "embedding" in body and n == 1 else body.get("embeddings"),
+                         "embeddings", n)
         if not all(isinstance(it, dict) and isinstance(it.get("values"), list) for it in items):
             raise WireError("an embedding has no 'values' list")
         return [it["values"] for it in items]
@@ -213,12 +212,7 @@ class OllamaWire(Wire):
         return "api/embed", body
 
     def vectors(self, body: Any, n: int) -> list[Any]:
-        items = body.get("embeddings") if isinstance(body, dict) else None
-        if not isinstance(items, list):
-            raise WireError("response has no 'embeddings' list")
-        if len(items) != n:
-            raise WireError(f"expected {n} embeddings, got {len(items)}")
-        return items
+        return _n_items(body.get("embeddings") if isinstance(body, dict) else None, "embeddings", n)
 
     def used_tokens(self, body: Any) -> int | None:
         count = body.get("prompt_eval_count") if isinstance(body, dict) else None
