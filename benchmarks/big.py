@@ -1,0 +1,106 @@
+"""Big inputs (issue 27): each workload as a new user meets it, one row per workload.
+
+    python benchmarks/big.py --workdir DIR [--only note,transcript,...] [--src BASE/src --src NEW/src]
+
+Every row lives in a module of its own, `benchmarks/big_<row>.py`, found by name: it defines
+
+- `ROW`: the row's name (what `--only` takes);
+- `TARGET`: the issue's target, in words;
+- `prepare(workdir: Path, args) -> Path`: makes (or reuses) the row's input under `workdir`;
+- `run(input_dir: Path, env: dict, args) -> dict`: measures it once in child processes
+  (`stats.measured` gives wall, CPU and peak RSS) and returns the figures: at least `wall_s`,
+  `cpu_s`, `rss_mib`, and `memory_mib` where the row writes an index.
+
+With `--src` (repeatable), each row is run once per source tree, in turn and `--rounds` times, so
+that two versions are compared under the same load; the report then gives each source's medians and
+their ratio to the first's. Children run with the bytecode cache on (PYTHONDONTWRITEBYTECODE
+removed), BLAS on one thread, as the CLI runs. The machine's load averages are printed with the
+figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from stats import load
+
+HERE = Path(__file__).parent
+
+
+def rows() -> dict[str, object]:
+    """Every `big_<row>.py` beside this file, by its ROW name."""
+    found = {}
+    for path in sorted(HERE.glob("big_*.py")):
+        module = importlib.import_module(path.stem)
+        found[module.ROW] = module
+    return found
+
+
+def child_env(src: str | None) -> dict[str, str]:
+    """The children's environment: bytecode cache on, BLAS on one thread, `src` first on the path."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    if src:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, env.get("PYTHONPATH")]))
+    return env
+
+
+def dir_mib(path: Path) -> float:
+    """The bytes of every file under `path`, in MiB (0 when it does not exist)."""
+    if not path.exists():
+        return 0.0
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) / 2**20
+
+
+def main() -> None:
+    available = rows()
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--workdir", type=Path, required=True)
+    parser.add_argument("--only", default=",".join(available), help=f"rows: {', '.join(available)}")
+    parser.add_argument("--src", action="append", default=[], metavar="DIR")
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    for module in available.values():
+        if hasattr(module, "add_arguments"):
+            module.add_arguments(parser)
+    args = parser.parse_args()
+    wanted = [name.strip() for name in args.only.split(",") if name.strip()]
+    unknown = [name for name in wanted if name not in available]
+    if unknown:
+        raise SystemExit(f"unknown rows: {', '.join(unknown)} (known: {', '.join(available)})")
+    sources = args.src or [None]
+    report: dict[str, dict] = {}
+    print(f"load before: {load()}")
+    for name in wanted:
+        module = available[name]
+        input_dir = module.prepare(args.workdir / name, args)
+        runs: dict[str, list[dict]] = {str(src): [] for src in sources}
+        for _ in range(args.rounds):
+            for src in sources:
+                runs[str(src)].append(module.run(input_dir, child_env(src), args))
+        report[name] = {"target": module.TARGET, "runs": runs}
+        first = None
+        print(f"\n## {name}  (target: {module.TARGET})")
+        for src, figures in runs.items():
+            medians = {k: statistics.median(f[k] for f in figures) for k in figures[0]
+                       if isinstance(figures[0][k], (int, float))}
+            first = first or medians
+            ratio = {k: v / first[k] for k, v in medians.items() if first.get(k)}
+            shown = "  ".join(f"{k}={v:.3g}" for k, v in medians.items())
+            tag = f"  [ratio to first: {', '.join(f'{k} {r:.2f}' for k, r in ratio.items())}]" \
+                if len(sources) > 1 else ""
+            print(f"{src}: {shown}{tag}")
+        print(f"load: {load()}")
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2))
+
+
+if __name__ == "__main__":
+    main()
