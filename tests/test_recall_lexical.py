@@ -22,6 +22,7 @@ from conftest import (
     run_memory,
     run_ok,
 )
+from workspace_memory.recall.lexical import cjk_pieces
 
 RESULT_KEYS = {"kind", "content", "entities", "timestamp", "confidence", "source", "path", "start_line",
                "end_line", "score"}
@@ -97,6 +98,39 @@ def test_cjk_text_is_found(store_ws: Path, query: str, path: str, needle: str) -
     assert hits[0]["path"] == path
     assert needle in hits[0]["content"]
     assert hits[0]["start_line"] == line_of(store_ws, path, needle)
+
+
+@pytest.mark.parametrize(
+    ("query", "path", "needle"),
+    [
+        ("数据库迁移完成了吗？", "memory/2025-11-20.md", "数据库迁移"),  # "Is the database migration done?"
+        ("東京でのミーティングはいつですか", "memory/2025-11-22.md", "ミーティング"),  # "When is the Tokyo meeting?"
+    ],
+)
+def test_a_cjk_question_written_as_a_sentence_finds_its_note(store_ws: Path, query: str, path: str,
+                                                              needle: str) -> None:
+    """A question typed as a sentence is one run of characters, which no note holds whole: it is
+    searched as its pieces (recall.lexical.cjk_pieces), so the note that holds them comes first."""
+    hits = results(store_ws, query)
+    assert hits, query
+    assert hits[0]["path"] == path
+    assert needle in hits[0]["content"]
+
+
+@pytest.mark.parametrize(
+    ("run", "pieces"),
+    [
+        ("备份", ["备份"]),  # a typed keyword stays whole
+        ("大阪城", ["大阪城"]),
+        ("去上海的时候谁需要预订住宿", ["去上", "上海", "时候", "需要", "要预", "预订", "订住", "住宿"]),
+        ("東京でミーティング", ["東京", "ミーティング"]),  # hiragana between words is grammar
+        ("コーヒーメーカーが故障した", ["コーヒーメーカー", "故障"]),
+        ("おにぎり", ["おに", "にぎ", "ぎり"]),  # a run of hiragana alone is a word
+        ("的了吗呢", ["的了吗呢"]),  # nothing left: the run whole
+    ],
+)
+def test_cjk_pieces(run: str, pieces: list[str]) -> None:
+    assert cjk_pieces(run) == pieces
 
 
 def test_cjk_absent_text_finds_nothing(store_ws: Path) -> None:

@@ -27,7 +27,7 @@ CASES = {  # language: (the note, the question)
     "pt": ("Consertamos a bicicleta.", "Quando consertamos a bicicleta na semana passada?"),
     "it": ("Abbiamo riparato la bici.", "Quando abbiamo riparato la bici la settimana scorsa?"),
     "nl": ("We hebben de fiets gerepareerd.", "Wanneer hebben we vorige week de fiets gerepareerd?"),
-    "zh": ("我们修了自行车。", "上周我们修了自行车"),  # (a CJK run is searched whole: no particle after it)
+    "zh": ("我们修了自行车。", "上周我们修了自行车吗？"),  # (searched as its pieces: 自行, 行车, ...)
     "ja": ("自転車を修理した。", "先週自転車を修理した？"),
 }
 

@@ -44,6 +44,10 @@ EVENT_WORDS = frozenset(
 )
 # "Maria's" and "the Smiths'" are searched as "Maria" and "the Smiths", not as the phrase "maria s".
 _POSSESSIVE = r"(?<=\w)['’]s\b|(?<=\ws)['’](?!\w)"
+# A CJK run longer than this is a phrase or a sentence: it is searched as its pieces (cjk_pieces).
+WHOLE_RUN = 3
+# Characters of Chinese grammar: a two-character piece holding one names nothing ("的时", "什么", "我们").
+_GRAMMAR = frozenset("的了吗呢吧啊么们谁哪")
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
 _patterns: dict[str, re.Pattern[str]] = {}
 
@@ -80,9 +84,10 @@ def query_terms(text: str) -> list[Term]:
         plain = raw
         if not latin:
             for run in _pattern("cjk_run").findall(raw):
-                if run not in seen:
-                    seen.add(run)
-                    terms.append(Term(run, cjk=True))
+                for piece in cjk_pieces(run):
+                    if piece not in seen:
+                        seen.add(piece)
+                        terms.append(Term(piece, cjk=True))
             plain = _pattern("cjk_run").sub(" ", raw)
         words = [w.lower() for w in _pattern("word").findall(plain)]
         if not words:
@@ -95,6 +100,56 @@ def query_terms(text: str) -> list[Term]:
         terms.append(Term(label))
     content = [t for t in terms if t.cjk or t.label not in _STOPWORDS]
     return content or terms
+
+
+def cjk_pieces(run: str) -> list[str]:
+    """The pieces a run of CJK characters is searched as (Chinese and Japanese put no spaces between words).
+
+    A question typed as a sentence ("去上海的时候谁需要预订住宿") is one run, and no note holds it
+    whole, so the run is cut where the script changes and long pieces into their overlapping
+    two-character pieces, the length of most Chinese words (上海, 需要, 预订, 住宿): a note
+    that holds them covers the question, weighted by their IDF as any term.
+
+    - Katakana (loanwords, コーヒーメーカー) and runs of up to `WHOLE_RUN` characters stay whole:
+      a typed keyword (数据库, 東京) is matched as it is, through the trigram index.
+    - Hiragana beside kanji or katakana is grammar (が, した, っていて): left out. Two-character
+      pieces holding a particle of Chinese grammar (的, 了, 吗, 们, 么: "海的", "什么", "我们") too.
+    - A run left with no piece is searched whole, as before.
+    """
+    if len(run) <= WHOLE_RUN:
+        return [run]
+    pieces: list[str] = []
+    segments = _script_segments(run)
+    for segment in segments:
+        script = _script(segment[0])
+        if script == "hiragana" and len(segments) > 1:
+            continue  # grammar between the words (は, を, っていて), unless the run is nothing else
+        if script == "kana" or len(segment) <= WHOLE_RUN:
+            pieces.append(segment)
+            continue
+        pairs = (segment[i : i + 2] for i in range(len(segment) - 1))
+        pieces.extend(p for p in pairs if not (_GRAMMAR & set(p)))
+    return list(dict.fromkeys(pieces)) or [run]
+
+
+def _script(char: str) -> str:
+    """"hiragana", "kana" (katakana, with the long-vowel mark) or "other" (Han, Hangul)."""
+    if "\u3040" <= char <= "\u309f":
+        return "hiragana"
+    if "\u30a0" <= char <= "\u30ff" or "\uff66" <= char <= "\uff9f":
+        return "kana"
+    return "other"
+
+
+def _script_segments(run: str) -> list[str]:
+    """`run` cut where its script changes (漢字, ひらがな, カタカナ)."""
+    segments = [run[0]]
+    for char in run[1:]:
+        if _script(char) == _script(segments[-1][-1]):
+            segments[-1] += char
+        else:
+            segments.append(char)
+    return segments
 
 
 def has_content(terms: Sequence[Term]) -> bool:

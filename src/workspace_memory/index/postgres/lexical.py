@@ -219,8 +219,8 @@ def _cjk_candidates(conn: psycopg.Connection, ws: list[int], run: str, where: st
     in_ws, ws_params = scope(ws)
     rows = conn.execute(f"SELECT c.id, c.text FROM chunks c WHERE {in_ws} AND c.cjk"
                         f" AND c.text LIKE %s{_and(where)} ORDER BY c.id", [*ws_params, _like(run), *params]).fetchall()
-    if len(run) < 3:
-        return [(cid, 1.0) for cid, _ in rows[:limit]]
+    if len(run) < 3:  # newest first, as SQLite's scan of its CJK subset
+        return [(cid, 1.0) for cid, _ in reversed(rows[-limit:])]
     n, total = conn.execute("SELECT count(*), COALESCE(sum(greatest(length(text) - 2, 0)), 0) FROM chunks"
                             " WHERE workspace_id = ANY(%s) AND cjk", (ws,)).fetchone()
     idf = bm25_idf(n, hits)

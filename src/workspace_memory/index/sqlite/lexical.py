@@ -156,8 +156,10 @@ def _cjk_candidates(conn: sqlite3.Connection, run: str, where: str, params: tupl
             f"WHERE chunks_trigram MATCH ?{extra} ORDER BY 2 DESC LIMIT ?"
         )
         return conn.execute(sql, ('"' + run.replace('"', "") + '"', *params, limit)).fetchall()
-    # Trigrams cannot match one- or two-character words: scan the (small) CJK subset.
-    sql = f"SELECT c.id, 1.0 FROM chunks c WHERE instr(c.text, ?) > 0 AND c.id IN ({_CJK_IDS}){extra} LIMIT ?"
+    # Trigrams cannot match one- or two-character words: scan the CJK subset, newest first (as the
+    # plan's newest-first steps for common words: a question's piece such as 需要 is in many entries).
+    sql = (f"SELECT c.id, 1.0 FROM chunks c WHERE instr(c.text, ?) > 0 AND c.id IN ({_CJK_IDS}){extra}"
+           " ORDER BY c.id DESC LIMIT ?")
     return conn.execute(sql, (run, *params, limit)).fetchall()
 
 
