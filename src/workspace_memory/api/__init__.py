@@ -8,8 +8,10 @@
 see), a store (the derived index: SQLite by default, see index.base), an embedder (embed/), and
 the recall and reflect pipelines. Nothing here prints or exits; errors are the typed exceptions
 of `errors.py`. The class is split by concern: this module (settings, index, recall, views,
-Markdown writes, reflect), `stores` (transcripts, store moves), `agent_ops` (core blocks, triggers, flush prompt, doctor), `following` (file watching),
-`repair` (a damaged index rebuilt and the call run again).
+Markdown writes, reflect), `stores` (transcripts, store moves), `agent_ops` (core blocks, triggers,
+flush prompt, doctor), `following` (file watching), `repair` (a damaged index rebuilt and the call
+run again). The embedder and the vectors are `index.vector_space.VectorSpace`'s, which a Memory
+holds (`vector_space`): a recall asks it for the vectors and hands them to the recall pipeline.
 """
 
 from __future__ import annotations
