@@ -252,6 +252,25 @@ def test_the_documented_list_is_this_one() -> None:
         f"change docs/architecture.md and NEVER_ON_THE_LEXICAL_PATH together ({COLD_PATH_RULES})"
 
 
+def _runtime_imports(module: str, path: Path) -> list[tuple[int, str]]:
+    """(line, module of ours) of the imports that run (at import or in a function), not those
+    under TYPE_CHECKING, which only name types."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_lines = {n.lineno for node in ast.walk(tree)
+                    if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+                    for child in node.body for n in ast.walk(child) if hasattr(n, "lineno")}
+    return [(line, target) for line, target in _imports(module, path) if line not in typing_lines]
+
+
+def test_the_facade_leaves_embedding_to_the_index() -> None:
+    """A recall's walk goes down and comes back: api/ asks index.vector_space for the vectors and
+    hands them to recall/; it calls no embed/ code itself (docs/architecture.md#layers)."""
+    wrong = [f"{path.relative_to(PACKAGE)}:{line}: {module} imports {target}"
+             for module, path in _modules() if module.split(".")[0] == "api"
+             for line, target in _runtime_imports(module, path) if target.split(".")[0] == "embed"]
+    assert not wrong, "the façade calls into embed/ (ask Memory.vector_space instead):\n" + "\n".join(wrong)
+
+
 def test_the_checker_sees_lazy_and_relative_imports(tmp_path: Path) -> None:
     sample = tmp_path / "engine.py"
     sample.write_text("from ..api import Memory\n\ndef f():\n    from ...workspace_memory import x\n"
