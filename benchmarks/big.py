@@ -23,13 +23,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import os
-import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from stats import load
+from stats import alternate, child_env, load, show_medians
 
 HERE = Path(__file__).parent
 
@@ -41,15 +39,6 @@ def rows() -> dict[str, object]:
         module = importlib.import_module(path.stem)
         found[module.ROW] = module
     return found
-
-
-def child_env(src: str | None) -> dict[str, str]:
-    """The children's environment: bytecode cache on, BLAS on one thread, `src` first on the path."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.setdefault("OPENBLAS_NUM_THREADS", "1")
-    if src:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, env.get("PYTHONPATH")]))
-    return env
 
 
 def dir_mib(path: Path) -> float:
@@ -81,22 +70,10 @@ def main() -> None:
     for name in wanted:
         module = available[name]
         input_dir = module.prepare(args.workdir / name, args)
-        runs: dict[str, list[dict]] = {str(src): [] for src in sources}
-        for _ in range(args.rounds):
-            for src in sources:
-                runs[str(src)].append(module.run(input_dir, child_env(src), args))
+        runs = alternate(sources, args.rounds, lambda src, m, d: m.run(d, child_env(src), args), module, input_dir)
         report[name] = {"target": module.TARGET, "runs": runs}
-        first = None
         print(f"\n## {name}  (target: {module.TARGET})")
-        for src, figures in runs.items():
-            medians = {k: statistics.median(f[k] for f in figures) for k in figures[0]
-                       if isinstance(figures[0][k], (int, float))}
-            first = first or medians
-            ratio = {k: v / first[k] for k, v in medians.items() if first.get(k)}
-            shown = "  ".join(f"{k}={v:.3g}" for k, v in medians.items())
-            tag = f"  [ratio to first: {', '.join(f'{k} {r:.2f}' for k, r in ratio.items())}]" \
-                if len(sources) > 1 else ""
-            print(f"{src}: {shown}{tag}")
+        show_medians(runs)
         print(f"load: {load()}")
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))

@@ -2,7 +2,7 @@
 
     python benchmarks/postgres.py --store-url postgresql://... --workdir DIR
         [--workspaces 100] [--days 385] [--big-days 3850] [--embed fake|none] [--clients 1,2,4,8] [--seconds 15]
-        [--only recall] [--rounds 20]
+        [--only recall] [--rounds 20] [--src BASE/src --src NEW/src] [--src-rounds 3]
 
 Workspaces come from benchmarks/workspace_gen.py (~26 entries a day). `--workspaces` small ones of
 `--days` days each (100 x 385 days is about 1M entries in all) and one big workspace of
@@ -28,6 +28,13 @@ The target is also measured with both stores interleaved: `--rounds` rounds of e
 one process, each query on SQLite and then on Postgres, so that both stores' timings see the
 same load (p50/p95 of each and the ratio). `--only recall` measures that alone, on the big
 workspace (indexed into both stores first if it is not yet).
+
+With `--only recall` and `--src` (repeatable), that measurement runs `--src-rounds` times per source
+tree, in turn, each in a child process with the tree first on PYTHONPATH, so that two versions see
+the same load. Each tree gets its own copy of the big workspace (`WORKDIR/src<i>/big`, its own
+workspace in the database and its own SQLite index), indexed before its first round. The report
+gives each tree's medians of the p50/p95 and of the CPU time per recall of this process (Postgres's
+own CPU is not in it), with the ratio to the first tree's.
 """
 
 from __future__ import annotations
@@ -36,12 +43,14 @@ import argparse
 import json
 import multiprocessing as mp
 import os
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from stats import pct
+from stats import alternate, child_env, pct, show_medians
 from workspace_gen import generate
 
 QUERIES = ["reconnect logic", "who owns the onboarding flow", "Prefers green tea", "In Lisbon for backups",
@@ -141,20 +150,47 @@ def interleaved(root: Path, url: str, embed: str, mode: str, rounds: int) -> dic
         for query in QUERIES:
             mem.recall(RecallRequest(query, k=10, mode=mode))
     seconds: dict[str, list[float]] = {name: [] for name in mems}
+    cpu: dict[str, list[float]] = {name: [] for name in mems}
     before = load()
     for _ in range(rounds):
         for query in QUERIES:
             for name, mem in mems.items():
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 mem.recall(RecallRequest(query, k=10, mode=mode))
                 seconds[name].append(time.perf_counter() - t0)
+                cpu[name].append(time.process_time() - c0)
     for mem in mems.values():
         mem.close()
-    out: dict = {name: summary(values) for name, values in seconds.items()}
+    out: dict = {name: summary(values) | {"cpu_p50_ms": round(pct(cpu[name], 0.5) * 1000, 2)}
+                 for name, values in seconds.items()}
     out["postgres_over_sqlite_p50"] = round(out["postgres"]["p50_ms"] / out["sqlite"]["p50_ms"], 2)
     out["postgres_over_sqlite_p95"] = round(out["postgres"]["p95_ms"] / out["sqlite"]["p95_ms"], 2)
     out["load_before"], out["load_after"] = before, load()
     return out
+
+
+def compare_sources(args: argparse.Namespace) -> None:
+    """--only recall once per source tree, in turn, --src-rounds times; prints medians and ratios."""
+    generated = args.workdir / "generated"
+    if not (generated / "memory").is_dir():
+        generate(generated, args.big_days, 50, unique_days=365)
+    passed = ["--only", "recall", "--store-url", args.store_url, "--embed", args.embed, "--rounds", str(args.rounds),
+              "--big-days", str(args.big_days), *(["--mode", args.mode] if args.mode else [])]
+
+    def run(src: str) -> dict[str, float]:
+        work = args.workdir / f"src{args.src.index(src)}"
+        if not (work / "big" / "memory").is_dir():
+            shutil.copytree(generated, work / "big", ignore=shutil.ignore_patterns(".memory"))
+        out = work / "report.json"
+        cmd = [sys.executable, __file__, *passed, "--workdir", str(work), "--out", str(out)]
+        subprocess.run(cmd, check=True, capture_output=True, env=child_env(src))
+        got = json.loads(out.read_text())["recall_big_interleaved"]
+        return {f"{store}_{key}": got[store][key] for store in ("sqlite", "postgres")
+                for key in ("p50_ms", "p95_ms", "cpu_p50_ms")}
+
+    print(f"load before: {load()}")
+    show_medians(alternate(args.src, args.src_rounds, run))
+    print(f"load after: {load()}")
 
 
 def summary(seconds: list[float]) -> dict[str, float]:
@@ -177,7 +213,15 @@ def main() -> None:
     parser.add_argument("--only", choices=["recall"], default=None,
                         help="recall: only the big workspace, both stores interleaved in one process")
     parser.add_argument("--rounds", type=int, default=20, help="--only recall: rounds of every query")
+    parser.add_argument("--src", action="append", default=[], metavar="DIR",
+                        help="--only recall: a source tree to measure (repeatable: in turn, --src-rounds times)")
+    parser.add_argument("--src-rounds", type=int, default=3)
     args = parser.parse_args()
+    if args.src:
+        if args.only != "recall":
+            raise SystemExit("--src goes with --only recall")
+        compare_sources(args)
+        return
     mode = args.mode or ("hybrid" if args.embed == "fake" else "lexical")
     url = args.store_url
     report: dict = {"settings": {k: str(v) for k, v in vars(args).items() if k != "store_url"} | {"mode": mode}}

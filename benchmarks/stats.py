@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import statistics
 import subprocess
 import tempfile
 import time
@@ -68,3 +69,35 @@ def patch_constants(spec: str) -> None:
         module_name, constant = name.rsplit(".", 1)
         module = importlib.import_module(f"workspace_memory.recall.{module_name}")
         setattr(module, constant, type(getattr(module, constant))(value))
+
+
+def child_env(src: str | None) -> dict[str, str]:
+    """A child's environment: bytecode cache on, BLAS on one thread, `src` first on the path."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    if src:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [src, env.get("PYTHONPATH")]))
+    return env
+
+
+def alternate(sources: list[str | None], rounds: int, run, *args) -> dict[str, list[dict]]:
+    """`run(src, *args)` (a dict of figures) for each source tree in turn, `rounds` times: two versions
+    measured under the same load. Returns each source's figures, in the order of `sources`."""
+    runs: dict[str, list[dict]] = {str(src): [] for src in sources}
+    for _ in range(rounds):
+        for src in sources:
+            runs[str(src)].append(run(src, *args))
+    return runs
+
+
+def show_medians(runs: dict[str, list[dict]]) -> None:
+    """Print each source's median figures and, with more than one source, their ratio to the first's."""
+    first = None
+    for src, figures in runs.items():
+        medians = {k: statistics.median(f[k] for f in figures) for k in figures[0]
+                   if isinstance(figures[0][k], (int, float))}
+        first = first or medians
+        ratio = {k: v / first[k] for k, v in medians.items() if first.get(k)}
+        shown = "  ".join(f"{k}={v:.3g}" for k, v in medians.items())
+        tag = f"  [ratio to first: {', '.join(f'{k} {r:.2f}' for k, r in ratio.items())}]" if len(runs) > 1 else ""
+        print(f"{src}: {shown}{tag}")

@@ -322,6 +322,23 @@ def prepare_concurrently(embedders: list[Any]) -> list[list[str]]:
     return notices
 
 
+ARCHITECTURE_DOC = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
+
+
+def documented_names(heading: str) -> list[str]:
+    """The `code` names in the bullet list under `### heading` of docs/architecture.md (the rules a
+    test enforces are written there; the test compares its list with the doc's)."""
+    lines = ARCHITECTURE_DOC.read_text(encoding="utf-8").splitlines()
+    start = lines.index(f"### {heading}") + 1
+    end = next((i for i in range(start, len(lines)) if lines[i].startswith("#")), len(lines))
+    bullets, inside = [], False
+    for line in lines[start:end]:
+        inside = line.startswith("- ") or (inside and line.startswith("  "))
+        if inside:
+            bullets.append(line)
+    return re.findall(r"`([\w.]+)`", "\n".join(bullets))
+
+
 def memory_executable() -> str:
     """The installed `memory` console script of this interpreter's environment."""
     beside = Path(sys.executable).parent / "memory"

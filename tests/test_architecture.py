@@ -156,7 +156,7 @@ def test_imports_flow_down_the_layers_only() -> None:
             same_layer = RANK[other] == RANK[top]
             if RANK[other] > RANK[top] or (same_layer and RANK[top] != 0):
                 wrong.append(f"{where} imports {target}")
-    assert not wrong, "imports against the layer order:\n" + "\n".join(wrong)
+    assert not wrong, "imports against the layer order (docs/architecture.md#layers):\n" + "\n".join(wrong)
 
 
 def test_no_module_imports_its_importer() -> None:
@@ -198,9 +198,11 @@ ONLY_IN: dict[str, tuple[str, ...]] = {
 # recall engine, the stores' readers). What these import when they are imported must not import
 # numpy: the vector code loads it lazily, when a semantic channel runs. (What functions import
 # lazily on the way is checked by running one: test_recall_lexical's cold-recall tests.)
+# The rules are written in docs/architecture.md, "The cold path"; this list is its list there.
 LEXICAL_RECALL = ("cli", "cli.quick", "api", "recall.engine", "recall.lexical", "index.factory",
                   "index.sqlite.store", "index.postgres.store")
 NEVER_ON_THE_LEXICAL_PATH = ("numpy",)
+COLD_PATH_RULES = "docs/architecture.md#the-cold-path"
 
 
 def test_third_party_libraries_stay_in_their_shells() -> None:
@@ -237,10 +239,36 @@ def test_numpy_is_never_imported_on_the_lexical_recall_path() -> None:
     path_modules = _eager_closure(LEXICAL_RECALL)
     assert "recall.lexical" in path_modules and "index.sqlite.store" in path_modules
     wrong = [f"{path.relative_to(PACKAGE)}:{i.line}: {module} imports {i.external} when it is imported "
-             "(a lexical recall imports this module: import it inside the function that needs it)"
+             f"(a lexical recall imports this module: import it inside the function that needs it; {COLD_PATH_RULES})"
              for module, path in path_modules.items() for i in _walk(module, path)
              if i.eager and i.external in NEVER_ON_THE_LEXICAL_PATH]
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_documented_list_is_this_one() -> None:
+    from conftest import documented_names
+
+    assert list(NEVER_ON_THE_LEXICAL_PATH) == documented_names("Never imported at the top of a module on the path"), \
+        f"change docs/architecture.md and NEVER_ON_THE_LEXICAL_PATH together ({COLD_PATH_RULES})"
+
+
+def _runtime_imports(module: str, path: Path) -> list[tuple[int, str]]:
+    """(line, module of ours) of the imports that run (at import or in a function), not those
+    under TYPE_CHECKING, which only name types."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_lines = {n.lineno for node in ast.walk(tree)
+                    if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+                    for child in node.body for n in ast.walk(child) if hasattr(n, "lineno")}
+    return [(line, target) for line, target in _imports(module, path) if line not in typing_lines]
+
+
+def test_the_facade_leaves_embedding_to_the_index() -> None:
+    """A recall's walk goes down and comes back: api/ asks index.vector_space for the vectors and
+    hands them to recall/; it calls no embed/ code itself (docs/architecture.md#layers)."""
+    wrong = [f"{path.relative_to(PACKAGE)}:{line}: {module} imports {target}"
+             for module, path in _modules() if module.split(".")[0] == "api"
+             for line, target in _runtime_imports(module, path) if target.split(".")[0] == "embed"]
+    assert not wrong, "the façade calls into embed/ (ask Memory.vector_space instead):\n" + "\n".join(wrong)
 
 
 def test_the_checker_sees_lazy_and_relative_imports(tmp_path: Path) -> None:

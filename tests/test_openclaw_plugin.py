@@ -495,3 +495,29 @@ def test_plugin_unit_tests_pass_under_node() -> None:
                           cwd=PLUGIN_DIR, env=clean_env() | {"PATH": f"{NODE_BIN}{os.pathsep}{os.environ['PATH']}"})
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert re.search(r"^# fail 0$", proc.stdout, re.M) and not re.search(r"^# pass 0$", proc.stdout, re.M)
+
+
+def test_the_plugins_memory_search_maps_onto_the_declared_parameters() -> None:
+    """memory-core's memory_search (query, maxResults, corpus) becomes the engine's memory_search
+    arguments within recall/params.py's declaration: k clamped to its bounds, corpus to a declared
+    source, and no argument the engine's tool does not take."""
+    from workspace_memory.recall.params import BY_NAME, PARAMS
+
+    _toolchain()
+    script = ("import {MEMORY_SEARCH_PARAMETERS as p, searchArgs} from './src/mapping.js';\n"
+              "const corpora = p.properties.corpus.enum;\n"
+              "console.log(JSON.stringify({schema: p, low: searchArgs({query: 'x', maxResults: 0}),\n"
+              "  high: searchArgs({query: 'x', maxResults: 1e9}),\n"
+              "  corpora: corpora.map((corpus) => [corpus, searchArgs({query: 'x', corpus})])}));\n")
+    proc = subprocess.run([str(NODE_BIN / "node"), "--input-type=module", "-e", script], capture_output=True,
+                          text=True, timeout=60, cwd=PLUGIN_DIR, env=clean_env())
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    k, source = BY_NAME["k"], BY_NAME["source"]
+    assert got["schema"]["properties"]["maxResults"]["minimum"] == k.low
+    assert (got["low"]["k"], got["high"]["k"]) == (k.low, k.high)
+    sent = [got["low"], got["high"], *(args for _, args in got["corpora"])]
+    offered = {p.name for p in PARAMS if p.agent is not None}
+    assert all(set(args) <= offered for args in sent), sent
+    assert {args["source"] for _, args in got["corpora"] if "source" in args} <= set(source.choices)
+    assert {corpus for corpus, args in got["corpora"] if "source" not in args} == {"wiki"}  # no such source here

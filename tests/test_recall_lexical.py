@@ -16,6 +16,7 @@ from conftest import (
     NOW,
     clean_env,
     disk_lines,
+    documented_names,
     index_db,
     line_of,
     recall_json,
@@ -423,6 +424,9 @@ def test_lexical_recall_imports_no_heavy_library(store_ws: Path) -> None:
     assert "a828e60" in proc.stdout
 
 
+# The cold path's rules are written in docs/architecture.md ("The cold path"); these lists are its
+# lists (test_the_cold_path_lists_are_the_documented_ones).
+COLD_PATH_RULES = "docs/architecture.md#the-cold-path"
 # A cold lexical `memory recall` imports none of these (benchmarks/cold_start.py measures what each
 # would cost): the libraries of other channels and shells, the other commands' modules, and the
 # transcript code. Dedupe decides repeated texts without rapidfuzz (facts.similarity).
@@ -434,7 +438,17 @@ NOT_FOR_A_LEXICAL_RECALL = (
     "workspace_memory.index.sessions", "workspace_memory.embed", "workspace_memory.markdown.parse",
     "workspace_memory.reflect", "workspace_memory.facts.model", "workspace_memory.index.records",
     "workspace_memory.files", "workspace_memory.locks", "workspace_memory.index.ports",
+    "workspace_memory.index.vector_space",
 )
+# The agent's call (the console script's quick path) also leaves these out.
+NOT_ON_THE_AGENTS_CALL = ("click", "dataclasses", "inspect", "numpy")
+
+
+def test_the_cold_path_lists_are_the_documented_ones() -> None:
+    assert list(NOT_FOR_A_LEXICAL_RECALL) == documented_names("Never imported by a lexical recall"), \
+        f"change docs/architecture.md and NOT_FOR_A_LEXICAL_RECALL together ({COLD_PATH_RULES})"
+    assert list(NOT_ON_THE_AGENTS_CALL) == documented_names("Never imported on the agent's call"), \
+        f"change docs/architecture.md and NOT_ON_THE_AGENTS_CALL together ({COLD_PATH_RULES})"
 
 
 def test_a_cold_lexical_recall_imports_only_what_it_needs(shared_ws: Path) -> None:
@@ -457,7 +471,8 @@ def test_a_cold_lexical_recall_imports_only_what_it_needs(shared_ws: Path) -> No
     modules = json.loads(next(line for line in proc.stdout.splitlines() if line.startswith("MODULES="))[8:])
     assert "workspace_memory.recall.engine" in modules and "workspace_memory.cli.commands" in modules
     loaded = [m for m in modules if any(m == name or m.startswith(name + ".") for name in NOT_FOR_A_LEXICAL_RECALL)]
-    assert loaded == []
+    assert loaded == [], (f"a lexical recall imported {loaded}: import them inside the function that needs them "
+                          f"(the rules: {COLD_PATH_RULES})")
 
 
 def test_a_cold_lexical_recall_creates_no_dataclass(shared_ws: Path) -> None:
@@ -485,7 +500,8 @@ def test_a_cold_lexical_recall_creates_no_dataclass(shared_ws: Path) -> None:
                           env=clean_env({"MEMORY_EMBED_PROVIDER": None}), timeout=120)
     assert proc.returncode == 0, proc.stderr
     made = json.loads(next(line for line in proc.stdout.splitlines() if line.startswith("DATACLASSES="))[12:])
-    assert made == []
+    assert made == [], (f"a lexical recall created the dataclasses {made}: use a values.Value subclass or a plain "
+                        "class with __slots__ (docs/architecture.md#value-classes)")
 
 
 @pytest.mark.parametrize("query", ["Baileys crash", "what happened on 2025-11-12", "warelay.retrySize"])
@@ -498,7 +514,7 @@ def test_the_console_scripts_lexical_recall_imports_neither_click_nor_inspect(sh
                         "--mode", "lexical"]
         # An exit callback keeps the process on the interpreter's own exit (cli.leave), so it can report.
         atexit.register(lambda: print("MODULES=" + json.dumps(
-            [m for m in ("click", "dataclasses", "inspect", "numpy") if m in sys.modules]), file=sys.stderr))
+            [m for m in {NOT_ON_THE_AGENTS_CALL!r} if m in sys.modules]), file=sys.stderr))
         from workspace_memory.cli import main
         main()
     """)
@@ -507,7 +523,7 @@ def test_the_console_scripts_lexical_recall_imports_neither_click_nor_inspect(sh
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["query"] == query
     modules = json.loads(next(line for line in proc.stderr.splitlines() if line.startswith("MODULES="))[8:])
-    assert modules == []
+    assert modules == [], f"the agent's call imported {modules} (the rules: {COLD_PATH_RULES})"
 
 
 def test_lexical_recall_importtime_shows_no_heavy_library(store_ws: Path) -> None:

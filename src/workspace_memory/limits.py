@@ -16,6 +16,7 @@ from .errors import UserError
 MAX_QUERY_CHARS = 2_000  # a search query (memory_search `query`, `memory recall QUERY`)
 MAX_FTS_TERMS = 64  # distinct words of a query sent to full-text search; the rest are left out, with a notice
 MAX_K = 1_000  # results per search
+MAX_BUDGET = 1_000_000  # tokens a search's results may be packed into (--budget, memory_search `budget`)
 MAX_FACT_CHARS = 4_000  # one Retain fact (retain, import)
 MAX_EDIT_CHARS = 20_000  # the text of one core-memory edit (each of old/new/text)
 MAX_ARG_CHARS = 1_000  # every other text argument: a path, an entity name, a block label, since/until

@@ -8,14 +8,14 @@
 see), a store (the derived index: SQLite by default, see index.base), an embedder (embed/), and
 the recall and reflect pipelines. Nothing here prints or exits; errors are the typed exceptions
 of `errors.py`. The class is split by concern: this module (settings, index, recall, views,
-Markdown writes, reflect), `vectors` (a recall's vector channel), `stores` (transcripts, store
-moves), `agent_ops` (core blocks, triggers, flush prompt, doctor), `following` (file watching),
-`repair` (a damaged index rebuilt and the call run again).
+Markdown writes, reflect), `stores` (transcripts, store moves), `agent_ops` (core blocks, triggers,
+flush prompt, doctor), `following` (file watching), `repair` (a damaged index rebuilt and the call
+run again). The embedder and the vectors are `index.vector_space.VectorSpace`'s, which a Memory
+holds (`vector_space`): a recall asks it for the vectors and hands them to the recall pipeline.
 """
 
 from __future__ import annotations
 
-import os
 from datetime import date, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -31,13 +31,13 @@ from .agent_ops import AgentOps
 from .following import RECALL_EMBED_BUDGET, Following
 from .repair import _repairing
 from .stores import INDEX_WAIT, StoreOps
-from .vectors import RecallVectors
 
 if TYPE_CHECKING:
     from ..embed.base import Embedder
     from ..embed.config import EmbeddingConfig
     from ..index.base import Store
     from ..index.store_config import StoreConfig
+    from ..index.vector_space import VectorSpace
     from ..recall.settings import RecallSettings
     from ..reflect.run import ReflectReport
     from ..workspace.importing import ImportReport
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 __all__ = ["RECALL_EMBED_BUDGET", "Memory", "RecallRequest"]
 
 
-class Memory(RecallVectors, StoreOps, AgentOps, Following):
+class Memory(StoreOps, AgentOps, Following):
     """A workspace plus its derived index, opened lazily."""
 
     def __init__(self, workspace: Workspace, now: datetime | None = None, store: Store | None = None,
@@ -131,24 +131,18 @@ class Memory(RecallVectors, StoreOps, AgentOps, Following):
 
     # -- settings ----------------------------------------------------------------------------
     @cached_property
+    def vector_space(self) -> VectorSpace:
+        """The embedder and the vectors of this index (index.vector_space): what a hybrid or semantic
+        recall searches and `memory index` brings up to date."""
+        from ..index.vector_space import VectorSpace
+
+        return VectorSpace(self.workspace, self.store, self.checkout, recall_budget=RECALL_EMBED_BUDGET,
+                           index_wait=INDEX_WAIT)
+
+    @property
     def embedding_config(self) -> EmbeddingConfig:
-        from ..embed.config import EmbeddingConfig
-
-        try:
-            cfg = EmbeddingConfig.from_mapping(self.workspace.config.get("embedding"), os.environ)
-        except ValueError as exc:
-            raise UserError(f"memory.toml [embedding]: {exc}") from None
-        # Trigger: no model named in the settings, and the index was built with another local model
-        # than today's default. Why: a new default must not silently re-embed (inside a recall) or
-        # change the results of an existing workspace. Outcome: the index keeps its model until
-        # `memory index --rebuild`, and `embedder()` adds a notice saying so.
-        if not cfg.model_set and cfg.provider in ("auto", "local"):
-            from dataclasses import replace
-
-            built = self.store.built_with()
-            if built is not None and built.lower() != cfg.model.lower():
-                cfg = replace(cfg, model=built)
-        return cfg
+        """`[embedding]` of memory.toml with its environment twins (VectorSpace.config)."""
+        return self.vector_space.config
 
     @cached_property
     def recall_settings(self) -> RecallSettings:
@@ -161,47 +155,12 @@ class Memory(RecallVectors, StoreOps, AgentOps, Following):
             raise UserError(f"memory.toml [recall]: {exc}") from None
 
     def embedder(self, required: bool = False) -> tuple[Embedder | None, list[str]]:
-        """The configured embedder, or None with a notice when `auto` finds no model.
+        """The configured embedder, or None with a notice when `auto` finds no model (VectorSpace.embedder).
 
         `required` (an explicit --mode semantic/hybrid) turns "no model" into an error.
         An explicitly configured provider that cannot load always raises ProviderUnavailable.
         """
-        if "_embedder" not in self.__dict__:
-            from ..embed.chain import build_from, start_of
-
-            # The space the index was built with first (a fallback's, after the primary failed).
-            cfg = self.embedding_config
-            embedder, notices, _ = build_from(cfg, self.workspace.state_dir, start_of(cfg, self.workspace.state_dir))
-            kept = self._kept_model_notice()
-            self._embedder = embedder, ([kept] if kept and embedder is not None else []) + notices
-        embedder, notices = self._embedder
-        if embedder is None and required:
-            reason = notices[0] if notices else "embedding provider is 'none'"
-            raise ProviderUnavailable(f"semantic recall unavailable: {reason}")
-        return embedder, list(notices)
-
-    def _kept_model_notice(self) -> str | None:
-        """The notice when the index keeps a model other than today's default (see embedding_config)."""
-        cfg = self.embedding_config
-        if cfg.model_set or cfg.provider not in ("auto", "local") or cfg.model.lower() == cfg.default_model.lower():
-            return None
-        return (f"this index was built with {cfg.model}; the default model is now {cfg.default_model} "
-                "(`memory index --rebuild` switches to it)")
-
-    def _record_model(self, embedder: Embedder) -> None:
-        """Tell the store which local model made its vectors (other providers are not recorded)."""
-        if embedder.provider == "local":
-            self.store.record_model(embedder.model)
-
-    def _record_space(self, embedder: Embedder, reason: str | None) -> None:
-        """Record the space the vectors were made in, and its tokens, in `.memory/embedding.json`
-        (embed.chain), for a remote provider or a chain; a local-only workspace keeps no such file."""
-        from ..embed.config import REMOTE_PROVIDERS
-
-        if self.checkout and (len(self.embedding_config.chain) > 1 or embedder.provider in REMOTE_PROVIDERS):
-            from ..embed.chain import write_space
-
-            write_space(self.workspace.state_dir, embedder, reason)
+        return self.vector_space.embedder(required)
 
     # -- index -------------------------------------------------------------------------
     @_repairing
@@ -217,50 +176,24 @@ class Memory(RecallVectors, StoreOps, AgentOps, Following):
         if rebuild:
             # A rebuild also re-chooses the embedding model: the settings (or today's default) decide.
             self.store.record_model(None)
-            for cached in ("embedding_config", "_embedder"):
-                self.__dict__.pop(cached, None)
+            self.vector_space.forget()
         report = self.store.sync(self.workspace, rebuild=rebuild, progress=progress, wait=INDEX_WAIT)
         report.notices[:0] = self.store.take_notices()
         sessions = self.sync_sessions(wait=INDEX_WAIT)
         if sessions.files or sessions.removed or sessions.notices:
             report.sessions = sessions
             report.notices += sessions.notices
-        from ..embed.chain import run_chain
+        before_update = None
+        if batch:
+            from ..spaces import batch_jobs
 
-        def attempt(embedder: Embedder) -> tuple[list[str], Any]:
-            # The model loads here (and is exported to ONNX, once per machine), inside the progress bar.
-            from ..embed import prepare_embedder
+            def before_update(embedder: Embedder, progress: Any) -> tuple[list[str], int]:
+                return batch_jobs(self, embedder, progress)
 
-            prepared = prepare_embedder(embedder, progress)
-            pending = 0
-            if batch:
-                from ..spaces import batch_jobs
-
-                more, pending = batch_jobs(self, embedder, progress)
-                prepared += more
-            # Jobs still running hold their texts: embedding them now would pay twice. What is left
-            # waits for the next `memory index`, which collects the jobs first.
-            return prepared, self.store.vectors(embedder).update(progress=progress, wait=INDEX_WAIT,
-                                                                 embed=not pending)
-
-        cfg = self.embedding_config
-        try:  # the provider first, then each fallback (embed.chain): `memory index` moves back when it can
-            embedder, result, notices, pos = run_chain(cfg, self.workspace.state_dir, attempt)
-        except ProviderUnavailable as exc:
-            if cfg.explicit:
-                raise
-            report.notices.append(f"{exc}; the index has no vectors yet")
+        notices, updated = self.vector_space.index(progress, before_update)
+        report.notices += notices
+        if not updated:
             return report
-        kept = self._kept_model_notice()
-        self._embedder = embedder, ([kept] if kept and embedder is not None else []) + notices
-        report.notices += self._embedder[1]
-        if embedder is None or result is None:
-            return report
-        prepared, update = result
-        report.notices += prepared
-        self._record_space(embedder, notices[-1] if pos else None)
-        report.notices += update.notices
-        self._record_model(embedder)  # what this index is built with, until the next --rebuild
         report.seconds = time.perf_counter() - started
         return report
 
@@ -292,7 +225,7 @@ class Memory(RecallVectors, StoreOps, AgentOps, Following):
         """Load the model and the vector store, HNSW graph included, before the first search (a
         long-lived process: the MCP server). A recall loads the graph only after a few searches."""
         self.recall(RecallRequest(query="warm up", k=1))
-        embedder = self.__dict__.get("_embedder", (None, []))[0]
+        embedder = self.vector_space.loaded
         if embedder is not None:
             self.store.vectors(embedder).load_graph()
 
@@ -336,6 +269,19 @@ class Memory(RecallVectors, StoreOps, AgentOps, Following):
             answer["space"] = semantic.embedder.identity()  # which embedding space was searched
         return answer
 
+    def _semantic_channel(self, mode: str, store: Store):  # (recall.semantic.SemanticChannel | None, notices)
+        """The vector channel for a `mode` recall over `store`: the vectors come up from the index
+        (VectorSpace.for_recall), the channel that searches them from recall/; None (lexical) with
+        the reason in the notices."""
+        found, notices = self.vector_space.for_recall(mode, store)
+        if found is None:
+            return None, notices
+        from ..recall.semantic import SemanticChannel
+
+        embedder, vectors = found
+        return SemanticChannel(vectors, embedder, semantic_only=mode == "semantic",
+                               settings=self.recall_settings), notices
+
     def _with_sources(self, request: RecallRequest) -> tuple[RecallRequest, list[str]]:
         """The request with its sources spelled out ([recall] sources when it names none), and a
         notice when transcripts have messages not indexed yet (a recall never reads them itself)."""
@@ -370,32 +316,15 @@ class Memory(RecallVectors, StoreOps, AgentOps, Following):
     def status(self) -> dict[str, Any]:
         """Counts, warnings with path:line, index age and available search modes."""
         notices = self.refresh()
-        embedding, model_notices = self._embedding()
+        embedding, model_notices = self.vector_space.label()
         return {"workspace": str(self.workspace.root) if self.checkout else None, "index": self.store.describe(),
                 **self.store.status(), "modes": ["lexical", "semantic", "hybrid"] if embedding else ["lexical"],
                 "embedding": embedding, "embedding_space": self.embedding_space(), "notices": notices + model_notices}
 
     def embedding_space(self) -> dict[str, Any] | None:
-        """Provider, model, dimensions, chain and fallback in use, tokens sent (embed.chain.describe);
+        """Provider, model, dimensions, chain and fallback in use, tokens sent (VectorSpace.describe);
         None when the embedder cannot be built."""
-        from ..embed.chain import describe
-
-        try:
-            embedder, _ = self.embedder()
-        except ProviderUnavailable:
-            return None
-        return describe(self.embedding_config, embedder, self.workspace.state_dir)
-
-    def _embedding(self) -> tuple[str | None, list[str]]:
-        """("provider/model" of the embedder recall would use, or None; its notices about the model)."""
-        try:
-            embedder, _ = self.embedder()
-        except ProviderUnavailable:
-            return None, []
-        if embedder is None:
-            return None, []
-        kept = self._kept_model_notice()
-        return f"{embedder.provider}/{embedder.model}", [kept] if kept else []
+        return self.vector_space.describe()
 
     @_repairing
     def entity(self, name: str) -> dict[str, Any]:

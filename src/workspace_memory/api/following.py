@@ -79,7 +79,7 @@ class Following:
         Only when the embedder is loaded already and this sync was the one change since (else the
         next recall reopens the vectors as usual).
         """
-        embedder = self.__dict__.get("_embedder", (None, []))[0]
+        embedder = self.vector_space.loaded
         if embedder is None:
             return
         if getattr(embedder, "needs_torch", lambda: False)():

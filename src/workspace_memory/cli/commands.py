@@ -78,23 +78,33 @@ def status(ctx: click.Context, as_json: bool) -> None:
     render_status(data)
 
 
+def recall_options(command: Any) -> Any:
+    """Recall's argument and options, as recall/params.py declares them (one declaration for the
+    CLI, the quick path and the MCP tool)."""
+    from ..recall.params import PARAMS
+
+    for param in reversed(PARAMS):
+        if param.option is None:
+            command = click.argument(param.name, required=False, default=param.default)(command)
+            continue
+        kwargs: dict[str, Any] = {"help": param.help, "metavar": param.metavar}
+        if param.kind == "flag":
+            kwargs["is_flag"] = True
+        elif param.kind == "multiple":
+            kwargs["multiple"] = True
+        elif param.kind == "int":
+            kwargs["type"] = click.IntRange(param.low, param.high)
+        elif param.kind == "choice":
+            kwargs["type"] = click.Choice(list(param.choices))
+            kwargs["metavar"] = None
+        if param.kind in ("int", "choice") and param.default is not None:
+            kwargs["default"], kwargs["show_default"] = param.default, True
+        command = click.option(param.option, param.name, **kwargs)(command)
+    return command
+
+
 @click.command()
-@click.argument("query", required=False, default="")
-@click.option("--k", "k", type=click.IntRange(1, 1000), default=10, show_default=True, help="Results to return.")
-@click.option("--since", metavar="30d|2w|6m|1y|DATE", help="Only entries from this time on.")
-@click.option("--until", metavar="30d|2w|6m|1y|DATE", help="Only entries up to this time.")
-@click.option("--kind", metavar="KIND", help="world|experience|opinion|observation|note|session (comma-separated).")
-@click.option("--entity", metavar="NAME", help="Only entries about this entity.")
-@click.option("--mode", type=click.Choice(["auto", "lexical", "semantic", "hybrid"]), default="auto",
-              show_default=True, help="Search channels to use.")
-@click.option("--budget", type=click.IntRange(1), metavar="TOKENS", help="Pack results into this many tokens.")
-@click.option("--explain", is_flag=True, help="Show which channels found each result and every score factor.")
-@click.option("--workspace-name", "workspaces", multiple=True, metavar="NAME",
-              help="Recall across these workspaces of the Postgres store (repeatable); results name theirs.")
-@click.option("--all-workspaces", is_flag=True, help="Recall across every workspace of the Postgres store.")
-@click.option("--source", type=click.Choice(["memory", "sessions", "all"]), default=None,
-              help="Search workspace memory, session transcripts, or both [default: memory.toml [recall] sources].")
-@click.option("--include-invalid", is_flag=True, help="Also facts marked as no longer true (memory forget).")
+@recall_options
 @click.option("--batch", type=click.File("rb"), metavar="FILE.jsonl",
               help="One query object per line in, one result object per line out.")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON contract.")

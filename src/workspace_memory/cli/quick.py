@@ -11,8 +11,8 @@ reject or convert (an out-of-range --k, a --mode not in the list, a value that s
 dash), human output, --batch, a blank query without a filter, or an output stream that is not
 UTF-8: for all of these it answers None and click parses the line, with click's own messages.
 A line it takes yields the same RecallRequest that click would build: the option table below
-is checked against recall's click declaration in tests/test_cli_quick.py, and the output
-against click's path on the same lines.
+is made from recall/params.py, as click's options are, and tests/test_cli_quick.py checks it
+against recall's click command and the output against click's path on the same lines.
 """
 
 from __future__ import annotations
@@ -20,16 +20,17 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
+from ..recall.params import PARAMS
+
 COMMAND = "recall"
 GLOBAL_OPTIONS = {"--workspace": "workspace", "--now": "now"}  # with their environment variables:
 GLOBAL_ENV = {"workspace": "MEMORY_WORKSPACE", "now": "MEMORY_NOW"}
-FLAGS = {"--explain": "explain", "--all-workspaces": "all_workspaces", "--include-invalid": "include_invalid",
-         "--json": "as_json"}
-TEXT = {"--since": "since", "--until": "until", "--kind": "kind", "--entity": "entity"}
-NUMBERS = {"--k": ("k", 1, 1000), "--budget": ("budget", 1, None)}  # an int in [low, high]
-CHOICES = {"--mode": ("mode", ("auto", "lexical", "semantic", "hybrid")),
-           "--source": ("source", ("memory", "sessions", "all"))}
-MULTIPLE = {"--workspace-name": "workspaces"}
+# recall's options by kind (recall/params.py), and --json, the one option of the CLI's own this path reads.
+FLAGS = {p.option: p.name for p in PARAMS if p.kind == "flag"} | {"--json": "as_json"}
+TEXT = {p.option: p.name for p in PARAMS if p.kind == "text" and p.option}
+NUMBERS = {p.option: (p.name, p.low, p.high) for p in PARAMS if p.kind == "int"}  # an int in [low, high]
+CHOICES = {p.option: (p.name, p.choices) for p in PARAMS if p.kind == "choice"}
+MULTIPLE = {p.option: p.name for p in PARAMS if p.kind == "multiple"}
 
 Parsed = tuple[dict[str, str | None], dict[str, object]]  # (global options, RecallRequest fields)
 

@@ -35,12 +35,11 @@ from ..limits import (
     MAX_ARG_CHARS,
     MAX_EDIT_CHARS,
     MAX_FACT_CHARS,
-    MAX_K,
-    MAX_QUERY_CHARS,
     cap_result,
     check_recall,
     compact_json,
 )
+from ..recall.params import BY_NAME as _P
 from ..timeparse import parse_day
 from .schemas import OUTPUT_SCHEMAS
 
@@ -56,13 +55,13 @@ _ADD = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_
 _CHANGE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
 
 
-def _text(description: str, limit: int = MAX_ARG_CHARS) -> Any:  # a pydantic Field
+def _text(description: str | None, limit: int | None = MAX_ARG_CHARS) -> Any:  # a pydantic Field
     return Field(description=description, max_length=limit)
 
 
 Block = Annotated[str, _text("The core block's label, as memory_core_show lists it (e.g. Human, Persona).")]
-Since = Annotated[str | None, _text("Only entries from this time on: 30d, 2w, 6m, 1y or YYYY-MM-DD.")]
-Until = Annotated[str | None, _text("Only entries up to this time: 30d, 2w, 6m, 1y or YYYY-MM-DD.")]
+Since = Annotated[str | None, _text(_P["since"].agent)]
+Until = Annotated[str | None, _text(_P["until"].agent)]
 EditText = Annotated[str, _text("The text (one or more lines).", MAX_EDIT_CHARS)]
 
 
@@ -104,24 +103,18 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
                            version=__version__, **auth)
 
     @server.tool(annotations=_READ)
-    async def memory_search(
-        query: Annotated[str, _text('What you want to know, in plain words ("where does Peter live"); time '
-                                    'phrases work ("last week", "in November 2025").', MAX_QUERY_CHARS)],
-        k: Annotated[int, Field(ge=1, le=MAX_K, description="How many results (default 10).")] = 10,
+    async def memory_search(  # the names, bounds, choices and words of recall/params.py (tests/test_recall_params.py)
+        query: Annotated[str, _text(_P["query"].agent, _P["query"].limit)],
+        k: Annotated[int, Field(ge=_P["k"].low, le=_P["k"].high, description=_P["k"].agent)] = 10,
         since: Since = None,
         until: Until = None,
-        kind: Annotated[str | None, _text("world, experience, opinion, observation or note (comma-separated).")]
-        = None,
-        entity: Annotated[str | None, _text("Only entries about this person or project (@Slug, name or alias).")]
-        = None,
-        mode: Annotated[Literal["auto", "lexical", "semantic", "hybrid"],
-                        Field(description="Search channels: auto (default), lexical, semantic or hybrid.")] = "auto",
-        budget: Annotated[int | None, Field(ge=1, le=1_000_000,
-                                            description="Pack the results into about this many tokens.")] = None,
-        source: Annotated[Literal["memory", "sessions", "all"] | None,
-                          Field(description="memory (the notes), sessions (past conversation transcripts, when "
-                                            "configured) or all; default: the workspace's setting.")] = None,
-        include_invalid: Annotated[bool, Field(description="Also facts marked as no longer true.")] = False,
+        kind: Annotated[str | None, _text(_P["kind"].agent)] = None,
+        entity: Annotated[str | None, _text(_P["entity"].agent)] = None,
+        mode: Annotated[Literal["auto", "lexical", "semantic", "hybrid"], Field(description=_P["mode"].agent)] = "auto",
+        budget: Annotated[int | None, Field(ge=_P["budget"].low, le=_P["budget"].high,
+                                            description=_P["budget"].agent)] = None,
+        source: Annotated[Literal["memory", "sessions", "all"] | None, Field(description=_P["source"].agent)] = None,
+        include_invalid: Annotated[bool, Field(description=_P["include_invalid"].agent)] = False,
     ) -> CallToolResult:
         """Search long-term memory before answering anything about people, projects, past events,
         decisions or preferences that is not in the conversation. Returns small cited results
