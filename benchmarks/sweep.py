@@ -112,8 +112,11 @@ def main() -> None:
         budget = f"r@{BUDGET_CHARS}c"
         split = (halves[0]["all"][budget], halves[1]["all"][budget])
         results.append((text or "(baseline)", split))
+        hops = [h.get("multi-hop", {}).get(budget, 0.0) for h in halves]
         print(f"{text or '(baseline)':<44} " + " ".join(f"{row[m]:>8.3f}" for m in metrics)
-              + f"   A {split[0]:.3f}  B {split[1]:.3f}   {time.perf_counter() - t0:5.0f} s", flush=True)
+              + f"   A {split[0]:.3f}  B {split[1]:.3f}"
+              + f"   multi-hop {table.get('multi-hop', {}).get(budget, 0.0):.3f} (A {hops[0]:.3f} B {hops[1]:.3f})"
+              + f"   {time.perf_counter() - t0:5.0f} s", flush=True)
         if args.out:
             with args.out.open("a") as fh:
                 fh.write(json.dumps({"model": args.model, "mode": args.mode, "config": config} | table) + "\n")

@@ -145,19 +145,45 @@ class SemanticChannel:
         self.fill_cosines(qvec, candidates)
         return qvec
 
-    def fill_cosines(self, qvec, candidates) -> None:  # np.ndarray | None, {id: Candidate}
-        """The exact cosine, from the stored vectors, of candidates that the vector pool did not return."""
-        missing = [cid for cid, c in candidates.items() if "cosine" not in c.channels]
+    def fill_cosines(self, qvec, candidates, channel: str = "cosine") -> None:  # np.ndarray | None, {id: Candidate}
+        """The exact cosine, from the stored vectors, of candidates that the vector pool did not return
+        (`channel`: "cosine" for the question, "topic" for the question without its names)."""
+        missing = [cid for cid, c in candidates.items() if channel not in c.channels]
         if not missing:
             return
         stored = self.vectors.vectors_of(missing) if qvec is not None else {}
         for cid in missing:
             vecs = stored.get(cid)
-            candidates[cid].channels["cosine"] = float(np.max(vecs @ qvec)) if vecs is not None else 0.0
+            candidates[cid].channels[channel] = float(np.max(vecs @ qvec)) if vecs is not None else 0.0
+
+    def add_topic(self, text: str, qvec, pool: int, filters: Filters, candidates):  # see recall.topic
+        """Embed the question without its names; add its vector pool and give every candidate its
+        "topic" cosine (which then counts instead of "cosine"); return the vector."""
+        from .candidates import Candidate
+
+        tvec = PendingVector(self.embedder.embed_query, text).result()
+        for cid, cosine in self.vectors.search(tvec, pool, filters):
+            cand = candidates.get(cid)
+            if cand is None:
+                cand = candidates[cid] = Candidate(cid, 0.0, {})
+            if "topic" not in cand.found_by:
+                cand.found_by.append("topic")
+            cand.channels["topic"] = float(cosine)
+        self.fill_both(qvec, tvec, candidates)
+        return tvec
+
+    def fill_both(self, qvec, tvec, candidates) -> None:
+        """fill_cosines for the question, and for the question without its names when there is one."""
+        self.fill_cosines(qvec, candidates)
+        if tvec is not None:
+            self.fill_cosines(tvec, candidates, "topic")
 
     def relevance(self, cand) -> float:  # engine.Candidate
-        """The candidate's relevance: its calibrated cosine, fused with its lexical score in hybrid mode."""
-        vector = calibrate(cand.channels.get("cosine", 0.0), self.calibration)
+        """The candidate's relevance: its calibrated cosine (to the question without its names, when
+        it names people: recall.topic), fused with its lexical score in hybrid mode."""
+        channels = cand.channels
+        vector = calibrate(channels["topic"] if "topic" in channels else channels.get("cosine", 0.0),
+                           self.calibration)
         cand.channels["vector"] = vector
         return vector if self.semantic_only else fuse(vector, cand.channels.get("lexical", 0.0), self.settings)
 
