@@ -223,8 +223,9 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
     if q.semantic is not None:
         q.qvec = q.semantic.add_candidates(q.u, q.pool, q.filters, candidates, pending)
         text = _without_names(q, candidates)
+        guessed = pending.extra(text) if pending is not None else None
         if text is not None:
-            q.tvec = q.semantic.add_topic(text, q.qvec, q.pool, q.filters, candidates)
+            q.tvec = q.semantic.add_topic(text, q.qvec, q.pool, q.filters, candidates, guessed)
     _relevance(q, candidates)
     if q.u.entity_boost:
         # "tell me about Peter", "what does Peter prefer": entries about the entity compete

@@ -63,25 +63,51 @@ class PendingVector:
     This thread is a daemon and ends with its question.
     """
 
-    def __init__(self, embed: Callable[[str], np.ndarray], query: str) -> None:
+    def __init__(self, embed: Callable[[str], np.ndarray], query: str, extra: str | None = None,
+                 embed_many: Callable[[list[str]], np.ndarray] | None = None) -> None:
         self._vector: np.ndarray | None = None
         self._error: BaseException | None = None
+        # A second text, embedded with the question in the same thread (the question without the
+        # names it seems to hold, recall.topic), so that its vector is ready when the engine knows
+        # whether it is the one it needs. `embed_many`: one call for both, where a question embeds
+        # as a document does (a batch of two costs USE about half of a second call).
+        self._extra_text, self._extra = extra, None
+        self._first = threading.Event()
+        self._embed_many = embed_many if extra is not None else None
         self._thread = threading.Thread(target=self._run, args=(embed, query), name="memory-query", daemon=True)
         self._thread.start()
 
     def _run(self, embed: Callable[[str], np.ndarray], query: str) -> None:
         try:
             with _embedding:
-                self._vector = embed(query)
+                if self._embed_many is not None:
+                    self._vector, self._extra = self._embed_many([query, str(self._extra_text)])
+                else:
+                    self._vector = embed(query)
         except BaseException as exc:  # handed to the caller by result()
             self._error = exc
+        finally:
+            self._first.set()
+        if self._extra_text is not None and self._extra is None and self._error is None:
+            try:
+                with _embedding:
+                    self._extra = embed(self._extra_text)
+            except Exception:  # the engine embeds the text itself, and meets the error there
+                self._extra_text = None
 
     def result(self) -> np.ndarray:
         """The vector, once computed; the embedder's exception if it failed."""
-        self._thread.join()
+        if self._extra_text is None:
+            self._thread.join()
+        self._first.wait()
         if self._error is not None:
             raise self._error
         return self._vector  # type: ignore[return-value] - set when no error was
+
+    def extra(self, text: str | None) -> np.ndarray | None:
+        """The second text's vector if it is `text`, else None; the thread has ended on return."""
+        self._thread.join()
+        return self._extra if text is not None and text == self._extra_text else None
 
 
 def calibration_of(embedder: Embedder) -> tuple[float, float]:
@@ -122,7 +148,10 @@ class SemanticChannel:
         query = u.text or u.time_phrase or ""
         if not query.strip():
             return None
-        return PendingVector(self.embedder.embed_query, query)
+        from . import topic
+
+        many = self.embedder.embed_documents if getattr(self.embedder, "queries_as_documents", False) else None
+        return PendingVector(self.embedder.embed_query, query, topic.guess(u.text, u.entity_names), many)
 
     def add_candidates(self, u, pool: int, filters: Filters, candidates,  # see engine
                        pending: PendingVector | None = None):
@@ -156,12 +185,15 @@ class SemanticChannel:
             vecs = stored.get(cid)
             candidates[cid].channels[channel] = float(np.max(vecs @ qvec)) if vecs is not None else 0.0
 
-    def add_topic(self, text: str, qvec, pool: int, filters: Filters, candidates):  # see recall.topic
-        """Embed the question without its names; add its vector pool and give every candidate its
-        "topic" cosine (which then counts instead of "cosine"); return the vector."""
+    def add_topic(self, text: str, qvec, pool: int, filters: Filters, candidates,  # see recall.topic
+                  tvec=None):
+        """The question without its names (`tvec`: its vector, if embedded already): add its vector
+        pool and give every candidate its "topic" cosine (which then counts instead of "cosine");
+        return the vector."""
         from .candidates import Candidate
 
-        tvec = PendingVector(self.embedder.embed_query, text).result()
+        if tvec is None:
+            tvec = PendingVector(self.embedder.embed_query, text).result()
         for cid, cosine in self.vectors.search(tvec, pool, filters):
             cand = candidates.get(cid)
             if cand is None:

@@ -54,6 +54,18 @@ def without_names(text: str, names: set[str]) -> str | None:
     return re.sub(r"\s+([^\w\s@])", r"\1", " ".join(kept))
 
 
+def guess(text: str, entity_names: dict[str, frozenset[str]]) -> str | None:
+    """The question without the words that look like names (capitalised, not first in a sentence;
+    a named entity's), embedded beside the question before the engine knows its people: most often
+    the text `without_names` then gives, so its encoding costs no wait (semantic.PendingVector)."""
+    if not ENABLED:
+        return None
+    tokens = _TOKEN.findall(text)
+    names = {_bare(t) for i, t in enumerate(tokens)
+             if t[:1].isupper() and t != "I" and i > 0 and tokens[i - 1] not in {".", "?", "!", ":"}}
+    return without_names(text, names | name_words(frozenset(), entity_names))
+
+
 def name_words(subjects: frozenset[str], entity_names: dict[str, frozenset[str]]) -> set[str]:
     """The single lower-cased words of the people a question names: its subjects' and entities' names."""
     words = {w for s in subjects for w in s.split()}
