@@ -30,6 +30,47 @@ def test_no_name_or_nothing_else_gives_none() -> None:
     assert topic.without_names("Emi and Elise?", {"emi", "elise"}) is None
 
 
+def test_the_guess_before_the_pools_drops_capitalised_words_and_entity_names() -> None:
+    assert topic.guess("What do Emi and Elise do to unwind?", {}) == "What do do to unwind?"
+    assert topic.guess("which drink does pete like", {"peter": frozenset({"Pete"})}) == "which drink does like"
+    assert topic.guess("Lisbon? What did Emi book there", {}) == "Lisbon? What did book there"  # "What" opens a sentence
+    assert topic.guess("what helps me unwind", {}) is None
+
+
+def test_the_second_text_is_embedded_with_the_question_and_waited_for_only_when_wanted() -> None:
+    import threading
+
+    import numpy as np
+
+    from workspace_memory.recall.semantic import PendingVector
+
+    def one(text: str) -> np.ndarray:
+        return np.full(2, float(len(text)))
+
+    calls: list[list[str]] = []
+
+    def many(texts: list[str]) -> np.ndarray:
+        calls.append(list(texts))
+        return np.vstack([one(t) for t in texts])
+
+    before = threading.active_count()
+    for embed_many in (None, many):
+        pending = PendingVector(one, "abcd", "ab", embed_many)
+        assert pending.result().tolist() == [4.0, 4.0]
+        assert pending.extra("ab").tolist() == [2.0, 2.0]
+        assert PendingVector(one, "abcd", "ab", embed_many).extra("other") is None
+        assert threading.active_count() == before
+    assert calls == [["abcd", "ab"], ["abcd", "ab"]]  # one call for both
+
+    def broken_second(text: str) -> np.ndarray:
+        if text == "ab":
+            raise RuntimeError("model gone")
+        return one(text)
+
+    pending = PendingVector(broken_second, "abcd", "ab")
+    assert pending.result().tolist() == [4.0, 4.0] and pending.extra("ab") is None
+
+
 def test_the_names_are_the_subjects_and_the_entities() -> None:
     words = topic.name_words(frozenset({"emi", "jo ann"}), {"peter": frozenset({"Peter Steinberger", "Pete"})})
     assert words == {"emi", "jo", "ann", "peter", "steinberger", "pete"}

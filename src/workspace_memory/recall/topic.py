@@ -25,19 +25,20 @@ import re
 ENABLED = 1  # 0: off, only to measure without it (benchmarks: `topic.ENABLED=0`)
 # The words that join names ("Ana and Tom", "Ana, Tom & Jo"), dropped with them.
 _JOINERS = frozenset({"and", "&", "or", "und", "et", "y", "e"})
-_TOKEN = re.compile(r"@?[^\W_][\w.'’-]*|[^\w\s]+")
-_POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
+# Patterns, compiled on first use (re's cache), not at import: a lexical recall never needs them.
+_TOKEN = r"@?[^\W_][\w.'’-]*|[^\w\s]+"
+_POSSESSIVE = r"(?:'s|’s|'|’)$"
 
 
 def _bare(token: str) -> str:
     """"@Ana's" -> "ana": the lower-cased name a token spells."""
-    return _POSSESSIVE.sub("", token.lstrip("@")).lower()
+    return re.sub(_POSSESSIVE, "", token.lstrip("@")).lower()
 
 
 def without_names(text: str, names: set[str]) -> str | None:
     """`text` without the tokens that spell one of `names` (lower-cased single words) and the words
     that join them; None when none is there or nothing else is left."""
-    tokens = _TOKEN.findall(text)
+    tokens = re.findall(_TOKEN, text)
     named = [_bare(t) in names for t in tokens]
     if not any(named):
         return None
@@ -60,7 +61,7 @@ def guess(text: str, entity_names: dict[str, frozenset[str]]) -> str | None:
     the text `without_names` then gives, so its encoding costs no wait (semantic.PendingVector)."""
     if not ENABLED:
         return None
-    tokens = _TOKEN.findall(text)
+    tokens = re.findall(_TOKEN, text)
     names = {_bare(t) for i, t in enumerate(tokens)
              if t[:1].isupper() and t != "I" and i > 0 and tokens[i - 1] not in {".", "?", "!", ":"}}
     return without_names(text, names | name_words(frozenset(), entity_names))
