@@ -8,14 +8,18 @@ looks alike to it, and the one that answers in other words, on another day ("a l
 work clears my head"), does not stand out from her small talk. The name still counts where it
 tells entries apart: in the lexical channel (by its IDF), and in the whose-turn and entity factors.
 
-So when the question names people of the workspace (the subjects of candidate entries,
-recall.subject, or named entities), it is embedded a second time without their names ("What does
-do to unwind?"), and that vector's cosine is the candidate's cosine; the vector finds a pool of its
-own too. The question as asked still finds its pool (the names may be all it has).
+The same holds for any named entity (a company's page and the facts about it all name it). So
+when the question names people of the workspace (the subjects of candidate entries,
+recall.subject) or its entities, it is embedded a second time without their names ("What does do
+to unwind?"), and that vector's cosine is the candidate's cosine; the vector finds a pool of its
+own too. The question as asked still finds its pool (the names may be all it has). Not for a
+question about nothing but them ("who is Priya"), where the name is all there is to match.
 
-It costs one more encoding, only for a question that names someone, after the first pools (the
-names are known from their entries). Measured on LoCoMo's two halves and on our own multi-hop set:
-docs/benchmarks.md, "The other days of a multi-hop answer".
+It costs one more encoding, only for a question with a name in it. The names are known only
+from the candidates, so `guess` (the words that look like names) is embedded beside the question
+in its thread (semantic.PendingVector), and the text is embedded again only when the names found
+differ. Measured on LoCoMo's two halves and on our own multi-hop set: docs/benchmarks.md, "The
+question without its names"; each lever tried: docs/recall.md.
 """
 
 from __future__ import annotations
