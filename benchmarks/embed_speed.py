@@ -2,6 +2,7 @@
 
     python benchmarks/embed_speed.py [--days 365] [--runs 7] [--recalls 12] [--workdir DIR]
                                      [--only export,throughput,first,edit,recall]
+                                     [--src BASE/src --src BRANCH/src] [--named]
 
 Measures, on this machine and in this order:
 1. The export: `memory index` of a 3-day workspace with an empty model cache (first use on a
@@ -15,7 +16,9 @@ Measures, on this machine and in this order:
 5. A cold `memory recall --mode hybrid` process on that workspace (median of --recalls), with its
    peak RSS, beside `python -c pass` and `python -c "import onnxruntime"`.
    PYTHONDONTWRITEBYTECODE is removed from the children's environment (the bytecode cache is on, as
-   for a user), and one run with -X importtime lists where the import time goes.
+   for a user), and one run with -X importtime lists where the import time goes. With --src, each
+   run is made once with each source tree in turn (a ratio under the same load); with --named, only
+   questions that name people of the workspace are asked.
 
 Each child's CPU time (user + sys) and peak RSS come from
 /usr/bin/time. The model cache is a fresh temporary folder (MEMORY_CACHE_DIR), never ~/.cache. Wall times are
@@ -46,6 +49,9 @@ MEMORY_BIN = str(Path(sys.executable).parent / "memory")
 QUERIES = ["who prefers concise replies", "problems with the reconnect logic", "trip to Marrakech",
            "what is the risk in the deploy pipeline", "follow up on invoices", "backup strategy",
            "which drink does Diego like", "meeting in Tokyo", "rate limits of the API", "design review outcome"]
+# --named: questions that name people of the workspace (a second encoding: recall.topic).
+NAMED_QUERIES = ["which drink does Diego like", "what did Anna say about the deploy pipeline",
+                 "when did Ravi and Mei meet about invoices", "what does Peter think of the reconnect logic"]
 
 
 def child_env(cache: Path) -> dict[str, str]:
@@ -173,19 +179,29 @@ def one_line_edits(ws: Path, cache: Path, days: int, runs: int) -> None:
           f"({runs} runs)")
 
 
-def cold_recall(ws: Path, cache: Path, runs: int) -> None:
-    env = child_env(cache)
-    for q in QUERIES[:2]:  # warm the bytecode cache and the OS file cache
-        timed(memory(ws, "recall", q, "--mode", "hybrid", "--json"), env)
-    walls, cpus, peaks = [], [], []
+def cold_recall(ws: Path, cache: Path, runs: int, srcs: list[str] | None = None, named: bool = False) -> None:
+    """Cold hybrid recall processes; with `srcs`, each run once per source tree in turn (PYTHONPATH)."""
+    queries = NAMED_QUERIES if named else QUERIES
+    trees = srcs or [""]
+    envs = {t: child_env(cache) | ({"PYTHONPATH": t} if t else {}) for t in trees}
+    for t in trees:
+        for q in queries[:2]:  # warm the bytecode cache and the OS file cache
+            timed(memory(ws, "recall", q, "--mode", "hybrid", "--json"), envs[t])
+    got: dict[str, tuple[list[float], list[float], list[int]]] = {t: ([], [], []) for t in trees}
     for i in range(runs):
-        query = QUERIES[i % len(QUERIES)]
-        wall, cpu, rss, _ = measured(memory(ws, "recall", query, "--mode", "hybrid", "--json"), env)
-        walls.append(wall)
-        cpus.append(cpu)
-        peaks.append(rss)
-    print(f"[cold hybrid recall] {summary(walls, cpus)} ({runs} runs, PYTHONDONTWRITEBYTECODE unset); "
-          f"peak RSS median {statistics.median(peaks) / 1024:.0f} MiB, max {max(peaks) / 1024:.0f} MiB")
+        query = queries[i % len(queries)]
+        for t in trees:
+            wall, cpu, rss, _ = measured(memory(ws, "recall", query, "--mode", "hybrid", "--json"), envs[t])
+            for column, value in zip(got[t], (wall, cpu, rss), strict=True):
+                column.append(value)
+    first = statistics.median(got[trees[0]][0])
+    for t in trees:
+        walls, cpus, peaks = got[t]
+        ratio = f"; wall x{statistics.median(walls) / first:.2f} of the first tree" if len(trees) > 1 else ""
+        print(f"[cold hybrid recall]{' ' + t if t else ''} {summary(walls, cpus)} ({runs} runs, "
+              f"PYTHONDONTWRITEBYTECODE unset); peak RSS median {statistics.median(peaks) / 1024:.0f} MiB, "
+              f"max {max(peaks) / 1024:.0f} MiB{ratio}")
+    env = envs[trees[-1]]
     for name, code in (("python -c pass", "pass"), ("python -c 'import onnxruntime'", "import onnxruntime")):
         runs_ = [measured([sys.executable, "-c", code], env)[:2] for _ in range(5)]
         print(f"[cold hybrid recall] yardstick `{name}`: median {statistics.median(w for w, _ in runs_):.3f} s, "
@@ -211,6 +227,9 @@ def main() -> None:
     parser.add_argument("--recalls", type=int, default=12, help="cold recall runs")
     parser.add_argument("--workdir", type=Path, default=None,
                         help="keep the big workspace (and its index) here between runs")
+    parser.add_argument("--src", action="append", default=[], metavar="DIR",
+                        help="cold recalls: run each tree in turn (PYTHONPATH=DIR), e.g. a base and a branch")
+    parser.add_argument("--named", action="store_true", help="cold recalls: only questions that name people")
     parser.add_argument("--only", default="export,throughput,first,edit,recall",
                         help="comma-separated steps to run (the export is made in any case)")
     args = parser.parse_args()
@@ -228,7 +247,7 @@ def main() -> None:
         if "edit" in steps:
             one_line_edits(big, cache, args.days, args.runs)
         if "recall" in steps:
-            cold_recall(big, cache, args.recalls)
+            cold_recall(big, cache, args.recalls, args.src, args.named)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         print(f"load average at end: {load()}")

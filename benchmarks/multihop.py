@@ -1,6 +1,6 @@
 """A multi-hop set of our own: answers told on two days, the second time in other words.
 
-    .venv/bin/python benchmarks/multihop.py [--modes lexical,hybrid] [--constants echo.ECHO_SHARE=0.8]
+    .venv/bin/python benchmarks/multihop.py [--modes lexical,hybrid] [--constants topic.ENABLED=0]
 
 Two people chat over eight days in a messaging log (one daily note per day, "- Name: text" a
 line, with small talk and lines that share the questions' words). Each question asks about both
@@ -85,7 +85,7 @@ def build(root: Path) -> dict[str, list[tuple[str, int]]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--modes", default="lexical,hybrid")
-    ap.add_argument("--constants", default="", help="patch recall constants: echo.ECHO_SHARE=0.8,...")
+    ap.add_argument("--constants", default="", help="patch recall constants: topic.ENABLED=0,...")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     patch_constants(args.constants)

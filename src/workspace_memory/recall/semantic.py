@@ -63,25 +63,51 @@ class PendingVector:
     This thread is a daemon and ends with its question.
     """
 
-    def __init__(self, embed: Callable[[str], np.ndarray], query: str) -> None:
+    def __init__(self, embed: Callable[[str], np.ndarray], query: str, extra: str | None = None,
+                 embed_many: Callable[[list[str]], np.ndarray] | None = None) -> None:
         self._vector: np.ndarray | None = None
         self._error: BaseException | None = None
+        # A second text, embedded with the question in the same thread (the question without the
+        # names it seems to hold, recall.topic), so that its vector is ready when the engine knows
+        # whether it is the one it needs. `embed_many`: one call for both, where a question embeds
+        # as a document does (a batch of two costs USE about half of a second call).
+        self._extra_text, self._extra = extra, None
+        self._first = threading.Event()
+        self._embed_many = embed_many if extra is not None else None
         self._thread = threading.Thread(target=self._run, args=(embed, query), name="memory-query", daemon=True)
         self._thread.start()
 
     def _run(self, embed: Callable[[str], np.ndarray], query: str) -> None:
         try:
             with _embedding:
-                self._vector = embed(query)
+                if self._embed_many is not None:
+                    self._vector, self._extra = self._embed_many([query, str(self._extra_text)])
+                else:
+                    self._vector = embed(query)
         except BaseException as exc:  # handed to the caller by result()
             self._error = exc
+        finally:
+            self._first.set()
+        if self._extra_text is not None and self._extra is None and self._error is None:
+            try:
+                with _embedding:
+                    self._extra = embed(self._extra_text)
+            except Exception:  # the engine embeds the text itself, and meets the error there
+                self._extra_text = None
 
     def result(self) -> np.ndarray:
         """The vector, once computed; the embedder's exception if it failed."""
-        self._thread.join()
+        if self._extra_text is None:
+            self._thread.join()
+        self._first.wait()
         if self._error is not None:
             raise self._error
         return self._vector  # type: ignore[return-value] - set when no error was
+
+    def extra(self, text: str | None) -> np.ndarray | None:
+        """The second text's vector if it is `text`, else None; the thread has ended on return."""
+        self._thread.join()
+        return self._extra if text is not None and text == self._extra_text else None
 
 
 def calibration_of(embedder: Embedder) -> tuple[float, float]:
@@ -122,7 +148,10 @@ class SemanticChannel:
         query = u.text or u.time_phrase or ""
         if not query.strip():
             return None
-        return PendingVector(self.embedder.embed_query, query)
+        from . import topic
+
+        many = self.embedder.embed_documents if getattr(self.embedder, "queries_as_documents", False) else None
+        return PendingVector(self.embedder.embed_query, query, topic.guess(u.text, u.entity_names), many)
 
     def add_candidates(self, u, pool: int, filters: Filters, candidates,  # see engine
                        pending: PendingVector | None = None):
@@ -145,19 +174,48 @@ class SemanticChannel:
         self.fill_cosines(qvec, candidates)
         return qvec
 
-    def fill_cosines(self, qvec, candidates) -> None:  # np.ndarray | None, {id: Candidate}
-        """The exact cosine, from the stored vectors, of candidates that the vector pool did not return."""
-        missing = [cid for cid, c in candidates.items() if "cosine" not in c.channels]
+    def fill_cosines(self, qvec, candidates, channel: str = "cosine") -> None:  # np.ndarray | None, {id: Candidate}
+        """The exact cosine, from the stored vectors, of candidates that the vector pool did not return
+        (`channel`: "cosine" for the question, "topic" for the question without its names)."""
+        missing = [cid for cid, c in candidates.items() if channel not in c.channels]
         if not missing:
             return
         stored = self.vectors.vectors_of(missing) if qvec is not None else {}
         for cid in missing:
             vecs = stored.get(cid)
-            candidates[cid].channels["cosine"] = float(np.max(vecs @ qvec)) if vecs is not None else 0.0
+            candidates[cid].channels[channel] = float(np.max(vecs @ qvec)) if vecs is not None else 0.0
+
+    def add_topic(self, text: str, qvec, pool: int, filters: Filters, candidates,  # see recall.topic
+                  tvec=None):
+        """The question without its names (`tvec`: its vector, if embedded already): add its vector
+        pool and give every candidate its "topic" cosine (which then counts instead of "cosine");
+        return the vector."""
+        from .candidates import Candidate
+
+        if tvec is None:
+            tvec = PendingVector(self.embedder.embed_query, text).result()
+        for cid, cosine in self.vectors.search(tvec, pool, filters):
+            cand = candidates.get(cid)
+            if cand is None:
+                cand = candidates[cid] = Candidate(cid, 0.0, {})
+            if "topic" not in cand.found_by:
+                cand.found_by.append("topic")
+            cand.channels["topic"] = float(cosine)
+        self.fill_both(qvec, tvec, candidates)
+        return tvec
+
+    def fill_both(self, qvec, tvec, candidates) -> None:
+        """fill_cosines for the question, and for the question without its names when there is one."""
+        self.fill_cosines(qvec, candidates)
+        if tvec is not None:
+            self.fill_cosines(tvec, candidates, "topic")
 
     def relevance(self, cand) -> float:  # engine.Candidate
-        """The candidate's relevance: its calibrated cosine, fused with its lexical score in hybrid mode."""
-        vector = calibrate(cand.channels.get("cosine", 0.0), self.calibration)
+        """The candidate's relevance: its calibrated cosine (to the question without its names, when
+        it names people: recall.topic), fused with its lexical score in hybrid mode."""
+        channels = cand.channels
+        vector = calibrate(channels["topic"] if "topic" in channels else channels.get("cosine", 0.0),
+                           self.calibration)
         cand.channels["vector"] = vector
         return vector if self.semantic_only else fuse(vector, cand.channels.get("lexical", 0.0), self.settings)
 
