@@ -261,6 +261,8 @@ class Memory(RecallVectors, StoreOps, AgentOps, Following):
         self._record_space(embedder, notices[-1] if pos else None)
         report.notices += update.notices
         self._record_model(embedder)  # what this index is built with, until the next --rebuild
+        if not update.missing:
+            self._calibrate(embedder)
         report.seconds = time.perf_counter() - started
         return report
 

@@ -33,7 +33,8 @@ class RecallVectors:
             if vectors is None:
                 return None, [*notices, *more, f"{exc}; using lexical search"]
             embedder = self._embedder[0]
-        channel = SemanticChannel(vectors, embedder, semantic_only=mode == "semantic", settings=self.recall_settings)
+        channel = SemanticChannel(vectors, embedder, semantic_only=mode == "semantic", settings=self.recall_settings,
+                                  measured=self._measured_calibration(embedder))
         return channel, notices + more
 
     def _fall_back(self, exc: ProviderUnavailable, store: Store) -> tuple[VectorIndex | None, list[str]]:
@@ -81,3 +82,30 @@ class RecallVectors:
             notices.append(f"{update.missing} new text(s) not embedded yet ({why}); they are found by keywords "
                            "until `memory index` embeds them")
         return vectors, notices
+
+    # -- the calibration of a model without fitted constants (embed.calibration) ----------------------
+    def _calibrate(self, embedder: Embedder) -> None:
+        """Measure the cosine scale of the space `memory index` just completed, when it has no
+        record yet, or the workspace has grown or shrunk since (embed.calibration.needs_measuring).
+
+        Every space is measured, fitted constants or not (the record costs ~0.1 s and shows in
+        `.memory/calibration.json` what recall would use if the model had none)."""
+        if not self.checkout:
+            return
+        from ..embed import calibration
+
+        vectors = self.store.vectors(embedder)
+        state_dir, identity = self.workspace.state_dir, embedder.identity()
+        sample, entries = vectors.sample(calibration.SAMPLE)
+        if calibration.needs_measuring(state_dir, identity, entries):
+            calibration.record(state_dir, identity, sample, entries)
+
+    def _measured_calibration(self, embedder: Embedder) -> tuple[float, float] | None:
+        """The measured (floor, ceiling) of the embedder's space, read only for a model without fitted
+        constants (recall.semantic.calibration_of); None when there is no record (no checkout, no
+        `memory index` yet, or too few entries): then MiniLM's constants apply."""
+        if getattr(embedder, "calibration", None) or not self.checkout:
+            return None
+        from ..embed.calibration import stored
+
+        return stored(self.workspace.state_dir, embedder.identity())
