@@ -60,6 +60,9 @@ def test_index_measures_an_unseen_model_and_recall_uses_it(tmp_path: Path, serve
     assert rec["floor"] < COS_FLOOR and rec["ceil"] > COS_CEIL
     assert KEY not in (ws / ".memory" / calibration.FILE).read_text(encoding="utf-8")
 
+    status = mem(ws, "status")["embedding_space"]["calibration"]
+    assert status == {"source": "measured", "floor": rec["floor"], "ceil": rec["ceil"]}
+
     hits = mem(ws, "recall", "hiring report Osaka", "--mode", "semantic", "--explain")["results"]
     assert hits
     for hit in hits:

@@ -138,7 +138,26 @@ def describe(cfg: EmbeddingConfig, embedder: Embedder | None, state_dir: Path) -
         "key_from": remote.api_key_from if remote is not None else None,
         "tokens_sent": record.get("tokens") or {},
         "batch_jobs": _pending(state_dir),
+        "calibration": _calibration(embedder, state_dir),
     }
+
+
+def _calibration(embedder: Embedder | None, state_dir: Path) -> dict[str, Any] | None:
+    """The cosine calibration recall uses for this embedder (recall.semantic.calibration_of): the
+    model's fitted constants, the one `memory index` measured (embed.calibration), or the default."""
+    if embedder is None:
+        return None
+    fitted = getattr(embedder, "calibration", None)
+    if fitted:
+        return {"source": "fitted", "floor": float(fitted[0]), "ceil": float(fitted[1])}
+    from .calibration import stored
+
+    # The identity holds the dimension; a model that learns it from a first answer is not asked here.
+    unknown = hasattr(embedder, "known_dim") and getattr(embedder, "known_dim", None) is None
+    measured = None if unknown else stored(state_dir, embedder.identity())
+    if measured:
+        return {"source": "measured", "floor": measured[0], "ceil": measured[1]}
+    return {"source": "default", "floor": None, "ceil": None}  # MiniLM's, until `memory index` measures
 
 
 def _pending(state_dir: Path) -> list[dict[str, Any]]:
