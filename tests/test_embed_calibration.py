@@ -82,6 +82,17 @@ def test_the_measurement_is_deterministic_and_kept_until_the_space_changes(tmp_p
     first = records(a)
     mem(a, "index")
     assert records(a) == first
+    log = a / "memory" / "2025-11-20.md"
+    log.write_text(log.read_text(encoding="utf-8") + "- One more task about the garden.\n", encoding="utf-8")
+    mem(a, "index")
+    assert records(a) == first, "a small change keeps the measurement"
+    log.write_text(log.read_text(encoding="utf-8") + "".join(f"- Note {i}: bring {i} chairs to the hall.\n"
+                                                             for i in range(12)), encoding="utf-8")
+    mem(a, "index")
+    [grown] = records(a).values()
+    [before] = first.values()
+    assert grown["workspace_entries"] > before["workspace_entries"] * 1.1, "more than 10% more entries: measured again"
+    first = records(a)
 
     # Another model (here: another dimension, another space) is measured on its own; the old record stays.
     (a / "memory.toml").write_text((a / "memory.toml").read_text().replace("dimensions = 48", "dimensions = 24"))

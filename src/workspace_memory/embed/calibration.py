@@ -41,6 +41,7 @@ WIDTH = 6.0  # likewise
 RE_MEASURE = 0.10  # measure again when the entry count moved by more than this share
 PERCENTILES = (1, 10, 50, 90, 99)
 VERSION = 1  # of the statistics; another version is measured again
+RULE = f"floor p{P_FLOOR:g}, width {WIDTH:g} x (p90 - p10)"  # stored: a record of another rule is measured again
 
 
 def measure(vectors: np.ndarray) -> dict[str, Any]:
@@ -101,9 +102,9 @@ def stored(state_dir: Path, identity: str) -> tuple[float, float] | None:
 
 
 def needs_measuring(state_dir: Path, identity: str, entries: int) -> bool:
-    """True when the space has no record of this version, or the entry count moved by > RE_MEASURE."""
+    """True when the space has no record of this version and rule, or the entry count moved by > RE_MEASURE."""
     record = read_all(state_dir).get(identity)
-    if not isinstance(record, dict) or record.get("version") != VERSION:
+    if not isinstance(record, dict) or record.get("version") != VERSION or record.get("rule") != RULE:
         return entries >= MIN_ENTRIES
     counted = int(record.get("workspace_entries") or 0)
     return abs(entries - counted) > RE_MEASURE * max(counted, 1)
@@ -116,8 +117,7 @@ def record(state_dir: Path, identity: str, vectors: np.ndarray, entries: int) ->
         return None
     stats = measure(vectors)
     floor, ceil = derive(stats)
-    entry = stats | {"workspace_entries": entries, "floor": floor, "ceil": ceil,
-                     "rule": f"floor p{P_FLOOR:g}, width {WIDTH:g} x (p90 - p10)"}
+    entry = stats | {"workspace_entries": entries, "floor": floor, "ceil": ceil, "rule": RULE}
     data = read_all(state_dir)
     data[identity] = entry
     state_dir.mkdir(parents=True, exist_ok=True)
