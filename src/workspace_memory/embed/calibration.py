@@ -26,12 +26,12 @@ has moved by more than RE_MEASURE since. Names and numbers only: no text, no key
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from ..files import read_json_object, write_json_object
 
 FILE = "calibration.json"
 SAMPLE = 1000  # entries measured: 499,500 pairs, ~0.1 s; more moved the percentiles by < 0.005 on LoCoMo
@@ -85,11 +85,7 @@ def sample_rows(ids: list[int], n: int = SAMPLE) -> list[int]:
 
 def read_all(state_dir: Path) -> dict[str, Any]:
     """Every space's record ({} when none, or unreadable: derived data, measured again)."""
-    try:
-        data = json.loads((state_dir / FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    return read_json_object(state_dir / FILE)
 
 
 def stored(state_dir: Path, identity: str) -> tuple[float, float] | None:
@@ -112,7 +108,7 @@ def needs_measuring(state_dir: Path, identity: str, entries: int) -> bool:
 
 def record(state_dir: Path, identity: str, vectors: np.ndarray, entries: int) -> dict[str, Any] | None:
     """Measure `vectors` (the sample) and store the space's calibration; the record, or None when
-    there are too few entries to measure. Atomic (temp file + rename)."""
+    there are too few entries to measure. Atomic (files.write_json_object)."""
     if len(vectors) < MIN_ENTRIES:
         return None
     stats = measure(vectors)
@@ -120,8 +116,5 @@ def record(state_dir: Path, identity: str, vectors: np.ndarray, entries: int) ->
     entry = stats | {"workspace_entries": entries, "floor": floor, "ceil": ceil, "rule": RULE}
     data = read_all(state_dir)
     data[identity] = entry
-    state_dir.mkdir(parents=True, exist_ok=True)
-    tmp = state_dir / f".{FILE}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, state_dir / FILE)
+    write_json_object(state_dir / FILE, data)
     return entry
