@@ -13,7 +13,7 @@ import pytest
 
 import recall_ws as R
 from conftest import run_memory
-from provider_servers import ProviderServer
+from provider_servers import ProviderServer, serving
 from workspace_memory.embed import calibration
 from workspace_memory.recall.semantic import COS_CEIL, COS_FLOOR, calibrate
 
@@ -22,9 +22,8 @@ KEY = "sk-calibration-test-41b7"
 
 @pytest.fixture
 def server() -> Iterator[ProviderServer]:
-    srv = ProviderServer(key=KEY)
-    yield srv
-    srv.close()
+    with serving(KEY) as srv:
+        yield srv
 
 
 def workspace(root: Path, server: ProviderServer, dimensions: int = 48) -> Path:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import build_workspace, memory_executable
-from provider_servers import ProviderServer
+from provider_servers import ProviderServer, serving
 from test_openclaw_plugin import OpenClaw, _details, _toolchain, running_gateway
 
 pytestmark = pytest.mark.node
@@ -47,8 +47,7 @@ def _files_holding(folder: Path, secret: str) -> list[str]:
 
 def test_openclaws_resolved_key_reaches_the_engine_in_its_environment_only(tmp_path: Path) -> None:
     _toolchain()
-    server = ProviderServer(key=KEY)
-    try:
+    with serving(KEY) as server:
         oc = _openclaw_with_key(tmp_path, server)
         # The engine's settings decide (no MEMORY_EMBED_PROVIDER=none), and no key comes from the environment.
         env = {k: v for k, v in oc.env.items() if k != "MEMORY_EMBED_PROVIDER" and k not in KEY_VARS}
@@ -66,5 +65,3 @@ def test_openclaws_resolved_key_reaches_the_engine_in_its_environment_only(tmp_p
         assert KEY not in json.dumps(answer)
         assert _files_holding(oc.workspace / ".memory", KEY) == []
         assert KEY not in (oc.root / "gateway.log").read_text(encoding="utf-8", errors="replace")
-    finally:
-        server.close()
