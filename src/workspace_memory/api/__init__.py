@@ -262,7 +262,7 @@ class Memory(RecallVectors, StoreOps, AgentOps, Following):
         report.notices += update.notices
         self._record_model(embedder)  # what this index is built with, until the next --rebuild
         if not update.missing:
-            self._calibrate(embedder)
+            self._calibrate(embedder, changed=report.dirty or bool(update.embedded))
         report.seconds = time.perf_counter() - started
         return report
 

@@ -84,9 +84,11 @@ class RecallVectors:
         return vectors, notices
 
     # -- the calibration of a model without fitted constants (embed.calibration) ----------------------
-    def _calibrate(self, embedder: Embedder) -> None:
+    def _calibrate(self, embedder: Embedder, changed: bool) -> None:
         """Measure the cosine scale of the space `memory index` just completed, when it has no
         record yet, or the workspace has grown or shrunk since (embed.calibration.needs_measuring).
+        An index that did not change (`changed` False) only reads the record: the entries are
+        counted only after a change.
 
         Every space is measured, fitted constants or not (the record costs ~0.1 s and shows in
         `.memory/calibration.json` what recall would use if the model had none)."""
@@ -94,9 +96,10 @@ class RecallVectors:
             return
         from ..embed import calibration
 
-        vectors = self.store.vectors(embedder)
         state_dir, identity = self.workspace.state_dir, embedder.identity()
-        sample, entries = vectors.sample(calibration.SAMPLE)
+        if not changed and not calibration.outdated(state_dir, identity):
+            return
+        sample, entries = self.store.vectors(embedder).sample(calibration.SAMPLE)
         if calibration.needs_measuring(state_dir, identity, entries):
             calibration.record(state_dir, identity, sample, entries)
 

@@ -97,12 +97,17 @@ def stored(state_dir: Path, identity: str) -> tuple[float, float] | None:
         return None
 
 
-def needs_measuring(state_dir: Path, identity: str, entries: int) -> bool:
-    """True when the space has no record of this version and rule, or the entry count moved by > RE_MEASURE."""
+def outdated(state_dir: Path, identity: str) -> bool:
+    """True when the space has no record of this version and rule (a new space, or a new rule)."""
     record = read_all(state_dir).get(identity)
-    if not isinstance(record, dict) or record.get("version") != VERSION or record.get("rule") != RULE:
+    return not isinstance(record, dict) or record.get("version") != VERSION or record.get("rule") != RULE
+
+
+def needs_measuring(state_dir: Path, identity: str, entries: int) -> bool:
+    """True when the space's record is outdated, or the entry count moved by > RE_MEASURE since."""
+    if outdated(state_dir, identity):
         return entries >= MIN_ENTRIES
-    counted = int(record.get("workspace_entries") or 0)
+    counted = int(read_all(state_dir)[identity].get("workspace_entries") or 0)
     return abs(entries - counted) > RE_MEASURE * max(counted, 1)
 
 
