@@ -5,6 +5,11 @@
 import readline from "node:readline";
 
 const workspace = process.argv[process.argv.indexOf("--workspace") + 1];
+if (process.argv.includes("print-env")) {
+  // As a one-shot CLI command (cli.js runEngineCli): the key it was given, and its argv.
+  process.stdout.write(JSON.stringify({ OPENAI_API_KEY: process.env.OPENAI_API_KEY ?? null, argv: process.argv }));
+  process.exit(0);
+}
 const send = (msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
 const ok = (id, structured) => send({ jsonrpc: "2.0", id, result: {
   content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured, isError: false } });

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { afterEach, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { runEngineCli } from "../src/cli.js";
 import { Engine, EngineError } from "../src/engine.js";
 import { promptSection, searchArgs } from "../src/mapping.js";
 import { providerKeys } from "../src/keys.js";
@@ -296,6 +297,11 @@ describe("OpenClaw's resolved provider keys", () => {
     assert.equal(seen.env.VOYAGE_API_KEY, null);
     assert.ok(!JSON.stringify(seen.argv).includes("sk-oc-openai"));
     assert.ok(![...pool.engines.keys()].some((k) => k.includes("sk-oc-openai")), "not in the pool's key");
+    const cli = await runEngineCli({ command: FAKE, workspace: "/tmp/ws-cli", secretEnv: async () => ({ OPENAI_API_KEY: "sk-cli" }) },
+      ["print-env"], { capture: true });
+    const printed = JSON.parse(cli.stdout);
+    assert.equal(printed.OPENAI_API_KEY, "sk-cli", "`openclaw memory ...` commands get the keys too");
+    assert.ok(!JSON.stringify(printed.argv).includes("sk-cli"));
     const own = new Engine({ command: FAKE, workspace: "/tmp/ws-own", env: { OPENAI_API_KEY: "sk-plugin-setting" },
       secretEnv: async () => ({ OPENAI_API_KEY: "sk-oc-openai" }) });
     try {
