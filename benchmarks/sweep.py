@@ -9,6 +9,9 @@ them again is a no-op), so a configuration costs only the questions (about a min
 1,982). Each argument is one configuration, comma-separated `key=value`:
 
 - `floor`, `ceil`: the embedder's cosine calibration (recall/semantic.py);
+- `unseen=1`: the model treated as one without fitted constants, so recall uses the calibration
+  `memory index` measured on each conversation (embed/calibration.py); `p_floor`, `width`: that
+  measuring rule with other parameters (to fit them);
 - a field of `RecallSettings` (`vector_weight`, `text_weight`, `mmr_lambda`, ...);
 - `module.NAME`: a constant of `workspace_memory.recall.<module>` (e.g. `semantic.NEAR_DUPLICATE_COS`).
 
@@ -55,13 +58,17 @@ def patched(conversations: list[Conversation], config: dict[str, float]) -> Iter
         for conv in conversations:
             mem = conv.mem
             embedder, _ = mem.embedder()
-            if "floor" in config or "ceil" in config:
+            if {"floor", "ceil", "unseen", "p_floor", "width"} & set(config):
                 from workspace_memory.recall.semantic import calibration_of
 
                 floor, ceil = calibration_of(embedder)
                 had = "calibration" in vars(embedder)
                 old = vars(embedder).get("calibration")
                 embedder.calibration = (config.get("floor", floor), config.get("ceil", ceil))
+                if config.get("unseen"):  # the model as if it had no fitted constants: recall reads the measured ones
+                    embedder.calibration = None
+                if "p_floor" in config or "width" in config:  # the measuring rule with other parameters
+                    embedder.calibration = measured_rule(mem, embedder, config)
                 undo.append(lambda e=embedder, h=had, o=old: setattr(e, "calibration", o) if h
                             else delattr(e, "calibration"))
             changes = {k: v for k, v in config.items() if k in settings_fields}
@@ -76,12 +83,24 @@ def patched(conversations: list[Conversation], config: dict[str, float]) -> Iter
                 old_value = getattr(module, name)  # AttributeError: a typo never silently sweeps nothing
                 setattr(module, name, type(old_value)(value))
                 undo.append(lambda m=module, n=name, o=old_value: setattr(m, n, o))
-            elif key not in settings_fields | {"floor", "ceil"}:
-                raise SystemExit(f"unknown key {key!r}: floor, ceil, a RecallSettings field, or module.NAME")
+            elif key not in settings_fields | {"floor", "ceil", "unseen", "p_floor", "width"}:
+                raise SystemExit(f"unknown key {key!r}: floor, ceil, unseen, p_floor, width, a RecallSettings field, "
+                                 "or module.NAME")
         yield
     finally:
         for step in reversed(undo):
             step()
+
+
+def measured_rule(mem, embedder, config: dict[str, float]) -> tuple[float, float]:
+    """(floor, ceiling) by embed.calibration's rule from the statistics `memory index` stored for
+    this conversation's space, with the configuration's `p_floor` and `width` instead of the defaults."""
+    from workspace_memory.embed import calibration
+
+    stats = calibration.read_all(mem.workspace.state_dir).get(embedder.identity())
+    if stats is None:
+        raise SystemExit(f"{mem.workspace.root}: no measured calibration for {embedder.identity()}")
+    return calibration.derive(stats, config.get("p_floor", calibration.P_FLOOR), config.get("width", calibration.WIDTH))
 
 
 def main() -> None:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import hashlib
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler
 
 from http_fixtures import RecordingServer, send_json
@@ -112,3 +114,13 @@ class ProviderServer(RecordingServer):
                 {"values": bag_of_words(r["content"]["parts"][0]["text"], dim_for(model, r.get("outputDimensionality")))}
                 for r in body["requests"]]})
         return send_json(handler, 404, {"error": {"message": f"no method {method}"}})
+
+
+@contextmanager
+def serving(key: str = "") -> Iterator[ProviderServer]:
+    """A ProviderServer for the block (closed after it), for tests that need one without a fixture."""
+    srv = ProviderServer(key=key)
+    try:
+        yield srv
+    finally:
+        srv.close()

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from provider_servers import DIM, ProviderServer, bag_of_words, dim_for
+from provider_servers import DIM, ProviderServer, bag_of_words, dim_for, serving
 from workspace_memory.embed import EmbeddingConfig, resolve_embedder
 from workspace_memory.errors import ProviderTimeout, ProviderUnavailable
 from workspace_memory.tokens import estimate_tokens
@@ -21,9 +21,8 @@ KEY_VAR = "WM_PROVIDER_TEST_KEY"
 
 @pytest.fixture
 def server() -> Iterator[ProviderServer]:
-    srv = ProviderServer(key=KEY)
-    yield srv
-    srv.close()
+    with serving(KEY) as srv:
+        yield srv
 
 
 def embedder(server: ProviderServer, provider: str, env: dict[str, str] | None = None, **table: object):

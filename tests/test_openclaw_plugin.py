@@ -23,6 +23,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -275,10 +276,17 @@ class Gateway:
 
 @pytest.fixture(scope="module")
 def gateway(oc: OpenClaw) -> Iterator[Gateway]:
+    with running_gateway(oc) as gw:
+        yield gw
+
+
+@contextmanager
+def running_gateway(oc: OpenClaw, env: dict[str, str] | None = None) -> Iterator[Gateway]:
+    """`openclaw gateway run` for `oc` (its environment, or `env`), once it listens; its output in gateway.log."""
     log = (oc.root / "gateway.log").open("w")
     proc = subprocess.Popen([str(NODE_BIN / "openclaw"), "gateway", "run", "--port", str(oc.port), "--bind", "loopback",
-                             "--auth", "token", "--token", TOKEN], stdout=log, stderr=subprocess.STDOUT, env=oc.env,
-                            cwd=oc.root)
+                             "--auth", "token", "--token", TOKEN], stdout=log, stderr=subprocess.STDOUT,
+                            env=oc.env if env is None else env, cwd=oc.root)
     gw = Gateway(oc, proc)
     try:
         deadline = time.monotonic() + 120

@@ -98,6 +98,25 @@ def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def read_json_object(path: Path) -> dict:
+    """A JSON object kept in `.memory/` (derived state): {} when the file is missing, unreadable or
+    not an object, so that a damaged one is rebuilt, never a traceback."""
+    import json
+
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write_json_object(path: Path, data: dict) -> None:
+    """Write a JSON object atomically (atomic_write_text), keys sorted: the same state, the same bytes."""
+    import json
+
+    atomic_write_text(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write `data` to `path` atomically (see atomic_write_text); the file's mode is kept."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -29,15 +29,21 @@ export const GONE = {
 };
 
 /**
+ * @typedef {{command: string, workspace: string, env?: Record<string,string>,
+ *   secretEnv?: () => Promise<Record<string,string>>}} EngineCli  secretEnv: keys.js, the child's environment only
+ */
+
+/**
  * Run the engine's CLI; resolve with its exit code (stdio inherited unless capture).
- * @param {{command: string, workspace: string, env?: Record<string,string>}} eng @param {string[]} args @param {{capture?: boolean}} [opts]
+ * @param {EngineCli} eng @param {string[]} args @param {{capture?: boolean}} [opts]
  * @returns {Promise<{code: number, stdout: string}>}
  */
-export function runEngineCli(eng, args, opts = {}) {
+export async function runEngineCli(eng, args, opts = {}) {
+  const secret = eng.secretEnv ? await eng.secretEnv().catch(() => ({})) : {};
   return new Promise((resolve) => {
     const child = spawn(eng.command, ["--workspace", eng.workspace, ...args], {
       stdio: ["inherit", opts.capture ? "pipe" : "inherit", "inherit"],
-      env: { ...process.env, ...(eng.env ?? {}) },
+      env: { ...process.env, ...secret, ...(eng.env ?? {}) },
     });
     let stdout = "";
     child.stdout?.setEncoding("utf8");
@@ -61,7 +67,7 @@ function takeOption(argv, name) {
 
 /**
  * memory-core's `memory search [query] [--query] [--max-results N] [--min-score X] [--json]` over `memory recall --json`.
- * @param {{command: string, workspace: string, env?: Record<string,string>}} eng @param {string[]} raw
+ * @param {EngineCli} eng @param {string[]} raw
  */
 export async function runSearch(eng, raw) {
   const argv = [...raw];
@@ -97,7 +103,7 @@ export async function runSearch(eng, raw) {
 
 /**
  * Register `openclaw memory` and its subcommands on commander's program.
- * @param {any} program @param {(agent?: string) => {command: string, workspace: string, env?: Record<string,string>}} engineFor
+ * @param {any} program @param {(agent?: string) => EngineCli} engineFor
  */
 export function registerMemoryCli(program, engineFor) {
   const memory = program.command("memory")

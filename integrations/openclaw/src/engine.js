@@ -22,6 +22,8 @@ export class EngineError extends Error {
  * @property {string} command     the `memory` executable
  * @property {string} workspace   absolute workspace folder
  * @property {Record<string,string>} [env]  extra environment
+ * @property {() => Promise<Record<string,string>>} [secretEnv]  keys for the child's environment only
+ *   (keys.js), asked at each start: never in argv, the pool's key, a file or a message
  * @property {number} [timeoutMs] per-call deadline
  * @property {typeof spawn} [spawnFn] injected in tests
  */
@@ -33,6 +35,7 @@ export class Engine {
     this.command = opts.command;
     this.workspace = opts.workspace;
     this.env = opts.env ?? {};
+    this.secretEnv = opts.secretEnv;
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.spawnFn = opts.spawnFn ?? spawn;
     /** @type {import("node:child_process").ChildProcess | null} */
@@ -64,9 +67,11 @@ export class Engine {
   async #spawn() {
     this.starts += 1;
     this.stderr = "";
+    const secret = this.secretEnv ? await this.secretEnv().catch(() => ({})) : {};
     const child = this.spawnFn(this.command, ["--workspace", this.workspace, "mcp"], {
       stdio: ["pipe", "pipe", "pipe"],
-      env: { ...process.env, ...this.env },
+      // The plugin's own `env` setting wins over a resolved key (an explicit choice).
+      env: { ...process.env, ...secret, ...this.env },
     });
     this.child = child;
     let buffer = "";
@@ -209,13 +214,16 @@ export class EnginePool {
     this.engines = new Map();
   }
 
-  /** @param {string} workspace @param {Record<string,string>} [env] settings for this workspace's engine */
-  get(workspace, env = {}) {
+  /**
+   * @param {string} workspace @param {Record<string,string>} [env] settings for this workspace's engine
+   * @param {() => Promise<Record<string,string>>} [secretEnv] its keys (not part of the pool's key)
+   */
+  get(workspace, env = {}, secretEnv = undefined) {
     const root = path.resolve(workspace);
     const key = `${root}\n${JSON.stringify(env)}`;
     let engine = this.engines.get(key);
     if (!engine) {
-      engine = new Engine({ ...this.opts, workspace: root, env: { ...(this.opts.env ?? {}), ...env } });
+      engine = new Engine({ ...this.opts, workspace: root, env: { ...(this.opts.env ?? {}), ...env }, secretEnv });
       this.engines.set(key, engine);
     }
     return engine;

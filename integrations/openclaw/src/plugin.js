@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { registerMemoryCli } from "./cli.js";
 import { DEFAULT_TIMEOUT_MS, EnginePool } from "./engine.js";
+import { providerKeys } from "./keys.js";
 import { citationsMode, promptSection } from "./mapping.js";
 import { TOOL_NAMES, createGetTool, createPassThroughTools, createSearchTool } from "./tools.js";
 
@@ -155,10 +156,13 @@ export function register(api) {
   const liveConfig = () => (api.runtime?.config?.current ? api.runtime.config.current() : api.config);
   /** @param {any} ctx */
   const configOf = (ctx) => ctx?.getRuntimeConfig?.() ?? ctx?.runtimeConfig ?? ctx?.config ?? liveConfig();
+  /** OpenClaw's resolved provider keys, for one engine child's environment (keys.js). @param {any} cfg @param {string} [agentId] @param {string} [workspaceDir] */
+  const keysFor = (cfg, agentId, workspaceDir) => () => providerKeys(api.runtime, cfg, { agent: agentEntry(cfg, agentId), workspaceDir });
   /** @param {any} ctx */
   const engineFor = (ctx) => {
     const cfg = configOf(ctx);
-    return pool.get(resolveWorkspace(pc, { ...ctx, config: cfg }), engineEnv(cfg, ctx?.agentId));
+    const workspace = resolveWorkspace(pc, { ...ctx, config: cfg });
+    return pool.get(workspace, engineEnv(cfg, ctx?.agentId), keysFor(cfg, ctx?.agentId, workspace));
   };
   const deps = { engineFor, configOf };
   const flushCache = new Map();
@@ -182,7 +186,8 @@ export function register(api) {
     id: "workspace-memory-engine",
     /** Start the default workspace's engine with the gateway, so the first search is warm. @param {any} ctx */
     async start(ctx) {
-      const engine = pool.get(resolveWorkspace(pc, { workspaceDir: ctx?.workspaceDir, config: ctx?.config }), engineEnv(ctx?.config));
+      const workspace = resolveWorkspace(pc, { workspaceDir: ctx?.workspaceDir, config: ctx?.config });
+      const engine = pool.get(workspace, engineEnv(ctx?.config), keysFor(ctx?.config, undefined, workspace));
       engine.start().catch((/** @type {Error} */ err) => ctx?.logger?.warn?.(err.message));
     },
     async stop() {
@@ -191,11 +196,11 @@ export function register(api) {
   });
 
   api.registerCli((/** @type {any} */ ctx) => {
-    registerMemoryCli(ctx.program, (agent) => ({
-      command: pc.command,
-      env: { ...pc.env, ...engineEnv(ctx.config, agent) },
-      workspace: resolveWorkspace(pc, { workspaceDir: agent ? undefined : ctx.workspaceDir, agentId: agent, config: ctx.config }),
-    }));
+    registerMemoryCli(ctx.program, (agent) => {
+      const workspace = resolveWorkspace(pc, { workspaceDir: agent ? undefined : ctx.workspaceDir, agentId: agent, config: ctx.config });
+      return { command: pc.command, env: { ...pc.env, ...engineEnv(ctx.config, agent) }, workspace,
+        secretEnv: keysFor(ctx.config, agent, workspace) };
+    });
   }, {
     descriptors: [{
       name: "memory",

@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 // A stand-in for `memory --workspace W mcp` in the plugin's unit tests: MCP over stdio, newline JSON-RPC.
 // memory_search answers with its own arguments echoed in `received`; "slow" never answers before it is
-// killed or cancelled; "crash" exits. Nothing but protocol goes to stdout.
+// killed or cancelled; "crash" exits; "env" shows the provider keys it was given. Nothing but protocol goes to stdout.
 import readline from "node:readline";
 
 const workspace = process.argv[process.argv.indexOf("--workspace") + 1];
+if (process.argv.includes("print-env")) {
+  // As a one-shot CLI command (cli.js runEngineCli): the key it was given, and its argv.
+  process.stdout.write(JSON.stringify({ OPENAI_API_KEY: process.env.OPENAI_API_KEY ?? null, argv: process.argv }));
+  process.exit(0);
+}
 const send = (msg) => process.stdout.write(`${JSON.stringify(msg)}\n`);
 const ok = (id, structured) => send({ jsonrpc: "2.0", id, result: {
   content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured, isError: false } });
@@ -31,6 +36,10 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     else if (String(args.path).includes("missing")) fail(msg.id, `${args.path}: no such file`);
     else ok(msg.id, { path: args.path.split("#")[0], start_line: args.from_line ?? 1, end_line: (args.from_line ?? 1) + 1,
       total_lines: 10, text: "a\nb", next_from: (args.from_line ?? 1) + 2, received: args });
+  } else if (name === "env") {
+    // What keys.js handed over: the child's environment, and its argv (which must not hold them).
+    ok(msg.id, { env: Object.fromEntries(["OPENAI_API_KEY", "GEMINI_API_KEY", "VOYAGE_API_KEY", "MISTRAL_API_KEY"]
+      .map((k) => [k, process.env[k] ?? null])), argv: process.argv });
   } else if (name === "crash") {
     process.exit(3);
   } else if (name === "slow") {

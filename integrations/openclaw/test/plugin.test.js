@@ -4,8 +4,10 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { afterEach, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
+import { runEngineCli } from "../src/cli.js";
 import { Engine, EngineError } from "../src/engine.js";
 import { promptSection, searchArgs } from "../src/mapping.js";
+import { providerKeys } from "../src/keys.js";
 import { byteSize, engineEnv, register, resolveWorkspace } from "../src/plugin.js";
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-engine.mjs");
@@ -22,8 +24,9 @@ function fakeApi(pluginConfig = { command: FAKE }, config = {}) {
   return api;
 }
 
-function setup(ctx = { workspaceDir: "/tmp/ws-a", sessionKey: "agent:main:main" }, config = {}) {
+function setup(ctx = { workspaceDir: "/tmp/ws-a", sessionKey: "agent:main:main" }, config = {}, runtime = undefined) {
   const api = fakeApi({ command: FAKE }, config);
+  if (runtime) api.runtime = runtime;
   const { pool } = register(api);
   open.push(pool);
   const tools = new Map();
@@ -254,5 +257,57 @@ describe("prompt and flush", () => {
     const missing = fakeApi({ command: "/nonexistent/memory" });
     open.push(register(missing).pool);
     assert.equal(missing.capability.flushPlanResolver({ cfg: {} }), null);
+  });
+});
+
+describe("OpenClaw's resolved provider keys", () => {
+  /** A modelAuth that knows an API key for openai and google, an OAuth login for voyage, and fails for mistral. */
+  const modelAuth = (asked = []) => ({
+    async resolveApiKeyForProvider({ provider }) {
+      asked.push(provider);
+      if (provider === "openai") return { apiKey: "sk-oc-openai", source: "models.json", mode: "api-key" };
+      if (provider === "google") return { apiKey: "oc-google", source: "profile", mode: "api-key" };
+      if (provider === "voyage") return { apiKey: "oauth-token", source: "profile", mode: "oauth" };
+      throw new Error(`No API key found for provider "${provider}"`);
+    },
+  });
+
+  it("maps each engine provider to OpenClaw's (gemini is google) and keeps API keys only", async () => {
+    const asked = [];
+    const keys = await providerKeys({ modelAuth: modelAuth(asked) }, {});
+    assert.deepEqual(asked, ["openai", "google", "voyage", "mistral"]);
+    assert.deepEqual(keys, { OPENAI_API_KEY: "sk-oc-openai", GEMINI_API_KEY: "oc-google" });
+  });
+
+  it("uses memory.search.remote.apiKey for memory.search.provider, as OpenClaw's memory search does", async () => {
+    const cfg = { memory: { search: { provider: "voyage", remote: { apiKey: "pa-own-voyage" } } } };
+    const keys = await providerKeys({ modelAuth: modelAuth() }, cfg);
+    assert.equal(keys.VOYAGE_API_KEY, "pa-own-voyage");
+    assert.equal(keys.OPENAI_API_KEY, "sk-oc-openai");
+    assert.deepEqual(await providerKeys(undefined, cfg), { VOYAGE_API_KEY: "pa-own-voyage" }, "no runtime: the config's key only");
+  });
+
+  it("reach the engine child in its environment, not its argv; the plugin's own env setting wins", async () => {
+    const { tools, pool } = setup(undefined, {}, { modelAuth: modelAuth() });
+    await tools.get("memory_search").execute("k1", { query: "x" });
+    const engine = [...pool.engines.values()][0];
+    const seen = await engine.call("env", {});
+    assert.equal(seen.env.OPENAI_API_KEY, "sk-oc-openai");
+    assert.equal(seen.env.GEMINI_API_KEY, "oc-google");
+    assert.equal(seen.env.VOYAGE_API_KEY, null);
+    assert.ok(!JSON.stringify(seen.argv).includes("sk-oc-openai"));
+    assert.ok(![...pool.engines.keys()].some((k) => k.includes("sk-oc-openai")), "not in the pool's key");
+    const cli = await runEngineCli({ command: FAKE, workspace: "/tmp/ws-cli", secretEnv: async () => ({ OPENAI_API_KEY: "sk-cli" }) },
+      ["print-env"], { capture: true });
+    const printed = JSON.parse(cli.stdout);
+    assert.equal(printed.OPENAI_API_KEY, "sk-cli", "`openclaw memory ...` commands get the keys too");
+    assert.ok(!JSON.stringify(printed.argv).includes("sk-cli"));
+    const own = new Engine({ command: FAKE, workspace: "/tmp/ws-own", env: { OPENAI_API_KEY: "sk-plugin-setting" },
+      secretEnv: async () => ({ OPENAI_API_KEY: "sk-oc-openai" }) });
+    try {
+      assert.equal((await own.call("env", {})).env.OPENAI_API_KEY, "sk-plugin-setting");
+    } finally {
+      own.close();
+    }
   });
 });

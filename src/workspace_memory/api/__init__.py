@@ -190,7 +190,7 @@ class Memory(StoreOps, AgentOps, Following):
             def before_update(embedder: Embedder, progress: Any) -> tuple[list[str], int]:
                 return batch_jobs(self, embedder, progress)
 
-        notices, updated = self.vector_space.index(progress, before_update)
+        notices, updated = self.vector_space.index(progress, before_update, changed=report.dirty)
         report.notices += notices
         if not updated:
             return report
@@ -279,8 +279,8 @@ class Memory(StoreOps, AgentOps, Following):
         from ..recall.semantic import SemanticChannel
 
         embedder, vectors = found
-        return SemanticChannel(vectors, embedder, semantic_only=mode == "semantic",
-                               settings=self.recall_settings), notices
+        return SemanticChannel(vectors, embedder, semantic_only=mode == "semantic", settings=self.recall_settings,
+                               measured=self.vector_space.measured_calibration(embedder)), notices
 
     def _with_sources(self, request: RecallRequest) -> tuple[RecallRequest, list[str]]:
         """The request with its sources spelled out ([recall] sources when it names none), and a

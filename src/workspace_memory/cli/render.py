@@ -91,6 +91,11 @@ def _space_rows(space: dict[str, Any] | None) -> list[tuple[str, str]]:
         rows.append(("api key from", f"${space['key_from']}"))
     for identity, tokens in (space.get("tokens_sent") or {}).items():
         rows.append(("tokens sent", f"{tokens} to {identity}"))
+    cal = space.get("calibration") or {}
+    if cal.get("source") in ("fitted", "measured"):
+        rows.append(("calibration", f"{cal['source']}: cosine {cal['floor']:g} -> 0, {cal['ceil']:g} -> 1"))
+    elif cal.get("source") == "default":
+        rows.append(("calibration", "the default (measured by the next `memory index`)"))
     return rows
 
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 import uuid
 from collections.abc import Callable, Mapping
@@ -245,19 +244,17 @@ def _form(fields: Mapping[str, str], filename: str, content: bytes) -> tuple[byt
 
 
 def _read(state_dir: Path) -> dict[str, dict[str, Any]]:
-    try:
-        data = json.loads((state_dir / JOBS_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    from ..files import read_json_object
+
+    return read_json_object(state_dir / JOBS_FILE)
 
 
 def _write(state_dir: Path, state: Mapping[str, Any]) -> None:
-    """Atomically (temp file + rename); ids and hashes only, never a key or a text."""
+    """Atomically (files.write_json_object); ids and hashes only, never a key or a text."""
     path = state_dir / JOBS_FILE
     if not state:
         path.unlink(missing_ok=True)
         return
-    tmp = state_dir / f".{JOBS_FILE}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(state, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    from ..files import write_json_object
+
+    write_json_object(path, dict(state))

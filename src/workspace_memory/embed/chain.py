@@ -15,12 +15,11 @@ search:
 
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import ProviderUnavailable
+from ..files import read_json_object, write_json_object
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -34,11 +33,7 @@ T = TypeVar("T")
 
 def read_space(state_dir: Path) -> dict[str, Any]:
     """What `.memory/embedding.json` records ({} when nothing, or when it is unreadable: derived data)."""
-    try:
-        data = json.loads((state_dir / SPACE_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
+    return read_json_object(state_dir / SPACE_FILE)
 
 
 def write_space(state_dir: Path, embedder: Embedder, fallback_reason: str | None) -> None:
@@ -55,10 +50,7 @@ def write_space(state_dir: Path, embedder: Embedder, fallback_reason: str | None
         embedder.tokens = 0  # type: ignore[attr-defined] - counted once
     record = {"space": identity, "provider": embedder.provider, "model": embedder.model, "dim": embedder.dim,
               "fallback_reason": fallback_reason, "tokens": tokens}
-    state_dir.mkdir(parents=True, exist_ok=True)
-    tmp = state_dir / f".{SPACE_FILE}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    os.replace(tmp, state_dir / SPACE_FILE)
+    write_json_object(state_dir / SPACE_FILE, record)
 
 
 def start_of(cfg: EmbeddingConfig, state_dir: Path) -> int:
@@ -138,7 +130,26 @@ def describe(cfg: EmbeddingConfig, embedder: Embedder | None, state_dir: Path) -
         "key_from": remote.api_key_from if remote is not None else None,
         "tokens_sent": record.get("tokens") or {},
         "batch_jobs": _pending(state_dir),
+        "calibration": _calibration(embedder, state_dir),
     }
+
+
+def _calibration(embedder: Embedder | None, state_dir: Path) -> dict[str, Any] | None:
+    """The cosine calibration recall uses for this embedder (recall.semantic.calibration_of): the
+    model's fitted constants, the one `memory index` measured (embed.calibration), or the default."""
+    if embedder is None:
+        return None
+    fitted = getattr(embedder, "calibration", None)
+    if fitted:
+        return {"source": "fitted", "floor": float(fitted[0]), "ceil": float(fitted[1])}
+    from .calibration import stored
+
+    # The identity holds the dimension; a model that learns it from a first answer is not asked here.
+    unknown = hasattr(embedder, "known_dim") and getattr(embedder, "known_dim", None) is None
+    measured = None if unknown else stored(state_dir, embedder.identity())
+    if measured:
+        return {"source": "measured", "floor": measured[0], "ceil": measured[1]}
+    return {"source": "default", "floor": None, "ceil": None}  # MiniLM's, until `memory index` measures
 
 
 def _pending(state_dir: Path) -> list[dict[str, Any]]:

@@ -269,6 +269,12 @@ class VectorIndex(Protocol):
         """The stored vectors of some entries: id -> (1 or 2, dim) array (the entry's own first)."""
         ...
 
+    def sample(self, n: int) -> tuple[np.ndarray, int]:
+        """The own vectors (alone, not in context) of up to `n` entries spread evenly over the entries
+        that have vectors, by id (the same index gives the same sample), and how many entries have
+        vectors: what embed.calibration measures a model's cosine scale on."""
+        ...
+
     # -- a long-lived process (the MCP server, `memory watch`) -----------------------------------------
     def load_graph(self) -> None:
         """Load what the first searches would load (an HNSW graph) now, before the first question."""

@@ -150,10 +150,12 @@ class VectorSpace:
             write_space(self.workspace.state_dir, embedder, reason)
 
     # -- `memory index` ----------------------------------------------------------------------
-    def index(self, progress: Any = None, before_update: BeforeUpdate | None = None) -> tuple[list[str], bool]:
+    def index(self, progress: Any = None, before_update: BeforeUpdate | None = None,
+              changed: bool = True) -> tuple[list[str], bool]:
         """Bring the vectors up to date after a sync: the provider first, then each fallback
-        (embed.chain), so `memory index` moves back to the provider when it can. Returns (notices,
-        whether vectors were updated)."""
+        (embed.chain), so `memory index` moves back to the provider when it can, and measure the
+        space's cosine scale when it is complete (`changed`: the sync changed entries). Returns
+        (notices, whether vectors were updated)."""
         from ..embed.chain import run_chain
 
         def attempt(embedder: Embedder) -> tuple[list[str], Any]:
@@ -187,7 +189,39 @@ class VectorSpace:
         self.record_space(embedder, notices[-1] if pos else None)
         out += update.notices
         self.record_model(embedder)  # what this index is built with, until the next --rebuild
+        if not update.missing:
+            self.calibrate(embedder, changed=changed or bool(update.embedded))
         return out, True
+
+    # -- the calibration of a model without fitted constants (embed.calibration) ----------------------
+    def calibrate(self, embedder: Embedder, changed: bool) -> None:
+        """Measure the cosine scale of the space `memory index` just completed, when it has no
+        record yet, or the workspace has grown or shrunk since (embed.calibration.needs_measuring).
+        An index that did not change (`changed` False) only reads the record: the entries are
+        counted only after a change.
+
+        Every space is measured, fitted constants or not (the record costs ~0.1 s and shows in
+        `.memory/calibration.json` what recall would use if the model had none)."""
+        if not self.checkout:
+            return
+        from ..embed import calibration
+
+        state_dir, identity = self.workspace.state_dir, embedder.identity()
+        if not changed and not calibration.outdated(state_dir, identity):
+            return
+        sample, entries = self.store.vectors(embedder).sample(calibration.SAMPLE)
+        if calibration.needs_measuring(state_dir, identity, entries):
+            calibration.record(state_dir, identity, sample, entries)
+
+    def measured_calibration(self, embedder: Embedder) -> tuple[float, float] | None:
+        """The measured (floor, ceiling) of the embedder's space, read only for a model without fitted
+        constants (recall.semantic.calibration_of); None when there is no record (no checkout, no
+        `memory index` yet, or too few entries): then MiniLM's constants apply."""
+        if getattr(embedder, "calibration", None) or not self.checkout:
+            return None
+        from ..embed.calibration import stored
+
+        return stored(self.workspace.state_dir, embedder.identity())
 
     # -- one recall ----------------------------------------------------------------------------
     def for_recall(self, mode: str, store: Store) -> tuple[tuple[Embedder, VectorIndex] | None, list[str]]:

@@ -9,7 +9,8 @@ means the same thing from query to query:
 with the weights of recall.settings (0.7 and 0.3 by default, so the divisor is 1).
 
 Each model has its own cosine distribution, so (floor, ceil) is the embedder's
-`calibration` attribute; a model that states none (a remote one) gets MiniLM's:
+`calibration` attribute; a model that states none (a remote one) gets the one `memory index`
+measured on the workspace's own vectors (embed.calibration), or, before any, MiniLM's:
 all-MiniLM-L6-v2 (0.2, 1.6), use-multilingual-v3 (0.0, 2.0) (fitted the same way, see
 embed/use.py), the ensemble of both (0.2, 1.6) on the mean of their cosines.
 
@@ -110,9 +111,10 @@ class PendingVector:
         return self._extra if text is not None and text == self._extra_text else None
 
 
-def calibration_of(embedder: Embedder) -> tuple[float, float]:
-    """The embedder's (floor, ceiling), or MiniLM's for a model that does not state one."""
-    floor, ceil = getattr(embedder, "calibration", None) or (COS_FLOOR, COS_CEIL)
+def calibration_of(embedder: Embedder, measured: tuple[float, float] | None = None) -> tuple[float, float]:
+    """The embedder's fitted (floor, ceiling); for a model that states none, the one `memory index`
+    measured on the workspace (`measured`, embed.calibration), else MiniLM's."""
+    floor, ceil = getattr(embedder, "calibration", None) or measured or (COS_FLOOR, COS_CEIL)
     return float(floor), float(ceil)
 
 
@@ -132,10 +134,10 @@ class SemanticChannel:
     """What the recall pipeline uses when vectors exist: candidates + fusion, and MMR."""
 
     def __init__(self, vectors: VectorIndex, embedder: Embedder, semantic_only: bool = False,
-                 settings: RecallSettings | None = None) -> None:
+                 settings: RecallSettings | None = None, measured: tuple[float, float] | None = None) -> None:
         self.vectors = vectors
         self.embedder = embedder
-        self.calibration = calibration_of(embedder)
+        self.calibration = calibration_of(embedder, measured)
         self.settings = settings or RecallSettings()
         self.semantic_only = semantic_only
 

@@ -282,6 +282,19 @@ class PostgresVectors:
                 conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
             yield
 
+    def sample(self, n: int) -> tuple[np.ndarray, int]:
+        """Up to `n` entries' own vectors (`which` 0), evenly spread by id, and the number of entries
+        with vectors in this space (index.base.VectorIndex.sample)."""
+        from ...embed.calibration import sample_rows
+
+        with self.store.db.guard():
+            ids = [cid for (cid,) in self.store.db.conn.execute(
+                "SELECT chunk_id FROM chunk_vectors WHERE workspace_id = ANY(%s) AND space_id = %s AND which = 0"
+                " ORDER BY chunk_id", (self.store.ids, self.space))]
+        chosen = self.vectors_of(sample_rows(ids, n))
+        rows = [chosen[cid][0] for cid in sorted(chosen)]
+        return (np.vstack(rows) if rows else np.zeros((0, self.embedder.dim), np.float32)), len(ids)
+
     def vectors_of(self, ids: Sequence[int]) -> dict[int, np.ndarray]:
         """The stored vectors of some entries: id -> (1 or 2, dim) array (the entry's own first)."""
         out: dict[int, list[np.ndarray]] = {}

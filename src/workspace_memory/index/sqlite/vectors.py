@@ -128,6 +128,16 @@ class SqliteVectors:
                 out[cid] = vecs
         return out
 
+    def sample(self, n: int) -> tuple[np.ndarray, int]:
+        """Up to `n` entries' own vectors, evenly spread by id, and the number of entries."""
+        from ...embed.calibration import sample_rows
+
+        store = self._opened()
+        ids = [cid for (cid,) in self.conn.execute("SELECT id FROM chunks ORDER BY id")]
+        # Label 2 * id is the entry alone (vector_sync.chunk_labels); an entry with no vector yet is skipped.
+        own = store.vectors([chunk_labels(cid)[0] for cid in sample_rows(ids, n)])
+        return (own if own is not None else np.zeros((0, self.embedder.dim), np.float32)), len(ids)
+
     # -- a long-lived process (the MCP server, `memory watch`) -----------------------------------------
     def follow(self, before: int, new_ids: Sequence[int], removed_ids: Sequence[int], *,
                encode: Callable[[list[str]], np.ndarray] | None = None, budget: float | None = None) -> bool:
