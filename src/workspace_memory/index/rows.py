@@ -140,7 +140,59 @@ def document_rows(key: str, role: str, day: date | None, decoded: DecodedText,
         chunk_row["context_text"] = previous.text if same_section else ""
         rows.chunks.append((chunk_row, fact_row, mentions))
         previous = chunk
+    if len(decoded.text) > WINDOW_FILE_CHARS:
+        share_vectors(rows.chunks)
     return rows
+
+
+# Vector windows (issue 27). A huge file of short bullets (a pasted log, a 50 MB note) costs two
+# vectors an entry, and the encoder's work grows with the tokens it reads: the entry alone plus the
+# entry after the previous one read every token three times. In a file longer than
+# WINDOW_FILE_CHARS, consecutive short note entries of one section share one vector: the texts of
+# up to WINDOW_ENTRIES of them joined by newlines, embedded once (each token read once), and no
+# context vector. Every entry keeps its own row, lines, FTS row and context words, so lexical
+# search and citations (path#Lline) are as before; a vector hit on a window counts for each of
+# its entries (the lexical score then picks the line). Files under the threshold (every daily log
+# of LoCoMo, the project's own sets) are untouched: see docs/benchmarks.md "Vector windows".
+WINDOW_FILE_CHARS = 1_000_000  # a file's indexed text longer than this gets windows
+WINDOW_ENTRY_CHARS = 300  # an entry longer than this keeps its own two vectors
+WINDOW_ENTRIES = 8  # entries a window holds at most
+WINDOW_CHARS = 1_200  # the joined text of a window at most
+
+
+def window_text(texts: list[str]) -> str:
+    """What the embedding model sees for a window of entries: their texts, a line each."""
+    return "\n".join(texts)
+
+
+def share_vectors(chunks: list[tuple[dict[str, Any], dict[str, Any] | None, tuple[str, ...]]]) -> None:
+    """Give runs of short note entries of one section one shared vector (see WINDOW_FILE_CHARS).
+
+    The entries of a window get the same `text_hash`, the hash of window_text(their texts), and no
+    `ctx_hash`: a hash shared by consecutive entries of a file names their window
+    (index.embedding.texts_to_embed joins them back; the vector store keeps the first's label).
+    """
+    window: list[dict[str, Any]] = []
+
+    def close() -> None:
+        if len(window) > 1:
+            digest = text_hash(window_text([row["text"] for row in window]))
+            for row in window:
+                row["text_hash"], row["ctx_hash"] = digest, None
+        window.clear()
+
+    size = 0
+    for row, fact, _ in chunks:
+        fits = (fact is None and row["kind"] == "note" and len(row["text"]) <= WINDOW_ENTRY_CHARS
+                and row["entry_start"] == row["start_line"])
+        if window and (not fits or row["heading"] != window[0]["heading"] or len(window) >= WINDOW_ENTRIES
+                       or size + len(row["text"]) + 1 > WINDOW_CHARS):
+            close()
+            size = 0
+        if fits:
+            window.append(row)
+            size += len(row["text"]) + 1
+    close()
 
 
 def _chunk_rows(key: str, role: str, day_s: str | None, pwords: str, chunk: Chunk):
