@@ -260,6 +260,7 @@ class Memory(RecallVectors, StoreOps, AgentOps, Following):
         report.notices += prepared
         self._record_space(embedder, notices[-1] if pos else None)
         report.notices += update.notices
+        report.embedded = update.embedded
         self._record_model(embedder)  # what this index is built with, until the next --rebuild
         report.seconds = time.perf_counter() - started
         return report
