@@ -144,3 +144,26 @@ def test_an_index_killed_midway_resumes_without_embedding_again(tmp_path):
     assert report["added"] == 0 and report["unchanged"] == 1  # the rows were committed before the kill
     assert report["embedded"] == total - kept  # every text but those cached: none twice
     assert _cached(db) == report["embedded"] + kept
+
+
+def test_a_note_over_the_limit_is_indexed_up_to_it_with_a_warning_in_status_and_doctor(tmp_path, monkeypatch):
+    from workspace_memory import files
+    from workspace_memory.api import Memory
+
+    monkeypatch.setattr(files, "MAX_INDEXED_BYTES", 2_000)  # the 20 MB limit at a test's size
+    monkeypatch.delenv("MEMORY_EMBED_PROVIDER", raising=False)
+    text = note_text(sections=2, bullets=40)
+    ws = make_workspace(tmp_path / "ws", text)
+    (ws / "memory.toml").write_text('[embedding]\nprovider = "none"\n', encoding="utf-8")
+    mem = Memory.open(str(ws), NOW)
+    mem.index()
+    kept = text.encode()[:2_000].decode()
+    last_line = kept[: kept.rindex("\n")].count("\n") + 1  # the last whole line before the limit
+    with sqlite3.connect(ws / ".memory" / "index.sqlite") as conn:
+        assert conn.execute("SELECT MAX(end_line) FROM chunks").fetchone()[0] == last_line
+    warnings = [w for w in mem.status()["warnings"] if w["path"] == "memory/big-note.md"]
+    assert [w["message"] for w in warnings] == [f"file is {len(text.encode()):,} bytes; only the first 2,000 "
+                                                "are indexed"]
+    findings = [f for f in mem.doctor().findings if f.code == "file-truncated"]
+    assert [(f.path, f.line) for f in findings] == [("memory/big-note.md", warnings[0]["line"])]
+    mem.close()
