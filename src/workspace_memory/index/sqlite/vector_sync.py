@@ -66,8 +66,8 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder,
         f"                   AND e.model = ?2 AND e.hash = c.ctx_hash AND e.dim = ?3))){only}"
         " ORDER BY c.id",
         (embedder.provider, embedder.model, embedder.dim),
-    ).fetchall()
-    todo = texts_to_embed(rows)
+    )
+    todo = texts_to_embed(rows)  # row by row: 200,000 entries' texts are never one list
     if todo:
         cached = EmbeddingCache(conn).get_many(embedder.provider, embedder.model, todo, dim=embedder.dim)
         todo = {h: t for h, t in todo.items() if h not in cached}
