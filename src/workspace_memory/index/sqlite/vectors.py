@@ -135,11 +135,14 @@ class SqliteVectors:
             vecs = store.vectors(chunk_labels(cid))
             if vecs is not None:
                 out[cid] = vecs
-        # An entry inside a vector window has its window's vector (under the window's first entry).
+        # An entry inside a vector window (sqlite.windows) has no vector of its own (a zero first
+        # row) and its window's as its second, like a context vector: its cosine is the window's, and
+        # diversity (recall.semantic: the first row) never takes two lines of one window, which share
+        # that vector, for near-duplicates of each other.
         for cid, head in windows.heads(self.conn, [cid for cid in ids if cid not in out]).items():
             vecs = store.vectors(chunk_labels(head)[:1])
             if vecs is not None:
-                out[cid] = vecs
+                out[cid] = np.vstack([np.zeros_like(vecs[0]), vecs[0]])
         return out
 
     # -- a long-lived process (the MCP server, `memory watch`) -----------------------------------------
