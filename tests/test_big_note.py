@@ -70,6 +70,12 @@ def test_windows_of_short_entries_share_one_vector_and_cite_their_own_line(tmp_p
     assert all("-" not in source.rsplit("#L", 1)[1] for source in cited)  # one line each, never a range
     hybrid = mem.recall(RecallRequest(query, k=3, mode="hybrid"))["results"]
     assert hybrid[0]["source"] == f"memory/big-note.md#L{target}"
+    # Two lines of one window, both asked for: both come first (window-mates share a vector, and
+    # diversity must not take the second for a near-duplicate of the first).
+    other = bullets[16 + 6]
+    both = " ".join(lines[target - 1][2:].split()[:6] + lines[other - 1][2:].split()[:6])
+    top = {r["source"] for r in mem.recall(RecallRequest(both, k=5, mode="hybrid"))["results"][:2]}
+    assert top == {f"memory/big-note.md#L{target}", f"memory/big-note.md#L{other}"}
     mem.close()
 
 
