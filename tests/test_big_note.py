@@ -16,6 +16,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from conftest import NOW, clean_env, memory_executable, run_memory
@@ -43,25 +44,34 @@ def make_workspace(root: Path, text: str) -> Path:
     return root
 
 
-def test_windows_of_short_entries_share_one_vector_and_cite_their_own_line(tmp_path, monkeypatch):
+def test_windows_of_short_entries_share_one_vector_and_cite_their_own_line(tmp_path, monkeypatch, store, request):
     """In a file over the threshold, short bullets of a section share a vector; a semantic hit on the
-    window still cites each bullet's own line (path#Lline), and the HNSW file holds one vector a window."""
+    window still cites each bullet's own line (path#Lline), on either store."""
+    from pg_fixtures import register, store_environ
     from workspace_memory.api import Memory
-    from workspace_memory.recall.query import RecallRequest
 
     monkeypatch.setattr(rows_module, "WINDOW_FILE_CHARS", 1_000)  # the rule at a test's size
     monkeypatch.delenv("MEMORY_EMBED_PROVIDER", raising=False)
     text = note_text(sections=4, bullets=16)
-    ws = make_workspace(tmp_path / "ws", text)
-    mem = Memory.open(str(ws), NOW)
+    ws = register(make_workspace(tmp_path / "ws", text), request)
+    with store_environ(ws):
+        mem = Memory.open(str(ws), NOW)
+        _windows_cite_their_lines(mem, ws, text, store)
+
+
+def _windows_cite_their_lines(mem, ws: Path, text: str, store: str) -> None:
+    from workspace_memory.recall.query import RecallRequest
+
+    assert mem.store.describe().startswith(store)
     report = mem.index()
     lines = text.splitlines()
     bullets = [n + 1 for n, line in enumerate(lines) if line.startswith("- ")]
-    with sqlite3.connect(ws / ".memory" / "index.sqlite") as conn:
-        hashes = conn.execute("SELECT COUNT(*), COUNT(DISTINCT text_hash), COUNT(ctx_hash) FROM chunks").fetchone()
     # 64 entries, windows of WINDOW_ENTRIES within a section: 4 x 2 vectors, no context vectors.
-    assert hashes == (64, 8, 0)
     assert report.embedded == 8
+    if store == "sqlite":
+        with sqlite3.connect(ws / ".memory" / "index.sqlite") as conn:
+            hashes = conn.execute("SELECT COUNT(*), COUNT(DISTINCT text_hash), COUNT(ctx_hash) FROM chunks").fetchone()
+        assert hashes == (64, 8, 0)
     target = bullets[16 + 5]  # the sixth bullet of the second section: inside a window, not its first
     query = lines[target - 1][2:]
     found = mem.recall(RecallRequest(query, k=10, mode="semantic"))["results"]
@@ -76,6 +86,18 @@ def test_windows_of_short_entries_share_one_vector_and_cite_their_own_line(tmp_p
     both = " ".join(lines[target - 1][2:].split()[:6] + lines[other - 1][2:].split()[:6])
     top = {r["source"] for r in mem.recall(RecallRequest(both, k=5, mode="hybrid"))["results"][:2]}
     assert top == {f"memory/big-note.md#L{target}", f"memory/big-note.md#L{other}"}
+    # Through the store's interface: a window's first entry has the window's vector as its own; the
+    # next entry has none of its own (a zero first row) and the window's as its second.
+    from workspace_memory.index.base import Filters
+
+    embedder = mem.embedder()[0]
+    vectors = mem.store.vectors(embedder)
+    found = vectors.search(embedder.embed_query(lines[bullets[16] - 1][2:]), 10, Filters())
+    by_line = {row["start_line"]: cid for cid, row in mem.store.rows([cid for cid, _ in found]).items()}
+    head_id, member_id = by_line[bullets[16]], by_line[bullets[17]]
+    stored = vectors.vectors_of([head_id, member_id])
+    assert stored[head_id].shape[0] == 1 and not stored[member_id][0].any()
+    assert np.allclose(stored[member_id][1], stored[head_id][0])
     mem.close()
 
 
