@@ -122,7 +122,8 @@ def test_the_label_query_looks_each_chunk_up_in_the_cache(indexed_workspace: Pat
     with index_db(indexed_workspace) as conn:
         for sql in (_LABELED.format(where=""), _LABELED.format(where="").replace(", e.vector", "")):
             plan = [row[-1] for row in conn.execute("EXPLAIN QUERY PLAN " + sql, ("local", "m", 384))]
-            scans = [step for step in plan if step.startswith(("SCAN", "SEARCH"))]
+            # (SEARCH w: the previous chunk by primary key, to skip entries inside a vector window)
+            scans = [step for step in plan if step.startswith(("SCAN", "SEARCH")) and not step.startswith("SEARCH w ")]
             assert scans[0] == "SCAN c" and scans[1].startswith("SEARCH e USING INDEX"), plan
 
 

@@ -131,3 +131,17 @@ def test_the_rule_scales_with_the_models_band() -> None:
         assert calibrate(2 * cos, (floor_w, ceil_w)) == pytest.approx(calibrate(cos, (floor_n, ceil_n)), abs=1e-3)
     assert calibration.measure(vecs) == narrow
     assert calibration.sample_rows(list(range(10)), 4) == [0, 2, 5, 7]
+
+
+def test_rows_of_zeros_are_left_out(tmp_path: Path) -> None:
+    """Entries inside a vector window of a big file have no vector of their own (zeros): they must
+    not pull the percentiles to 0 (which gave a ceiling of 0.006 and ranked every entry alike)."""
+    rng = np.random.default_rng(3)
+    real = rng.normal(size=(40, 16)).astype(np.float32)
+    real /= np.linalg.norm(real, axis=1, keepdims=True)
+    with_zeros = np.vstack([real, np.zeros((200, 16), np.float32)])
+    alone = calibration.record(tmp_path / "a", "space", real, 40)
+    mixed = calibration.record(tmp_path / "b", "space", with_zeros, 240)
+    assert alone is not None and mixed is not None
+    assert (mixed["floor"], mixed["ceil"]) == (alone["floor"], alone["ceil"])
+    assert calibration.record(tmp_path / "c", "space", np.vstack([real[:10], with_zeros[40:]]), 210) is None

@@ -9,7 +9,8 @@ Findings (each: what, where as path:line, how to fix; `fixable` when --fix repai
   --fix runs `memory index` (with --rebuild where needed).
 - embedding-provider / embedding-fallback: the configured provider cannot be used (no key, no
   package), or the last `memory index` used a fallback of the chain, and why.
-- malformed-retain, binary-skipped, index-warning: what indexing warned about, at path:line.
+- malformed-retain, binary-skipped, file-truncated (over files.MAX_INDEXED_BYTES), index-warning: what
+  indexing warned about, at path:line.
 - missing-entity-page: an @mention with no bank/entities/<Slug>.md.
 - evidence-moved / evidence-vanished: a link in a bank page (`memory/2025-11-27.md#L12`) whose
   line no longer holds what the link's line says. --fix re-points the links whose text it finds
@@ -185,6 +186,9 @@ def _warnings(warnings: list[dict[str, Any]]) -> list[Finding]:
         if message.startswith("not a text file"):
             out.append(Finding("binary-skipped", "binary file with a .md name; skipped", path, None,
                                "remove it, or rename it without the .md extension"))
+        elif message.startswith("file is ") and "are indexed" in message:
+            out.append(Finding("file-truncated", message, path, line,
+                               "split the file (each file is indexed up to that limit; the rest is never read)"))
         elif message.startswith("not a Retain fact"):
             out.append(Finding("malformed-retain", message, path, line,
                                'write it as "- W|B|O|S[(c=0..1)] @Entity: text" or move it out of ## Retain '

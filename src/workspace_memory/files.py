@@ -67,10 +67,12 @@ def looks_binary(data: bytes) -> bool:
 MAX_INDEXED_BYTES = 20 * 1024 * 1024  # of a file, indexed; the rest is reported, never read into memory
 
 
-def read_bounded(path: str | Path, limit: int = MAX_INDEXED_BYTES) -> tuple[str, bytes, int]:
-    """(sha256 of the whole file, its first `limit` bytes, its size), streaming: a 500 MB file
-    costs a hash, not 500 MB of memory."""
+def read_bounded(path: str | Path, limit: int | None = None) -> tuple[str, bytes, int]:
+    """(sha256 of the whole file, its first `limit` bytes (MAX_INDEXED_BYTES), its size), streaming:
+    a 500 MB file costs a hash, not 500 MB of memory."""
     import hashlib  # lazy: only a sync that reads a changed file hashes
+
+    limit = MAX_INDEXED_BYTES if limit is None else limit
 
     digest = hashlib.sha256()
     head = bytearray()

@@ -190,10 +190,11 @@ class Memory(StoreOps, AgentOps, Following):
             def before_update(embedder: Embedder, progress: Any) -> tuple[list[str], int]:
                 return batch_jobs(self, embedder, progress)
 
-        notices, updated = self.vector_space.index(progress, before_update, changed=report.dirty)
+        notices, embedded = self.vector_space.index(progress, before_update, changed=report.dirty)
         report.notices += notices
-        if not updated:
+        if embedded is None:
             return report
+        report.embedded = embedded
         report.seconds = time.perf_counter() - started
         return report
 

@@ -54,7 +54,8 @@ def index(ctx: click.Context, rebuild: bool, estimate: bool, no_batch: bool, as_
     sessions = report.sessions
     if as_json:
         extra = {"sessions": sessions.to_dict()} if sessions else {}
-        echo_json(fields | {"seconds": round(report.seconds, 3), "notices": report.notices} | extra)
+        echo_json(fields | {"embedded": report.embedded, "seconds": round(report.seconds, 3),
+                            "notices": report.notices} | extra)
         return
     echo(", ".join(f"{v} {k}" for k, v in fields.items()) + f" in {report.seconds:.2f}s")
     if sessions:

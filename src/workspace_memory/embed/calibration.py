@@ -113,7 +113,12 @@ def needs_measuring(state_dir: Path, identity: str, entries: int) -> bool:
 
 def record(state_dir: Path, identity: str, vectors: np.ndarray, entries: int) -> dict[str, Any] | None:
     """Measure `vectors` (the sample) and store the space's calibration; the record, or None when
-    there are too few entries to measure. Atomic (files.write_json_object)."""
+    there are too few entries to measure. Atomic (files.write_json_object).
+
+    Rows of zeros are left out: an entry inside a vector window of a big file (index.rows) has no
+    vector of its own, and its zeros would pull every percentile to 0 (a ceiling of 0.006)."""
+    vectors = np.asarray(vectors)
+    vectors = vectors[np.abs(vectors).sum(axis=1) > 0] if len(vectors) else vectors
     if len(vectors) < MIN_ENTRIES:
         return None
     stats = measure(vectors)

@@ -230,6 +230,7 @@ class SyncReport:
     touched = 0
     unchanged = 0
     seconds = 0.0
+    embedded = 0  # texts `memory index` sent to the embedder (the rest came from the embedding cache)
     busy = False
     sessions: SessionReport | None = None  # what `memory index` did to session transcripts, when configured
 

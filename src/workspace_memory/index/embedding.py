@@ -41,13 +41,28 @@ def embed_in_batches(items: list[tuple[str, str]], encode: Callable[[list[str]],
 
 
 def texts_to_embed(rows: Iterable[tuple[str, str, str | None, str | None]]) -> dict[str, str]:
-    """{hash: embedded text} for entries (text, text hash, context hash, previous entry's text):
-    each entry alone, and after the previous entry of its section when it has a context hash."""
-    from .rows import context_text, embed_text
+    """{hash: embedded text} for entries (text, text hash, context hash, previous entry's text), in
+    entry order: each entry alone, and after the previous entry of its section when it has a context
+    hash. Consecutive entries that share a text hash make one window (rows.share_vectors): their
+    texts joined, when that is what the hash names (two equal neighbours are just one text)."""
+    from .rows import context_text, embed_text, text_hash, window_text
 
     todo: dict[str, str] = {}
+    run: list[str] = []
+    run_digest = None
+
+    def flush() -> None:
+        if run_digest is None:
+            return
+        joined = window_text(run) if len(run) > 1 else ""
+        todo.setdefault(run_digest, joined if joined and text_hash(joined) == run_digest else embed_text(run[0]))
+
     for text, digest, ctx_digest, previous in rows:
-        todo.setdefault(digest, embed_text(text))
+        if digest != run_digest:
+            flush()
+            run, run_digest = [], digest
+        run.append(text)
         if ctx_digest and previous is not None:
             todo.setdefault(ctx_digest, context_text(previous, text))
+    flush()
     return todo

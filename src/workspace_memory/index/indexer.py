@@ -131,7 +131,7 @@ def _read(ws: Workspace, writer: IndexWriter, mf: MarkdownFile, mtime_ns: int, s
           old: tuple[int, int, str] | None, report: SyncReport) -> Document | None:
     """One changed file's new rows (its old rows deleted), or None when only its stat changed."""
     from ..files import decode_markdown, looks_binary, read_bounded  # lazy: a recall reads no file
-    from .rows import file_rows
+    from .rows import file_rows, mentioned
 
     try:
         digest, head, total = read_bounded(mf.path)  # read only: indexing never writes Markdown
@@ -149,7 +149,7 @@ def _read(ws: Workspace, writer: IndexWriter, mf: MarkdownFile, mtime_ns: int, s
     rows = file_rows(mf.key, mf.role, mf.day, head, total, ws.date_order, ws.fact_languages)
     rows.file |= {"hash": digest, "mtime_ns": mtime_ns, "size": size}
     report.entity_keys.update(page_key(mf.key))
-    report.entity_keys.update(slug.lower() for _, _, mentions in rows.chunks for slug in mentions)
+    report.entity_keys.update(mentioned(rows.chunks))
     # A store that keeps texts serves `get` and recall on machines without a checkout (binary files: none).
     text = None if not writer.keeps_texts or looks_binary(head) else decode_markdown(head).text
     return rows, text

@@ -30,7 +30,8 @@ class DocumentRows:
                  chunks: list[tuple[dict[str, Any], dict[str, Any] | None, tuple[str, ...]]] | None = None,
                  warnings: list[tuple[int, str]] | None = None) -> None:
         self.file = file
-        self.chunks: list[tuple[dict[str, Any], dict[str, Any] | None, tuple[str, ...]]] = [] if chunks is None else chunks
+        # A list, or (document_rows) a ChunkRows that makes the rows a part at a time.
+        self.chunks: Any = [] if chunks is None else chunks
         self.warnings: list[tuple[int, str]] = [] if warnings is None else warnings
 
 
@@ -128,19 +129,121 @@ def document_rows(key: str, role: str, day: date | None, decoded: DecodedText,
         file={"path": key, "role": role, "day": day_s, "title": parsed.title, "meta": json.dumps(meta, default=str)},
         warnings=sorted(decoded.problems + parsed.warnings),
     )
-    pwords = path_words(key)
-    previous: Chunk | None = None
-    for chunk in parsed.chunks:
-        chunk_row, fact_row, mentions = _chunk_rows(key, role, day_s, pwords, chunk)
-        # Retain facts are self-contained by design: the bullet before a fact is another fact,
-        # not its context. Narrative entries (conversation turns, log bullets) get context.
-        same_section = (previous is not None and previous.heading == chunk.heading
-                        and chunk.kind == "note" and previous.kind == "note")
-        chunk_row["ctx_hash"] = text_hash(context_text(previous.text, chunk.text)) if same_section else None
-        chunk_row["context_text"] = previous.text if same_section else ""
-        rows.chunks.append((chunk_row, fact_row, mentions))
-        previous = chunk
+    rows.chunks = ChunkRows(key, role, day_s, parsed.chunks, len(decoded.text) > WINDOW_FILE_CHARS)
     return rows
+
+
+Row = tuple[dict[str, Any], dict[str, Any] | None, tuple[str, ...]]
+PART_ROWS = 4_096  # rows made and written at a time: a file's rows are never all in memory at once
+
+
+class ChunkRows:
+    """A file's chunk rows, made from its parsed chunks a part at a time (`parts`), never all at once:
+    the rows of a 20 MB note (dicts with their search texts and hashes) took about 300 MB as one list.
+
+    Iterating gives the rows one by one (each pass makes them again); `len` is their number.
+    """
+
+    __slots__ = ("key", "role", "day_s", "chunks", "windows")
+
+    def __init__(self, key: str, role: str, day_s: str | None, chunks: list[Chunk], windows: bool) -> None:
+        self.key, self.role, self.day_s, self.chunks, self.windows = key, role, day_s, chunks, windows
+
+    def __len__(self) -> int:
+        return len(self.chunks)
+
+    def __iter__(self):  # Iterator[Row]
+        for part in self.parts():
+            yield from part
+
+    def mentioned(self) -> set[str]:
+        """The lower-cased slugs the chunks mention (without making their rows)."""
+        return {slug.lower() for chunk in self.chunks for slug in chunk.entities}
+
+    def parts(self, size: int = PART_ROWS):  # Iterator[list[Row]]
+        """The rows in lists of up to `size`, in file order (with vector windows, within a part)."""
+        pwords = path_words(self.key)
+        previous: Chunk | None = None
+        for start in range(0, len(self.chunks), size):
+            part: list[Row] = []
+            for chunk in self.chunks[start : start + size]:
+                chunk_row, fact_row, mentions = _chunk_rows(self.key, self.role, self.day_s, pwords, chunk)
+                # Retain facts are self-contained by design: the bullet before a fact is another fact,
+                # not its context. Narrative entries (conversation turns, log bullets) get context.
+                same_section = (previous is not None and previous.heading == chunk.heading
+                                and chunk.kind == "note" and previous.kind == "note")
+                chunk_row["ctx_hash"] = text_hash(context_text(previous.text, chunk.text)) if same_section else None
+                chunk_row["context_text"] = previous.text if same_section else ""
+                part.append((chunk_row, fact_row, mentions))
+                previous = chunk
+            if self.windows:
+                share_vectors(part)
+            yield part
+
+
+def row_parts(chunks: ChunkRows | list[Row]):  # Iterator[list[Row]]
+    """A document's rows a part at a time (a plain list is one part)."""
+    if isinstance(chunks, ChunkRows):
+        yield from chunks.parts()
+    elif chunks:
+        yield chunks
+
+
+def mentioned(chunks: ChunkRows | list[Row]) -> set[str]:
+    """The lower-cased slugs a document's rows mention."""
+    if isinstance(chunks, ChunkRows):
+        return chunks.mentioned()
+    return {slug.lower() for _, _, mentions in chunks for slug in mentions}
+
+
+# Vector windows (issue 27). A huge file of short bullets (a pasted log, a 50 MB note) costs two
+# vectors an entry, and the encoder's work grows with the tokens it reads: the entry alone plus the
+# entry after the previous one read every token three times. In a file longer than
+# WINDOW_FILE_CHARS, consecutive short note entries of one section share one vector: the texts of
+# up to WINDOW_ENTRIES of them joined by newlines, embedded once (each token read once), and no
+# context vector. Every entry keeps its own row, lines, FTS row and context words, so lexical
+# search and citations (path#Lline) are as before; a vector hit on a window counts for each of
+# its entries (the lexical score then picks the line). Files under the threshold (every daily log
+# of LoCoMo, the project's own sets) are untouched: see docs/benchmarks.md "Vector windows".
+WINDOW_FILE_CHARS = 1_000_000  # a file's indexed text longer than this gets windows
+WINDOW_ENTRY_CHARS = 300  # an entry longer than this keeps its own two vectors
+WINDOW_ENTRIES = 8  # entries a window holds at most
+WINDOW_CHARS = 1_200  # the joined text of a window at most
+
+
+def window_text(texts: list[str]) -> str:
+    """What the embedding model sees for a window of entries: their texts, a line each."""
+    return "\n".join(texts)
+
+
+def share_vectors(chunks: list[tuple[dict[str, Any], dict[str, Any] | None, tuple[str, ...]]]) -> None:
+    """Give runs of short note entries of one section one shared vector (see WINDOW_FILE_CHARS).
+
+    The entries of a window get the same `text_hash`, the hash of window_text(their texts), and no
+    `ctx_hash`: a hash shared by consecutive entries of a file names their window
+    (index.embedding.texts_to_embed joins them back; the vector store keeps the first's label).
+    """
+    window: list[dict[str, Any]] = []
+
+    def close() -> None:
+        if len(window) > 1:
+            digest = text_hash(window_text([row["text"] for row in window]))
+            for row in window:
+                row["text_hash"], row["ctx_hash"] = digest, None
+        window.clear()
+
+    size = 0
+    for row, fact, _ in chunks:
+        fits = (fact is None and row["kind"] == "note" and len(row["text"]) <= WINDOW_ENTRY_CHARS
+                and row["entry_start"] == row["start_line"])
+        if window and (not fits or row["heading"] != window[0]["heading"] or len(window) >= WINDOW_ENTRIES
+                       or size + len(row["text"]) + 1 > WINDOW_CHARS):
+            close()
+            size = 0
+        if fits:
+            window.append(row)
+            size += len(row["text"]) + 1
+    close()
 
 
 def _chunk_rows(key: str, role: str, day_s: str | None, pwords: str, chunk: Chunk):

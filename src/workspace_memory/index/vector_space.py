@@ -151,11 +151,11 @@ class VectorSpace:
 
     # -- `memory index` ----------------------------------------------------------------------
     def index(self, progress: Any = None, before_update: BeforeUpdate | None = None,
-              changed: bool = True) -> tuple[list[str], bool]:
+              changed: bool = True) -> tuple[list[str], int | None]:
         """Bring the vectors up to date after a sync: the provider first, then each fallback
         (embed.chain), so `memory index` moves back to the provider when it can, and measure the
         space's cosine scale when it is complete (`changed`: the sync changed entries). Returns
-        (notices, whether vectors were updated)."""
+        (notices, the texts embedded by this call), None for the count when no vectors were updated."""
         from ..embed.chain import run_chain
 
         def attempt(embedder: Embedder) -> tuple[list[str], Any]:
@@ -178,12 +178,12 @@ class VectorSpace:
         except ProviderUnavailable as exc:
             if cfg.explicit:
                 raise
-            return [f"{exc}; the index has no vectors yet"], False
+            return [f"{exc}; the index has no vectors yet"], None
         self._use(embedder, notices)
         assert self._embedder is not None
         out = list(self._embedder[1])
         if embedder is None or result is None:
-            return out, False
+            return out, None
         prepared, update = result
         out += prepared
         self.record_space(embedder, notices[-1] if pos else None)
@@ -191,7 +191,7 @@ class VectorSpace:
         self.record_model(embedder)  # what this index is built with, until the next --rebuild
         if not update.missing:
             self.calibrate(embedder, changed=changed or bool(update.embedded))
-        return out, True
+        return out, update.embedded
 
     # -- the calibration of a model without fitted constants (embed.calibration) ----------------------
     def calibrate(self, embedder: Embedder, changed: bool) -> None:

@@ -108,11 +108,44 @@ def parse_markdown(text: str, day: date | None = None, date_order: str | None = 
     # Blank the frontmatter lines instead of cutting them, so token line maps are file lines.
     body_lines = [""] * front.line_count + lines[front.line_count:]
     blank_generated_regions(body_lines)
-    tokens = _markdown_parser().parse("\n".join(body_lines))
     walker = _Walker(body_lines, day, doc, date_order, languages)
-    walker.walk(tokens)
+    for start, end in pieces(body_lines):
+        tokens = _markdown_parser().parse("\n".join(body_lines[start:end]))
+        if start:
+            for tok in tokens:  # line maps of the piece -> lines of the file
+                if tok.map:
+                    tok.map = [tok.map[0] + start, tok.map[1] + start]
+        walker.walk(tokens)
+        del tokens
     doc.title = str(front.meta.get("title") or front.meta.get("name") or walker.first_h1 or "") or None
     return doc
+
+
+# A long document is parsed a piece at a time: markdown-it's tokens take about 30 times the text's
+# size, so a 20 MB note held 600 MB of them at once. Pieces end before a top-level heading (after a
+# blank line, outside code fences), where the walker closes its section anyway, so the chunks are
+# the same as from one parse; a document shorter than this is one piece.
+PIECE_CHARS = 1_000_000
+_FENCE_RE = re.compile(r"^ {0,3}(```|~~~)")
+_HEADING_START_RE = re.compile(r"^#{1,6}(\s|$)")
+
+
+def pieces(lines: list[str], size: int | None = None) -> list[tuple[int, int]]:
+    """(first line, end line) of the pieces of `lines` to parse one at a time (see PIECE_CHARS)."""
+    size = PIECE_CHARS if size is None else size
+    out: list[tuple[int, int]] = []
+    start, chars, fence = 0, 0, None
+    for n, line in enumerate(lines):
+        fenced = _FENCE_RE.match(line)
+        if fenced:
+            fence = None if fence == fenced[1] else (fence or fenced[1])
+        elif (chars >= size and fence is None and n > start and not lines[n - 1].strip()
+              and _HEADING_START_RE.match(line)):
+            out.append((start, n))
+            start, chars = n, 0
+        chars += len(line) + 1
+    out.append((start, len(lines)))
+    return out
 
 
 def blank_generated_regions(lines: list[str]) -> None:

@@ -306,7 +306,17 @@ class PostgresVectors:
                 " AND chunk_id = ANY(%s) ORDER BY chunk_id, which", (self.store.ids, self.space, list(ids)),
                     binary=True):
                 out.setdefault(cid, []).append(as_array(vector))
-        return {cid: np.vstack(vecs) for cid, vecs in out.items()}
+            stacked = {cid: np.vstack(vecs) for cid, vecs in out.items()}
+            # An entry inside a vector window (rows.share_vectors: its previous entry of the file has
+            # its text hash) holds the window's vector: a zero first row says it has none of its own, as
+            # in the SQLite store, so that diversity never takes window-mates for near-duplicates.
+            members = [cid for (cid,) in self.store.db.conn.execute(
+                "SELECT c.id FROM chunks c JOIN chunks p ON p.workspace_id = c.workspace_id AND p.id = c.id - 1"
+                " AND p.path = c.path AND p.text_hash = c.text_hash WHERE c.workspace_id = ANY(%s)"
+                " AND c.id = ANY(%s)", (self.store.ids, list(stacked)))] if stacked else []
+        for cid in members:
+            stacked[cid] = np.vstack([np.zeros_like(stacked[cid][:1]), stacked[cid]])
+        return stacked
 
 
 def put_cached(conn, provider: str, model: str, vectors: Mapping[str, np.ndarray]) -> None:

@@ -66,8 +66,8 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder,
         f"                   AND e.model = ?2 AND e.hash = c.ctx_hash AND e.dim = ?3))){only}"
         " ORDER BY c.id",
         (embedder.provider, embedder.model, embedder.dim),
-    ).fetchall()
-    todo = texts_to_embed(rows)
+    )
+    todo = texts_to_embed(rows)  # row by row: 200,000 entries' texts are never one list
     if todo:
         cached = EmbeddingCache(conn).get_many(embedder.provider, embedder.model, todo, dim=embedder.dim)
         todo = {h: t for h, t in todo.items() if h not in cached}
@@ -100,9 +100,14 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
 # to the planner (no statistics), the label-only form scanned the cache outside and every chunk
 # inside it (chunks has no index on its hashes): 100,000 chunks x 12,000 cached vectors took
 # many minutes instead of under a second.
+#
+# An entry inside a vector window (rows.share_vectors: its previous entry of the file has its text
+# hash) adds no label: the window's vector is kept once, under its first entry (sqlite.windows).
 _LABELED = (
     "SELECT c.id * 2 AS label, e.vector FROM chunks c CROSS JOIN embedding_cache e"
-    " ON e.provider = ?1 AND e.model = ?2 AND e.hash = c.text_hash AND e.dim = ?3{where}"
+    " ON e.provider = ?1 AND e.model = ?2 AND e.hash = c.text_hash AND e.dim = ?3"
+    " AND NOT EXISTS (SELECT 1 FROM chunks w WHERE w.id = c.id - 1 AND w.text_hash = c.text_hash"
+    " AND w.path = c.path){where}"
     " UNION ALL SELECT c.id * 2 + 1, e.vector FROM chunks c CROSS JOIN embedding_cache e"
     " ON e.provider = ?1 AND e.model = ?2 AND e.hash = c.ctx_hash AND e.dim = ?3{where}"
 )

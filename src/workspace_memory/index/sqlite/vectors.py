@@ -16,6 +16,7 @@ import numpy as np
 from ...embed.base import Embedder
 from ..base import Filters, in_batches
 from ..records import VectorUpdate
+from . import windows
 from .connection import writer_lock
 from .live_vectors import LiveVectors
 from .reads import filter_sql
@@ -107,7 +108,15 @@ class SqliteVectors:
         for label, cosine in self._opened().search(query, k * 2, allowed):
             cid = label_chunk(label)
             best[cid] = max(float(cosine), best.get(cid, -1.0))
-        return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
+        nearest = sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
+        # A window's vector counts for each of its entries (sqlite.windows): k windows can give more
+        # than k entries, all cited line by line; the lexical score then tells them apart.
+        following = windows.members(self.conn, [cid for cid, _ in nearest])
+        out = []
+        for cid, cosine in nearest:
+            out.append((cid, cosine))
+            out += [(other, cosine) for other in following[cid] if other not in best]
+        return out
 
     def _passing(self, ids: list[int], where: str, params: tuple) -> set[int]:
         out: set[int] = set()
@@ -126,6 +135,14 @@ class SqliteVectors:
             vecs = store.vectors(chunk_labels(cid))
             if vecs is not None:
                 out[cid] = vecs
+        # An entry inside a vector window (sqlite.windows) has no vector of its own (a zero first
+        # row) and its window's as its second, like a context vector: its cosine is the window's, and
+        # diversity (recall.semantic: the first row) never takes two lines of one window, which share
+        # that vector, for near-duplicates of each other.
+        for cid, head in windows.heads(self.conn, [cid for cid in ids if cid not in out]).items():
+            vecs = store.vectors(chunk_labels(head)[:1])
+            if vecs is not None:
+                out[cid] = np.vstack([np.zeros_like(vecs[0]), vecs[0]])
         return out
 
     def sample(self, n: int) -> tuple[np.ndarray, int]:

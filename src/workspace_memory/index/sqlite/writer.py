@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..base import in_batches
-from ..rows import key_scope
+from ..rows import key_scope, row_parts
 from . import journal
 from .connection import transaction, writer_lock
 
@@ -196,8 +196,8 @@ class SqliteWriter:
             file_row = rows.file | {"indexed_at": now}
             self.conn.execute(f"INSERT OR REPLACE INTO files({', '.join(file_row)})"
                               f" VALUES ({', '.join(':' + c for c in file_row)})", file_row)
-            if rows.chunks:
-                ids += insert_chunks(self.conn, rows.chunks)
+            for part in row_parts(rows.chunks):  # a huge file's rows a part at a time (rows.ChunkRows)
+                ids += insert_chunks(self.conn, part)
             if rows.warnings:
                 self.conn.executemany("INSERT INTO warnings(path, line, message) VALUES (?, ?, ?)",
                                       [(file_row["path"], line, msg) for line, msg in rows.warnings])
