@@ -114,13 +114,20 @@ def cluster(texts: list[str], threshold: float = 90.0) -> list[list[int]]:
     """
     groups: list[list[int]] = []
     heads: list[Claim] = []
+    # A claim seen before joins the group it joined then: the groups ahead of that one are the
+    # same ones it did not match, so the scan would end there again (repeated facts are common).
+    joined: dict[Claim, list[int]] = {}
     for idx, text in enumerate(texts):
         claim = analyze(text)
-        for group, head in zip(groups, heads, strict=True):
-            if head.polarity == claim.polarity and fuzz.token_sort_ratio(head.canon, claim.canon) >= threshold:
-                group.append(idx)
-                break
-        else:
-            groups.append([idx])
-            heads.append(claim)
+        group = joined.get(claim)
+        if group is None:
+            for group, head in zip(groups, heads, strict=True):
+                if head.polarity == claim.polarity and fuzz.token_sort_ratio(head.canon, claim.canon) >= threshold:
+                    break
+            else:
+                group = []
+                groups.append(group)
+                heads.append(claim)
+            joined[claim] = group
+        group.append(idx)
     return groups
