@@ -121,10 +121,9 @@ def cluster(texts: list[str], threshold: float = 90.0) -> list[list[int]]:
         claim = analyze(text)
         group = joined.get(claim)
         if group is None:
-            for group, head in zip(groups, heads, strict=True):
-                if head.polarity == claim.polarity and fuzz.token_sort_ratio(head.canon, claim.canon) >= threshold:
-                    break
-            else:
+            group = next((g for g, head in zip(groups, heads, strict=True) if head.polarity == claim.polarity
+                          and fuzz.token_sort_ratio(head.canon, claim.canon) >= threshold), None)
+            if group is None:
                 group = []
                 groups.append(group)
                 heads.append(claim)
