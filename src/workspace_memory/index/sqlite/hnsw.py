@@ -33,6 +33,7 @@ import hnswlib
 import numpy as np
 
 from ...embed.base import l2_normalize
+from .hnsw_file import SPOT_CHECKS, live_vectors, parse_level0
 
 # Measured on this 2-core machine, one query at a time, OpenBLAS on one thread (the CLI's setting):
 #   vectors x dim    exact (BLAS)   HNSW (M=32, ef=200)      (2026-12-01; an earlier run, on a
@@ -246,7 +247,7 @@ class VectorStore:
             return "file corrupt"
         index.set_ef(HNSW_EF_SEARCH)
         try:
-            live, vecs = _live_vectors(index, data, self.dim, deleted)
+            live, vecs = live_vectors(index, data, self.dim, deleted)
         except (RuntimeError, ValueError):  # a label the sidecar says is live is deleted in the file
             return "file corrupt"
         if len(live) != count:
@@ -259,10 +260,10 @@ class VectorStore:
         """Take the live vectors from the file's level-0 records, leaving the graph on disk; False
         when the layout is not the expected one (the caller then loads the graph and checks it)."""
         try:
-            labels, vecs = _parse_level0(data, self.dim)
+            labels, vecs = parse_level0(data, self.dim)
         except ValueError:
             return False
-        sample = np.linspace(0, len(labels) - 1, num=min(_SPOT_CHECKS, len(labels))).astype(np.int64)
+        sample = np.linspace(0, len(labels) - 1, num=min(SPOT_CHECKS, len(labels))).astype(np.int64)
         if len(labels) != count or (len(sample) and not check(labels[sample], vecs[sample])):
             return False
         self._take_file(None, labels, vecs, deleted, digest)
@@ -509,81 +510,6 @@ def _normalize_rows(vectors: np.ndarray, block: int = 65_536) -> None:
         norms = np.linalg.norm(part, axis=1, keepdims=True)
         norms[norms == 0] = 1.0
         part /= norms
-
-
-# hnswlib's file header (hnswalg.h saveIndex): offsetLevel0, max_elements, cur_element_count,
-# size_data_per_element, label_offset, offsetData (size_t each), maxlevel (int), enterpoint (uint),
-# maxM, maxM0, M (size_t), mult (double), ef_construction (size_t); then the level-0 records.
-_HEADER = np.dtype(
-    [
-        ("offset_level0", "<u8"),
-        ("max_elements", "<u8"),
-        ("count", "<u8"),
-        ("record_size", "<u8"),
-        ("label_offset", "<u8"),
-        ("data_offset", "<u8"),
-        ("max_level", "<i4"),
-        ("enter_point", "<u4"),
-        ("max_m", "<u8"),
-        ("max_m0", "<u8"),
-        ("m", "<u8"),
-        ("mult", "<f8"),
-        ("ef_construction", "<u8"),
-    ]
-)
-_DELETE_MARK_BYTE = 2  # hnswlib flags a deleted element in byte 2 of its level-0 link header
-_SPOT_CHECKS = 8
-
-
-def _live_vectors(index: Any, data: bytes, dim: int, deleted: set[int]) -> tuple[np.ndarray, np.ndarray]:
-    """(labels, vectors) of the live elements of a loaded index whose file content is `data`.
-
-    Why not `index.get_items(all ids)`: in hnswlib 0.8 it copies through Python lists and takes ~1 s
-    for 20k vectors, most of a cold recall's budget. The level-0 records hold each vector and label
-    at fixed offsets, so numpy reads them in milliseconds. The layout is hnswlib's, not a public
-    API: a few vectors are compared with `get_items`, and on any disagreement (another hnswlib
-    version) the slow, documented path is used instead.
-    """
-    try:
-        labels, vecs = _parse_level0(data, dim)
-        sample = np.linspace(0, len(labels) - 1, num=min(_SPOT_CHECKS, len(labels))).astype(np.int64)
-        if len(sample) and not np.array_equal(np.asarray(index.get_items(labels[sample])), vecs[sample]):
-            raise ValueError("layout mismatch")
-        return labels, vecs
-    except (ValueError, RuntimeError):
-        ids = np.asarray(index.get_ids_list(), dtype=np.int64)
-        live = ids[~np.isin(ids, np.fromiter(deleted, dtype=np.int64, count=len(deleted)))]
-        if not len(live):
-            return live, np.zeros((0, dim), dtype=np.float32)
-        return live, np.asarray(index.get_items(live), dtype=np.float32)
-
-
-def _parse_level0(data: bytes, dim: int) -> tuple[np.ndarray, np.ndarray]:
-    """Labels and vectors of the non-deleted level-0 records of an hnswlib file."""
-    if len(data) < _HEADER.itemsize:
-        raise ValueError("short header")
-    head = np.frombuffer(data, dtype=_HEADER, count=1)[0]
-    count, record = int(head["count"]), int(head["record_size"])
-    flag_at = int(head["offset_level0"]) + _DELETE_MARK_BYTE
-    data_at, label_at = int(head["data_offset"]), int(head["label_offset"])
-    if (
-        data_at + 4 * dim > record
-        or label_at + 8 > record
-        or flag_at >= record
-        or _HEADER.itemsize + count * record > len(data)
-    ):
-        raise ValueError("unexpected record layout")
-    records = np.dtype(
-        {
-            "names": ["flags", "vector", "label"],
-            "formats": ["u1", ("<f4", dim), "<u8"],
-            "offsets": [flag_at, data_at, label_at],
-            "itemsize": record,
-        }
-    )
-    rows = np.frombuffer(data, dtype=records, count=count, offset=_HEADER.itemsize)
-    live = (rows["flags"] & 1) == 0
-    return rows["label"][live].astype(np.int64), np.array(rows["vector"][live], dtype=np.float32)
 
 
 def _cosine(value: float) -> float:
