@@ -22,6 +22,7 @@ Not thread-safe; one writer process (the indexer) saves, readers only load.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -33,6 +34,7 @@ import hnswlib
 import numpy as np
 
 from ...embed.base import l2_normalize
+from . import vector_side
 from .hnsw_file import SPOT_CHECKS, live_vectors, parse_level0
 
 # Measured on this 2-core machine, one query at a time, OpenBLAS on one thread (the CLI's setting):
@@ -98,22 +100,46 @@ class VectorStore:
         self._gone_since_file: set[int] = set()
         self._put_since_file: set[int] = set()
         self._exact_searches = 0
+        # A reader's store, mapped (vector_side): searched through the int8 copy until something
+        # needs the vectors in memory (a change, the graph, a save), which copies them out then.
+        self._mapped: vector_side.MappedVectors | None = None
+        self._fetch_all: FetchAll | None = None
+        self.late_notices: list[str] = []  # what a search that found the mapped file damaged did
 
     def __len__(self) -> int:
-        return self._n
+        return len(self._mapped) if self._mapped is not None else self._n
 
     def __contains__(self, label: object) -> bool:
-        return isinstance(label, int | np.integer) and int(label) in self._pos
+        if not isinstance(label, int | np.integer):
+            return False
+        return self._mapped.contains(int(label)) if self._mapped is not None else int(label) in self._pos
 
     def labels(self) -> np.ndarray:
         """The live labels (a copy), in no particular order."""
-        return self._labels[: self._n].copy()
+        return self._mapped.labels() if self._mapped is not None else self._labels[: self._n].copy()
 
     def vectors(self, labels: Iterable[int]) -> np.ndarray | None:
         """The unit vectors of those `labels` that are stored, in their order, as one (n, dim)
         array (a copy); None when none is."""
+        if self._mapped is not None:
+            rows = self._mapped.positions(labels)
+            return self._mapped.float_rows(rows) if len(rows) else None
         rows = [row for label in labels if (row := self._pos.get(int(label))) is not None]
         return self._vecs[rows] if rows else None
+
+    def _in_memory(self) -> None:
+        """Copy a mapped store's vectors out (what the file load gives), before changing it."""
+        if self._mapped is None:
+            return
+        mapped, self._mapped = self._mapped, None
+        try:
+            labels, vecs = mapped.all()
+        except vector_side.Damaged:  # read whole: the checksum finds it corrupt, SQLite rebuilds it
+            self.late_notices = self.load(self._fetch_all) if self._fetch_all else []
+            return
+        self._take_file(None, labels, vecs, self._deleted, self.digest or "")
+        self._graph_on_disk = True
+        self._gone_since_file = set(mapped.gone_labels().tolist())  # still in the file's graph
 
     # -- loading and saving ------------------------------------------------------------------
 
@@ -135,10 +161,14 @@ class VectorStore:
         With `check`, the vectors are read from the file and the graph is loaded only when a
         search or a save needs it (EXACT_BEFORE_GRAPH); `check` vouches for a sample of them.
         """
+        self._fetch_all = fetch_all  # a mapped store found damaged while searching rebuilds from it
         reason = self._load_file(check)
-        if reason is None and expected_count is not None and expected_count != self._n:
-            reason = f"stale: {self._n} vectors in file, {expected_count} in SQLite"
+        if reason is None and expected_count is not None and expected_count != len(self):
+            reason = f"stale: {len(self)} vectors in file, {expected_count} in SQLite"
         if reason is None:
+            if persist and self.digest and not vector_side.current(self.path, self.dim, self.digest):
+                with contextlib.suppress(OSError, ValueError):  # a copy for the next cold reader, once
+                    vector_side.write(self.path, self.dim, self.digest)
             return []
         labels, vectors = fetch_all()
         self.rebuild(labels, vectors)
@@ -159,7 +189,7 @@ class VectorStore:
         place: 1.39M vectors of 512 dimensions are 2.8 GB, and the upsert path's copies (selection,
         normalisation, growing by doubling) once took a rebuild at 1M entries to 14 GB.
         """
-        self._index = None
+        self._index = self._mapped = None
         self._vecs = np.zeros((0, self.dim), dtype=np.float32)
         self._labels = np.zeros(0, dtype=np.int64)
         self._pos = {}
@@ -184,6 +214,7 @@ class VectorStore:
 
         No fsync: a torn write after a power cut shows up as a checksum mismatch and is rebuilt.
         """
+        self._in_memory()
         index = self._graph()
         # Labels whose slot was reused no longer need recording; keep the sidecar small.
         self._deleted &= set(index.get_ids_list())
@@ -198,6 +229,10 @@ class VectorStore:
             os.replace(tmp, self.path)
         finally:
             tmp.unlink(missing_ok=True)
+        try:  # the int8 copy a cold reader maps (vector_side); without it readers load the whole file
+            vector_side.write(self.path, self.dim, digest)
+        except (OSError, ValueError):
+            vector_side.remove(self.path)
         meta = {
             "format": SIDECAR_FORMAT,
             "dim": self.dim,
@@ -234,6 +269,12 @@ class VectorStore:
             return f"dimension changed from {dim} to {self.dim}"
         if identity != self.identity:
             return "embedding model changed"
+        if check is not None:  # a reader: the file mapped, when its int8 copy is there
+            mapped = vector_side.MappedVectors.open(self.path, self.dim, count, size, digest, check)
+            if mapped is not None:
+                self._take_file(None, np.zeros(0, np.int64), np.zeros((0, self.dim), np.float32), deleted, digest)
+                self._mapped = mapped
+                return None
         try:
             data = self.path.read_bytes()
             # Checked before hnswlib parses the file: its own checks catch truncation, not bit rot.
@@ -290,6 +331,7 @@ class VectorStore:
 
     def upsert(self, labels: Iterable[int] | np.ndarray, vectors: np.ndarray) -> None:
         """Add or replace vectors by label (normalised here, so callers cannot get that wrong)."""
+        self._in_memory()
         labels_arr = np.asarray(
             list(labels) if not isinstance(labels, np.ndarray) else labels, dtype=np.int64
         )
@@ -339,6 +381,9 @@ class VectorStore:
 
     def delete(self, labels: Iterable[int] | np.ndarray) -> int:
         """Remove labels (unknown ones are ignored); returns how many were live."""
+        if self._mapped is not None:
+            return self._mapped.delete(np.asarray(list(labels) if not isinstance(labels, np.ndarray) else labels)
+                                       .reshape(-1).tolist())
         removed = 0
         for label in np.asarray(list(labels) if not isinstance(labels, np.ndarray) else labels).reshape(-1):
             label = int(label)
@@ -375,6 +420,7 @@ class VectorStore:
 
     def _graph(self) -> Any:
         """The HNSW graph: loaded from the file the vectors came from, or built from the exact copy."""
+        self._in_memory()
         if self._index is None and self._graph_on_disk:
             self._index = self._graph_from_file()
             self._forget_file_graph()
@@ -394,7 +440,7 @@ class VectorStore:
 
     def load_graph(self) -> None:
         """Have the graph ready now when searches will use it (a long-lived process, at start)."""
-        if self._n >= self.exact_threshold:
+        if len(self) >= self.exact_threshold:
             self._graph()
 
     def _graph_from_file(self) -> Any:
@@ -447,8 +493,15 @@ class VectorStore:
         q = l2_normalize(np.asarray(query, dtype=np.float32).reshape(-1))
         if q.shape[0] != self.dim:
             raise ValueError(f"query has dimension {q.shape[0]}, index has {self.dim}")
-        if k <= 0 or self._n == 0:
+        if k <= 0 or len(self) == 0:
             return []
+        if self._mapped is not None:
+            try:
+                return self._mapped.search(q, k, None if allowed is None else self._mapped.positions(allowed))
+            except vector_side.Damaged:  # read whole: the checksum finds it corrupt, SQLite rebuilds it
+                self._mapped = None
+                self.late_notices = self.load(self._fetch_all)
+                return self.search(query, k, allowed)
         exact_first = self._index is None and self._graph_on_disk and self._exact_searches < EXACT_BEFORE_GRAPH
         if allowed is not None:
             rows = np.fromiter((self._pos[a] for a in allowed if a in self._pos), dtype=np.int64)

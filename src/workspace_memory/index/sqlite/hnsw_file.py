@@ -30,6 +30,7 @@ _HEADER = np.dtype(
         ("ef_construction", "<u8"),
     ]
 )
+RECORDS_AT = _HEADER.itemsize  # where the level-0 records start in the file
 _DELETE_MARK_BYTE = 2  # hnswlib flags a deleted element in byte 2 of its level-0 link header
 SPOT_CHECKS = 8
 
