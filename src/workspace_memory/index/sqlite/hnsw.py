@@ -35,7 +35,7 @@ import numpy as np
 
 from ...embed.base import l2_normalize
 from . import vector_side
-from .hnsw_file import SPOT_CHECKS, live_vectors, parse_level0
+from .hnsw_file import SIDECAR_FORMAT, SPOT_CHECKS, live_vectors, parse_level0
 
 # Measured on this 2-core machine, one query at a time, OpenBLAS on one thread (the CLI's setting):
 #   vectors x dim    exact (BLAS)   HNSW (M=32, ef=200)      (2026-12-01; an earlier run, on a
@@ -57,7 +57,6 @@ HNSW_M = 32
 HNSW_EF_CONSTRUCTION = 100
 HNSW_EF_SEARCH = 200  # raised to k when k is larger: hnswlib needs ef >= k to return k results
 _INITIAL_CAPACITY = 1024
-SIDECAR_FORMAT = 1
 # A store loaded with a layout check reads its vectors from the file but leaves hnswlib's graph on
 # disk until a search needs it: a recall process makes one or two searches, and exact search over
 # 12,000 vectors (3.5 ms; 270 ms at a million) costs far less than loading the graph (about 50 ms;
@@ -65,6 +64,8 @@ SIDECAR_FORMAT = 1
 EXACT_BEFORE_GRAPH = 3
 
 FetchAll = Callable[[], tuple[np.ndarray, np.ndarray]]
+# (at most how many vectors, their (labels, vectors) batches): a rebuild streamed from SQLite.
+StreamAll = Callable[[], tuple[int, Iterable[tuple[np.ndarray, np.ndarray]]]]
 # Given some (labels, vectors) read from the file, whether they are the stored ones (vector_sync
 # compares them with SQLite's); it stands in for the layout check against hnswlib's own vectors.
 LayoutCheck = Callable[[np.ndarray, np.ndarray], bool]
@@ -145,7 +146,7 @@ class VectorStore:
 
     def load(
         self, fetch_all: FetchAll, *, expected_count: int | None = None, persist: bool = False,
-        check: LayoutCheck | None = None,
+        check: LayoutCheck | None = None, stream: StreamAll | None = None,
     ) -> list[str]:
         """Load the file, or rebuild it from `fetch_all()` = (int64 labels, float32 vectors) from SQLite.
 
@@ -160,6 +161,7 @@ class VectorStore:
 
         With `check`, the vectors are read from the file and the graph is loaded only when a
         search or a save needs it (EXACT_BEFORE_GRAPH); `check` vouches for a sample of them.
+        With `persist` and `stream`, a rebuild goes straight from SQLite to the file (`build`).
         """
         self._fetch_all = fetch_all  # a mapped store found damaged while searching rebuilds from it
         reason = self._load_file(check)
@@ -170,11 +172,15 @@ class VectorStore:
                 with contextlib.suppress(OSError, ValueError):  # a copy for the next cold reader, once
                     vector_side.write(self.path, self.dim, self.digest)
             return []
+        notices = [f"vector index rebuilt from SQLite ({reason})"]
+        if persist and stream is not None:
+            with contextlib.suppress(OSError):  # not saved: rebuilt in memory below, and said so
+                self.build(*stream())
+                return notices if len(self) or reason != "file missing" else []
         labels, vectors = fetch_all()
         self.rebuild(labels, vectors)
-        notices = []
-        if not (reason == "file missing" and self._n == 0):
-            notices.append(f"vector index rebuilt from SQLite ({reason})")
+        if reason == "file missing" and self._n == 0:
+            notices = []
         if persist:
             try:
                 self.save()
@@ -218,6 +224,27 @@ class VectorStore:
         index = self._graph()
         # Labels whose slot was reused no longer need recording; keep the sidecar small.
         self._deleted &= set(index.get_ids_list())
+        self._write(index, self._n)
+
+    def build(self, count: int, batches: Iterable[tuple[np.ndarray, np.ndarray]]) -> None:
+        """Write the HNSW file of (labels, vectors) `batches` (at most `count` vectors, distinct labels)
+        without an exact copy in memory, then open it as a reader does (mapped when big enough).
+
+        A rebuild held the vectors twice, the exact copy and hnswlib's: 650 MB at 155,000 vectors."""
+        index = hnswlib.Index(space="ip", dim=self.dim)
+        index.init_index(max_elements=max(_INITIAL_CAPACITY, count), M=HNSW_M,
+                         ef_construction=HNSW_EF_CONSTRUCTION, allow_replace_deleted=True)
+        for labels, vectors in batches:
+            _normalize_rows(vectors)
+            index.add_items(vectors, labels)
+        self.rebuild(np.zeros(0, np.int64), np.zeros((0, self.dim), np.float32))
+        self._write(index, index.element_count)
+        del index
+        if self._load_file(lambda labels, vectors: True) is not None:  # just written: only a failing disk
+            raise OSError("the vector file just written cannot be read back")
+
+    def _write(self, index: Any, count: int) -> None:
+        """Save `index` (holding `count` live vectors) as the HNSW file, its int8 copy and its sidecar."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # Saves of writers killed mid-way (the one writer holds the index lock while saving).
         for stale in self.path.parent.glob(f".{self.path.name}*.tmp"):
@@ -236,7 +263,7 @@ class VectorStore:
         meta = {
             "format": SIDECAR_FORMAT,
             "dim": self.dim,
-            "count": self._n,
+            "count": count,
             "identity": self.identity,
             "space": "ip",
             "M": HNSW_M,
@@ -541,18 +568,6 @@ class VectorStore:
         except RuntimeError:  # "contiguous 2D array": a tight filter or many deletions starved the walk
             return []
         return [(int(label), _cosine(1.0 - d)) for label, d in zip(found[0], dists[0], strict=True)]
-
-
-def sidecar_digest(path: Path, dim: int, identity: str) -> str | None:
-    """The sha256 that the sidecar of the HNSW file `path` records, when it is a sidecar of this
-    format for this dimension and identity; None otherwise. The file itself is not read."""
-    try:
-        meta = json.loads(path.with_name(path.name + ".json").read_text(encoding="utf-8"))
-        if (meta.get("format"), meta.get("dim"), meta.get("identity")) != (SIDECAR_FORMAT, dim, identity):
-            return None
-        return str(meta["sha256"]) if path.is_file() else None
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
 
 
 def _normalize_rows(vectors: np.ndarray, block: int = 65_536) -> None:

@@ -6,6 +6,8 @@ sample of what it read against another source and falls back when they disagree.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,6 +35,7 @@ _HEADER = np.dtype(
 RECORDS_AT = _HEADER.itemsize  # where the level-0 records start in the file
 _DELETE_MARK_BYTE = 2  # hnswlib flags a deleted element in byte 2 of its level-0 link header
 SPOT_CHECKS = 8
+SIDECAR_FORMAT = 1  # the JSON beside the HNSW file (hnsw.VectorStore.save)
 
 
 def live_vectors(index: Any, data: bytes, dim: int, deleted: set[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -95,3 +98,15 @@ def parse_level0(data: bytes, dim: int) -> tuple[np.ndarray, np.ndarray]:
     rows = level0_records(data, dim)
     live = live_records(rows)
     return rows["label"][live].astype(np.int64), np.array(rows["vector"][live], dtype=np.float32)
+
+
+def sidecar_digest(path: Path, dim: int, identity: str) -> str | None:
+    """The sha256 that the sidecar of the HNSW file `path` records, when it is a sidecar of this
+    format for this dimension and identity; None otherwise. The file itself is not read."""
+    try:
+        meta = json.loads(path.with_name(path.name + ".json").read_text(encoding="utf-8"))
+        if (meta.get("format"), meta.get("dim"), meta.get("identity")) != (SIDECAR_FORMAT, dim, identity):
+            return None
+        return str(meta["sha256"]) if path.is_file() else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
