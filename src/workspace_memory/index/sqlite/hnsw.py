@@ -238,13 +238,14 @@ class VectorStore:
             _normalize_rows(vectors)
             index.add_items(vectors, labels)
         self.rebuild(np.zeros(0, np.int64), np.zeros((0, self.dim), np.float32))
-        self._write(index, index.element_count)
-        del index
+        self._write(index, index.element_count, side=False)
+        del index  # before the int8 copy is made: never both in memory
+        self._write_side(self.digest or "")
         if self._load_file(lambda labels, vectors: True) is not None:  # just written: only a failing disk
             raise OSError("the vector file just written cannot be read back")
 
-    def _write(self, index: Any, count: int) -> None:
-        """Save `index` (holding `count` live vectors) as the HNSW file, its int8 copy and its sidecar."""
+    def _write(self, index: Any, count: int, side: bool = True) -> None:
+        """Save `index` (holding `count` live vectors) as the HNSW file, its sidecar and (`side`) its int8 copy."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # Saves of writers killed mid-way (the one writer holds the index lock while saving).
         for stale in self.path.parent.glob(f".{self.path.name}*.tmp"):
@@ -256,10 +257,8 @@ class VectorStore:
             os.replace(tmp, self.path)
         finally:
             tmp.unlink(missing_ok=True)
-        try:  # the int8 copy a cold reader maps (vector_side); without it readers load the whole file
-            vector_side.write(self.path, self.dim, digest)
-        except (OSError, ValueError):
-            vector_side.remove(self.path)
+        if side:
+            self._write_side(digest)
         meta = {
             "format": SIDECAR_FORMAT,
             "dim": self.dim,
@@ -279,6 +278,12 @@ class VectorStore:
         finally:
             tmp_meta.unlink(missing_ok=True)
         self.digest = digest
+
+    def _write_side(self, digest: str) -> None:
+        try:  # the int8 copy a cold reader maps (vector_side); without it readers load the whole file
+            vector_side.write(self.path, self.dim, digest)
+        except (OSError, ValueError):
+            vector_side.remove(self.path)
 
     def _load_file(self, check: LayoutCheck | None = None) -> str | None:
         """Load from disk; None on success, else why the file cannot be used (the rebuild reason)."""

@@ -44,6 +44,7 @@ VERSION = 1
 HEADER_BYTES = 64
 RESCORE = 256  # int8 candidates scored again in float32 (at least 4 k)
 BLOCK = 16_384  # rows converted to float32 at a time: 32 MB at 512 dimensions
+WRITE_BLOCK = 2_048  # rows read and quantised at a time by the writer (4 MB of float32 at 512 dimensions)
 DIRECT = 2_048  # a filter leaving at most this many rows is scored in float32 directly
 # Smaller HNSW files are read and hashed whole, as before (under 0.1 s): the map pays from here on.
 MAP_FROM_BYTES = 64 * 2**20
@@ -88,39 +89,59 @@ def current(hnsw_path: Path, dim: int, digest: str) -> bool:
 
 
 def write(hnsw_path: Path, dim: int, digest: str) -> None:
-    """Write the int8 copy of the HNSW file `hnsw_path` (sha256 `digest`), read from the file itself
-    through a map, so the copy's rows are the file's live records whatever the caller holds."""
-    rows = level0_records(np.memmap(hnsw_path, dtype=np.uint8, mode="r"), dim)
-    live = np.flatnonzero(live_records(rows))
-    scales = np.empty(len(live), dtype="<f4")
-    crcs = np.empty(len(live), dtype="<u4")
-    for start in range(0, len(live), BLOCK):
-        part = np.asarray(rows["vector"][live[start : start + BLOCK]], dtype="<f4")
-        top = np.abs(part).max(axis=1) if len(part) else np.zeros(0, np.float32)
-        scales[start : start + len(part)] = np.where(top > 0, top / 127.0, 1.0)
-        crcs[start : start + len(part)] = _crc_rows(part)
+    """Write the int8 copy of the HNSW file `hnsw_path` (sha256 `digest`), read from the file itself,
+    so the copy's rows are the file's live records whatever the caller holds. The file is read a
+    block of records at a time with pread: through a map, a page fault maps whole large folios of
+    the page cache, and reading every record's flags and label that way mapped the whole file."""
+    records = level0_records(_map(hnsw_path), dim)  # the layout only: no page of it is touched
+    fd = os.open(hnsw_path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     target = path_for(hnsw_path)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
+        parts: list[tuple[np.ndarray, ...]] = []
+        for at, labels, vectors in _blocks(fd, records.dtype, len(records)):
+            top = np.abs(vectors).max(axis=1) if len(vectors) else np.zeros(0, np.float32)
+            parts.append((at, labels, np.where(top > 0, top / 127.0, 1.0).astype("<f4"), _crc_rows(vectors)))
+        live, labels, scales, crcs = (np.concatenate([p[i] for p in parts]) if parts else np.zeros(0)
+                                      for i in range(4))
         with open(tmp, "wb") as fh:
             fh.write(_header(len(live), dim, digest))
-            fh.write(live.astype("<u8").tobytes())
-            fh.write(np.asarray(rows["label"][live], dtype="<i8").tobytes())
-            fh.write(scales.tobytes())
-            fh.write(crcs.tobytes())
-            for start in range(0, len(live), BLOCK):
-                part = np.asarray(rows["vector"][live[start : start + BLOCK]], dtype=np.float32)
-                codes = np.rint(part / scales[start : start + len(part), None])
-                fh.write(np.clip(codes, -127, 127).astype(np.int8).tobytes())
+            for array, kind in ((live, "<u8"), (labels, "<i8"), (scales, "<f4"), (crcs, "<u4")):
+                fh.write(np.asarray(array, dtype=kind).tobytes())
+            done = 0
+            for _, _, vectors in _blocks(fd, records.dtype, len(records)):
+                vectors /= scales[done : done + len(vectors), None]
+                np.clip(np.rint(vectors, out=vectors), -127, 127, out=vectors)
+                fh.write(vectors.astype(np.int8).tobytes())
+                done += len(vectors)
         os.replace(tmp, target)
     finally:
+        os.close(fd)
         tmp.unlink(missing_ok=True)
+
+
+def _blocks(fd: int, records: np.dtype, count: int):
+    """(record numbers, labels, float32 vectors) of the live level-0 records, WRITE_BLOCK at a time."""
+    size = records.itemsize
+    for first in range(0, count, WRITE_BLOCK):
+        n = min(WRITE_BLOCK, count - first)
+        block = np.frombuffer(os.pread(fd, n * size, RECORDS_AT + first * size), dtype=records)
+        keep = np.flatnonzero(live_records(block))
+        yield first + keep, block["label"][keep].astype(np.int64), np.array(block["vector"][keep], dtype=np.float32)
 
 
 def _map(path: Path) -> mmap.mmap:
     """A read-only map of the whole file (it stays valid after the file is closed or replaced)."""
     with open(path, "rb") as fh:
         return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+def _release(whole: mmap.mmap, start: int, end: int) -> None:
+    """Drop the pages of [start, end) from this process (the page cache keeps them): a scan of a
+    mapped file then holds one block at a time, not the whole file."""
+    first = start // mmap.PAGESIZE * mmap.PAGESIZE
+    with contextlib.suppress(OSError, ValueError):
+        whole.madvise(mmap.MADV_DONTNEED, first, end // mmap.PAGESIZE * mmap.PAGESIZE - first)
 
 
 def remove(hnsw_path: Path) -> None:
@@ -168,9 +189,9 @@ class MappedVectors:
             return None
         sample = np.linspace(0, count - 1, num=min(SPOT_CHECKS, count)).astype(np.int64)
         if len(sample):
-            records = mapped.record[sample]
-            if (not np.array_equal(rows["label"][records].astype(np.int64), mapped.label[sample])
-                    or not live_records(rows[records]).all()
+            records = mapped.read_records(mapped.record[sample])
+            if (not np.array_equal(records["label"].astype(np.int64), mapped.label[sample])
+                    or not live_records(records).all()
                     or not check(mapped.label[sample], mapped.float_rows(sample))):
                 return None
         try:
@@ -206,11 +227,18 @@ class MappedVectors:
             return self.label.astype(np.int64)
         return self.label[~self._gone_rows()].astype(np.int64)
 
+    def read_records(self, records: np.ndarray) -> np.ndarray:
+        """Whole level-0 records of the HNSW file, read with pread (see float_rows)."""
+        size = self.rows.dtype.itemsize
+        data = b"".join(os.pread(self.fd, size, RECORDS_AT + int(r) * size) for r in records)
+        return np.frombuffer(data, dtype=self.rows.dtype)
+
     def float_rows(self, rows: np.ndarray) -> np.ndarray:
         """The float32 vectors of `rows`, read from the HNSW file (a copy of just those), each checked
         against the checksum its row records: the reader hashes what it uses, not the whole file."""
         # pread, not the map: a fault on a mapped page maps its neighbours too (fault-around, large
-        # folios), and a few hundred scattered vectors then showed as 150 MB of resident file pages.
+        # folios), and a few hundred scattered vectors then showed as 150 MB of resident file pages
+        # (8 sampled records, as 13 MB).
         size, width = self.rows.dtype.itemsize, 4 * self.dim
         at = RECORDS_AT + self.rows.dtype.fields["vector"][1]
         buf = b"".join(os.pread(self.fd, width, at + int(r) * size) for r in self.record[rows])
@@ -266,11 +294,8 @@ class MappedVectors:
             block = self.codes[start : start + BLOCK] if rows is None else self.codes[rows[start : start + BLOCK]]
             scale = self.scale[start : start + BLOCK] if rows is None else self.scale[rows[start : start + BLOCK]]
             scores[start : start + len(block)] = (block.astype(np.float32) @ q) * scale
-            if rows is None:  # done with these pages: out of this process (the page cache keeps them)
-                first = (codes_at + start * self.dim) // mmap.PAGESIZE * mmap.PAGESIZE
-                last = (codes_at + (start + len(block)) * self.dim) // mmap.PAGESIZE * mmap.PAGESIZE
-                with contextlib.suppress(OSError, ValueError):
-                    self.side.madvise(mmap.MADV_DONTNEED, first, last - first)
+            if rows is None:  # done with these pages
+                _release(self.side, codes_at + start * self.dim, codes_at + (start + len(block)) * self.dim)
         return scores
 
     def _exact(self, q: np.ndarray, k: int, rows: np.ndarray) -> list[tuple[int, float]]:
