@@ -112,8 +112,12 @@ def cluster(texts: list[str], threshold: float = 90.0) -> list[list[int]]:
     Greedy and order-stable: a text joins the first earlier group whose first member it
     duplicates, so the same input always gives the same groups.
     """
+    import numpy as np  # lazy: a lexical recall reads claims without numpy or rapidfuzz.process
+    from rapidfuzz import process
+
     groups: list[list[int]] = []
     heads: list[Claim] = []
+    canons: list[str] = []
     # A claim seen before joins the group it joined then: the groups ahead of that one are the
     # same ones it did not match, so the scan would end there again (repeated facts are common).
     joined: dict[Claim, list[int]] = {}
@@ -121,12 +125,19 @@ def cluster(texts: list[str], threshold: float = 90.0) -> list[list[int]]:
         claim = analyze(text)
         group = joined.get(claim)
         if group is None:
-            group = next((g for g, head in zip(groups, heads, strict=True) if head.polarity == claim.polarity
-                          and fuzz.token_sort_ratio(head.canon, claim.canon) >= threshold), None)
-            if group is None:
+            # Every head's score at once (rapidfuzz's C loop, in float64 as fuzz returns it), then
+            # the first head of the same polarity at or above the threshold, as the scan took.
+            scores = process.cdist([claim.canon], canons, scorer=fuzz.token_sort_ratio, dtype=np.float64,
+                                   score_cutoff=threshold)[0] if canons else ()
+            first = next((int(i) for i in np.flatnonzero(np.asarray(scores) >= threshold)
+                          if heads[i].polarity == claim.polarity), None)
+            if first is None:
                 group = []
                 groups.append(group)
                 heads.append(claim)
+                canons.append(claim.canon)
+            else:
+                group = groups[first]
             joined[claim] = group
         group.append(idx)
     return groups
