@@ -112,7 +112,6 @@ def cluster(texts: list[str], threshold: float = 90.0) -> list[list[int]]:
     Greedy and order-stable: a text joins the first earlier group whose first member it
     duplicates, so the same input always gives the same groups.
     """
-    import numpy as np  # lazy: a lexical recall reads claims without numpy or rapidfuzz.process
     from rapidfuzz import process
 
     groups: list[list[int]] = []
@@ -125,11 +124,10 @@ def cluster(texts: list[str], threshold: float = 90.0) -> list[list[int]]:
         claim = analyze(text)
         group = joined.get(claim)
         if group is None:
-            # Every head's score at once (rapidfuzz's C loop, in float64 as fuzz returns it), then
-            # the first head of the same polarity at or above the threshold, as the scan took.
-            scores = process.cdist([claim.canon], canons, scorer=fuzz.token_sort_ratio, dtype=np.float64,
-                                   score_cutoff=threshold)[0] if canons else ()
-            first = next((int(i) for i in np.flatnonzero(np.asarray(scores) >= threshold)
+            # The heads at or above the threshold in order, scored in rapidfuzz's C loop; the first
+            # of the same polarity is the one the scan took.
+            first = next((i for _, _, i in process.extract_iter(claim.canon, canons, scorer=fuzz.token_sort_ratio,
+                                                                 processor=None, score_cutoff=threshold)
                           if heads[i].polarity == claim.polarity), None)
             if first is None:
                 group = []
