@@ -132,9 +132,10 @@ def _all_vectors(conn: sqlite3.Connection, embedder: Embedder, ids: list[int] | 
     return labels[:n].copy(), vectors[:n]
 
 
-def _streamed(conn: sqlite3.Connection, embedder: Embedder, step: int = 8192):
+def _streamed(conn: sqlite3.Connection, embedder: Embedder, step: int = 2048):
     """(at most how many vectors, their (labels, vectors) in batches of `step` chunks, by chunk id):
-    a rebuild's vectors read from SQLite a batch at a time (hnsw.VectorStore.build)."""
+    a rebuild's vectors read from SQLite a batch at a time (hnsw.VectorStore.build). Each batch is
+    a view of one buffer (8 MB at 512 dimensions), refilled for the next: use it before asking."""
     low, high, count = conn.execute("SELECT MIN(id), MAX(id), COUNT(*) FROM chunks").fetchone()
     params = [embedder.provider, embedder.model, embedder.dim]
     where = " WHERE c.id >= ?4 AND c.id < ?5"
@@ -149,7 +150,7 @@ def _streamed(conn: sqlite3.Connection, embedder: Embedder, step: int = 8192):
                 vectors[n] = np.frombuffer(blob, dtype="<f4")
                 n += 1
             if n:
-                yield labels[:n].copy(), vectors[:n].copy()
+                yield labels[:n], vectors[:n]
 
     return 2 * count, batches()
 
