@@ -35,7 +35,7 @@ import numpy as np
 
 from ...embed.base import l2_normalize
 from . import vector_side
-from .hnsw_file import SIDECAR_FORMAT, SPOT_CHECKS, live_vectors, parse_level0
+from .hnsw_file import SIDECAR_FORMAT, SPOT_CHECKS, file_digest, live_vectors, parse_level0
 
 # Measured on this 2-core machine, one query at a time, OpenBLAS on one thread (the CLI's setting):
 #   vectors x dim    exact (BLAS)   HNSW (M=32, ef=200)      (2026-12-01; an earlier run, on a
@@ -173,10 +173,8 @@ class VectorStore:
                     vector_side.write(self.path, self.dim, self.digest)
             return []
         notices = [f"vector index rebuilt from SQLite ({reason})"]
-        if persist and stream is not None:
-            with contextlib.suppress(OSError):  # not saved: rebuilt in memory below, and said so
-                self.build(*stream())
-                return notices if len(self) or reason != "file missing" else []
+        if persist and stream is not None and self.streams(*stream()):
+            return notices if len(self) or reason != "file missing" else []
         labels, vectors = fetch_all()
         self.rebuild(labels, vectors)
         if reason == "file missing" and self._n == 0:
@@ -244,6 +242,17 @@ class VectorStore:
         if self._load_file(lambda labels, vectors: True) is not None:  # just written: only a failing disk
             raise OSError("the vector file just written cannot be read back")
 
+    def streams(self, count: int, batches: Iterable[tuple[np.ndarray, np.ndarray]]) -> bool:
+        """`build` when the file will be mapped (MAP_FROM_BYTES); else, or when it cannot be written,
+        False: the caller rebuilds in memory (a small file read back whole costs more than it saves)."""
+        if count * 4 * self.dim < vector_side.MAP_FROM_BYTES:
+            return False
+        try:
+            self.build(count, batches)
+        except OSError:
+            return False
+        return True
+
     def _write(self, index: Any, count: int, side: bool = True) -> None:
         """Save `index` (holding `count` live vectors) as the HNSW file, its sidecar and (`side`) its int8 copy."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -253,7 +262,7 @@ class VectorStore:
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
             index.save_index(str(tmp))
-            size, digest = _file_digest(tmp)
+            size, digest = file_digest(tmp)
             os.replace(tmp, self.path)
         finally:
             tmp.unlink(missing_ok=True)
@@ -479,7 +488,7 @@ class VectorStore:
         """The file's graph with the changes made since the vectors were read from it, or None when
         the file is no longer the one they came from."""
         try:
-            if _file_digest(self.path)[1] != self.digest:
+            if file_digest(self.path)[1] != self.digest:
                 return None
             index = hnswlib.Index(space="ip", dim=self.dim)
             index.load_index(str(self.path), allow_replace_deleted=True)
@@ -588,10 +597,3 @@ def _normalize_rows(vectors: np.ndarray, block: int = 65_536) -> None:
 def _cosine(value: float) -> float:
     """A similarity clipped to [-1, 1]: float32 rounding gives 1.0000001 for a vector and itself."""
     return min(1.0, max(-1.0, float(value)))
-
-
-def _file_digest(path: Path) -> tuple[int, str]:
-    """(size, sha256 hex) of a file; sha256 is hardware-accelerated here (~1 GB/s)."""
-    with open(path, "rb") as fh:
-        digest = hashlib.file_digest(fh, "sha256").hexdigest()
-    return path.stat().st_size, digest

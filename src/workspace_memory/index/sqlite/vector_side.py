@@ -37,14 +37,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .hnsw_file import RECORDS_AT, SPOT_CHECKS, level0_records, live_records
+from .hnsw_file import RECORDS_AT, SPOT_CHECKS, level0_records, live_records, record_layout
 
 MAGIC = b"WMI8"
 VERSION = 1
 HEADER_BYTES = 64
 RESCORE = 256  # int8 candidates scored again in float32 (at least 4 k)
 BLOCK = 16_384  # rows converted to float32 at a time: 32 MB at 512 dimensions
-WRITE_BLOCK = 2_048  # rows read and quantised at a time by the writer (4 MB of float32 at 512 dimensions)
+WRITE_BLOCK = 512  # rows read and quantised at a time by the writer (1 MB of float32 at 512 dimensions)
 DIRECT = 2_048  # a filter leaving at most this many rows is scored in float32 directly
 # Smaller HNSW files are read and hashed whole, as before (under 0.1 s): the map pays from here on.
 MAP_FROM_BYTES = 64 * 2**20
@@ -92,14 +92,19 @@ def write(hnsw_path: Path, dim: int, digest: str) -> None:
     """Write the int8 copy of the HNSW file `hnsw_path` (sha256 `digest`), read from the file itself,
     so the copy's rows are the file's live records whatever the caller holds. The file is read a
     block of records at a time with pread: through a map, a page fault maps whole large folios of
-    the page cache, and reading every record's flags and label that way mapped the whole file."""
-    records = level0_records(_map(hnsw_path), dim)  # the layout only: no page of it is touched
+    the page cache, and reading every record's flags and label that way mapped the whole file (so
+    did reading the header)."""
     fd = os.open(hnsw_path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        layout, count = record_layout(os.pread(fd, RECORDS_AT, 0), dim, os.fstat(fd).st_size)
+    except ValueError:
+        os.close(fd)
+        raise
     target = path_for(hnsw_path)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     try:
         parts: list[tuple[np.ndarray, ...]] = []
-        for at, labels, vectors in _blocks(fd, records.dtype, len(records)):
+        for at, labels, vectors in _blocks(fd, layout, count):
             top = np.abs(vectors).max(axis=1) if len(vectors) else np.zeros(0, np.float32)
             parts.append((at, labels, np.where(top > 0, top / 127.0, 1.0).astype("<f4"), _crc_rows(vectors)))
         live, labels, scales, crcs = (np.concatenate([p[i] for p in parts]) if parts else np.zeros(0)
@@ -109,7 +114,7 @@ def write(hnsw_path: Path, dim: int, digest: str) -> None:
             for array, kind in ((live, "<u8"), (labels, "<i8"), (scales, "<f4"), (crcs, "<u4")):
                 fh.write(np.asarray(array, dtype=kind).tobytes())
             done = 0
-            for _, _, vectors in _blocks(fd, records.dtype, len(records)):
+            for _, _, vectors in _blocks(fd, layout, count):
                 vectors /= scales[done : done + len(vectors), None]
                 np.clip(np.rint(vectors, out=vectors), -127, 127, out=vectors)
                 fh.write(vectors.astype(np.int8).tobytes())

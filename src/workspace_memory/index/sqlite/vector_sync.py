@@ -20,7 +20,6 @@ can always be rebuilt.
 
 from __future__ import annotations
 
-import contextlib
 import re
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -216,13 +215,12 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
     have = set(live.labels().tolist())
     gone, new = sorted(have - ids), sorted(ids - have)
     if len(gone) + len(new) > max(1000, len(ids) // 2):
-        if persist:  # straight from SQLite to the file, never two copies of every vector in memory
-            with contextlib.suppress(OSError):
-                store.build(*_streamed(conn, embedder))
-                _forget_recent(conn, recent_path, key)
-                if complete:
-                    _record(conn, key, current)
-                return store, notices
+        # A big one straight from SQLite to the file, never two copies of every vector in memory.
+        if persist and store.streams(*_streamed(conn, embedder)):
+            _forget_recent(conn, recent_path, key)
+            if complete:
+                _record(conn, key, current)
+            return store, notices
         store.rebuild(*_all_vectors(conn, embedder))
         changed = None
     else:
