@@ -14,6 +14,7 @@ be the same for every tree (the row stops at the first difference).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -42,11 +43,7 @@ def prepare(workdir: Path, args) -> Path:
         if size == args.cold_size:
             break
     for src in args.src or [None]:  # the int8 copy, written by a tree that knows it (once)
-        env = None
-        if src:
-            import os
-
-            env = {**os.environ, "PYTHONPATH": src}
+        env = {**os.environ, "PYTHONPATH": src} if src else None
         subprocess.run([MEMORY, "--workspace", str(previous), "--now", NOW, "index"], check=True,
                        stdout=subprocess.DEVNULL, env=env)
     return previous
