@@ -113,9 +113,13 @@ def test_a_damaged_vector_is_found_when_read_and_the_store_rebuilt(tmp_path, map
 def test_a_copy_of_another_file_or_a_small_file_is_not_mapped(tmp_path, monkeypatch) -> None:
     rng = np.random.default_rng(9)
     saved(tmp_path / "v.hnsw", clustered(rng, 500))
-    assert opened(tmp_path / "v.hnsw")._mapped is None  # under MAP_FROM_BYTES: read whole, as before
+    assert not vector_side.path_for(tmp_path / "v.hnsw").exists()  # under MAP_FROM_BYTES: no copy
     monkeypatch.setattr(vector_side, "MAP_FROM_BYTES", 0)
+    saved(tmp_path / "v.hnsw", clustered(rng, 500))
     assert opened(tmp_path / "v.hnsw")._mapped is not None
+    monkeypatch.setattr(vector_side, "MAP_FROM_BYTES", 64 * 2**20)
+    assert opened(tmp_path / "v.hnsw")._mapped is None  # a small file is read whole, as before
+    monkeypatch.setattr(vector_side, "MAP_FROM_BYTES", 0)
     meta = json.loads((tmp_path / "v.hnsw.json").read_text())
     side = vector_side.path_for(tmp_path / "v.hnsw")
     data = bytearray(side.read_bytes())
@@ -146,7 +150,7 @@ CHILD = textwrap.dedent("""
 """)
 
 
-def test_a_cold_search_keeps_the_vectors_out_of_the_process(tmp_path) -> None:
+def test_a_cold_search_keeps_the_vectors_out_of_the_process(tmp_path, mapped_from_any_size) -> None:
     """The process's own peak RSS grows by less than the file (12 MB of vectors, a 14 MB file):
     bound 14 MB, for the int8 block in flight (2,048 rows at a time: 4 MB as float32), the side
     file's labels, scales and checksums, and the scores (11 MB measured). Loading the file whole, as

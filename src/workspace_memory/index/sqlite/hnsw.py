@@ -169,8 +169,7 @@ class VectorStore:
             reason = f"stale: {len(self)} vectors in file, {expected_count} in SQLite"
         if reason is None:
             if persist and self.digest and not vector_side.current(self.path, self.dim, self.digest):
-                with contextlib.suppress(OSError, ValueError):  # a copy for the next cold reader, once
-                    vector_side.write(self.path, self.dim, self.digest)
+                self._write_side(self.digest)  # for the next cold reader, once
             return []
         notices = [f"vector index rebuilt from SQLite ({reason})"]
         if persist and stream is not None and self.streams(*stream()):
@@ -289,10 +288,11 @@ class VectorStore:
         self.digest = digest
 
     def _write_side(self, digest: str) -> None:
-        try:  # the int8 copy a cold reader maps (vector_side); without it readers load the whole file
-            vector_side.write(self.path, self.dim, digest)
-        except (OSError, ValueError):
-            vector_side.remove(self.path)
+        """The int8 copy a cold reader maps (vector_side), for a file big enough to be mapped."""
+        with contextlib.suppress(OSError, ValueError):
+            if self.path.stat().st_size >= vector_side.MAP_FROM_BYTES:
+                return vector_side.write(self.path, self.dim, digest)
+        vector_side.remove(self.path)
 
     def _load_file(self, check: LayoutCheck | None = None) -> str | None:
         """Load from disk; None on success, else why the file cannot be used (the rebuild reason)."""
