@@ -120,7 +120,7 @@ def test_persistence_round_trip(tmp_path, rng):
 
 
 def test_loading_falls_back_when_the_file_layout_is_unexpected(tmp_path, rng, monkeypatch):
-    import workspace_memory.index.sqlite.hnsw as vectors
+    import workspace_memory.index.sqlite.hnsw_file as vectors
 
     path = tmp_path / "v.hnsw"
     store = VectorStore(path, DIM)
@@ -135,7 +135,7 @@ def test_loading_falls_back_when_the_file_layout_is_unexpected(tmp_path, rng, mo
     def unknown_layout(data, dim):
         raise ValueError("layout mismatch")
 
-    monkeypatch.setattr(vectors, "_parse_level0", unknown_layout)
+    monkeypatch.setattr(vectors, "parse_level0", unknown_layout)
     slow = VectorStore(path, DIM)
     assert slow.load(lambda: pytest.fail("must not rebuild")) == []
     assert sorted(slow.labels()) == sorted(fast.labels()) == list(range(1, 39))

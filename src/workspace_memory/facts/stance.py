@@ -82,6 +82,8 @@ _NEGATION_PHRASES = ("no longer", "not anymore", "not any more", "gave up on", "
 _CHANGE_CUES = ("changed my mind", "changed his mind", "changed her mind", "after all", "anymore", "any more",
                 "these days", "nowadays", "no longer", "now", "jetzt", "inzwischen", "mittlerweile",
                 "nicht mehr", "ahora", "ya no", "maintenant", "désormais", "agora", "já não")
+# Any change cue as a whole word: one search per statement, not one per cue.
+_CUE_RE = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(c) for c in _CHANGE_CUES) + r")(?!\w)")
 # A clause boundary ends a negation's scope: "not cheap, but good" flips cheap only.
 _CLAUSE_WORDS = frozenset("but however although though yet while whereas aber jedoch pero sino mais cependant mas "
                           "porém".split())
@@ -161,7 +163,7 @@ class Reading(Value):
 def read(text: str, names: tuple[str, ...] = ()) -> Reading:
     """Read one statement (the entity's `names` are not topic words)."""
     low = " " + _SUBJECT_RE.sub("", text, count=1).casefold().replace("’", "'") + " "
-    cue = any(re.search(rf"(?<!\w){re.escape(c)}(?!\w)", low) for c in _CHANGE_CUES)
+    cue = _CUE_RE.search(low) is not None
     for phrase in _NEGATION_PHRASES:
         low = low.replace(f" {phrase} ", " not ")
     low = low.replace("n't", "nt")

@@ -112,15 +112,30 @@ def cluster(texts: list[str], threshold: float = 90.0) -> list[list[int]]:
     Greedy and order-stable: a text joins the first earlier group whose first member it
     duplicates, so the same input always gives the same groups.
     """
+    from rapidfuzz import process
+
     groups: list[list[int]] = []
     heads: list[Claim] = []
+    canons: list[str] = []
+    # A claim seen before joins the group it joined then: the groups ahead of that one are the
+    # same ones it did not match, so the scan would end there again (repeated facts are common).
+    joined: dict[Claim, list[int]] = {}
     for idx, text in enumerate(texts):
         claim = analyze(text)
-        for group, head in zip(groups, heads, strict=True):
-            if head.polarity == claim.polarity and fuzz.token_sort_ratio(head.canon, claim.canon) >= threshold:
-                group.append(idx)
-                break
-        else:
-            groups.append([idx])
-            heads.append(claim)
+        group = joined.get(claim)
+        if group is None:
+            # The heads at or above the threshold in order, scored in rapidfuzz's C loop; the first
+            # of the same polarity is the one the scan took.
+            first = next((i for _, _, i in process.extract_iter(claim.canon, canons, scorer=fuzz.token_sort_ratio,
+                                                                 processor=None, score_cutoff=threshold)
+                          if heads[i].polarity == claim.polarity), None)
+            if first is None:
+                group = []
+                groups.append(group)
+                heads.append(claim)
+                canons.append(claim.canon)
+            else:
+                group = groups[first]
+            joined[claim] = group
+        group.append(idx)
     return groups

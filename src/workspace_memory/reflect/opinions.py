@@ -195,6 +195,11 @@ class Engine:
     names_of: NamesOf = _no_names
     embed_similarity: EmbedSimilarity | None = None
     stats: UpdateStats = field(default_factory=UpdateStats)
+    # Which opinions (by position) name each entity ("" for those naming none), built by `apply`:
+    # a fact is compared only with the opinions it could match, not with every opinion, so a
+    # run over n facts and m opinions costs n x (opinions per entity), not n x m.
+    _by_entity: dict[str, list[int]] | None = field(default=None, repr=False)
+    _taken: set[str] | None = field(default=None, repr=False)
 
     def claim(self, text: str, entities: tuple[str, ...] | list[str]) -> Claim:
         return analyze(text, self.names_of(tuple(entities)))
@@ -258,12 +263,36 @@ class Engine:
     def apply(self, facts: list[Fact]) -> UpdateStats:
         """Apply every not-yet-applied, valid O, W and B fact, oldest first."""
         applied = self.applied_hashes()
-        for fact in sorted(facts, key=lambda f: f.order):
-            if fact.kind not in ("opinion", "world", "experience") or fact.hash in applied or not fact.valid:
-                continue
-            applied.add(fact.hash)
-            self._apply_one(fact)
+        self._by_entity = {}
+        for position, op in enumerate(self.opinions):
+            self._index(position, op)
+        self._taken = {op.key for op in self.opinions} | {t.key for t in self.tombstones}
+        try:
+            for fact in sorted(facts, key=lambda f: f.order):
+                if fact.kind not in ("opinion", "world", "experience") or fact.hash in applied or not fact.valid:
+                    continue
+                applied.add(fact.hash)
+                self._apply_one(fact)
+        finally:
+            self._by_entity = self._taken = None
         return self.stats
+
+    def _index(self, position: int, op: Opinion) -> None:
+        assert self._by_entity is not None
+        for key in dict.fromkeys(op.entities or [""]):
+            self._by_entity.setdefault(key, []).append(position)
+
+    def _opinions_for(self, fact: Fact) -> list[Opinion]:
+        """The opinions whose entities overlap the fact's (both none counts), in list order: the
+        same ones `_entities_overlap` keeps, so ties still go to the opinion listed first."""
+        if self._by_entity is None:
+            return self.opinions
+        keys = fact.entities or ("",)
+        if len(keys) == 1:
+            positions = self._by_entity.get(keys[0], [])
+        else:
+            positions = sorted({p for key in keys for p in self._by_entity.get(key, [])})
+        return [self.opinions[p] for p in positions]
 
     def _best(self, fact: Fact, candidates: list[Opinion] | list[Tombstone]):
         """The best-scoring candidate about the same entity and topic (facts.stance), its score and stance."""
@@ -281,7 +310,7 @@ class Engine:
         return best, best_score, best_stance
 
     def _apply_one(self, fact: Fact) -> None:
-        op, value, view = self._best(fact, self.opinions)
+        op, value, view = self._best(fact, self._opinions_for(fact))
         # An opinion takes any statement about its topic (facts.stance); a world or experience
         # fact counts as evidence only when its claim is close to the opinion's.
         if op is not None and view is not None and (fact.kind == "opinion" or value >= EVIDENCE_MATCH_THRESHOLD):
@@ -296,7 +325,8 @@ class Engine:
         self._create(fact)
 
     def _create(self, fact: Fact) -> Opinion:
-        taken = {op.key for op in self.opinions} | {t.key for t in self.tombstones}
+        taken = self._taken if self._taken is not None else \
+            {op.key for op in self.opinions} | {t.key for t in self.tombstones}
         day = fact.day_s or self.today
         c = clamp(fact.confidence if fact.confidence is not None else DEFAULT_OPINION_CONFIDENCE)
         op = Opinion(
@@ -306,6 +336,9 @@ class Engine:
             history=[HistoryEntry(day, "formed", _one_line(fact.content), c)],
         )
         self.opinions.append(op)
+        taken.add(op.key)
+        if self._by_entity is not None:
+            self._index(len(self.opinions) - 1, op)
         self.stats.new.add(op.key)
         self.stats.applied += 1
         return op

@@ -24,7 +24,7 @@ from ..agent import core
 from ..agent.core import CoreSettings, parse_core
 from ..errors import CoreEditError
 from ..facts.model import Fact
-from ..facts.textmatch import analyze, cluster
+from ..facts.textmatch import Claim, analyze, cluster
 from ..files import detect_newline
 from .opinions import Opinion
 from .regions import one_line, relative_link
@@ -105,10 +105,15 @@ def core_proposals(facts: list[Fact], opinions: list[Opinion], superseded: dict[
                                   days, None))
     found.sort(key=lambda p: (-p.days, -(p.confidence or 0.0), p.text.casefold(), p.text))
     unique: list[Proposal] = []
+    seen: set[Claim] = set()  # the claims kept so far: one lookup each, not a scan of `unique`
     for prop in found:
-        if not any(analyze(prop.text) == analyze(u.text) for u in unique):
+        claim = analyze(prop.text)
+        if claim not in seen:
+            seen.add(claim)
             unique.append(prop)
-    return unique[:MAX_PROPOSALS]
+            if len(unique) == MAX_PROPOSALS:
+                break
+    return unique
 
 
 def core_region(proposals: list[Proposal]) -> list[str]:

@@ -136,6 +136,29 @@ def _all_vectors(conn: sqlite3.Connection, embedder: Embedder, ids: list[int] | 
     return labels[:n].copy(), vectors[:n]
 
 
+def _streamed(conn: sqlite3.Connection, embedder: Embedder, step: int = 2048):
+    """(at most how many vectors, their (labels, vectors) in batches of `step` chunks, by chunk id):
+    a rebuild's vectors read from SQLite a batch at a time (hnsw.VectorStore.build). Each batch is
+    a view of one buffer (8 MB at 512 dimensions), refilled for the next: use it before asking."""
+    low, high, count = conn.execute("SELECT MIN(id), MAX(id), COUNT(*) FROM chunks").fetchone()
+    params = [embedder.provider, embedder.model, embedder.dim]
+    where = " WHERE c.id >= ?4 AND c.id < ?5"
+
+    def batches():
+        labels = np.empty(2 * step, dtype=np.int64)
+        vectors = np.empty((2 * step, embedder.dim), dtype=np.float32)
+        for start in range(low or 0, (high or -1) + 1, step):
+            n = 0
+            for label, blob in conn.execute(_LABELED.format(where=where) + " ORDER BY 1", [*params, start, start + step]):
+                labels[n] = label
+                vectors[n] = np.frombuffer(blob, dtype="<f4")
+                n += 1
+            if n:
+                yield labels[:n], vectors[:n]
+
+    return 2 * count, batches()
+
+
 def complete_at(conn: sqlite3.Connection, embedder: Embedder) -> int | None:
     """The index generation at which every chunk had this embedder's vectors, in the cache and in
     the vector store (recorded by open_store; `memory forget --purge` forgets it), or None."""
@@ -170,7 +193,8 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
         return None, []
     # b. The HNSW file (or a rebuild from SQLite, which then holds everything), the recent file over it.
     store = VectorStore(path, embedder.dim, embedder.identity())
-    notices = store.load(lambda: _all_vectors(conn, embedder), persist=persist, check=_as_in_sqlite(conn, embedder))
+    notices = store.load(lambda: _all_vectors(conn, embedder), persist=persist, check=_as_in_sqlite(conn, embedder),
+                         stream=lambda: _streamed(conn, embedder))
     if recorded is None:
         notices = []  # the first build for this embedder: nothing was missing, nothing to report
     if notices:
@@ -196,6 +220,12 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
     have = set(live.labels().tolist())
     gone, new = sorted(have - ids), sorted(ids - have)
     if len(gone) + len(new) > max(1000, len(ids) // 2):
+        # A big one straight from SQLite to the file, never two copies of every vector in memory.
+        if persist and store.streams(*_streamed(conn, embedder)):
+            _forget_recent(conn, recent_path, key)
+            if complete:
+                _record(conn, key, current)
+            return store, notices
         store.rebuild(*_all_vectors(conn, embedder))
         changed = None
     else:
@@ -260,7 +290,7 @@ def _record_change(conn: sqlite3.Connection, embedder: Embedder, path: Path, key
     """Step a of open_store: add the last sync's chunk changes to the recent file; False when it
     cannot (no recorded change, no usable HNSW sidecar or recent file, or the file would be full)."""
     from . import recent_file
-    from .hnsw import sidecar_digest
+    from .hnsw_file import sidecar_digest
     from .writer import chunk_delta
 
     delta = chunk_delta(conn)
