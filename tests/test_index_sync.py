@@ -101,6 +101,14 @@ def test_chunk_rows_cite_true_lines(indexed_workspace: Path) -> None:
             assert text.rstrip() == "\n".join(lines[start - 1 : end]).rstrip(), (path, start, end)
 
 
+def test_a_new_index_has_pages_that_hold_three_cached_vectors(indexed_workspace: Path) -> None:
+    """8 KiB pages: the embedding cache's 2 KB vectors fit three to a page, where 4 KiB pages hold one
+    (docs/benchmarks.md, "Size of .memory/": 82 -> 67 MiB on the 365-day workspace)."""
+    with sqlite3.connect(indexed_workspace / ".memory" / "index.sqlite") as conn:
+        assert conn.execute("PRAGMA page_size").fetchone()[0] == 8192
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
 def test_warnings_are_stored_with_path_and_line(indexed_workspace: Path) -> None:
     line = line_of(indexed_workspace, "memory/2025-11-16.md", "w @Peter: lowercase")
     warnings = status(indexed_workspace)["warnings"]

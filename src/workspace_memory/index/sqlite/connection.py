@@ -19,6 +19,7 @@ from ...errors import IndexBusy
 from .schema import MIGRATIONS, SCHEMA_VERSION, current_version
 
 BUSY_TIMEOUT_MS = 30_000
+PAGE_SIZE = 8192  # bytes, for a new index file
 # What SQLite says when the file itself is damaged (as opposed to busy, full or read-only).
 _CORRUPTION_MARKERS = ("not a database", "malformed", "corrupt", "disk image")
 CORRUPT_DIR = "corrupt"  # under .memory/: the last damaged index, kept for a post-mortem
@@ -35,6 +36,10 @@ def connect(path: Path) -> sqlite3.Connection:
                            check_same_thread=False, factory=IndexConnection)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        # A new index (page size is fixed once the first table exists): 8 KiB pages hold three
+        # 2 KB vectors of the embedding cache where 4 KiB pages hold one (docs/benchmarks.md,
+        # "Size of .memory/"). An existing index keeps its pages.
+        conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
         conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA foreign_keys = OFF")
