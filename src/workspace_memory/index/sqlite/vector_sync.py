@@ -92,7 +92,8 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
         with transaction(conn):
             cache.put_many(embedder.provider, embedder.model, vectors)
 
-    done = embed_in_batches(items, encode or embedder.embed_documents, put, budget=budget, progress=progress)
+    done = embed_in_batches(items, encode or embedder.embed_documents, put, budget=budget, progress=progress,
+                            expect=getattr(embedder, "expect", None))
     return done, len(items) - done
 
 
