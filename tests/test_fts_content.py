@@ -58,7 +58,7 @@ def built(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[int, tuple[st
     rows: dict[int, tuple[str, str, str, str]] = {}
     real = sqlite_writer.insert_chunks
 
-    def spy(conn: sqlite3.Connection, chunks):  # noqa: ANN001, ANN202
+    def spy(conn: sqlite3.Connection, chunks: list) -> list[int]:
         ids = real(conn, chunks)
         for cid, (c, _, _) in zip(ids, chunks, strict=True):
             rows[cid] = (sqlite_writer.fts_table(c["role"]), c["search_text"], c["path_text"], c["context_text"])
