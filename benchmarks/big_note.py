@@ -99,6 +99,9 @@ def run(input_dir: Path, env: dict, args) -> dict:
         "recall_wall_s": r_wall, "recall_cpu_s": r_cpu, "recall_rss_mib": r_rss / 1024,
         "recall_hits": float(len(results)),
     }
+    from index_size import breakdown, per_entry  # benchmarks/ is on the path when big.py runs
+
+    figures |= per_entry(breakdown(state / "index.sqlite"))
     for key in ("embedded", "cache_hits"):
         if isinstance(report.get(key), (int, float)):
             figures[key] = float(report[key])

@@ -57,23 +57,26 @@ def reset(conn: sqlite3.Connection) -> None:
     conn.execute("INSERT INTO fts_journal(generation, tbl, sign) VALUES (?, ?, 0)", (_next_generation(conn), RESET))
 
 
-def inserted(conn: sqlite3.Connection, table: str, rows: Sequence[tuple[str, str, str]]) -> None:
-    """Note FTS rows (search_text, path_text, context_text) inserted into `table` by this sync."""
-    if rows and _room(conn, len(rows)):
-        generation = _next_generation(conn)
-        conn.executemany(f"INSERT INTO fts_journal(generation, tbl, sign, {_COLUMNS}) VALUES (?, ?, 1, ?, ?, ?)",
-                         [(generation, table, *row) for row in rows])
+def inserted(conn: sqlite3.Connection, table: str, rowids: Sequence[int]) -> None:
+    """Note the FTS rows `rowids`, all of them just inserted into `table` by this sync."""
+    _note(conn, table, rowids, 1, len(rowids))
 
 
 def deleting(conn: sqlite3.Connection, table: str, rowids: Sequence[int]) -> None:
-    """Note FTS rows of `table` that this sync is about to delete (call before the DELETE)."""
-    if not rowids:
-        return
-    marks = ",".join("?" * len(rowids))
-    count = conn.execute(f"SELECT COUNT(*) FROM {table} WHERE rowid IN ({marks})", list(rowids)).fetchone()[0]
+    """Note FTS rows of `table` that this sync is about to delete (call before the delete)."""
+    if rowids:
+        marks = ",".join("?" * len(rowids))
+        held = conn.execute(f"SELECT COUNT(*) FROM {table}_docsize WHERE id IN ({marks})", list(rowids)).fetchone()[0]
+        _note(conn, table, rowids, -1, held)
+
+
+def _note(conn: sqlite3.Connection, table: str, rowids: Sequence[int], sign: int, count: int) -> None:
+    """Copy the columns of `count` indexed rows among `rowids` (read through the table: fts_content's
+    view) with `sign`, when they fit."""
     if count and _room(conn, count):
-        conn.execute(f"INSERT INTO fts_journal(generation, tbl, sign, {_COLUMNS}) SELECT ?, ?, -1, {_COLUMNS}"
-                     f" FROM {table} WHERE rowid IN ({marks})", [_next_generation(conn), table, *rowids])
+        conn.execute(f"INSERT INTO fts_journal(generation, tbl, sign, {_COLUMNS}) SELECT ?, ?, ?, {_COLUMNS}"
+                     f" FROM {table} WHERE rowid IN ({','.join('?' * len(rowids))})",
+                     [_next_generation(conn), table, sign, *rowids])
 
 
 def last_seq(conn: sqlite3.Connection) -> int:

@@ -20,12 +20,14 @@ Tables
                   read again whole) and what was skipped; its messages are chunks with role
                   'session' and path 'sessions/<file name>' (see index.sessions)
   chunks_fts      FTS5 (porter + unicode61) over search text, path words and the previous
-                  entry of the section (context, weighted low); rowid = chunk id
+                  entry of the section (context, weighted low); rowid = chunk id. External
+                  content: the columns are read from the view chunks_fts_rows (fts_content.py)
   chunks_trigram  FTS5 trigram over the text of chunks that contain CJK characters
   fts_journal     the FTS rows that the last small syncs inserted (+1) and deleted (-1), or a reset
                   row: cached term counts follow it (journal.py)
   sessions_fts    chunks_fts for session entries: a recall of memory alone never walks past a
                   transcript's words, nor does one of transcripts past the Markdown's
+                  (view sessions_fts_rows)
 """
 
 from __future__ import annotations
@@ -147,12 +149,24 @@ def m008_fts_journal(conn: sqlite3.Connection) -> None:
     create(conn)
 
 
+def m009_fts_external_content(conn: sqlite3.Connection) -> None:
+    """chunks_fts and sessions_fts keep no copy of their columns: they read them from views over
+    `chunks` (fts_content, issue 27). An existing index is re-indexed from its own rows, not parsed
+    again; the pages of the old copies are free pages, which the file reuses as it grows."""
+    from . import fts_content, journal
+
+    fts_content.create(conn, FTS_TOKENIZER)
+    journal.reset(conn)  # cached term counts are counted again, from the new index
+
+
 MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors, m003_fts_context, m004_superseded_by,
-                               m005_embedding_cache, m006_sessions_and_validity, m007_entry_start, m008_fts_journal]
+                               m005_embedding_cache, m006_sessions_and_validity, m007_entry_start, m008_fts_journal,
+                               m009_fts_external_content]
 SCHEMA_VERSION = len(MIGRATIONS)
 # The version the settings fingerprint names: the last migration that changed what the derived rows
-# hold, so that a new one rebuilds the index. Later migrations only add side tables (m008), which
-# need no rebuild: a user's 100,000-entry index is not parsed again for them.
+# hold, so that a new one rebuilds the index. Later migrations only add side tables (m008) or
+# re-index the FTS tables from the rows (m009), which need no rebuild: a user's 100,000-entry
+# index is not parsed again for them.
 ROWS_SCHEMA = 7
 
 

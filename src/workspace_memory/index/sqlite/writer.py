@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import in_batches
 from ..rows import key_scope, row_parts
-from . import journal
+from . import fts_content, journal
 from .connection import transaction, writer_lock
+from .fts_content import FTS_TABLES
 
 if TYPE_CHECKING:
     import numpy as np
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from ..ports import Cached, Document, EntitySources, Known
     from ..records import SessionState
 
-FTS_TABLES = ("chunks_fts", "sessions_fts")  # the words of Markdown entries, and of session messages
 DELTA_LIMIT = 5_000  # chunk ids a sync records as its change (vector_sync: an edit's vectors without the HNSW file)
 _SESSION_COLUMNS = {"key": "path", "digest": "head"}  # SessionState field -> session_files column, where they differ
 
@@ -74,15 +74,22 @@ def chunk_delta(conn: sqlite3.Connection) -> tuple[list[int], list[int]] | None:
     return (delta["new"], delta["removed"]) if delta["generation"] == generation(conn) else None
 
 
+def next_chunk_id(conn: sqlite3.Connection) -> int:
+    """The id the next inserted chunk gets.
+
+    Ids are never reused (a counter in meta, not MAX(id) + 1): the vector index keys its
+    vectors by chunk id, and a reused id would silently keep the old text's vector.
+    """
+    return max(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM chunks").fetchone()[0],
+               _meta_int(conn, "next_chunk_id"))
+
+
 def insert_chunks(conn: sqlite3.Connection, chunks: Sequence[tuple[dict, dict | None, tuple[str, ...]]]) -> list[int]:
     """Insert (chunk, fact, mentions) rows and their FTS rows, a statement per table; returns the ids.
 
     The ids are consecutive, in the order given (index.base: neighbours are id - 1 and id + 1).
     """
-    # Ids are never reused (a counter in meta, not MAX(id) + 1): the vector index keys its
-    # vectors by chunk id, and a reused id would silently keep the old text's vector.
-    first = max(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM chunks").fetchone()[0],
-                _meta_int(conn, "next_chunk_id"))
+    first = next_chunk_id(conn)
     ids = list(range(first, first + len(chunks)))
     conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('next_chunk_id', ?)", (str(first + len(chunks)),))
     conn.executemany(
@@ -91,11 +98,12 @@ def insert_chunks(conn: sqlite3.Connection, chunks: Sequence[tuple[dict, dict | 
         " :kind, :heading, :text, :role, :day, :t_start, :t_end, :at, :invalid_at, :text_hash, :ctx_hash)",
         [chunk | {"id": cid} for cid, (chunk, _, _) in zip(ids, chunks, strict=True)],
     )
+    # The FTS rows are read from the chunks just written (fts_content): the search text, path words
+    # and context of the row dicts are what the views give, and a view is what a delete reads.
+    fts_content.index(conn, ids)
     for table in FTS_TABLES:
-        rows = [(cid, c["search_text"], c["path_text"], c["context_text"])
-                for cid, (c, _, _) in zip(ids, chunks, strict=True) if fts_table(c["role"]) == table]
-        conn.executemany(f"INSERT INTO {table}(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)", rows)
-        journal.inserted(conn, table, [row[1:] for row in rows])
+        journal.inserted(conn, table, [cid for cid, (c, _, _) in zip(ids, chunks, strict=True)
+                                       if fts_table(c["role"]) == table])
     conn.executemany("INSERT INTO chunks_trigram(rowid, text) VALUES (?, ?)",
                      [(cid, c["text"]) for cid, (c, _, _) in zip(ids, chunks, strict=True) if c["cjk"]])
     facts = [fact | {"id": cid} for cid, (_, fact, _) in zip(ids, chunks, strict=True) if fact is not None]
@@ -125,8 +133,9 @@ def delete_paths(conn: sqlite3.Connection, paths: Sequence[str], keys: set[str] 
             marks = ",".join("?" * len(part))
             for table in FTS_TABLES:
                 journal.deleting(conn, table, part)
-            for table, col in (("chunks_fts", "rowid"), ("sessions_fts", "rowid"), ("chunks_trigram", "rowid"),
-                               ("facts", "id"), ("mentions", "chunk_id")):
+            # Before the chunks go: the views still give the values these rows were indexed with.
+            fts_content.unindex(conn, part)
+            for table, col in (("chunks_trigram", "rowid"), ("facts", "id"), ("mentions", "chunk_id")):
                 conn.execute(f"DELETE FROM {table} WHERE {col} IN ({marks})", part)
         conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
         conn.execute("DELETE FROM warnings WHERE path = ?", (path,))
@@ -177,8 +186,9 @@ class SqliteWriter:
     def clear(self) -> None:
         with transaction(self.conn):
             # Session rows go too (their offsets with them): the next session sync reads every transcript whole.
-            for table in ("chunks_fts", "sessions_fts", "chunks_trigram", "facts", "mentions", "chunks", "warnings",
-                          "files", "entities", "session_files"):
+            fts_content.clear(self.conn)
+            for table in ("chunks_trigram", "facts", "mentions", "chunks", "warnings", "files", "entities",
+                          "session_files"):
                 self.conn.execute(f"DELETE FROM {table}")
             journal.reset(self.conn)
 
@@ -263,7 +273,10 @@ class SqliteWriter:
                                  (key,)).fetchone()
 
     def next_id(self) -> int:
-        return self.conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM chunks").fetchone()[0]
+        # The id insert_chunks will give: MAX(id) + 1 said "consecutive" for a message whose id
+        # then came after the counter (the last chunks deleted), and linked it to a message that
+        # is not id - 1, which the FTS view (fts_content) could not derive.
+        return next_chunk_id(self.conn)
 
     def insert(self, rows: list[dict[str, Any]]) -> list[int]:
         return insert_chunks(self.conn, [(row, None, ()) for row in rows])
@@ -283,6 +296,11 @@ class SqliteWriter:
                                  (pattern,)).fetchall()
 
     def set_session_text(self, cid: int, text: str, digest: str) -> None:
+        # The entry's FTS row and the next one's (its context) leave the index while the views still
+        # give the old text (fts_content); set_search_rows indexes them again.
+        following = self.conn.execute("SELECT n.id FROM chunks c JOIN chunks n ON n.id = c.id + 1 AND n.path = c.path"
+                                      " WHERE c.id = ?", (cid,)).fetchall()
+        fts_content.unindex(self.conn, [cid, *(r[0] for r in following)])
         self.conn.execute("UPDATE chunks SET text = ?, text_hash = ? WHERE id = ?", (text, digest, cid))
 
     def session_entry(self, cid: int) -> tuple[str, str, str | None, str | None] | None:
@@ -294,9 +312,10 @@ class SqliteWriter:
         """The FTS row (and the trigram row of a CJK entry) rewritten; vectors live in the HNSW files,
         which a purge deletes whole (index.sqlite.purge)."""
         self.conn.execute("UPDATE chunks SET ctx_hash = ? WHERE id = ?", (ctx_hash, cid))
-        self.conn.execute("DELETE FROM sessions_fts WHERE rowid = ?", (cid,))
-        self.conn.execute("INSERT INTO sessions_fts(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
-                          (cid, words["search_text"], words["path_text"], words["context_text"]))
+        # The words come from the views (fts_content), which give `words`. A row still indexed
+        # (neither its text nor its context's changed) goes out with the values it went in with.
+        fts_content.unindex(self.conn, [cid])
+        fts_content.index(self.conn, [cid])
         if self.conn.execute("DELETE FROM chunks_trigram WHERE rowid = ?", (cid,)).rowcount:
             self.conn.execute("INSERT INTO chunks_trigram(rowid, text) VALUES (?, ?)", (cid, words["search_text"]))
 
