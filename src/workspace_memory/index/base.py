@@ -213,7 +213,7 @@ class ChunkRow(TypedDict, total=False):
 
 # Bump when session rows change: part of the index's settings fingerprint (kept here, not in
 # index/sessions.py, so that checking the fingerprint on every recall imports no transcript code).
-SESSION_PARSER = 1
+SESSION_PARSER = 2  # 2: one vector a message, of its first rows.SESSION_EMBED_CHARS characters
 # Their state, deltas and reports (SessionState, SessionDelta, SessionReport, ReadDeltas), and
 # VectorUpdate, are in index/records.py: a lexical recall makes none of them, and creating a
 # dataclass costs about a millisecond at import.

@@ -48,8 +48,17 @@ def texts_to_embed(rows: Iterable[tuple[str, str, str | None, str | None]]) -> d
     """{hash: embedded text} for entries (text, text hash, context hash, previous entry's text), in
     entry order: each entry alone, and after the previous entry of its section when it has a context
     hash. Consecutive entries that share a text hash make one window (rows.share_vectors): their
-    texts joined, when that is what the hash names (two equal neighbours are just one text)."""
-    from .rows import context_text, embed_text, text_hash, window_text
+    texts joined, when that is what the hash names (two equal neighbours are just one text). A
+    long transcript message whose hash is not its whole text's is embedded by its beginning
+    (rows.session_embed_text)."""
+    from .rows import (
+        SESSION_EMBED_CHARS,
+        context_text,
+        embed_text,
+        session_embed_text,
+        text_hash,
+        window_text,
+    )
 
     todo: dict[str, str] = {}
     run: list[str] = []
@@ -59,7 +68,13 @@ def texts_to_embed(rows: Iterable[tuple[str, str, str | None, str | None]]) -> d
         if run_digest is None:
             return
         joined = window_text(run) if len(run) > 1 else ""
-        todo.setdefault(run_digest, joined if joined and text_hash(joined) == run_digest else embed_text(run[0]))
+        if joined and text_hash(joined) == run_digest:
+            todo.setdefault(run_digest, joined)
+            return
+        text = embed_text(run[0])
+        if len(text) > SESSION_EMBED_CHARS and text_hash(text) != run_digest:
+            text = session_embed_text(run[0])  # a long transcript message: its hash names its beginning
+        todo.setdefault(run_digest, text)
 
     for text, digest, ctx_digest, previous in rows:
         if digest != run_digest:

@@ -68,6 +68,22 @@ def context_text(previous_text: str, chunk_text: str) -> str:
     return f"{previous_text}\n{chunk_text}"
 
 
+# Transcript messages (index/sessions.py) are embedded differently (issue 27): one vector each, of
+# the message's first SESSION_EMBED_CHARS characters, and no context vector. A 100,000-line
+# transcript sent 16.5 million tokens to the model with two vectors a message (the context texts,
+# two messages long, were two thirds of them); one vector of at most 300 characters sends about a
+# quarter of that. On benchmarks/session_recall.py the context vector and the characters after the
+# 300th changed no hit at 5 or 10 (a fact buried in a long answer was not found by its vector
+# either way): docs/benchmarks.md, "Transcript vectors". The full-text index keeps every word
+# and the message before as context. The hash of this text is the row's text_hash.
+SESSION_EMBED_CHARS = 300
+
+
+def session_embed_text(text: str) -> str:
+    """What the embedding model sees for a transcript message (a piece of one)."""
+    return text[:SESSION_EMBED_CHARS]
+
+
 # A line longer than this is indexed only up to it: prose has no 2 MB lines, and a 50 MB line of
 # minified data or base64 would otherwise cost minutes of indexing for text nobody searches.
 MAX_LINE_CHARS = 2_000_000

@@ -39,7 +39,7 @@ from ..markdown.parse import split_to_fit
 from ..tokens import CHUNK_TOKENS, has_cjk
 from ..workspace.transcripts import SessionFile
 from .records import ReadDeltas, SessionDelta, SessionReport, SessionState
-from .rows import context_text, embed_text, path_words, text_hash
+from .rows import path_words, session_embed_text, text_hash
 
 if TYPE_CHECKING:
     from .ports import IndexWriter, SessionWriter
@@ -137,7 +137,7 @@ def message_rows(key: str, message: Message, at: datetime | None, tz: tzinfo) ->
             "path": key, "start_line": message.line, "end_line": message.line, "entry_start": message.line,
             "kind": "session",
             "heading": "", "text": piece, "role": "session", "day": day, "t_start": day, "t_end": day,
-            "at": iso_utc(at) if at else None, "invalid_at": None, "text_hash": text_hash(embed_text(piece)),
+            "at": iso_utc(at) if at else None, "invalid_at": None, "text_hash": text_hash(session_embed_text(piece)),
             "ctx_hash": None, "context_text": "", "search_text": piece, "path_text": path_words(key),
             "cjk": has_cjk(piece),
         })
@@ -145,10 +145,10 @@ def message_rows(key: str, message: Message, at: datetime | None, tz: tzinfo) ->
 
 
 def link_previous(row: dict[str, Any], previous_text: str | None) -> None:
-    """Give a session entry the message before it as context (FTS context column, context vector)."""
+    """Give a session entry the message before it as context: in the full-text index only (the FTS
+    context column). Transcript messages get no context vector (rows.SESSION_EMBED_CHARS)."""
     if previous_text:
         row["context_text"] = previous_text
-        row["ctx_hash"] = text_hash(context_text(previous_text, row["text"]))
 
 
 # ------------------------------------------------------------------------------------------ reading
@@ -382,20 +382,20 @@ def apply_delta(writer: SessionWriter, delta: SessionDelta, report: SessionRepor
 
 def rewrite_sessions(writer: IndexWriter, pattern: str, replacement: str) -> int:
     """`memory forget --purge` on the session entries (their transcripts are not ours to rewrite):
-    replace `pattern` in the entries that hold it, then refresh the search rows (words, context,
-    context hash) of each rewritten entry and of the entry after it, which has it as context.
+    replace `pattern` in the entries that hold it, then refresh the search rows (words, context)
+    of each rewritten entry and of the entry after it, which has it as context.
     Inside the caller's transaction; returns the entries rewritten. Their old vectors are the
     store's to drop (a store drops the vectors of the entries whose search rows changed)."""
     hits = writer.session_hits(pattern)
     for cid, text in hits:
         new = text.replace(pattern, replacement)
-        writer.set_session_text(cid, new, text_hash(new))
+        writer.set_session_text(cid, new, text_hash(session_embed_text(new)))
     for cid in sorted({i for hit, _ in hits for i in (hit, hit + 1)}):
         entry = writer.session_entry(cid)
         if entry is None:
             continue  # the next entry is not a session entry (or there is none)
-        text, path, ctx_hash, previous = entry
-        context = previous if ctx_hash and previous is not None else ""
+        text, path, _, previous = entry
+        context = previous or ""  # the message before it in the same transcript, as when it was read
         words = {"search_text": text, "path_text": path_words(path), "context_text": context}
-        writer.set_search_rows(cid, words, text_hash(context_text(context, text)) if context else ctx_hash)
+        writer.set_search_rows(cid, words, None)
     return len(hits)
