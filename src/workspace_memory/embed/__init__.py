@@ -60,8 +60,6 @@ REGISTRY: dict[str, tuple[str, str]] = {
 LOCAL_MODELS: dict[str, tuple[str, str]] = {
     "use-multilingual-v3": ("workspace_memory.embed.use", "UseEmbedder"),
     "all-minilm-l6-v2+use-multilingual-v3": ("workspace_memory.embed.ensemble", "EnsembleEmbedder"),
-    "multilingual-e5-small": ("workspace_memory.embed.e5", "E5Embedder"),
-    "use-multilingual-v3+multilingual-e5-small": ("workspace_memory.embed.ensemble", "EnsembleEmbedder"),
 }
 # The pip extra that brings a provider's heavy dependencies (checked against pyproject by a test).
 EXTRAS: dict[str, str] = {"local": "local"}

@@ -6,10 +6,9 @@ vector index stores them with an inner-product metric and recall can threshold t
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -71,32 +70,6 @@ class PreparedOnce:
 
     def _prepare(self, progress: Progress | None) -> list[str]:
         raise NotImplementedError
-
-
-# Threads that encode the parts of one long call at once (memory index): a local model's forward pass
-# runs in numpy or C with one thread and lets go of the GIL, so two parts use both cores of a 2-core
-# machine. Measured with USE on a loaded machine: the same CPU seconds, wall 21 s instead of 27 s for
-# 375 windows of 8 bullets.
-ENCODE_WORKERS = min(2, os.cpu_count() or 1)
-PARALLEL_MIN = 16  # texts a part holds at least: a recall's few texts stay in the calling thread
-
-_executor: Any = None
-_executor_lock = threading.Lock()
-
-
-def encode_in_parts(encode: Callable[[list[str]], Any], texts: list[str], size: int) -> list[Any]:
-    """`encode` over `texts` in parts of at most `size`, spread over the encoding threads when the
-    call is long enough to be worth it; the parts' results in order."""
-    global _executor
-    if ENCODE_WORKERS > 1 and len(texts) >= 2 * PARALLEL_MIN:
-        size = min(size, -(-len(texts) // ENCODE_WORKERS))
-        with _executor_lock:
-            if _executor is None:
-                from concurrent.futures import ThreadPoolExecutor
-
-                _executor = ThreadPoolExecutor(ENCODE_WORKERS, thread_name_prefix="memory-encode")
-        return list(_executor.map(encode, [texts[i : i + size] for i in range(0, len(texts), size)]))
-    return [encode(texts[i : i + size]) for i in range(0, len(texts), size)]
 
 
 def clip_texts(texts: Sequence[str]) -> list[str]:

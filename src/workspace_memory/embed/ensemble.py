@@ -1,13 +1,12 @@
-"""Provider "local", two local models at once: "all-MiniLM-L6-v2+use-multilingual-v3", and
-"use-multilingual-v3+multilingual-e5-small" (optional, the `e5` extra; see embed/e5.py).
+"""Provider "local", model "all-MiniLM-L6-v2+use-multilingual-v3": both local models at once.
 
 The vector is the concatenation of the two models' unit vectors, each scaled by 1/sqrt(2): it is
 a unit vector again, and its dot product with another is the mean of the two models' cosines. So
 the whole engine (the HNSW index, the cache, MMR, the calibration) works on it unchanged, and one
 vector search ranks by the mean of both similarities.
 
-It costs both models: indexing time is the sum of theirs (MiniLM's or E5's dominates), a query
-encodes twice, and the vectors are 896 floats. What it buys is measured in docs/embeddings.md.
+It costs both models: indexing time is the sum of theirs (MiniLM's dominates), a query encodes
+twice, and the vectors are 896 floats. What it buys is measured in docs/embeddings.md.
 """
 
 from __future__ import annotations
@@ -19,9 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import e5, local, prepare_embedder, use
-from .e5 import MODEL as E5
-from .e5 import E5Embedder
+from . import local, prepare_embedder, use
 from .local import DEFAULT_MODEL as MINILM
 from .local import LocalEmbedder
 from .use import MODEL as USE
@@ -33,25 +30,16 @@ if TYPE_CHECKING:
 MODEL = f"{MINILM}+{USE}"
 # Cosine -> 0..1 for the mean of the two cosines; fitted on LoCoMo like the others.
 CALIBRATION = (0.2, 1.6)
-USE_E5 = f"{USE}+{E5}"
-# Each ensemble by its lower-case name: its name, its parts' modules and classes, its fitted
-# calibration (None: the one `memory index` measures on the workspace, embed/calibration.py).
-ENSEMBLES: dict[str, tuple[str, tuple[tuple[Any, type, str], ...], tuple[float, float] | None]] = {
-    MODEL.lower(): (MODEL, ((local, LocalEmbedder, MINILM), (use, UseEmbedder, USE)), CALIBRATION),
-    USE_E5.lower(): (USE_E5, ((use, UseEmbedder, USE), (e5, E5Embedder, E5)), None),
-}
 
 
 def unavailable_reason(model: str = MODEL) -> str | None:
     """Why one of the two models cannot run here; None when both can."""
-    _, parts, _ = ENSEMBLES[model.lower()]
-    return next((reason for module, _, name in parts if (reason := module.unavailable_reason(name))), None)
+    return local.unavailable_reason(MINILM) or use.unavailable_reason(USE)
 
 
 def is_installed(model: str = MODEL) -> bool:
     """True when both models can run here."""
-    _, parts, _ = ENSEMBLES[model.lower()]
-    return all(module.is_installed(name) for module, _, name in parts)
+    return local.is_installed(MINILM) and use.is_installed(USE)
 
 
 class EnsembleEmbedder:
@@ -60,21 +48,18 @@ class EnsembleEmbedder:
     provider = "local"
     queries_as_documents = True  # embed_query(t) == embed_documents([t])[0]: questions batch
     model = MODEL
-    calibration: tuple[float, float] | None = CALIBRATION
+    calibration = CALIBRATION
 
-    def __init__(self, parts: Sequence[Any], model: str = MODEL) -> None:
+    def __init__(self, parts: Sequence[Any]) -> None:
         self.parts = list(parts)
         self.dim = sum(p.dim for p in self.parts)
         self._scale = np.float32(1 / math.sqrt(len(self.parts)))
-        self.model, _, self.calibration = ENSEMBLES[model.lower()]
-        # A part with its own query encoding (E5's "query: " prefix) makes the whole one asymmetric.
-        self.queries_as_documents = all(getattr(p, "queries_as_documents", False) for p in self.parts)
 
     @classmethod
     def from_config(cls, cfg: EmbeddingConfig, state_dir: Path | None) -> EnsembleEmbedder:
         """Both models from their own packages; ProviderUnavailable names the one that is missing."""
-        _, parts, _ = ENSEMBLES[cfg.model.lower()]
-        return cls([klass.from_config(_with_model(cfg, name), state_dir) for _, klass, name in parts], cfg.model)
+        minilm = LocalEmbedder.from_config(_with_model(cfg, MINILM), state_dir)
+        return cls([minilm, UseEmbedder.from_config(_with_model(cfg, USE), state_dir)])
 
     def identity(self) -> str:
         """provider/model/dim and the identities of the parts."""
