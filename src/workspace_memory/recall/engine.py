@@ -33,7 +33,7 @@ from ..cancel import checkpoint
 from ..errors import UserError
 from ..index.base import ChunkRow, Filters, Store
 from ..limits import MAX_FTS_TERMS
-from . import asking, feedback, lexical, topic
+from . import asking, clauses, feedback, lexical, topic
 from . import subject as entry_subject
 from . import window as time_window
 from .candidates import Candidate
@@ -228,6 +228,8 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
         guessed = pending.extra(text) if pending is not None else None
         if text is not None:
             q.tvec = q.semantic.add_topic(text, q.qvec, q.pool, q.filters, candidates, guessed)
+        if clauses.ENABLED:
+            _clauses(q, candidates)
     _relevance(q, candidates)
     if q.u.entity_boost:
         # "tell me about Peter", "what does Peter prefer": entries about the entity compete
@@ -305,6 +307,28 @@ def _scored(q: _Query, rows: dict[int, ChunkRow]) -> dict[int, Candidate]:
     for cand in joined.values():
         _apply_factors(cand, q, superseded=False)
     return joined
+
+
+def _clauses(q: _Query, candidates: dict[int, Candidate]) -> None:
+    """Per-clause queries (recall.clauses): each clause's pool, and the best cosine counts."""
+    import numpy as np
+
+    words = {w for t in q.terms for w in t.label.split()}
+    names = topic.name_words(entry_subject.asked(words, _rows(q, list(candidates)).values()), q.u.entity_names)
+    parts = clauses.split(q.u.text, names)
+    if not parts:
+        return
+    vecs = [q.semantic.embedder.embed_query(p) for p in parts]
+    for vec in vecs:
+        for cid, _ in q.semantic.vectors.search(vec, q.pool, q.filters):
+            candidates.setdefault(cid, Candidate(cid, 0.0, {}, found_by=["clause"]))
+    q.semantic.fill_both(q.qvec, q.tvec, candidates)
+    stored = q.semantic.vectors.vectors_of(list(candidates))
+    channel = "topic" if q.tvec is not None else "cosine"
+    for cid, cand in candidates.items():
+        if cid in stored:
+            best = max(float(np.max(stored[cid] @ v)) for v in vecs)
+            cand.channels[channel] = max(cand.channels.get(channel, 0.0), best)
 
 
 def _feedback(q: _Query, candidates: dict[int, Candidate], replaced: dict[int, int]) -> None:
