@@ -33,7 +33,7 @@ from ..cancel import checkpoint
 from ..errors import UserError
 from ..index.base import ChunkRow, Filters, Store
 from ..limits import MAX_FTS_TERMS
-from . import asking, clauses, feedback, lexical, topic
+from . import asking, lexical, topic
 from . import subject as entry_subject
 from . import window as time_window
 from .candidates import Candidate
@@ -136,8 +136,6 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
     for cand in candidates.values():
         cand.row = rows[cand.chunk_id]
         _apply_factors(cand, q, cand.chunk_id in replaced)
-    if feedback.ENABLED and q.mode != "semantic" and q.terms and not q.events_only and not q.about_only:
-        _feedback(q, candidates, replaced)
     # 5. neighbours of the best matches
     best = sorted(candidates.values(), key=_order)
     new = neighbour_ids(store, best, candidates, filters)
@@ -228,8 +226,6 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
         guessed = pending.extra(text) if pending is not None else None
         if text is not None:
             q.tvec = q.semantic.add_topic(text, q.qvec, q.pool, q.filters, candidates, guessed)
-        if clauses.ENABLED:
-            _clauses(q, candidates)
     _relevance(q, candidates)
     if q.u.entity_boost:
         # "tell me about Peter", "what does Peter prefer": entries about the entity compete
@@ -307,62 +303,6 @@ def _scored(q: _Query, rows: dict[int, ChunkRow]) -> dict[int, Candidate]:
     for cand in joined.values():
         _apply_factors(cand, q, superseded=False)
     return joined
-
-
-def _clauses(q: _Query, candidates: dict[int, Candidate]) -> None:
-    """Per-clause queries (recall.clauses): each clause's pool, and the best cosine counts."""
-    import numpy as np
-
-    words = {w for t in q.terms for w in t.label.split()}
-    names = topic.name_words(entry_subject.asked(words, _rows(q, list(candidates)).values()), q.u.entity_names)
-    parts = clauses.split(q.u.text, names)
-    if not parts:
-        return
-    vecs = [q.semantic.embedder.embed_query(p) for p in parts]
-    for vec in vecs:
-        for cid, _ in q.semantic.vectors.search(vec, q.pool, q.filters):
-            candidates.setdefault(cid, Candidate(cid, 0.0, {}, found_by=["clause"]))
-    q.semantic.fill_both(q.qvec, q.tvec, candidates)
-    stored = q.semantic.vectors.vectors_of(list(candidates))
-    channel = "topic" if q.tvec is not None else "cosine"
-    for cid, cand in candidates.items():
-        if cid in stored:
-            best = max(float(np.max(stored[cid] @ v)) for v in vecs)
-            cand.channels[channel] = max(cand.channels.get(channel, 0.0), best)
-
-
-def _feedback(q: _Query, candidates: dict[int, Candidate], replaced: dict[int, int]) -> None:
-    """A second lexical round from the best matches' own words (recall.feedback)."""
-    best = sorted(candidates.values(), key=_order)[: feedback.FEEDBACK_DOCS]
-    names = topic.name_words(q.subjects, q.u.entity_names)
-    weighted = feedback.expansion(q.store, [(c.row, c.score) for c in best], q.terms, names)
-    if not weighted:
-        return
-    top = max(c.relevance for c in best)
-    if feedback.POOL:
-        found = q.store.lexical_pool([t for t, _ in weighted], q.pool, q.filters)
-        rows = _rows(q, [cid for cid in found if cid not in candidates])
-        for cid, cand in _scored(q, rows).items():
-            cand.found_by.append("feedback")
-            candidates[cid] = cand
-    shares = feedback.score(q.store, weighted, list(candidates))
-    if feedback.OTHER_DAYS:  # only the other days gain: the first ones are found already
-        days = {dated_day(c.row) for c in best}
-        shares = {cid: v for cid, v in shares.items() if dated_day(candidates[cid].row) not in days}
-    lex_weight = 1.0
-    if q.semantic is not None:
-        lex_weight = q.settings.text_weight / (q.settings.text_weight + q.settings.vector_weight)
-    for cid, cand in candidates.items():
-        fb = shares.get(cid, 0.0)
-        if not fb and not feedback.MIX:
-            continue
-        cand.channels["feedback"] = fb
-        if feedback.MIX:
-            cand.relevance += lex_weight * feedback.SHARE * (fb - cand.channels.get("lexical", 0.0))
-        else:
-            cand.relevance += feedback.SHARE * fb * top
-        cand.relevance = min(1.0, max(0.0, cand.relevance))
-        _apply_factors(cand, q, cid in replaced)
 
 
 def _apply_factors(cand: Candidate, q: _Query, superseded: bool) -> None:
