@@ -65,12 +65,6 @@ class EnsembleEmbedder:
         """provider/model/dim and the identities of the parts."""
         return f"{self.provider}/{self.model}/{self.dim}/" + "+".join(p.identity() for p in self.parts)
 
-    def expect(self, count: int) -> None:
-        """A job of `count` texts follows: told to each part that listens (use.UseEmbedder.expect)."""
-        for part in self.parts:
-            if hasattr(part, "expect"):
-                part.expect(count)
-
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Each part embeds every text; the scaled vectors are concatenated."""
         if not texts:

@@ -105,8 +105,6 @@ class UseEmbedder(PreparedOnce):
         self.cache_dir = Path(cache_dir) if cache_dir is not None else cache_root()
         self._pack: Path | None = None  # the pack `prepare` found or made; None: load from the package
         self._pack_meta: dict | None = None
-        self._long: Any = None  # the model with bfloat16 products, once a long job asked for it (use_bf16)
-        self._long_tried = False
         super().__init__()
 
     @classmethod
@@ -192,23 +190,11 @@ class UseEmbedder(PreparedOnce):
         return USE(threads=THREADS)
 
     # -- encoding ------------------------------------------------------------------------------
-    def expect(self, count: int) -> None:
-        """A job of `count` texts follows (memory index): a long one encodes with bfloat16 products
-        where the CPU has them (use_bf16), from then on in this process."""
-        from . import use_bf16
-
-        if self._long_tried or count < use_bf16.LONG_JOB or use_bf16.unavailable_reason():
-            return
-        self._long_tried = True
-        self._long, failure = use_bf16.accelerated(self.encoder())
-        if failure:
-            log_notice(f"{self.model}: {failure}; encoding in float32")
-
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Embed passages (float32, rows L2-normalised); an empty text embeds like any other."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        encoder = self._long or self.encoder()
+        encoder = self.encoder()
         texts = clip_texts(texts)
         size = self.batch_size
         if ENCODE_WORKERS > 1 and len(texts) >= 2 * PARALLEL_MIN:

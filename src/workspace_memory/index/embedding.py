@@ -18,17 +18,13 @@ BUDGET_BATCH = 16  # the batch of a time-bounded run (a recall): the bound holds
 
 def embed_in_batches(items: list[tuple[str, str]], encode: Callable[[list[str]], np.ndarray],
                      put: Callable[[Mapping[str, np.ndarray]], None], *, budget: float | None = None,
-                     progress: Callable[..., None] | None = None,
-                     expect: Callable[[int], None] | None = None) -> int:
+                     progress: Callable[..., None] | None = None) -> int:
     """Embed (hash, text) items and `put` each batch {hash: vector}; returns how many were embedded.
 
     With `budget` (seconds), no new batch starts once it is spent. `progress(done, total, "embedding")`
-    is called after each batch. `expect(count)` (an embedder's, when it has one) is told the size of
-    an unbounded job first: a long one may be encoded another way (embed/use_bf16.py).
+    is called after each batch.
     """
     started = time.perf_counter()
-    if expect is not None and budget is None and items:
-        expect(len(items))
     items = sorted(items, key=lambda item: len(item[1]))
     size = EMBED_BATCH if budget is None else BUDGET_BATCH
     done = 0

@@ -145,8 +145,7 @@ class PostgresVectors:
             embedded = 0
             if embed and items:
                 embedded = embed_in_batches(items, encode or self.embedder.embed_documents, self._put,
-                                            budget=budget, progress=progress,
-                                            expect=getattr(self.embedder, "expect", None))
+                                            budget=budget, progress=progress)
             with self.store.db.transaction():
                 self._fill(ws_id)
                 if embedded == len(items):

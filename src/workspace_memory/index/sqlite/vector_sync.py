@@ -92,8 +92,7 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
         with transaction(conn):
             cache.put_many(embedder.provider, embedder.model, vectors)
 
-    done = embed_in_batches(items, encode or embedder.embed_documents, put, budget=budget, progress=progress,
-                            expect=getattr(embedder, "expect", None))
+    done = embed_in_batches(items, encode or embedder.embed_documents, put, budget=budget, progress=progress)
     return done, len(items) - done
 
 
