@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workspace_memory.index.sqlite import vector_side
+from workspace_memory.index.sqlite import hnsw, vector_side
 from workspace_memory.index.sqlite.hnsw import VectorStore
 
 DIM = 64
@@ -50,6 +50,25 @@ def same(found: list[tuple[int, float]], want: list[tuple[int, float]]) -> bool:
 @pytest.fixture
 def mapped_from_any_size(monkeypatch):
     monkeypatch.setattr(vector_side, "MAP_FROM_BYTES", 0)
+    monkeypatch.setattr(hnsw, "MAPPED_BEFORE_GRAPH", 10**9)  # these tests are about the mapped search
+
+
+def test_a_process_that_keeps_searching_loads_the_graph(tmp_path, monkeypatch) -> None:
+    monkeypatch.setattr(vector_side, "MAP_FROM_BYTES", 0)
+    rng = np.random.default_rng(5)
+    vecs = clustered(rng, 6000)
+    saved(tmp_path / "v.hnsw", vecs)
+    store = opened(tmp_path / "v.hnsw")
+    queries = clustered(rng, hnsw.MAPPED_BEFORE_GRAPH + 2)
+    first = [store.search(q, 10) for q in queries[: hnsw.MAPPED_BEFORE_GRAPH]]
+    assert store._mapped is not None and store._index is None  # a recall's few searches: the map
+    rest = [store.search(q, 10) for q in queries[hnsw.MAPPED_BEFORE_GRAPH :]]
+    assert store._mapped is None and store._index is not None and store._n == 6000  # then the graph
+    exact = saved(tmp_path / "w.hnsw", vecs)
+    for query, found in zip(queries, first + rest, strict=True):
+        want = exact._exact(query, 10, None)
+        assert len({x for x, _ in found} & {x for x, _ in want}) >= 9  # HNSW: approximate, near exact
+    assert store.search(vecs[7], 1) == [(14, pytest.approx(1.0, abs=1e-6))]
 
 
 def test_a_mapped_store_answers_as_the_exact_search(tmp_path, mapped_from_any_size) -> None:
@@ -137,7 +156,7 @@ PEAK = "def peak():\n    return int(next(x for x in open('/proc/self/status') if
 CHILD = textwrap.dedent("""
     import json, sys
     import numpy as np
-    from workspace_memory.index.sqlite import vector_side
+    from workspace_memory.index.sqlite import hnsw, vector_side
     from workspace_memory.index.sqlite.hnsw import VectorStore
     vector_side.MAP_FROM_BYTES, vector_side.BLOCK = 0, 2048
     before = peak()
@@ -183,7 +202,7 @@ def test_a_streamed_build_answers_as_a_rebuild(tmp_path, mapped_from_any_size) -
 BUILD_CHILD = textwrap.dedent("""
     import json, sys
     import numpy as np
-    from workspace_memory.index.sqlite import vector_side
+    from workspace_memory.index.sqlite import hnsw, vector_side
     from workspace_memory.index.sqlite.hnsw import VectorStore
     vector_side.MAP_FROM_BYTES = 0  # read back as a big file is: mapped
     dim, n, step = int(sys.argv[2]), int(sys.argv[3]), 500

@@ -37,13 +37,9 @@ from ...embed.base import l2_normalize
 from . import vector_side
 from .hnsw_file import SIDECAR_FORMAT, SPOT_CHECKS, file_digest, live_vectors, parse_level0
 
-# Measured on this 2-core machine, one query at a time, OpenBLAS on one thread (the CLI's setting):
-#   vectors x dim    exact (BLAS)   HNSW (M=32, ef=200)      (2026-12-01; an earlier run, on a
-#   5,000 x 512      0.75 ms        about 0.8 ms              quieter memory bus, saw exact win up
-#   14,000 x 512     3.5 ms         1.0 ms (same top 10)      to 20,000 x 384)
-#   20,000 x 512     5.8 ms
-#   100,000 x 512    27 ms
-# The matrix-vector product is bound by memory bandwidth: HNSW wins from about 5,000 vectors.
+# Measured on this 2-core machine, one query at a time, OpenBLAS on one thread (2026-12-01): exact
+# 0.75 / 3.5 / 5.8 / 27 ms at 5k / 14k / 20k / 100k x 512; HNSW (M=32, ef=200) about 0.8 ms at 5k
+# and 1.0 ms at 14k, the same top 10. The matrix-vector product is bound by memory bandwidth: HNSW wins from about 5,000 vectors.
 # (With OpenBLAS' default threads the product took 7-8 ms from 10,000 vectors on: waking the
 # threads costs more than the work, so the CLI runs BLAS on one thread.)
 EXACT_THRESHOLD = 5_000
@@ -62,6 +58,9 @@ _INITIAL_CAPACITY = 1024
 # 12,000 vectors (3.5 ms; 270 ms at a million) costs far less than loading the graph (about 50 ms;
 # seconds at a million). The first few searches are exact; then the graph is loaded.
 EXACT_BEFORE_GRAPH = 3
+# A mapped store's int8 scan suits a recall process (1-2 searches), not a loop (55 ms a search at
+# 100k, the graph 1-2 ms): after this many, the graph is loaded (the MCP server's warm-up does it).
+MAPPED_BEFORE_GRAPH = 8
 
 FetchAll = Callable[[], tuple[np.ndarray, np.ndarray]]
 # (at most how many vectors, their (labels, vectors) batches): a rebuild streamed from SQLite.
@@ -101,6 +100,7 @@ class VectorStore:
         self._gone_since_file: set[int] = set()
         self._put_since_file: set[int] = set()
         self._exact_searches = 0
+        self._mapped_searches = 0
         # A reader's store, mapped (vector_side): searched through the int8 copy until something
         # needs the vectors in memory (a change, the graph, a save), which copies them out then.
         self._mapped: vector_side.MappedVectors | None = None
@@ -536,7 +536,10 @@ class VectorStore:
             raise ValueError(f"query has dimension {q.shape[0]}, index has {self.dim}")
         if k <= 0 or len(self) == 0:
             return []
+        if self._mapped is not None and self._mapped_searches >= MAPPED_BEFORE_GRAPH:
+            self.load_graph()  # a long-lived process: the vectors copied out, the graph loaded
         if self._mapped is not None:
+            self._mapped_searches += 1
             try:
                 return self._mapped.search(q, k, None if allowed is None else self._mapped.positions(allowed))
             except vector_side.Damaged:  # read whole: the checksum finds it corrupt, SQLite rebuilds it
