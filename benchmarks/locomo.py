@@ -2,7 +2,7 @@
 
     python benchmarks/locomo.py [--modes lexical,hybrid] [--conversations 10] [--out benchmarks/out/locomo.json]
                                 [--model all-MiniLM-L6-v2|use-multilingual-v3|...] [--workdir DIR]
-                                [--store-url postgresql://...]
+                                [--store-url postgresql://...] [--constants embed.use.FAST_AFTER=0]
 
 Reads ../shared/benchmarks/locomo/locomo10.json (see its README; the data is not copied
 into the project). Each conversation becomes one workspace: one daily log per session
@@ -38,6 +38,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+from stats import patch_constants
 from workspace_memory.api import Memory
 from workspace_memory.recall.query import RecallRequest
 
@@ -198,7 +200,10 @@ def main() -> None:
                         help="keep the workspaces here and reuse their indexes (embeddings are cached)")
     parser.add_argument("--model", default=None,
                         help="local embedding model (provider local); default: what the settings choose")
+    parser.add_argument("--constants", default="",
+                        help="patch constants: topic.ENABLED=0 (recall), embed.use.FAST_AFTER=0 (a dotted module)")
     args = parser.parse_args()
+    patch_constants(args.constants)
     use_model(args.model)
     samples = json.loads(args.data.read_text())[: args.conversations]
     tmp = args.workdir or Path(tempfile.mkdtemp(prefix="wm-locomo-"))

@@ -63,11 +63,13 @@ def load() -> str:
 
 def patch_constants(spec: str) -> None:
     """Set recall constants for this process: "subject.SUBJECT_MISS=1.0,topic.ENABLED=0"
-    (each a `workspace_memory.recall.<module>` constant, cast to its own type)."""
+    (each a `workspace_memory.recall.<module>` constant, cast to its own type; a dotted module is
+    under `workspace_memory`: "embed.use.FAST_AFTER=0")."""
     for part in filter(None, spec.split(",")):
         name, _, value = part.partition("=")
         module_name, constant = name.rsplit(".", 1)
-        module = importlib.import_module(f"workspace_memory.recall.{module_name}")
+        package = "workspace_memory" if "." in module_name else "workspace_memory.recall"
+        module = importlib.import_module(f"{package}.{module_name}")
         setattr(module, constant, type(getattr(module, constant))(value))
 
 
