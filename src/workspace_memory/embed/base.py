@@ -47,6 +47,29 @@ class Embedder(Protocol):
 Progress = Callable[..., None]  # progress(done, total, label)
 
 
+def release_memory(embedder: object) -> None:
+    """After bulk work (a big `memory index`): let a local model free what it holds, then hand the
+    freed heap back to the OS, before the vector file is built (hnswlib's copy of every vector is
+    the peak). A model that is used again loads from its pack in a few hundredths of a second.
+
+    Measured on a transcript's 12,000 messages: the loaded USE and its bulk path held 190 MB; with
+    them dropped 130 MB, and 70 MB after `malloc_trim` (glibc keeps freed small blocks otherwise).
+    """
+    for part in getattr(embedder, "parts", None) or [embedder]:
+        release = getattr(part, "release", None)
+        if release is not None:
+            release()
+    import gc
+
+    gc.collect()
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: the freed memory stays with this process
+        pass
+
+
 class PreparedOnce:
     """A local model with a once-per-machine step (an export, a pack), prepared once per object.
 

@@ -203,6 +203,12 @@ class UseEmbedder(PreparedOnce):
                 fast = _fast[self._pack] = _make_fast(model) or False
         return fast or None
 
+    def release(self) -> None:
+        """Drop this process's loaded model and bulk path (`base.release_memory`); the next encoding loads it again."""
+        with _models_lock:
+            _models.pop(self._pack, None)
+            _fast.pop(self._pack, None)
+
     # -- encoding ------------------------------------------------------------------------------
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Embed passages (float32, rows L2-normalised); an empty text embeds like any other."""
