@@ -129,3 +129,13 @@ def log_notice(message: str) -> None:
 def one_line(exc: BaseException, limit: int = 200) -> str:
     """An exception's message on one line, cut to `limit` characters (for a notice)."""
     return " ".join(str(exc).split())[:limit] or type(exc).__name__
+
+
+def normalize_rows(vectors: np.ndarray, block: int = 65_536) -> None:
+    """Scale every row of a float32 matrix to unit length in place (zero rows stay zero), a block
+    at a time so that no temporary as large as the matrix is made (l2_normalize's rule, for a matrix too big to copy)."""
+    for start in range(0, len(vectors), block):
+        part = vectors[start : start + block]
+        norms = np.linalg.norm(part, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        part /= norms

@@ -33,7 +33,7 @@ from typing import Any
 import hnswlib
 import numpy as np
 
-from ...embed.base import l2_normalize
+from ...embed.base import l2_normalize, normalize_rows
 from . import vector_side
 from .hnsw_file import SIDECAR_FORMAT, SPOT_CHECKS, file_digest, live_vectors, parse_level0
 
@@ -208,7 +208,7 @@ class VectorStore:
                 or len(np.unique(labels_arr)) != len(labels_arr) or (labels_arr < 0).any()):
             self.upsert(labels_arr, vectors)  # checks and messages, last vector of a label wins
             return
-        _normalize_rows(vecs)
+        normalize_rows(vecs)
         self._vecs, self._labels, self._n = vecs, labels_arr.copy(), len(labels_arr)
         self._pos = dict(zip(labels_arr.tolist(), range(self._n), strict=True))
 
@@ -232,7 +232,7 @@ class VectorStore:
         index.init_index(max_elements=max(_INITIAL_CAPACITY, count), M=HNSW_M,
                          ef_construction=HNSW_EF_CONSTRUCTION, allow_replace_deleted=True)
         for labels, vectors in batches:
-            _normalize_rows(vectors)
+            normalize_rows(vectors)
             index.add_items(vectors, labels)
         self.rebuild(np.zeros(0, np.int64), np.zeros((0, self.dim), np.float32))
         self._write(index, index.element_count, side=False)
@@ -585,16 +585,6 @@ class VectorStore:
         except RuntimeError:  # "contiguous 2D array": a tight filter or many deletions starved the walk
             return []
         return [(int(label), _cosine(1.0 - d)) for label, d in zip(found[0], dists[0], strict=True)]
-
-
-def _normalize_rows(vectors: np.ndarray, block: int = 65_536) -> None:
-    """Scale every row of a float32 matrix to unit length in place (zero rows stay zero), a block
-    at a time so that no temporary as large as the matrix is made (embed.base.l2_normalize's rule)."""
-    for start in range(0, len(vectors), block):
-        part = vectors[start : start + block]
-        norms = np.linalg.norm(part, axis=1, keepdims=True)
-        norms[norms == 0] = 1.0
-        part /= norms
 
 
 def _cosine(value: float) -> float:
