@@ -148,3 +148,40 @@ def test_a_big_index_releases_the_model_before_the_vector_file(tmp_path, monkeyp
         assert len(released) == 1
     finally:
         mem.close()
+
+
+def _cached_vectors(root: Path) -> dict[str, np.ndarray]:
+    import sqlite3
+
+    with sqlite3.connect(root / ".memory" / "index.sqlite") as conn:
+        return {h: np.frombuffer(v, dtype="<f4") for h, v in conn.execute(
+            "SELECT hash, vector FROM embedding_cache WHERE model = 'use-multilingual-v3'")}
+
+
+def test_memory_index_through_the_bulk_path_stores_usem3s_vectors_within_parity(tmp_path, monkeypatch) -> None:
+    from workspace_memory.api import Memory
+
+    monkeypatch.setenv("MEMORY_EMBED_PROVIDER", "local")
+    monkeypatch.setenv("MEMORY_EMBED_MODEL", "use-multilingual-v3")
+    monkeypatch.setattr(use_module, "_fast", {})
+    rng = random.Random(11)
+    words = "invoice deploy Lisbon yoga review backup Thursday flight budget sprint reconnect dinner".split()
+    bullets = "".join(f"- {' '.join(rng.choices(words, k=8))} {i}\n" for i in range(150))
+    stores = {}
+    for name, after in (("usual", 10**9), ("bulk", 50)):
+        monkeypatch.setattr(use_module, "FAST_AFTER", after)
+        root = tmp_path / name
+        note = root / "memory" / "2025-11-01.md"
+        note.parent.mkdir(parents=True)
+        note.write_text("# Notes\n\n" + bullets, encoding="utf-8")
+        mem = Memory.open(str(root), "2025-11-30T18:00", create=True)
+        try:
+            mem.index()
+        finally:
+            mem.close()
+        stores[name] = _cached_vectors(root)
+    assert [type(v) for v in use_module._fast.values()] == [FastUse], "the second index took the bulk path"
+    usual, bulk = stores["usual"], stores["bulk"]
+    assert len(usual) >= 150 and usual.keys() == bulk.keys()
+    cosine = np.array([float(usual[h] @ bulk[h]) for h in usual])
+    assert cosine.min() >= PARITY_MIN and (cosine < 1 - 1e-7).any()
