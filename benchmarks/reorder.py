@@ -28,7 +28,9 @@ Levers:
   `body-max`: the best of the entry's and its text without the "- Name:" of the speaker;
   `word-expansion`: each content word of the question also matches its 3 nearest words of the
   conversation in the model's space (cosine >= 0.6), adding 0.3 x their IDF share to the lexical
-  score. These three embed with the model (`--workdir` is needed).
+  score; `second-model=W`: the cosine is (1 - W) x USE's + W x all-MiniLM-L6-v2's (a second model
+  as a re-ranking feature, what the `all-MiniLM-L6-v2+use-multilingual-v3` ensemble would give
+  these candidates). These embed with the models (`--workdir` is needed).
 """
 
 from __future__ import annotations
@@ -201,11 +203,12 @@ def learned(rows: list[dict]) -> Callable[[dict], list[dict]]:
 class Model:
     """USE, as the workspaces were indexed with, and the names of the conversations' speakers."""
 
-    def __init__(self, workdir: Path, rows: list[dict]) -> None:
+    def __init__(self, workdir: Path, rows: list[dict], name: str = MODEL) -> None:
         from workspace_memory.api import Memory
 
-        use_model(MODEL)
+        use_model(name)
         self.embedder, _ = Memory.open(str(sorted(workdir.glob("conv-*"))[0]), "2024-01-01").embedder()
+        use_model(MODEL)
         self.names = {m.group(1) for row in rows for r in row["res"] if (m := SPEAKER.match(r["text"]))}
         self.cache: dict[str, np.ndarray] = {}
 
@@ -215,9 +218,10 @@ class Model:
             self.cache.update(zip(todo, self.embedder.embed_documents(todo), strict=True))
         return [self.cache[t] for t in texts]
 
-    def question(self, text: str) -> np.ndarray:
-        """The question without its speakers' names (recall/topic.py does this with the workspace's people)."""
-        for name in self.names:
+    def question(self, text: str, without_names: bool = True) -> np.ndarray:
+        """The question, by default without its speakers' names (recall/topic.py does this with the
+        workspace's people)."""
+        for name in self.names if without_names else ():
             text = re.sub(rf"\b{name}('s|’s)?\b", "", text)
         key = "\0q" + re.sub(r"\s+", " ", text).strip()
         if key not in self.cache:
@@ -289,13 +293,29 @@ def word_expansion(model: Model, rows: list[dict], workdir: Path, near: float = 
     return order
 
 
+def second_model(second: Model, rows: list[dict], weight: float) -> Callable:
+    """The vector channel as (1 - weight) x USE's calibrated cosine + weight x all-MiniLM-L6-v2's, on
+    the same calibration (0, 2), each with the question without its speakers' names."""
+    second.vectors(sorted({r["text"] for row in rows for r in row["res"]}))
+
+    def order(row: dict) -> list[dict]:
+        def relevance(r: dict) -> float:
+            named = "topic" in r["explain"]["channels"]
+            other = float(second.vectors([r["text"]])[0] @ second.question(row["q"], without_names=named))
+            return own_relevance(r, cosine=(1 - weight) * vector_cosine(r) + weight * other)
+        return rescored(row, relevance)
+    return order
+
+
 def lever(name: str, rows: list[dict], workdir: Path | None, model: list) -> Callable[[dict], list[dict]]:
     key, _, value = name.partition("=")
-    if key in ("sentence-max", "body-max", "word-expansion"):
+    if key in ("sentence-max", "body-max", "word-expansion", "second-model"):
         if workdir is None:
             raise SystemExit(f"reorder: {key} needs --workdir (the model embeds)")
         if not model:
             model.append(Model(workdir, rows))
+        if key == "second-model" and len(model) < 2:
+            model.append(Model(workdir, rows, "all-MiniLM-L6-v2"))
     simple = {
         "none": lambda: lambda row: row["res"],
         "oracle": lambda: lambda row: sorted(row["res"], key=lambda r: not is_evidence(r, row["ev"])),
@@ -306,6 +326,7 @@ def lever(name: str, rows: list[dict], workdir: Path | None, model: list) -> Cal
         "sentence-max": lambda: best_of(model[0], rows, sentences, 2),
         "body-max": lambda: best_of(model[0], rows, lambda t: [body(t)] if SPEAKER.match(t) else [], 1),
         "word-expansion": lambda: word_expansion(model[0], rows, workdir),
+        "second-model": lambda: second_model(model[-1], rows, float(value or 0.5)),
     }
     if key not in simple:
         raise SystemExit(f"reorder: unknown lever {name!r} (one of {', '.join(simple)})")
