@@ -24,6 +24,7 @@ Levers:
 - `neighbours-top=N`: only the N best matches lend their neighbours relevance (the engine: 10);
 - `learned`: a logistic model over the results' own features (channels, factors, length, rank),
   fitted on one half and reported on the other: what a re-ranker without a new model could do;
+  `learned-second`: the same with all-MiniLM-L6-v2's cosine as one more feature;
 - `sentence-max`: an entry's cosine is the best of its sentences' (when it has two or more);
   `body-max`: the best of the entry's and its text without the "- Name:" of the speaker;
   `word-expansion`: each content word of the question also matches its 3 nearest words of the
@@ -177,22 +178,33 @@ def features(r: dict, rank: int) -> list[float]:
             math.log1p(len(r["text"])), r["text"].rstrip().endswith("?"), r["score"], 1 / (1 + rank)]
 
 
-def learned(rows: list[dict]) -> Callable[[dict], list[dict]]:
-    """A logistic model per half, fitted on the other half's results (evidence or not)."""
+def learned(rows: list[dict], second: Model | None = None) -> Callable[[dict], list[dict]]:
+    """A logistic model per half, fitted on the other half's results (evidence or not); with
+    `second`, that model's cosine is one more feature."""
     from sklearn.linear_model import LogisticRegression  # a dependency of sentence-transformers
+
+    if second is not None:
+        second.vectors(sorted({r["text"] for row in rows for r in row["res"]}))
+
+    def row_features(row: dict) -> np.ndarray:
+        out = []
+        for rank, r in enumerate(row["res"]):
+            extra = []
+            if second is not None:
+                named = "topic" in r["explain"]["channels"]
+                extra = [float(second.vectors([r["text"]])[0] @ second.question(row["q"], without_names=named))]
+            out.append(features(r, rank) + extra)
+        return np.array(out, float)
 
     models = {}
     for half in (0, 1):
-        x, y = [], []
-        for row in rows:
-            if row["conv"] % 2 != half:
-                for rank, r in enumerate(row["res"]):
-                    x.append(features(r, rank))
-                    y.append(is_evidence(r, row["ev"]))
-        models[half] = LogisticRegression(max_iter=2000).fit(np.array(x, float), np.array(y))
+        fitted = [row for row in rows if row["conv"] % 2 != half]
+        x = np.vstack([row_features(row) for row in fitted])
+        y = np.array([is_evidence(r, row["ev"]) for row in fitted for r in row["res"]])
+        models[half] = LogisticRegression(max_iter=3000).fit(x, y)
 
     def order(row: dict) -> list[dict]:
-        x = np.array([features(r, rank) for rank, r in enumerate(row["res"])], float)
+        x = row_features(row)
         score = models[row["conv"] % 2].decision_function(x)
         return [row["res"][i] for i in np.argsort(-score, kind="stable")]
     return order
@@ -309,12 +321,12 @@ def second_model(second: Model, rows: list[dict], weight: float) -> Callable:
 
 def lever(name: str, rows: list[dict], workdir: Path | None, model: list) -> Callable[[dict], list[dict]]:
     key, _, value = name.partition("=")
-    if key in ("sentence-max", "body-max", "word-expansion", "second-model"):
+    if key in ("sentence-max", "body-max", "word-expansion", "second-model", "learned-second"):
         if workdir is None:
             raise SystemExit(f"reorder: {key} needs --workdir (the model embeds)")
         if not model:
             model.append(Model(workdir, rows))
-        if key == "second-model" and len(model) < 2:
+        if key in ("second-model", "learned-second") and len(model) < 2:
             model.append(Model(workdir, rows, "all-MiniLM-L6-v2"))
     simple = {
         "none": lambda: lambda row: row["res"],
@@ -323,6 +335,7 @@ def lever(name: str, rows: list[dict], workdir: Path | None, model: list) -> Cal
         "subject-aggregate": lambda: by_factor(float(value), AGGREGATE),
         "neighbours-top": lambda: neighbours_top(int(value or 10)),
         "learned": lambda: learned(rows),
+        "learned-second": lambda: learned(rows, model[-1]),
         "sentence-max": lambda: best_of(model[0], rows, sentences, 2),
         "body-max": lambda: best_of(model[0], rows, lambda t: [body(t)] if SPEAKER.match(t) else [], 1),
         "word-expansion": lambda: word_expansion(model[0], rows, workdir),
