@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -66,11 +67,21 @@ def normalize_evidence(raw: list[str]) -> list[str]:
     return out
 
 
-def write_workspace(sample: dict, root: Path) -> tuple[dict[str, tuple[str, int]], dict[str, list[str]], datetime]:
-    """One daily log per session; returns dia_id -> (path, line), path -> lines, and the last session time."""
+def turn_line(turn: dict) -> list[str]:
+    """A turn as one log line: "- Speaker: text [shares an image: caption]"."""
+    text = " ".join(turn["text"].split())
+    if turn.get("blip_caption"):
+        text += f" [shares an image: {turn['blip_caption']}]"
+    return [f"- {turn['speaker']}: {text}"]
+
+
+def write_logs(sample: dict, root: Path, lines_of: Callable[[dict], list[str]] = turn_line,
+               ) -> tuple[dict[str, list[tuple[str, int]]], dict[str, list[str]], datetime]:
+    """One daily log per session, each turn written as `lines_of(turn)`; returns dia_id -> its
+    (path, line)s, path -> lines, and the last session time."""
     conv = sample["conversation"]
     (root / "memory").mkdir(parents=True, exist_ok=True)
-    where: dict[str, tuple[str, int]] = {}
+    where: dict[str, list[tuple[str, int]]] = {}
     files: dict[str, list[str]] = {}
     last = None
     n = 1
@@ -82,15 +93,19 @@ def write_workspace(sample: dict, root: Path) -> tuple[dict[str, tuple[str, int]
             key = f"memory/{when.date().isoformat()}.md"
             lines = [f"# {when.date().isoformat()}", "", f"## Conversation at {when:%H:%M}", ""]
             for turn in turns:
-                text = " ".join(turn["text"].split())
-                if turn.get("blip_caption"):
-                    text += f" [shares an image: {turn['blip_caption']}]"
-                lines.append(f"- {turn['speaker']}: {text}")
-                where[turn["dia_id"]] = (key, len(lines))
+                for line in lines_of(turn):
+                    lines.append(line)
+                    where.setdefault(turn["dia_id"], []).append((key, len(lines)))
             (root / key).write_text("\n".join(lines) + "\n", encoding="utf-8")
             files[key] = lines
         n += 1
     return where, files, last
+
+
+def write_workspace(sample: dict, root: Path) -> tuple[dict[str, tuple[str, int]], dict[str, list[str]], datetime]:
+    """One daily log per session, a line per turn; returns dia_id -> (path, line), path -> lines, and the last session time."""
+    where, files, last = write_logs(sample, root)
+    return {dia: places[0] for dia, places in where.items()}, files, last
 
 
 def score_question(results: list[dict], evidence: list[tuple[str, int]], files: dict[str, list[str]]) -> dict:

@@ -31,9 +31,9 @@ from locomo import (
     CATEGORIES,
     DATA,
     normalize_evidence,
-    parse_session_time,
     use_model,
     within_budget,
+    write_logs,
 )
 from stats import patch_constants
 from workspace_memory.api import Memory
@@ -50,29 +50,14 @@ def messages(text: str, caption: str | None) -> list[str]:
     return parts or [text]
 
 
+def burst_lines(turn: dict) -> list[str]:
+    """A turn as one line per message, each "- Speaker: message"."""
+    return [f"- {turn['speaker']}: {m}" for m in messages(turn["text"], turn.get("blip_caption"))]
+
+
 def write_bursts(sample: dict, root: Path) -> tuple[dict[str, list[tuple[str, int]]], dict[str, list[str]], datetime]:
     """One daily log per session, a line per message; returns dia_id -> its lines, path -> lines, the last time."""
-    conv = sample["conversation"]
-    (root / "memory").mkdir(parents=True, exist_ok=True)
-    where: dict[str, list[tuple[str, int]]] = {}
-    files: dict[str, list[str]] = {}
-    last = None
-    n = 1
-    while f"session_{n}_date_time" in conv:
-        turns = conv.get(f"session_{n}") or []
-        if turns:
-            when = parse_session_time(conv[f"session_{n}_date_time"])
-            last = max(last, when) if last else when
-            key = f"memory/{when.date().isoformat()}.md"
-            lines = [f"# {when.date().isoformat()}", "", f"## Conversation at {when:%H:%M}", ""]
-            for turn in turns:
-                for message in messages(turn["text"], turn.get("blip_caption")):
-                    lines.append(f"- {turn['speaker']}: {message}")
-                    where.setdefault(turn["dia_id"], []).append((key, len(lines)))
-            (root / key).write_text("\n".join(lines) + "\n", encoding="utf-8")
-            files[key] = lines
-        n += 1
-    return where, files, last
+    return write_logs(sample, root, burst_lines)
 
 
 def turn_found(results: list[dict], turn: list[tuple[str, int]]) -> bool:
