@@ -8,6 +8,7 @@ from workspace_memory import lang
 def test_a_language_without_data_is_none_and_kept() -> None:
     assert lang.table("words", "xx") is None
     assert lang.table("timewords", "xx") is None
+    assert lang.table("stance", "xx") is None
     assert ("words", "xx") in lang._loaded
 
 

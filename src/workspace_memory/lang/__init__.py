@@ -10,7 +10,9 @@ holding plain module-level constants (frozensets, dicts, tuples of strings). Con
 
 - `words`: stop and frame words, question kinds, labels, evaluative and negation words
   (recall's question understanding, reflect's stance);
-- `timewords`: month and weekday names, relative time phrases, ordinals, habits (time phrases).
+- `timewords`: month and weekday names, relative time phrases, ordinals, habits (time phrases);
+- `stance`: words of change and stance: questions about now or then, negation, evaluative
+  polarity (supersession, changed minds, reflect's opinion evidence).
 
 A module is imported on first use and kept, so an English question never loads another
 language's data, and nothing is read at import of this package (the cold path's rule 4,
@@ -25,7 +27,7 @@ from types import ModuleType
 # The default model's languages (use-multilingual-v3): ar, de, en, es, fr, it, ja, ko, nl, pl, pt,
 # ru, th, tr, zh (zh-cn and zh-tw share "zh"). A code outside this set has no data of its own.
 MODEL_LANGUAGES = ("ar", "de", "en", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt", "ru", "th", "tr", "zh")
-CONCERNS = ("words", "timewords")
+CONCERNS = ("words", "timewords", "stance")
 
 _loaded: dict[tuple[str, str], ModuleType | None] = {}
 

@@ -1,0 +1,1 @@
+"""Words of change and stance per language (`lang/stance/<code>.py`): see workspace_memory.lang."""
