@@ -177,7 +177,8 @@ class Memory(StoreOps, AgentOps, Following):
             # A rebuild also re-chooses the embedding model: the settings (or today's default) decide.
             self.store.record_model(None)
             self.vector_space.forget()
-        report = self.store.sync(self.workspace, rebuild=rebuild, progress=progress, wait=INDEX_WAIT)
+        report = self.store.sync(self.workspace, rebuild=rebuild, progress=progress, wait=INDEX_WAIT,
+                                 extract_media=True)
         report.notices[:0] = self.store.take_notices()
         sessions = self.sync_sessions(wait=INDEX_WAIT)
         if sessions.files or sessions.removed or sessions.notices:

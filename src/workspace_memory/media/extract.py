@@ -1,0 +1,112 @@
+"""One media file's extraction, on the indexing side: a transcript sidecar (audio), the cache, else
+the worker (only in `memory index` and `memory watch`: a recall never extracts, it uses what is
+cached and indexes the rest by name until the next index).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from . import cache
+from .available import has_module, ocr_engine, version
+from .derive import MEDIA_VERSION
+from .settings import MediaSettings
+
+
+def name_only(kind: str, meta: dict[str, Any] | None = None, error: str | None = None,
+              warnings: list[str] | None = None) -> dict[str, Any]:
+    """An extraction without text: the file is found by its name and metadata."""
+    return {"kind": kind, "extractor": None, "blocks": [], "meta": meta or {}, "warnings": warnings or [],
+            "error": error}
+
+
+def audio(path: str, content: str | None) -> dict[str, Any]:
+    """A voice note: its transcript sidecar when there is one, its duration when it is a WAV."""
+    from .sidecars import read_transcript, transcript_sidecar
+
+    meta: dict[str, Any] = {"format": content}
+    if content == "wav":
+        meta["duration"] = _wav_seconds(path)
+    side = transcript_sidecar(path)
+    if side is None:
+        return name_only("audio", meta, warnings=[
+            f"no transcript: put one beside it ({os.path.basename(path)}.vtt, .srt or .txt) to find it by its words"])
+    try:
+        segments, warning = read_transcript(side)
+    except OSError as exc:
+        return name_only("audio", meta, error=f"transcript {os.path.basename(side)} could not be read ({exc})")
+    return {"kind": "audio", "extractor": f"transcript {os.path.basename(side)}",
+            "blocks": [list(s) for s in segments], "meta": meta, "warnings": [warning] if warning else [],
+            "error": None}
+
+
+def _wav_seconds(path: str) -> float | None:
+    import wave
+
+    try:
+        with wave.open(path, "rb") as w:
+            return round(w.getnframes() / float(w.getframerate()), 2)
+    except (wave.Error, EOFError, OSError, ZeroDivisionError):
+        return None
+
+
+class Extractor:
+    """Extractions of one sync: the cache, and the worker started on the first file that needs it."""
+
+    def __init__(self, state_dir: Path, settings: MediaSettings) -> None:
+        self.state_dir, self.settings = state_dir, settings
+        self._worker: Any = None
+        self.extracted = 0
+        self.seconds = 0.0
+
+    def identity(self, kind: str) -> str | None:
+        """What would extract a `kind` file here ("image rapidocr 3.10.0 m1"), None when nothing can
+        (no Pillow; no pypdf for a PDF): such a file is indexed by name only."""
+        if not has_module("PIL"):
+            return None
+        ocr = ocr_engine(self.settings.ocr) or "no OCR"
+        if self.settings.ocr == "tesseract" and ocr != "no OCR":
+            ocr = f"tesseract {self.settings.tesseract_languages}"
+        if kind == "pdf":
+            pypdf = version("pypdf") if has_module("pypdf") else None
+            return None if pypdf is None else f"pdf pypdf {pypdf} {ocr} m{MEDIA_VERSION}"
+        return f"image {ocr} m{MEDIA_VERSION}"
+
+    def cached(self, kind: str, digest: str) -> dict[str, Any] | None:
+        identity = self.identity(kind)
+        return None if identity is None else cache.load(self.state_dir, digest, identity)
+
+    def extract(self, path: str, kind: str, digest: str) -> dict[str, Any]:
+        """Extract in the worker and keep the result (a failure too, unless another try may succeed)."""
+        import time
+
+        from .worker import ExtractionFailed, Worker
+
+        identity = self.identity(kind)
+        if identity is None:
+            return name_only(kind)
+        if self._worker is None:
+            self._worker = Worker(self.settings.timeout)
+        ocr = self.settings.ocr if ocr_engine(self.settings.ocr) else "none"
+        started = time.perf_counter()
+        try:
+            extraction = self._worker.extract(path, kind, ocr, self.settings.tesseract_languages)
+        except ExtractionFailed as exc:
+            extraction = name_only(kind, error=str(exc))
+            if exc.transient:
+                return extraction  # not kept: the next `memory index` tries again
+        finally:
+            self.seconds += time.perf_counter() - started
+            self.extracted += 1
+        cache.store(self.state_dir, digest, identity, extraction)
+        return extraction
+
+    @property
+    def peak_rss_mb(self) -> float:
+        return self._worker.peak_rss_mb if self._worker is not None else 0.0
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.close()
