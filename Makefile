@@ -21,11 +21,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # torch first, pinned: 2.13.0 is the CPU wheel on this machine's disk; left to the resolver,
-# sentence-transformers would pull a multi-GB CUDA build.
+# sentence-transformers would pull a multi-GB CUDA build. [media] brings the OCR and PDF extractors
+# the media tests and `make demo`'s image and PDF need (docs/media.md).
 $(STAMP): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[local,dev]'
+	$(BIN)/python -m pip install -q -e '.[local,dev,media]'
 	touch $(STAMP)
 
 install: $(STAMP)

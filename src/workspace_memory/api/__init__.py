@@ -319,9 +319,16 @@ class Memory(StoreOps, AgentOps, Following):
         """Counts, warnings with path:line, index age and available search modes."""
         notices = self.refresh()
         embedding, model_notices = self.vector_space.label()
-        return {"workspace": str(self.workspace.root) if self.checkout else None, "index": self.store.describe(),
-                **self.store.status(), "modes": ["lexical", "semantic", "hybrid"] if embedding else ["lexical"],
-                "embedding": embedding, "embedding_space": self.embedding_space(), "notices": notices + model_notices}
+        out = {"workspace": str(self.workspace.root) if self.checkout else None, "index": self.store.describe(),
+               **self.store.status(), "modes": ["lexical", "semantic", "hybrid"] if embedding else ["lexical"],
+               "embedding": embedding, "embedding_space": self.embedding_space(), "notices": notices + model_notices}
+        if "media" in self.workspace.config:  # what media indexing can do here, and what to add (media.available)
+            from ..media.available import report
+            from ..media.settings import media_settings
+
+            out["media"] = report(media_settings(self.workspace.config))
+            out["notices"] += [f"media: {line}" for line in out["media"]["missing"]]
+        return out
 
     def embedding_space(self) -> dict[str, Any] | None:
         """Provider, model, dimensions, chain and fallback in use, tokens sent (VectorSpace.describe);
@@ -368,6 +375,14 @@ class Memory(StoreOps, AgentOps, Following):
         path, cited_start, cited_lines = parse_citation(path)
         start = start if start is not None else cited_start or 1
         lines = lines if lines is not None else cited_lines
+        if self.checkout and "media" in self.workspace.config:
+            from ..media.reading import derived_text, is_media_path
+
+            if is_media_path(path):  # an image, PDF or voice note: its derived text, marked as such
+                key, text, note = derived_text(self.workspace, path)
+                page = page_text(key, text, start, lines, max_chars)
+                page.derived = note
+                return page
         if self.checkout:
             return read_page(self.workspace, path, start, lines, max_chars)
         key = store_key(path)

@@ -14,9 +14,9 @@ name says, or that a user describes in `photo.png.md`, is indexed by name and me
 from __future__ import annotations
 
 import json
-import os
 from typing import TYPE_CHECKING, Any
 
+from ..media.extract import PENDING
 from ..media.settings import modality
 
 if TYPE_CHECKING:
@@ -24,8 +24,6 @@ if TYPE_CHECKING:
     from ..workspace.layout import MarkdownFile, Workspace
     from .base import Progress
     from .rows import DocumentRows
-
-PENDING = "pending:"  # a media file's hash prefix while its text waits for `memory index`
 
 
 def media_settings_of(ws: Workspace) -> MediaSettings | None:
@@ -45,7 +43,7 @@ class MediaIndexing:
 
         self.ws, self.settings, self.extract = ws, settings, extract
         self.suffixes = settings.suffixes()
-        self.extractor = Extractor(ws.state_dir, settings)
+        self.extractor = Extractor(ws.state_dir, settings, may_extract=extract)
         self._digests: dict[str, str] = {}
 
     def fingerprint(self) -> dict[str, Any]:
@@ -75,31 +73,13 @@ class MediaIndexing:
                 progress(n, len(todo), label="reading media (OCR, PDF text)")
 
     def digest(self, mf: MarkdownFile) -> str | None:
-        """The hash the files row keeps: the content's sha256, `pending:` before the text is read, or
-        the reason it is read by name only; None when the file cannot be read."""
-        if mf.key in self._digests:
-            return self._digests[mf.key]
-        from ..media.sidecars import markdown_sidecar
-
-        try:
-            size = os.stat(mf.path, follow_symlinks=False).st_size
-            if size > self.settings.max_file_bytes:
-                found = f"oversize:{size}"
-            else:
-                from ..files import read_bounded
-
-                sha = read_bounded(mf.path, 0)[0]
-                kind = modality(mf.key)
-                if markdown_sidecar(str(mf.path)):
-                    found = f"described:{sha}"
-                elif kind == "audio" or self.extract or self.extractor.cached(str(kind), sha) is not None:
-                    found = sha
-                else:
-                    found = PENDING + sha
-        except OSError:
-            return None
-        self._digests[mf.key] = found
-        return found
+        """The hash the files row keeps (media.extract.Extractor.digest); None when the file cannot be read."""
+        if mf.key not in self._digests:
+            try:
+                self._digests[mf.key] = self.extractor.digest(str(mf.path), str(modality(mf.key)))
+            except OSError:
+                return None
+        return self._digests[mf.key]
 
     def rows(self, mf: MarkdownFile, mtime_ns: int, digest: str, date_order: str | None,
              languages: tuple[str, ...]) -> tuple[DocumentRows, str, str]:
@@ -130,32 +110,7 @@ class MediaIndexing:
         return rows, text, digest
 
     def _extraction(self, mf: MarkdownFile, digest: str) -> dict[str, Any]:
-        from ..media import extract, sniff
-        kind = str(modality(mf.key))
-        path = str(mf.path)
-        if digest.startswith("oversize:"):
-            size = int(digest.split(":", 1)[1])
-            return extract.name_only(kind, error=f"file is {size:,} bytes, over [media] max_file_bytes "
-                                                 f"{self.settings.max_file_bytes:,}")
-        if digest.startswith("described:"):
-            return extract.name_only(kind)  # the user's photo.png.md says what it holds, and wins
-        try:
-            with open(path, "rb") as fh:
-                head = fh.read(sniff.HEAD_BYTES)
-        except OSError as exc:
-            return extract.name_only(kind, error=f"could not be read ({exc.strerror})")
-        wrong = sniff.mismatch(kind, head)
-        if wrong:
-            return extract.name_only(kind, error=wrong)
-        if kind == "audio":
-            return extract.audio(path, sniff.content_type(head))
-        sha = digest.removeprefix(PENDING)
-        cached = self.extractor.cached(kind, sha)
-        if cached is not None:
-            return cached
-        if digest.startswith(PENDING) or not self.extract:
-            return extract.name_only(kind)
-        return self.extractor.extract(path, kind, sha)
+        return self.extractor.extraction(str(mf.path), str(modality(mf.key)), digest)
 
     def notices(self) -> list[str]:
         """One line on what this sync extracted (files, seconds, the worker's peak memory)."""

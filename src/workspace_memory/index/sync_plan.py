@@ -75,7 +75,7 @@ def media_stat(mf: MarkdownFile, mtime_ns: int, size: int, old: tuple | None,
         side_mtime, side_size = sidecar_stat(str(mf.path), modality(mf.key) == "audio")
     except OSError:
         side_mtime, side_size = 0, 0
-    from .media_rows import PENDING
+    from ..media.extract import PENDING
 
     retry = extract and old is not None and str(old[2] or "").startswith(PENDING)
     return max(mtime_ns, side_mtime), size + side_size, retry

@@ -28,7 +28,7 @@ SEGMENT_CHARS = 400  # transcript cues are joined into sentences up to this many
 
 def document(name: str, extraction: dict[str, Any]) -> str:
     """The derived Markdown of a media file named `name` (see the module docstring)."""
-    lines = [f"# {_escape_heading(name)}", describe(extraction), ""]
+    lines = [f"# {_escape_heading(name)} ({label(extraction)})", describe(extraction), ""]
     kind = extraction.get("kind")
     blocks = extraction.get("blocks") or []
     if kind == "image":
@@ -43,6 +43,25 @@ def document(name: str, extraction: dict[str, Any]) -> str:
         for start, text in join_segments(blocks):
             lines.append(f"- [{clock(start)}] {text}" if start is not None else f"- {text}")
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def label(extraction: dict[str, Any]) -> str:
+    """What the document's heading says in parentheses, and a recall result's `derived`:
+    "image, text by rapidocr 3.10.0" | "audio, text by transcript voice.m4a.vtt" | "pdf, name only"."""
+    source = extraction.get("extractor")
+    return f"{extraction.get('kind')}, " + (f"text by {source}" if source else "name only")
+
+
+def label_of_entry(heading: str | None, text: str) -> str | None:
+    """The label of a derived document, from an entry's heading path ("IMG_1.jpg (image, text by X) >
+    Page 2"), or from its text when the entry holds the document's first line (a short document is
+    one entry)."""
+    first = text.split("\n", 1)[0]
+    for line in (heading or "", first[2:] if first.startswith("# ") else ""):
+        match = re.match(r"^.*? \(((?:image|pdf|audio), [^()]*)\)(?: > |$)", line)
+        if match:
+            return match[1]
+    return None
 
 
 def describe(extraction: dict[str, Any]) -> str:

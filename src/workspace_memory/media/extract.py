@@ -52,11 +52,15 @@ def _wav_seconds(path: str) -> float | None:
         return None
 
 
-class Extractor:
-    """Extractions of one sync: the cache, and the worker started on the first file that needs it."""
+PENDING = "pending:"  # a file's hash prefix while its text waits for `memory index`
 
-    def __init__(self, state_dir: Path, settings: MediaSettings) -> None:
-        self.state_dir, self.settings = state_dir, settings
+
+class Extractor:
+    """Extractions of one sync (or one read): the cache, and the worker started on the first file
+    that needs it. `may_extract`: only `memory index` and `memory watch` run the worker."""
+
+    def __init__(self, state_dir: Path, settings: MediaSettings, may_extract: bool = False) -> None:
+        self.state_dir, self.settings, self.may_extract = state_dir, settings, may_extract
         self._worker: Any = None
         self.extracted = 0
         self.seconds = 0.0
@@ -73,6 +77,52 @@ class Extractor:
             pypdf = version("pypdf") if has_module("pypdf") else None
             return None if pypdf is None else f"pdf pypdf {pypdf} {ocr} m{MEDIA_VERSION}"
         return f"image {ocr} m{MEDIA_VERSION}"
+
+    def digest(self, path: str, kind: str) -> str:
+        """What a file's rows keep as its hash: the content's sha256; `pending:<sha256>` while its text
+        waits for `memory index`; `oversize:<bytes>` or `described:<sha256>` (a user's photo.png.md)
+        for a file read by name only. Raises OSError when the file cannot be read."""
+        from ..files import read_bounded
+        from .sidecars import markdown_sidecar
+
+        size = os.stat(path, follow_symlinks=False).st_size
+        if size > self.settings.max_file_bytes:
+            return f"oversize:{size}"
+        sha = read_bounded(path, 0)[0]
+        if markdown_sidecar(path):
+            return f"described:{sha}"
+        if kind == "audio" or self.may_extract or self.cached(kind, sha) is not None:
+            return sha
+        return PENDING + sha
+
+    def extraction(self, path: str, kind: str, digest: str) -> dict[str, Any]:
+        """The file's extraction for `digest` (see `digest`): what the cache holds, a transcript, a
+        fresh extraction (when this Extractor may), else the name only."""
+        from . import sniff
+
+        if digest.startswith("oversize:"):
+            size = int(digest.split(":", 1)[1])
+            return name_only(kind, error=f"file is {size:,} bytes, over [media] max_file_bytes "
+                                         f"{self.settings.max_file_bytes:,}")
+        if digest.startswith("described:"):
+            return name_only(kind)  # the user's photo.png.md says what it holds, and wins
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(sniff.HEAD_BYTES)
+        except OSError as exc:
+            return name_only(kind, error=f"could not be read ({exc.strerror})")
+        wrong = sniff.mismatch(kind, head)
+        if wrong:
+            return name_only(kind, error=wrong)
+        if kind == "audio":
+            return audio(path, sniff.content_type(head))
+        sha = digest.removeprefix(PENDING)
+        found = self.cached(kind, sha)
+        if found is not None:
+            return found
+        if digest.startswith(PENDING) or not self.may_extract:
+            return name_only(kind)
+        return self.extract(path, kind, sha)
 
     def cached(self, kind: str, digest: str) -> dict[str, Any] | None:
         identity = self.identity(kind)

@@ -46,9 +46,24 @@ def packet(row: dict[str, Any], score: float, entities: list[str]) -> dict[str, 
         "end_line": row["end_line"],
         "score": round(score, 4),
     }
+    if row["path"].lower().endswith(_media_suffixes()):  # an image, PDF or voice note: say what read its text
+        from ..media.derive import label_of_entry
+
+        item["derived"] = label_of_entry(row.get("heading"), row["text"])
     if row.get("invalid_at"):  # only with --include-invalid
         item["invalid_at"] = row["invalid_at"]
     return item
+
+
+_MEDIA: list[tuple[str, ...]] = []
+
+
+def _media_suffixes() -> tuple[str, ...]:
+    if not _MEDIA:
+        from ..workspace.layout import MEDIA_SUFFIXES
+
+        _MEDIA.append(tuple(s for suffixes in MEDIA_SUFFIXES.values() for s in suffixes))
+    return _MEDIA[0]
 
 
 def pack(packets: list[dict[str, Any]], k: int, budget: int | None) -> list[dict[str, Any]]:

@@ -330,18 +330,19 @@ class Workspace:
             return path.as_posix()
 
     # -- path safety ---------------------------------------------------------------------
-    def resolve_markdown(self, user_path: str) -> MarkdownFile:
+    def resolve_markdown(self, user_path: str, media: tuple[str, ...] = ()) -> MarkdownFile:
         """Confine a user-given path to the workspace's Markdown (for `get` and MCP reads).
 
-        Refuses: non-.md files, symlinks anywhere on the way, anything outside MEMORY.md,
-        memory/, bank/ and the extra paths (so `../` and absolute paths elsewhere fail).
+        Refuses: non-.md files (but for the `media` suffixes, whose derived text is read),
+        symlinks anywhere on the way, anything outside MEMORY.md, memory/, bank/ and the extra
+        paths (so `../` and absolute paths elsewhere fail).
         """
         if not user_path or "\x00" in user_path:
             raise PathRefused("empty or invalid path")
         candidate = Path(os.path.expanduser(user_path))
         if not candidate.is_absolute():
             candidate = self.root / candidate
-        if candidate.suffix.lower() != ".md":
+        if candidate.suffix.lower() != ".md" and candidate.suffix.lower() not in media:
             raise PathRefused(f"{user_path}: only Markdown (.md) files can be read")
         normal = Path(os.path.normpath(candidate))
         allowed = [self.root / CORE_NAME, self.root / LEGACY_CORE_NAME]

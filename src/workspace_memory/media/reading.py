@@ -1,0 +1,46 @@
+"""`memory get` and MCP `memory_get` on a media file: its derived document, marked as derived.
+
+The same document the index holds (media.derive), from the cache; a file `memory index` has not
+read yet shows its name and metadata and says so. Nothing is extracted here: a read never waits
+for OCR.
+"""
+
+from __future__ import annotations
+
+from ..errors import PathRefused
+from ..workspace.layout import MEDIA_SUFFIXES, Workspace
+from .settings import media_settings, modality
+
+ALL_SUFFIXES = tuple(s for suffixes in MEDIA_SUFFIXES.values() for s in suffixes)
+
+
+def is_media_path(path: str) -> bool:
+    """True when a path (or citation) names a media file by its suffix."""
+    return path.split("#", 1)[0].lower().endswith(ALL_SUFFIXES)
+
+
+def derived_text(ws: Workspace, user_path: str) -> tuple[str, str, str]:
+    """(workspace key, derived document, what derived it) of the media file `user_path`, confined
+    like any read (memory/ and the extra paths, no symlinks, no hidden folders)."""
+    from . import derive
+    from .extract import PENDING, Extractor
+
+    settings = media_settings(ws.config)
+    if not settings.enabled:
+        raise PathRefused(f"{user_path}: media files are memory only with [media] enabled = true in memory.toml")
+    mf = ws.resolve_markdown(user_path, settings.suffixes())
+    kind = str(modality(mf.key))
+    extractor = Extractor(ws.state_dir, settings)
+    try:
+        digest = extractor.digest(str(mf.path), kind)
+    except OSError as exc:
+        raise PathRefused(f"{user_path}: could not be read ({exc.strerror})") from None
+    extraction = extractor.extraction(str(mf.path), kind, digest)
+    text = derive.document(mf.key.rsplit("/", 1)[-1], extraction)
+    if extraction.get("extractor"):
+        note = f"text derived from this {kind} by {extraction['extractor']}"
+    elif digest.startswith(PENDING):
+        note = f"the text of this {kind} is read by the next `memory index`; name and metadata only"
+    else:
+        note = f"no text derived from this {kind}" + (f" ({extraction['error']})" if extraction.get("error") else "")
+    return mf.key, text, note
