@@ -83,7 +83,7 @@ class Extractor:
         waits for `memory index`; `oversize:<bytes>` or `described:<sha256>` (a user's photo.png.md)
         for a file read by name only. Raises OSError when the file cannot be read."""
         from ..files import read_bounded
-        from .sidecars import markdown_sidecar
+        from .sidecars import markdown_sidecar, transcript_sidecar
 
         size = os.stat(path, follow_symlinks=False).st_size
         if size > self.settings.max_file_bytes:
@@ -91,7 +91,10 @@ class Extractor:
         sha = read_bounded(path, 0)[0]
         if markdown_sidecar(path):
             return f"described:{sha}"
-        if kind == "audio" or self.may_extract or self.cached(kind, sha) is not None:
+        if kind == "audio":  # its text is its transcript's: a new transcript is a new digest
+            side = transcript_sidecar(path)
+            return sha if side is None else f"{sha}+{read_bounded(side, 0)[0][:16]}"
+        if self.may_extract or self.cached(kind, sha) is not None:
             return sha
         return PENDING + sha
 

@@ -32,15 +32,16 @@ def open_image(path_or_file: Any, max_side: int = OCR_MAX_SIDE):  # -> (PIL.Imag
         img = Image.open(path_or_file)
         width, height = img.size
         if width * height > MAX_PIXELS:
-            raise ValueError(f"image is {width:,}×{height:,} pixels, over {MAX_PIXELS:,}; skipped")
+            raise ValueError(f"image is {width:,}×{height:,} pixels, over {MAX_PIXELS:,} (a decompression bomb); "
+                             "skipped")
         meta = metadata(img)
         if img.format == "JPEG":
             img.draft("RGB", (max_side, max_side))  # decode at 1/2, 1/4 or 1/8 scale: less time and memory
         img.load()
         img = ImageOps.exif_transpose(img)
         img = img.convert("RGB")
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise ValueError(f"image refused as a decompression bomb ({exc})") from None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ValueError(f"image is over {MAX_PIXELS:,} pixels (a decompression bomb); skipped") from None
     except UnidentifiedImageError:
         raise ValueError("not a readable image") from None
     except (OSError, SyntaxError, EOFError) as exc:  # truncated data, a broken header

@@ -39,8 +39,10 @@ class ExtractionFailed(Exception):
 class Worker:
     """The client side: starts the worker on first use, one request at a time, restarts it after a kill."""
 
-    def __init__(self, timeout: float, memory_bytes: int = WORKER_MEMORY_BYTES) -> None:
+    def __init__(self, timeout: float, memory_bytes: int = WORKER_MEMORY_BYTES,
+                 command: list[str] | None = None) -> None:
         self.timeout, self.memory_bytes = timeout, memory_bytes
+        self.command = command or [sys.executable, "-m", "workspace_memory.media.worker"]
         self._proc: subprocess.Popen | None = None
         self._buffer = b""
         self.peak_rss_mb = 0.0
@@ -82,7 +84,7 @@ class Worker:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_parent, env.get("PYTHONPATH")) if p)
         env["OMP_NUM_THREADS"] = "1"  # one core: `memory index` shares the machine with the agent
         env["WORKSPACE_MEMORY_WORKER_BYTES"] = str(self.memory_bytes)
-        self._proc = subprocess.Popen([sys.executable, "-m", "workspace_memory.media.worker"],
+        self._proc = subprocess.Popen(self.command,
                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                       env=env, close_fds=True)
         self._buffer = b""
@@ -164,7 +166,9 @@ def main() -> None:
         except ValueError as exc:
             reply = {"ok": False, "error": str(exc)}
         except MemoryError:
-            reply = {"ok": False, "error": f"over the worker's {WORKER_MEMORY_BYTES // 1024**3} GiB of memory; skipped"}
+            limit = int(os.environ.get("WORKSPACE_MEMORY_WORKER_BYTES") or WORKER_MEMORY_BYTES)
+            reply = {"ok": False, "error": f"needs more than the extraction worker's {limit // 1024**2:,} MB of "
+                                           "memory; skipped"}
         except Exception as exc:  # a decoder's surprise is one skipped file, not a dead index
             reply = {"ok": False, "error": f"{type(exc).__name__}: {str(exc)[:200]}"}
         reply["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
