@@ -70,8 +70,9 @@ test-fast: install lint
 demo: install
 	rm -rf $(DEMO)
 	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) init
-	cp examples/memory/*.md $(DEMO)/memory/
+	cp -r examples/memory/. $(DEMO)/memory/
 	cp examples/bank/entities/*.md $(DEMO)/bank/entities/
+	printf '[media]\nenabled = true\n' > $(DEMO)/memory.toml
 	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) index
 	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) status
 	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) recall "Baileys crash fix" --k 3
@@ -79,6 +80,12 @@ demo: install
 	@echo "# Cross-lingual: an English question finds a note written in Chinese (memory/2025-11-27.md)."
 	@echo "# The default model, use-multilingual-v3, maps 16 languages into one space; lexical search alone does not find it."
 	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) recall "what do users in Shanghai want" --k 2
+	@echo "# Media ([media] in memory.toml): a photo of a whiteboard and a PDF, found by the text in them (OCR, PDF text)."
+	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) recall "retry queue for dropped sends" --k 2
+	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) recall "how much is the hosting invoice for the gateway" --k 2
+	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) get memory/2025-11-25-whiteboard.jpg
+	@echo "# An English question finds a German slide (memory/slides/2025-11-26-projektstart.png): its OCR text, in the model's space."
+	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) recall "what are the goals of the project start" --k 2
 
 bench: install
 	$(BIN)/python benchmarks/synthetic.py

@@ -56,7 +56,7 @@ def photo(img, seed: int, tilt: float = 2.5):
     rng = random.Random(seed)
     img = img.convert("L").point(lambda v: 40 + v * 0.75).convert("RGB")
     img = img.rotate(rng.uniform(-tilt, tilt), resample=Image.BICUBIC, expand=True, fillcolor=(150, 150, 145))
-    noise = Image.effect_noise(img.size, 18).convert("RGB")
+    noise = Image.frombytes("L", img.size, rng.randbytes(img.size[0] * img.size[1])).convert("RGB")
     img = Image.blend(img, noise, 0.12)
     return img.filter(ImageFilter.GaussianBlur(0.7))
 

@@ -90,12 +90,13 @@ def test_the_derived_document_names_the_file_and_what_read_it() -> None:
                            "camera": "Apple iPhone 15", "gps": [52.4986, -13.4031]}}
     text = derive.document("IMG_1.jpg", extraction)
     assert text.splitlines() == [
-        "# IMG_1.jpg (image, text by rapidocr 3.10.0)",
-        "Image (jpeg, 800×600); taken 2026-11-24 10:12 +01:00; Apple iPhone 15; GPS 52.49860 N 13.40310 W; "
-        "text derived by rapidocr 3.10.0.", "", "\\# not a heading", "Hire two SREs"]
-    assert derive.label_of_entry(None, text) == "image, text by rapidocr 3.10.0"
-    assert derive.label_of_entry("a.pdf (pdf, name only) > Page 2", "x") == "pdf, name only"
-    assert derive.label_of_entry("Notes", "text") is None
+        "# Image · rapidocr",
+        "IMG_1.jpg: Image (jpeg, 800×600); taken 2026-11-24 10:12 +01:00; Apple iPhone 15; "
+        "GPS 52.49860 N 13.40310 W; text derived by rapidocr 3.10.0.", "", "\\# not a heading", "Hire two SREs"]
+    assert derive.label_of_entry("Image · rapidocr") == "image, text by rapidocr"
+    assert derive.label_of_entry("PDF · pypdf + rapidocr > Page 2") == "pdf, text by pypdf + rapidocr"
+    assert derive.label_of_entry("Audio") == "audio, name only"
+    assert derive.label_of_entry("Notes") is None
 
 
 @pytest.mark.parametrize("table, message", [
@@ -249,7 +250,7 @@ def test_a_photo_is_found_by_its_text_and_cited_with_its_day(media_ws: Path) -> 
     assert result["path"] == "memory/media/IMG_1.jpg"  # stored sideways: turned upright by its EXIF orientation
     assert result["source"].startswith("memory/media/IMG_1.jpg#L")
     assert result["timestamp"] == "2026-11-24"  # the EXIF time is the entry's day
-    assert result["derived"].startswith("image, text by rapidocr")
+    assert result["derived"] == "image, text by rapidocr"
     page = json.loads(run_ok(media_ws, "get", result["source"], "--json", now=NOW))
     assert "Zanzibar" in page["text"] and page["derived"].startswith("text derived from this image by rapidocr")
 

@@ -49,9 +49,9 @@ class MediaIndexing:
     def fingerprint(self) -> dict[str, Any]:
         """What shapes the media rows: the settings, how documents are derived, which extractors are
         here (installing the media extra rebuilds, so files indexed by name only get their text)."""
-        from ..media.derive import MEDIA_VERSION
+        from ..media.derive import DOCUMENT_VERSION
 
-        return {**(self.settings.fingerprint() or {}), "version": MEDIA_VERSION,
+        return {**(self.settings.fingerprint() or {}), "version": DOCUMENT_VERSION,
                 "extractors": [self.extractor.identity("image"), self.extractor.identity("pdf")]}
 
     def handles(self, key: str) -> bool:
@@ -117,8 +117,8 @@ class MediaIndexing:
         done = self.extractor.extracted
         if not done:
             return []
-        return [f"media: read {done:,} file(s) in {self.extractor.seconds:.1f} s "
-                f"(extraction worker peak RSS {self.extractor.peak_rss_mb:,.0f} MB)"]
+        return [f"media: read {done:,} file(s) in {self.extractor.seconds:.1f} s, "
+                f"{self.extractor.cpu_seconds:.1f} s CPU (extraction worker peak RSS {self.extractor.peak_rss_mb:,.0f} MB)"]
 
     def close(self) -> None:
         self.extractor.close()

@@ -1,7 +1,7 @@
 """The extraction cache: `.memory/media/<2 hex>/<sha256>.<extractor id>.json`.
 
 Keyed by the file's content hash and by what extracted it (the engine, its version, and
-derive.MEDIA_VERSION), so a renamed or copied file costs nothing, and a new extractor version reads
+extract.EXTRACTION_VERSION), so a renamed or copied file costs nothing, and a new extractor version reads
 the file again. Derived state like the index: never beside the user's files, never committed,
 deleted by `forget --purge` along with the index when it holds a purged word.
 """

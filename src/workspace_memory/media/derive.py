@@ -18,7 +18,7 @@ import re
 from datetime import UTC, date, datetime
 from typing import Any
 
-MEDIA_VERSION = 1  # how extractions become documents; part of the cache key and the fingerprint
+DOCUMENT_VERSION = 2  # how extractions become documents: part of the index's settings fingerprint
 HEADER_LINES = 3  # "# name", the description line, a blank line
 _NAME_DATE = re.compile(r"(?<!\d)((?:19|20)\d{2})[-_.]?(0[1-9]|1[0-2])[-_.]?(0[1-9]|[12]\d|3[01])(?!\d)")
 _DAY_FOLDER = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
@@ -28,7 +28,7 @@ SEGMENT_CHARS = 400  # transcript cues are joined into sentences up to this many
 
 def document(name: str, extraction: dict[str, Any]) -> str:
     """The derived Markdown of a media file named `name` (see the module docstring)."""
-    lines = [f"# {_escape_heading(name)} ({label(extraction)})", describe(extraction), ""]
+    lines = [f"# {heading(extraction)}", f"{name}: {describe(extraction)}", ""]
     kind = extraction.get("kind")
     blocks = extraction.get("blocks") or []
     if kind == "image":
@@ -45,23 +45,27 @@ def document(name: str, extraction: dict[str, Any]) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def label(extraction: dict[str, Any]) -> str:
-    """What the document's heading says in parentheses, and a recall result's `derived`:
-    "image, text by rapidocr 3.10.0" | "audio, text by transcript voice.m4a.vtt" | "pdf, name only"."""
-    source = extraction.get("extractor")
-    return f"{extraction.get('kind')}, " + (f"text by {source}" if source else "name only")
+_KINDS = {"image": "Image", "pdf": "PDF", "audio": "Audio"}
+_HEADING = re.compile(r"^(Image|PDF|Audio)(?: · ([^>]+?))?(?: > .*)?$")
 
 
-def label_of_entry(heading: str | None, text: str) -> str | None:
-    """The label of a derived document, from an entry's heading path ("IMG_1.jpg (image, text by X) >
-    Page 2"), or from its text when the entry holds the document's first line (a short document is
-    one entry)."""
-    first = text.split("\n", 1)[0]
-    for line in (heading or "", first[2:] if first.startswith("# ") else ""):
-        match = re.match(r"^.*? \(((?:image|pdf|audio), [^()]*)\)(?: > |$)", line)
-        if match:
-            return match[1]
-    return None
+def heading(extraction: dict[str, Any]) -> str:
+    """The document's heading: its kind and the engines that read its text ("Image · rapidocr",
+    "PDF · pypdf + rapidocr", "Audio · transcript"). Three words at most: a longer heading would be a
+    statement (markdown.parse) that swallows a short document into one entry with its header."""
+    kind = _KINDS.get(str(extraction.get("kind")), "Media")
+    source = str(extraction.get("extractor") or "")
+    engines = [part.split()[0] for part in source.split(" and ") if part.strip()]
+    return f"{kind} · {' + '.join(engines)}" if engines else kind
+
+
+def label_of_entry(heading_path: str | None) -> str | None:
+    """A recall result's `derived`, from its entry's heading path: "image, text by rapidocr" |
+    "pdf, text by pypdf + rapidocr" | "audio, name only"; None for an entry of Markdown."""
+    match = _HEADING.match(heading_path or "")
+    if not match:
+        return None
+    return f"{match[1].lower()}, " + (f"text by {match[2]}" if match[2] else "name only")
 
 
 def describe(extraction: dict[str, Any]) -> str:
@@ -164,5 +168,3 @@ def _escape(line: str) -> str:
     return "\\" + line if line.startswith(("#", ">", "```", "~~~", "---", "===")) else line
 
 
-def _escape_heading(name: str) -> str:
-    return " ".join(name.split()).replace("#", "\\#")

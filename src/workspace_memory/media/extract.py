@@ -11,7 +11,6 @@ from typing import Any
 
 from . import cache
 from .available import has_module, ocr_engine, version
-from .derive import MEDIA_VERSION
 from .settings import MediaSettings
 
 
@@ -52,6 +51,7 @@ def _wav_seconds(path: str) -> float | None:
         return None
 
 
+EXTRACTION_VERSION = 1  # what the worker returns for a file: part of the cache key (a change reads files again)
 PENDING = "pending:"  # a file's hash prefix while its text waits for `memory index`
 
 
@@ -75,8 +75,8 @@ class Extractor:
             ocr = f"tesseract {self.settings.tesseract_languages}"
         if kind == "pdf":
             pypdf = version("pypdf") if has_module("pypdf") else None
-            return None if pypdf is None else f"pdf pypdf {pypdf} {ocr} m{MEDIA_VERSION}"
-        return f"image {ocr} m{MEDIA_VERSION}"
+            return None if pypdf is None else f"pdf pypdf {pypdf} {ocr} m{EXTRACTION_VERSION}"
+        return f"image {ocr} m{EXTRACTION_VERSION}"
 
     def digest(self, path: str, kind: str) -> str:
         """What a file's rows keep as its hash: the content's sha256; `pending:<sha256>` while its text
@@ -159,6 +159,10 @@ class Extractor:
     @property
     def peak_rss_mb(self) -> float:
         return self._worker.peak_rss_mb if self._worker is not None else 0.0
+
+    @property
+    def cpu_seconds(self) -> float:
+        return self._worker.cpu_seconds if self._worker is not None else 0.0
 
     def close(self) -> None:
         if self._worker is not None:

@@ -46,6 +46,7 @@ class Worker:
         self._proc: subprocess.Popen | None = None
         self._buffer = b""
         self.peak_rss_mb = 0.0
+        self.cpu_seconds = 0.0  # the worker's, over the files it read (the first includes loading the OCR model)
         self.files = 0
 
     def extract(self, path: str, kind: str, ocr: str, languages: str) -> dict[str, Any]:
@@ -69,6 +70,7 @@ class Worker:
             raise ExtractionFailed("the extractor stopped on this file (out of memory or a crash); skipped")
         reply = json.loads(line)
         self.peak_rss_mb = max(self.peak_rss_mb, float(reply.get("rss_mb") or 0))
+        self.cpu_seconds += float(reply.get("cpu_s") or 0)
         if not reply.get("ok"):
             raise ExtractionFailed(str(reply.get("error") or "extraction failed"))
         return reply["extraction"]
@@ -161,6 +163,7 @@ def main() -> None:
     out.flush()
     engines: dict[str, Any] = {}
     for raw in sys.stdin.buffer:
+        cpu = time.process_time()
         try:
             reply: dict[str, Any] = {"ok": True, "extraction": _handle(json.loads(raw), engines)}
         except ValueError as exc:
@@ -172,6 +175,7 @@ def main() -> None:
         except Exception as exc:  # a decoder's surprise is one skipped file, not a dead index
             reply = {"ok": False, "error": f"{type(exc).__name__}: {str(exc)[:200]}"}
         reply["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        reply["cpu_s"] = time.process_time() - cpu
         out.write(json.dumps(reply, ensure_ascii=False).encode("utf-8") + b"\n")
         out.flush()
 

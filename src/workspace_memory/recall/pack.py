@@ -49,7 +49,7 @@ def packet(row: dict[str, Any], score: float, entities: list[str]) -> dict[str, 
     if row["path"].lower().endswith(_media_suffixes()):  # an image, PDF or voice note: say what read its text
         from ..media.derive import label_of_entry
 
-        item["derived"] = label_of_entry(row.get("heading"), row["text"])
+        item["derived"] = label_of_entry(row.get("heading"))
     if row.get("invalid_at"):  # only with --include-invalid
         item["invalid_at"] = row["invalid_at"]
     return item
