@@ -436,3 +436,21 @@ def test_a_voice_note_is_an_entry_on_every_store(store: str, workspace: Path) ->
     top = recall_json(workspace, "blocked SSO integration", now=NOW)["results"][0]
     assert top["path"] == "memory/2026-12-02-voice.wav" and top["derived"].startswith("audio, text by transcript")
     assert "Jonas is blocked" in run_ok(workspace, "get", top["source"], now=NOW)
+
+
+# -- memory ui: the picture beside its text ----------------------------------------------------
+
+def test_the_memory_browser_shows_the_image_beside_its_text(media_ws: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import urllib.request
+
+    from test_ui import fetch, serving
+
+    with serving(media_ws, monkeypatch) as base:
+        code, _, body = fetch(base + "/file/memory/media/IMG_1.jpg")
+        assert code == 200 and '<img src="/media/memory/media/IMG_1.jpg"' in body and "Zanzibar" in body
+        assert "text derived from this image by rapidocr" in body
+        with urllib.request.urlopen(base + "/media/memory/media/IMG_1.jpg", timeout=30) as resp:
+            assert resp.headers["Content-Type"] == "image/jpeg" and resp.read()[:3] == b"\xff\xd8\xff"
+        for refused in ("/media/memory/bad/notapng.png", "/media/memory/2026-11-24.md", "/media/..%2F..%2Fetc%2Fpasswd",
+                        "/media/memory/bad/huge.png"):
+            assert fetch(base + refused)[0] == 404, refused

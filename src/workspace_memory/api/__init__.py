@@ -391,6 +391,15 @@ class Memory(StoreOps, AgentOps, Following):
             raise PathRefused(f"{path}: no such file in workspace {self.store_config.workspace!r} of the store")
         return page_text(key, text, start, lines, max_chars)
 
+    def media_file(self, path: str) -> tuple[bytes, str]:
+        """A media file's bytes and content type, for `memory ui` to show beside its derived text
+        (media.reading.media_bytes: confined like `get`, bounded, typed by content)."""
+        from ..media.reading import media_bytes
+
+        check_text("path", path)
+        self._needs_checkout("showing a media file")
+        return media_bytes(self.workspace, path)
+
     def retain(self, bullet: str, day: date | None = None) -> RetainWrite:
         """Append a validated Retain bullet to a day's log (see `workspace.retain_writer.retain`)."""
         from ..workspace.retain_writer import retain

@@ -44,3 +44,28 @@ def derived_text(ws: Workspace, user_path: str) -> tuple[str, str, str]:
     else:
         note = f"no text derived from this {kind}" + (f" ({extraction['error']})" if extraction.get("error") else "")
     return mf.key, text, note
+
+
+# What a browser is sent for each content type (media.sniff); HEIC/HEIF is shown by no browser.
+BROWSER_TYPES = {"jpeg": "image/jpeg", "png": "image/png", "gif": "image/gif", "webp": "image/webp",
+                 "pdf": "application/pdf", "wav": "audio/wav", "mp3": "audio/mpeg", "ogg": "audio/ogg",
+                 "flac": "audio/flac", "m4a": "audio/mp4", "aac": "audio/aac"}
+
+
+def media_bytes(ws: Workspace, user_path: str) -> tuple[bytes, str]:
+    """(the file's bytes, its content type) for `memory ui` to show beside its derived text: confined
+    like any read, at most `[media] max_file_bytes`, typed by its content (never by its name)."""
+    from .sniff import HEAD_BYTES, content_type, mismatch
+
+    settings = media_settings(ws.config)
+    if not settings.enabled:
+        raise PathRefused(f"{user_path}: media files are memory only with [media] enabled = true in memory.toml")
+    mf = ws.resolve_markdown(user_path, settings.suffixes())
+    with open(mf.path, "rb") as fh:
+        data = fh.read(settings.max_file_bytes + 1)
+    if len(data) > settings.max_file_bytes:
+        raise PathRefused(f"{user_path}: over [media] max_file_bytes ({settings.max_file_bytes:,})")
+    mime = BROWSER_TYPES.get(content_type(data[:HEAD_BYTES]) or "")
+    if mime is None or mismatch(str(modality(mf.key)), data[:HEAD_BYTES]):
+        raise PathRefused(f"{user_path}: not a file a browser shows")
+    return data, mime
