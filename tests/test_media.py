@@ -454,3 +454,29 @@ def test_the_memory_browser_shows_the_image_beside_its_text(media_ws: Path, monk
         for refused in ("/media/memory/bad/notapng.png", "/media/memory/2026-11-24.md", "/media/..%2F..%2Fetc%2Fpasswd",
                         "/media/memory/bad/huge.png"):
             assert fetch(base + refused)[0] == 404, refused
+
+
+# -- forget --purge reaches the derived text ----------------------------------------------------
+
+def test_a_purge_reaches_the_derived_text_and_transcripts_but_not_the_users_image(tmp_path: Path) -> None:
+    pytest.importorskip("rapidocr")
+    root = tmp_path / "ws"
+    write(root, "memory.toml", MEDIA_ON)
+    write(root, "memory/2026-12-01.md", "# Notes\n\n- rotated the database password today\n")
+    image = png_bytes(text_picture(["db password Kx9secretQ2"]))
+    write(root, "memory/shot.png", image)
+    write(root, "memory/memo.wav", wav_bytes(0.5))
+    write(root, "memory/memo.wav.vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nthe token is Kx9secretQ2 now.\n")
+    run_ok(root, "index", now=NOW)
+    assert {r["path"] for r in recall_json(root, "Kx9secretQ2", now=NOW)["results"]} == {"memory/shot.png", "memory/memo.wav"}
+    plan = json.loads(run_ok(root, "forget", "--purge", "Kx9secretQ2", "--json", now=NOW))
+    assert plan["media_entries"] == 1 and plan["transcripts"] == ["memory/memo.wav.vtt"]
+    run_ok(root, "forget", "--purge", "Kx9secretQ2", "--yes", "--json", now=NOW)
+    assert not recall_json(root, "Kx9secretQ2", now=NOW)["results"]
+    leftovers = [p for p in (root / ".memory").rglob("*") if p.is_file() and b"Kx9secretQ2" in p.read_bytes()]
+    assert not leftovers, leftovers
+    assert (root / "memory/shot.png").read_bytes() == image  # the user's image is theirs
+    assert "[purged]" in (root / "memory/memo.wav.vtt").read_text(encoding="utf-8")
+    assert "[purged]" in run_ok(root, "get", "memory/shot.png", now=NOW)
+    run_ok(root, "index", now=NOW)  # unchanged: not read again, the purged text stays
+    assert not recall_json(root, "Kx9secretQ2", now=NOW)["results"]

@@ -447,12 +447,32 @@ class Memory(StoreOps, AgentOps, Following):
             result["notices"].insert(0, "session transcripts are OpenClaw's files and are not changed: their "
                                         "entries are rewritten in the index; a transcript that is replaced or "
                                         "rewritten is read again whole")
+        media = self._purge_media(pattern, found.replacement, result, dry_run=True)
         if apply:
             result["changed"] = markdown.apply(self.workspace, found)
-            self.store.sync(self.workspace, wait=INDEX_WAIT)
+            rebuild = media and self._purge_media(pattern, found.replacement, result, dry_run=False)
+            # A media file's rows come from its cache entry, and its own bytes did not change: rebuild.
+            self.store.sync(self.workspace, wait=INDEX_WAIT, rebuild=rebuild)
             result["session_entries"] = self.store.purge(pattern, found.replacement)
             result["notices"] += self.store.take_notices()
         return result
+
+    def _purge_media(self, pattern: str, replacement: str, result: dict[str, Any], dry_run: bool) -> bool:
+        """The media side of a purge (media.purge): cached derived text and voice notes' transcripts.
+        True when some held the pattern (a media file's rows then come from a rewritten cache: rebuild)."""
+        if not self.checkout or "media" not in self.workspace.config:
+            return False
+        from ..media.purge import purge_cache, purge_transcripts
+        from ..media.settings import media_settings
+
+        suffixes = media_settings(self.workspace.config).suffixes()
+        cached = purge_cache(self.workspace.state_dir, pattern, replacement, dry_run)
+        transcripts = purge_transcripts(self.workspace, suffixes, pattern, replacement, dry_run)
+        result["media_entries"], result["transcripts"] = cached, transcripts
+        if cached and dry_run:
+            result["notices"].append("images, PDFs and recordings are not changed: the text derived from them is "
+                                     "rewritten in the cache and the index; delete or replace a file that must go")
+        return bool(cached or transcripts)
 
     def _has_sessions(self) -> bool:
         """Transcripts are configured, or the index still holds some."""
