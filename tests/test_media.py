@@ -480,3 +480,17 @@ def test_a_purge_reaches_the_derived_text_and_transcripts_but_not_the_users_imag
     assert "[purged]" in run_ok(root, "get", "memory/shot.png", now=NOW)
     run_ok(root, "index", now=NOW)  # unchanged: not read again, the purged text stays
     assert not recall_json(root, "Kx9secretQ2", now=NOW)["results"]
+
+
+def test_an_iphone_photo_without_pillow_heif_says_what_to_install(tmp_path: Path) -> None:
+    pytest.importorskip("rapidocr")
+    root = tmp_path / "ws"
+    write(root, "memory.toml", MEDIA_ON)
+    write(root, "memory/IMG_0001.heic", b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + os.urandom(200))
+    run_ok(root, "index", now=NOW)
+    warnings = json.loads(run_ok(root, "status", "--json", now=NOW))["warnings"]
+    assert [w["path"] for w in warnings] == ["memory/IMG_0001.heic"]
+    from workspace_memory.media.available import has_module
+
+    if not has_module("pillow_heif"):  # with it, these random bytes are a damaged HEIC: one line too
+        assert "HEIC/HEIF images are read with pillow-heif (pip install pillow-heif)" in warnings[0]["message"]

@@ -28,6 +28,7 @@ def open_image(path_or_file: Any, max_side: int = OCR_MAX_SIDE):  # -> (PIL.Imag
 
     Image.MAX_IMAGE_PIXELS = MAX_PIXELS
     warnings.simplefilter("error", Image.DecompressionBombWarning)
+    _heif()
     try:
         img = Image.open(path_or_file)
         width, height = img.size
@@ -43,11 +44,31 @@ def open_image(path_or_file: Any, max_side: int = OCR_MAX_SIDE):  # -> (PIL.Imag
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
         raise ValueError(f"image is over {MAX_PIXELS:,} pixels (a decompression bomb); skipped") from None
     except UnidentifiedImageError:
+        if _is_heif(path_or_file):
+            raise ValueError("HEIC/HEIF images are read with pillow-heif (pip install pillow-heif); "
+                             "skipped") from None
         raise ValueError("not a readable image") from None
     except (OSError, SyntaxError, EOFError) as exc:  # truncated data, a broken header
         raise ValueError(f"damaged image ({exc})") from None
     img.thumbnail((max_side, max_side))
     return img, meta
+
+
+def _heif() -> None:
+    """HEIC/HEIF (iPhone photos) open through pillow-heif when it is installed (not part of the media
+    extra: its wheels bundle libheif and x265, whose licenses a user chooses for themselves)."""
+    try:
+        from pillow_heif import register_heif_opener
+    except ImportError:
+        return
+    register_heif_opener()
+
+
+def _is_heif(path_or_file: Any) -> bool:
+    if not isinstance(path_or_file, str):
+        return False
+    with open(path_or_file, "rb") as fh:
+        return fh.read(12)[4:8] == b"ftyp"
 
 
 def metadata(img: Any) -> dict[str, Any]:
