@@ -19,7 +19,7 @@ from ..workspace.layout import MEDIA_SUFFIXES
 
 MODALITIES = ("image", "audio", "pdf")
 OCR_ENGINES = ("rapidocr", "tesseract", "none")
-DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024  # OpenClaw's MEMORY_MULTIMODAL_MAX_FILE_BYTES
+DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024  # OpenClaw's default for one multimodal memory file
 MAX_FILE_BYTES_LIMIT = 1024 * 1024 * 1024  # what max_file_bytes may be set to at most
 DEFAULT_TIMEOUT = 120.0
 KEYS = ("enabled", "modalities", "max_file_bytes", "ocr", "tesseract_languages", "timeout")

@@ -30,7 +30,7 @@ CORE_NAME = "MEMORY.md"
 LEGACY_CORE_NAME = "memory.md"
 SCANNED_DIRS = ("memory", "bank")
 # Media files (issue 41, `[media]` in memory.toml): OpenClaw's image and audio extensions
-# (MEMORY_MULTIMODAL_SPECS of OpenClaw 2026.9.6) and PDFs, found under memory/ and the extra paths.
+# (OpenClaw 2026.9.6's multimodal specs) and PDFs, found under memory/ and the extra paths.
 MEDIA_SUFFIXES = {
     "image": (".jpg", ".jpeg", ".png", ".webp", ".gif", ".heic", ".heif"),
     "audio": (".mp3", ".wav", ".ogg", ".opus", ".m4a", ".m2a", ".aac", ".flac"),
