@@ -177,15 +177,8 @@ def _read(ws: Workspace, writer: IndexWriter, mf: MarkdownFile, mtime_ns: int, s
         digest, head, total = read_bounded(mf.path)  # read only: indexing never writes Markdown
     except OSError:
         return None
-    if old is not None and old[2] == digest:
-        writer.touch(mf.key, mtime_ns, size)
-        report.touched += 1
+    if not _clear_old(writer, mf, mtime_ns, size, old, digest, report):
         return None
-    if old is not None:
-        report.removed_chunk_ids += _delete(writer, [mf.key], report)
-        report.changed += 1
-    else:
-        report.added += 1
     rows = file_rows(mf.key, mf.role, mf.day, head, total, ws.date_order, ws.fact_languages)
     rows.file |= {"hash": digest, "mtime_ns": mtime_ns, "size": size}
     report.entity_keys.update(page_key(mf.key))
@@ -203,19 +196,27 @@ def _read_media(ws: Workspace, writer: IndexWriter, media: MediaIndexing, mf: Ma
     digest = media.digest(mf)
     if digest is None:
         return None
+    if not _clear_old(writer, mf, mtime_ns, size, old, digest, report):
+        return None
+    rows, text, digest = media.rows(mf, mtime_ns, digest, ws.date_order, ws.fact_languages)
+    rows.file |= {"hash": digest, "mtime_ns": mtime_ns, "size": size}
+    report.entity_keys.update(mentioned(rows.chunks))
+    return rows, text if writer.keeps_texts else None
+
+
+def _clear_old(writer: IndexWriter, mf: MarkdownFile, mtime_ns: int, size: int, old: tuple[int, int, str] | None,
+               digest: str, report: SyncReport) -> bool:
+    """False when the content is the same (only the stat is stored); else delete the old rows and count."""
     if old is not None and old[2] == digest:
         writer.touch(mf.key, mtime_ns, size)
         report.touched += 1
-        return None
+        return False
     if old is not None:
         report.removed_chunk_ids += _delete(writer, [mf.key], report)
         report.changed += 1
     else:
         report.added += 1
-    rows, text, digest = media.rows(mf, mtime_ns, digest, ws.date_order, ws.fact_languages)
-    rows.file |= {"hash": digest, "mtime_ns": mtime_ns, "size": size}
-    report.entity_keys.update(mentioned(rows.chunks))
-    return rows, text if writer.keeps_texts else None
+    return True
 
 
 def _delete(writer: IndexWriter, paths: list[str], report: SyncReport) -> list[int]:

@@ -16,10 +16,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from ..media.extract import PENDING
-from ..media.settings import modality
+from ..media.settings import PENDING, modality
 
 if TYPE_CHECKING:
+    from ..media.extract import Extractor
     from ..media.settings import MediaSettings
     from ..workspace.layout import MarkdownFile, Workspace
     from .base import Progress
@@ -39,20 +39,28 @@ class MediaIndexing:
     """The media side of one sync: which keys are media, their digests, the extractor (worker) it started."""
 
     def __init__(self, ws: Workspace, settings: MediaSettings, extract: bool) -> None:
-        from ..media.extract import Extractor
-
         self.ws, self.settings, self.extract = ws, settings, extract
         self.suffixes = settings.suffixes()
-        self.extractor = Extractor(ws.state_dir, settings, may_extract=extract)
+        self._extractor: Extractor | None = None
         self._digests: dict[str, str] = {}
+
+    @property
+    def extractor(self) -> Extractor:
+        """Made on first use: a sync that finds no changed media file imports nothing more."""
+        if self._extractor is None:
+            from ..media.extract import Extractor
+
+            self._extractor = Extractor(self.ws.state_dir, self.settings, may_extract=self.extract)
+        return self._extractor
 
     def fingerprint(self) -> dict[str, Any]:
         """What shapes the media rows: the settings, how documents are derived, which extractors are
         here (installing the media extra rebuilds, so files indexed by name only get their text)."""
+        from ..media.available import engines
         from ..media.derive import DOCUMENT_VERSION
 
         return {**(self.settings.fingerprint() or {}), "version": DOCUMENT_VERSION,
-                "extractors": [self.extractor.identity("image"), self.extractor.identity("pdf")]}
+                "extractors": engines(self.settings.ocr)}
 
     def handles(self, key: str) -> bool:
         return bool(self.suffixes) and key.lower().endswith(self.suffixes)
@@ -114,6 +122,8 @@ class MediaIndexing:
 
     def notices(self) -> list[str]:
         """One line on what this sync extracted (files, seconds, the worker's peak memory)."""
+        if self._extractor is None:
+            return []
         done = self.extractor.extracted
         if not done:
             return []
@@ -121,4 +131,5 @@ class MediaIndexing:
                 f"{self.extractor.cpu_seconds:.1f} s CPU (extraction worker peak RSS {self.extractor.peak_rss_mb:,.0f} MB)"]
 
     def close(self) -> None:
-        self.extractor.close()
+        if self._extractor is not None:
+            self._extractor.close()

@@ -75,7 +75,7 @@ def media_stat(mf: MarkdownFile, mtime_ns: int, size: int, old: tuple | None,
         side_mtime, side_size = sidecar_stat(str(mf.path), modality(mf.key) == "audio")
     except OSError:
         side_mtime, side_size = 0, 0
-    from ..media.extract import PENDING
+    from ..media.settings import PENDING
 
     retry = extract and old is not None and str(old[2] or "").startswith(PENDING)
     return max(mtime_ns, side_mtime), size + side_size, retry
@@ -85,7 +85,7 @@ def recheck(pending: Pending, known: Known) -> Pending:
     """Drop the candidates that another process indexed between our scan and our lock (`known`: now)."""
     candidates = [(mf, m, s) for mf, m, s in pending.candidates
                   if known.get(mf.key) is None or known[mf.key][:2] != (m, s)
-                  or str(known[mf.key][2] or "").startswith("pending:")]  # media_rows.PENDING: text to read
+                  or str(known[mf.key][2] or "").startswith("pending:")]  # media.settings.PENDING: text to read
     removed = [p for p in pending.removed if p in known]
     return Pending(candidates, removed, known, pending.total)
 

@@ -7,8 +7,6 @@ knows why and what to install.
 from __future__ import annotations
 
 import functools
-import importlib.util
-import shutil
 from typing import Any
 
 INSTALL_HINT = "pip install 'workspace-memory[media]'"
@@ -27,6 +25,8 @@ def version(package: str) -> str | None:
 
 
 def has_module(name: str) -> bool:
+    import importlib.util
+
     try:
         return importlib.util.find_spec(name) is not None
     except (ImportError, ValueError):
@@ -35,7 +35,21 @@ def has_module(name: str) -> bool:
 
 def tesseract() -> str | None:
     """The tesseract program's path, or None."""
+    import shutil
+
     return shutil.which("tesseract")
+
+
+def engines(ocr: str) -> list[str]:
+    """Which engines are here, by name, without their versions (a sync of every recall asks: reading a
+    version imports importlib.metadata, a tenth of a second): Pillow, the chosen OCR, pypdf. Part of
+    the index's settings fingerprint, so installing the media extra re-reads the files it can now read."""
+    found = [name for name, module in (("pillow", "PIL"), ("pypdf", "pypdf")) if has_module(module)]
+    if ocr == "rapidocr" and has_module("rapidocr"):
+        found.append("rapidocr")
+    elif ocr == "tesseract" and tesseract():
+        found.append("tesseract")
+    return found
 
 
 def ocr_engine(ocr: str) -> str | None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from . import cache
 from .available import has_module, ocr_engine, version
-from .settings import MediaSettings
+from .settings import PENDING, MediaSettings
 
 
 def name_only(kind: str, meta: dict[str, Any] | None = None, error: str | None = None,
@@ -52,7 +52,6 @@ def _wav_seconds(path: str) -> float | None:
 
 
 EXTRACTION_VERSION = 1  # what the worker returns for a file: part of the cache key (a change reads files again)
-PENDING = "pending:"  # a file's hash prefix while its text waits for `memory index`
 
 
 class Extractor:

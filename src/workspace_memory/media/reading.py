@@ -23,7 +23,8 @@ def derived_text(ws: Workspace, user_path: str) -> tuple[str, str, str]:
     """(workspace key, derived document, what derived it) of the media file `user_path`, confined
     like any read (memory/ and the extra paths, no symlinks, no hidden folders)."""
     from . import derive
-    from .extract import PENDING, Extractor
+    from .extract import Extractor
+    from .settings import PENDING
 
     settings = media_settings(ws.config)
     if not settings.enabled:

@@ -22,6 +22,7 @@ OCR_ENGINES = ("rapidocr", "tesseract", "none")
 DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024  # OpenClaw's default for one multimodal memory file
 MAX_FILE_BYTES_LIMIT = 1024 * 1024 * 1024  # what max_file_bytes may be set to at most
 DEFAULT_TIMEOUT = 120.0
+PENDING = "pending:"  # a media file's hash prefix while its text waits for `memory index`
 KEYS = ("enabled", "modalities", "max_file_bytes", "ocr", "tesseract_languages", "timeout")
 
 
