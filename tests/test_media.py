@@ -494,3 +494,34 @@ def test_an_iphone_photo_without_pillow_heif_says_what_to_install(tmp_path: Path
 
     if not has_module("pillow_heif"):  # with it, these random bytes are a damaged HEIC: one line too
         assert "HEIC/HEIF images are read with pillow-heif (pip install pillow-heif)" in warnings[0]["message"]
+
+
+def test_memory_watch_reads_a_new_voice_note_and_its_transcript(tmp_path: Path) -> None:
+    """The watcher marks media files and transcripts; its sync (index_changes) reads them, a read's never."""
+    from workspace_memory.api import Memory
+    from workspace_memory.workspace.layout import Workspace
+    from workspace_memory.workspace.watch import Watcher
+
+    root = tmp_path / "ws"
+    write(root, "memory.toml", MEDIA_ON)
+    write(root, "memory/2026-12-01.md", "# Notes\n")
+    watcher = Watcher(Workspace.open(root))
+    watcher.start()
+    try:
+        assert watcher.settle(timeout=5)
+        watcher.take()
+        write(root, "memory/memo.wav", wav_bytes(0.5))
+        write(root, "memory/memo.vtt", "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nBuy oat milk for the office.\n")
+        assert watcher.settle(timeout=5)
+        changes = watcher.take()
+        assert changes.keys >= {"memory/memo.wav"}
+        (root / "memory/notes.txt").write_text("not a transcript of anything")
+        assert watcher.settle(timeout=5)
+        assert not watcher.take()
+    finally:
+        watcher.stop()
+    mem = Memory.open(str(root), now=NOW)
+    mem.index_changes(changes)
+    with index_db(root) as db:
+        texts = [r[0] for r in db.execute("SELECT text FROM chunks WHERE path = 'memory/memo.wav'")]
+    assert "- [0:00] Buy oat milk for the office." in texts

@@ -152,9 +152,13 @@ class Watcher:
             self._mark(key=key)
             if key.lower()[:-3].endswith(_MEDIA):  # photo.png.md describes photo.png: both are synced
                 self._mark(key=key[:-3])
-        elif key.lower().endswith(_TRANSCRIPTS):
-            self._mark(key=key.rsplit(".", 1)[0])  # voice.m4a.vtt: its voice note
-            self._mark(rescan=True)  # voice.vtt beside voice.m4a: found by the scan's stats
+        elif key.lower().endswith(_TRANSCRIPTS):  # a voice note's transcript: the voice note changed
+            stem, stem_path = key.rsplit(".", 1)[0], path.rsplit(".", 1)[0]
+            if stem.lower().endswith(_MEDIA):
+                self._mark(key=stem)  # voice.m4a.vtt
+            for suffix in MEDIA_SUFFIXES["audio"]:  # voice.vtt beside voice.m4a
+                if os.path.exists(stem_path + suffix):
+                    self._mark(key=stem + suffix)
 
     def _mark(self, key: str | None = None, rescan: bool = False) -> None:
         with self._cond:
