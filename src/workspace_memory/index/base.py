@@ -184,6 +184,19 @@ class Term(Value):
     def words(self) -> list[str]:
         return self.label.split()
 
+    @property
+    def glued(self) -> bool:
+        """A word that may stand glued to Chinese or Japanese text ("在慕尼黑Schwabing区", "错误码E4012"),
+        where a word tokenizer sees one token: every store also finds it there as a substring of an
+        entry with CJK text (a letter-or-digit word of three or more ASCII characters)."""
+        return not self.cjk and len(self.label) >= 3 and self.label.isascii() and self.label.isalnum()
+
+    def glued_in(self, text: str) -> bool:
+        """Whether an entry's text holds this glued word inside CJK text, as the stores find it (any case)."""
+        from ..tokens import has_cjk
+
+        return has_cjk(text) and self.label in text.casefold()
+
 
 class ChunkRow(TypedDict, total=False):
     """An entry as recall ranks and packs it (see the module docstring for the fields)."""

@@ -33,6 +33,7 @@ from ..cancel import checkpoint
 from ..errors import UserError
 from ..index.base import ChunkRow, Filters, Store
 from ..limits import MAX_FTS_TERMS
+from ..markdown.names import WORD_NOT_CJK
 from . import asking, lexical, topic
 from . import subject as entry_subject
 from . import window as time_window
@@ -343,7 +344,8 @@ def entity_names_pattern(names: dict[str, frozenset[str]]) -> re.Pattern[str] | 
     if not forms:
         return None
     spelled = "|".join(re.escape(f).replace("\\ ", r"[\s-]+").replace("\\-", r"[\s-]+") for f in forms)
-    return re.compile(rf"(?<![\w@])@?(?:{spelled})(?!\w)", re.IGNORECASE)
+    # Whole words of spaced scripts; beside CJK characters a name still stands ("Priya在Fernwerk参加").
+    return re.compile(rf"(?<!{WORD_NOT_CJK})(?<!@)@?(?:{spelled})(?!{WORD_NOT_CJK})", re.IGNORECASE)
 
 
 def _inherit_relevance(store: Store, candidates: dict[int, Candidate], rows: dict[int, ChunkRow],
