@@ -174,11 +174,15 @@ class Filters(Value):
 class Term(Value):
     """One unit of a lexical query: lower-cased words (searched as a phrase) or a CJK run."""
 
-    __slots__ = ("label", "cjk")
+    __slots__ = ("label", "cjk", "stem")
 
-    def __init__(self, label: str, cjk: bool = False) -> None:
+    def __init__(self, label: str, cjk: bool = False, stem: str | None = None) -> None:
         self.label = label  # "memorysearch query hybrid", or "記憶索引"
         self.cjk = cjk
+        # A one-word term of a language the index does not stem (FTS5's Porter is English): the
+        # start every form of the word shares ("remplace" -> "remplac", Snowball), searched as a
+        # prefix ("remplac*": remplacer, remplaçait) by every store, through its own Porter.
+        self.stem = stem
 
     @property
     def words(self) -> list[str]:

@@ -92,8 +92,49 @@ def query_terms(text: str, table=None) -> list[Term]:
         # "memorySearch.query.hybrid" -> the phrase "memorysearch query hybrid"
         terms.append(Term(label))
     stop = stopwords(table)
-    content = [t for t in terms if t.label not in stop]
-    return content or terms
+    content = [t for t in terms if t.label not in stop] or terms
+    algorithm = getattr(table, "STEMMER", None)
+    return [with_stem(t, algorithm) for t in content] if algorithm else content
+
+
+def with_stem(term: Term, algorithm: str) -> Term:
+    """The term with its stem (index.base.Term.stem), when it is one word of four letters or more whose
+    Snowball stem (`algorithm`, PyStemmer) is a shorter start of it, diacritics folded as the index
+    folds them ("remplace" -> "remplac", "Wohnungen" -> "wohnung"); else the term as it is. Without
+    PyStemmer installed, no stems (the words are searched as they are)."""
+    word = term.label
+    if term.cjk or len(word) < 4 or not word.isalpha():
+        return term
+    stemmer = _stemmer(algorithm)
+    if stemmer is None:
+        return term
+    stem, folded = _fold(stemmer.stemWord(word)), _fold(word)
+    if len(stem) < 3 or stem == folded or not folded.startswith(stem):
+        return term  # "Straße" -> "strass" is no start of "straße": the word itself
+    return Term(word, stem=stem)
+
+
+_stemmers: dict[str, object] = {}
+
+
+def _stemmer(algorithm: str):  # -> Stemmer.Stemmer | None
+    if algorithm not in _stemmers:
+        try:
+            import Stemmer  # PyStemmer: Snowball in C; imported by the first question that stems
+        except ImportError:
+            _stemmers[algorithm] = None
+        else:
+            _stemmers[algorithm] = Stemmer.Stemmer(algorithm)
+    return _stemmers[algorithm]
+
+
+def _fold(word: str) -> str:
+    """Lower case without diacritics (as FTS5's unicode61 remove_diacritics folds: "é" -> "e")."""
+    if word.isascii():
+        return word.lower()
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
 
 
 def cjk_pieces(run: str, grammar: frozenset[str] = _NONE) -> list[str]:

@@ -39,7 +39,10 @@ class Counts(Protocol):
 
 
 def fts_phrase(term: Term) -> str:
-    """The FTS5 phrase for a term of words."""
+    """The FTS5 phrase for a term of words; a stemmed word as its prefix query ("remplac"*: FTS5 puts
+    the prefix through the same Porter as the index's words, so both sides agree)."""
+    if term.stem:
+        return '"' + term.stem.replace('"', "") + '"*'
     return '"' + term.label.replace('"', "") + '"'
 
 
