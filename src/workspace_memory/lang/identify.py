@@ -29,7 +29,7 @@ MARKERS = {
           "vorgestern woche tagen gemacht passiert passierte denkt hält findet bevorzugt welche welcher welchen "
           "wohnt arbeitet eine einen einem bei zu auch noch schon erzähl mir",
     "es": "qué que cómo cuándo dónde quién quiénes cuál cuánto fue hicimos hice hace pasó semana pasada pasado ayer "
-          "los las del por para piensa opina prefiere está es el una con háblame le parece",
+          "los las del por para piensa opina prefiere está es el una con háblame le parece de la",
     "fr": "quoi qu'est est sont était fait avons nous les des du dans avec pour hier dernière dernier semaine il "
           "y le la au une pense préfère qui quel quelle quels quelles c'est est-ce qu'est-ce s'est parle-moi moi",
     "pt": "que quê como quando onde quem é são foi fizemos fiz aconteceu há semana passada passado ontem os dos das "

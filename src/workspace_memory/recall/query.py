@@ -28,6 +28,7 @@ from .. import lang
 from ..errors import UserError
 from ..facts.entities import mentioned, resolve
 from ..index.base import Filters, Store
+from ..markdown.names import CJK, WORD_NOT_CJK
 from ..timeparse import DOUBTFUL, extract_time_window, parse_since
 from ..values import Value
 from .settings import parse_sources
@@ -39,7 +40,11 @@ _NONE: frozenset[str] = frozenset()
 
 
 def _words(text: str) -> list[str]:
-    return re.findall(r"[\w']+", text.lower().replace("’", "'"))
+    """Lower-cased words; a name glued to CJK text is a word of its own ("Priyaって誰" -> priya, って誰)."""
+    return re.findall(_WORD, text.lower().replace("’", "'"))
+
+
+_WORD = rf"(?:{WORD_NOT_CJK}|')+|[{CJK}]+"
 
 
 # A plain class, not a dataclass: `dataclasses` imports `inspect` (with ast, dis and tokenize),
@@ -197,7 +202,7 @@ def _about_words(text: str, named: list, opinion_words: frozenset[str]) -> froze
     facts.entities.mentioned reads "Petr") or only ask for an opinion (lower-cased)."""
     name_words = {w for e in named for form in e.forms() for w in _words(form)}
     found = set()
-    for raw in re.findall(r"[\w']+", text.replace("’", "'")):
+    for raw in re.findall(_WORD, text.replace("’", "'")):
         word = raw.lower()
         if word in opinion_words or word in name_words or (
                 raw[:1].isupper() and len(word) >= 4 and resolve(named, word) is not None):

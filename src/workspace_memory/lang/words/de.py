@@ -23,6 +23,8 @@ STOPWORDS = frozenset(
     """.split()
 )
 # END stop words
+# Question frame words the maintained list lacks ("what did I do", "tell me about"): written here.
+STOPWORDS = STOPWORDS | frozenset("gemacht getan passiert passierte erzähl erzähle sag sage weißt".split())
 EVENT_WORDS = frozenset(
     """passiert passierte geschehen geschah los neu neues neuigkeiten gemacht getan gemacht unternommen erlebt
     ereignisse ereignis sache sachen alles etwas war""".split()

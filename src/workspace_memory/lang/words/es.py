@@ -47,6 +47,8 @@ STOPWORDS = frozenset(
     """.split()
 )
 # END stop words
+# Question frame words the maintained list lacks ("what did I do", "tell me about"): written here.
+STOPWORDS = STOPWORDS | frozenset("pasó hice hicimos hiciste hecho háblame dime cuéntame sabes".split())
 EVENT_WORDS = frozenset(
     """pasó pasa pasado ocurrió ocurre sucedió hice hicimos hiciste hizo hecho hacer novedades nuevo nueva
     algo todo cosas cosa eventos evento""".split()

@@ -25,6 +25,8 @@ STOPWORDS = frozenset(
     """.split()
 )
 # END stop words
+# Question frame words the maintained list lacks ("what did I do", "tell me about"): written here.
+STOPWORDS = STOPWORDS | frozenset("fait passé arrivé parle-moi parle dis raconte sais".split())
 EVENT_WORDS = frozenset(
     """passé passe arrivé arrive produit fait faits quoi neuf nouveau nouvelles nouveautés chose choses
     événements événement tout""".split()

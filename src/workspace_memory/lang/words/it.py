@@ -32,6 +32,8 @@ STOPWORDS = frozenset(
     """.split()
 )
 # END stop words
+# Question frame words the maintained list lacks ("what did I do", "tell me about"): written here.
+STOPWORDS = STOPWORDS | frozenset("successo fatto dimmi parlami racconta sai".split())
 EVENT_WORDS = frozenset(
     """successo succede accaduto capitato fatto fatta fare novità nuovo nuova qualcosa tutto cose cosa eventi
     evento""".split()

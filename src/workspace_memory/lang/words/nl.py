@@ -11,6 +11,8 @@ STOPWORDS = frozenset(
     """.split()
 )
 # END stop words
+# Question frame words the maintained list lacks ("what did I do", "tell me about"): written here.
+STOPWORDS = STOPWORDS | frozenset("gedaan gebeurd gebeurde vertel zeg weet".split())
 EVENT_WORDS = frozenset("gebeurd gebeurde gebeurt gedaan nieuw nieuws iets alles dingen ding".split())
 QUESTION_STARTS = frozenset(
     """wie wat waar wanneer hoe welke welk waarom hoeveel is zijn was waren heeft hebben kan kunnen woont

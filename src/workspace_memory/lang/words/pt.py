@@ -26,6 +26,8 @@ STOPWORDS = frozenset(
     """.split()
 )
 # END stop words
+# Question frame words the maintained list lacks ("what did I do", "tell me about"): written here.
+STOPWORDS = STOPWORDS | frozenset("aconteceu fiz fizemos feito fala conta diz sabe".split())
 EVENT_WORDS = frozenset(
     """aconteceu acontece acontecendo houve passou fiz fizemos fez feito fazer novidades novidade novo nova algo
     tudo coisas coisa eventos evento""".split()
