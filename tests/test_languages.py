@@ -31,6 +31,7 @@ def words(code: str):
     ("What does Peter prefer for short trips?", "en"),
     ("Was bevorzugt Peter für kurze Reisen?", "de"),
     ("Wer ist Priya?", "de"),
+    ("Was ist am 21. November passiert?", "de"),  # was, am are English stop words too
     ("¿Qué prefiere Peter para viajes cortos?", "es"),
     ("Que préfère Peter pour les trajets courts ?", "fr"),
     ("Qui est Priya ?", "fr"),

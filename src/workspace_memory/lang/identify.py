@@ -7,7 +7,8 @@
   the text holds (none of them an English word: "wer", "qué", "est-ce", "não", "che", "wij"); English
   scores its stop words (lang/words/en.py). The highest score wins; a language the workspace does not
   name in `[time] languages` needs two marker words, so a stray "Los" or "Del" never turns an English
-  question Spanish. On a tie, the configured languages' order decides.
+  question Spanish. On a tie a marker language wins over English (English stop words are often German
+  or Dutch words too: "was", "am"), then the configured languages' order decides.
 - **No sign at all** ("Naschmarkt", "billing.retry_limit"): the only configured language when there is
   one, else None, and each rule that reads words is then neutral (lang: never the English rule).
 
@@ -98,8 +99,10 @@ def question_language(text: str, configured: tuple[str, ...] = ("en",)) -> str |
             scores["en"] = hits
     if not scores:
         return configured[0] if len(configured) == 1 else None
+    # On a tie a marker language wins: markers are never English words, while English stop words are
+    # often German or Dutch ones too ("Was ist am 21. November passiert?": was, am / ist, passiert).
     order = {code: i for i, code in enumerate(configured)}
-    return min(scores, key=lambda code: (-scores[code], order.get(code, len(order)), code))
+    return min(scores, key=lambda code: (-scores[code], code == "en", order.get(code, len(order)), code))
 
 
 def languages_of(text: str, configured: tuple[str, ...], every_configured: bool = False) -> list[str]:
