@@ -525,3 +525,18 @@ def test_memory_watch_reads_a_new_voice_note_and_its_transcript(tmp_path: Path) 
     with index_db(root) as db:
         texts = [r[0] for r in db.execute("SELECT text FROM chunks WHERE path = 'memory/memo.wav'")]
     assert "- [0:00] Buy oat milk for the office." in texts
+
+
+def test_debians_tesseract_when_chosen(tmp_path: Path) -> None:
+    """`ocr = "tesseract"` with a language pack: the photo's text, and what read it, in the document."""
+    import shutil
+
+    if shutil.which("tesseract") is None and not os.environ.get("CI"):
+        pytest.skip("tesseract-ocr is not installed (.ci/run installs it)")
+    root = tmp_path / "ws"
+    write(root, "memory.toml", MEDIA_ON + 'ocr = "tesseract"\ntesseract_languages = "eng+deu"\n')
+    write(root, "memory/slide.png", png_bytes(text_picture(["Quartalsziele: Umsatz steigern", "Axolotl budget"])))
+    run_ok(root, "index", now=NOW)
+    top = recall_json(root, "Axolotl", now=NOW)["results"][0]
+    assert top["path"] == "memory/slide.png" and top["derived"] == "image, text by tesseract"
+    assert "Quartalsziele" in run_ok(root, "get", "memory/slide.png", now=NOW)
