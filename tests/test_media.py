@@ -253,6 +253,8 @@ def test_a_photo_is_found_by_its_text_and_cited_with_its_day(media_ws: Path) -> 
     assert result["derived"] == "image, text by rapidocr"
     page = json.loads(run_ok(media_ws, "get", result["source"], "--json", now=NOW))
     assert "Zanzibar" in page["text"] and page["derived"].startswith("text derived from this image by rapidocr")
+    whole = run_ok(media_ws, "get", "memory/media/IMG_1.jpg", now=NOW)
+    assert "Image (jpeg, 1000×400); taken 2026-11-24 10:12 +01:00" in whole  # its size as it is seen
 
 
 def test_a_time_question_finds_the_photo_of_that_day(media_ws: Path) -> None:

@@ -51,7 +51,7 @@ def _wav_seconds(path: str) -> float | None:
         return None
 
 
-EXTRACTION_VERSION = 1  # what the worker returns for a file: part of the cache key (a change reads files again)
+EXTRACTION_VERSION = 2  # what the worker returns for a file: part of the cache key (a change reads files again)
 
 
 class Extractor:

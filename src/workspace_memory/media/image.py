@@ -79,6 +79,8 @@ def metadata(img: Any) -> dict[str, Any]:
         exif = img.getexif()
         sub = exif.get_ifd(_EXIF_IFD)
         gps = exif.get_ifd(_GPS_IFD)
+        if exif.get(0x0112) in (5, 6, 7, 8):  # stored turned a quarter: the size as the photo is seen
+            meta["width"], meta["height"] = meta["height"], meta["width"]
     except Exception:  # a broken EXIF block is no reason to lose the picture's text
         return meta
     taken = sub.get(0x9003) or sub.get(0x9004) or exif.get(0x0132)
