@@ -542,3 +542,26 @@ def test_debians_tesseract_when_chosen(tmp_path: Path) -> None:
     top = recall_json(root, "Axolotl", now=NOW)["results"][0]
     assert top["path"] == "memory/slide.png" and top["derived"] == "image, text by tesseract"
     assert "Quartalsziele" in run_ok(root, "get", "memory/slide.png", now=NOW)
+
+
+def test_mcp_search_and_get_on_a_media_file(media_ws: Path) -> None:
+    """Over the real MCP server (stdio): a search result cites the photo and says what read it;
+    memory_get on the citation returns the derived text, marked as derived (the output schema holds)."""
+    import anyio
+    from mcp import Client
+
+    from test_mcp import call, stdio
+
+    async def session() -> None:
+        async with Client(stdio(media_ws)) as client:
+            error, found = await call(client, "memory_search", query="Zanzibar budget")
+            assert not error
+            top = found["results"][0]
+            assert top["path"] == "memory/media/IMG_1.jpg" and top["derived"] == "image, text by rapidocr"
+            error, page = await call(client, "memory_get", path=top["source"])
+            assert not error and "Zanzibar" in page["text"]
+            assert page["derived"].startswith("text derived from this image by rapidocr")
+            error, message = await call(client, "memory_get", path="memory/../../x.png")
+            assert error
+
+    anyio.run(session)
