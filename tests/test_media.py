@@ -438,6 +438,12 @@ def test_a_voice_note_is_an_entry_on_every_store(store: str, workspace: Path) ->
     top = recall_json(workspace, "blocked SSO integration", now=NOW)["results"][0]
     assert top["path"] == "memory/2026-12-02-voice.wav" and top["derived"].startswith("audio, text by transcript")
     assert "Jonas is blocked" in run_ok(workspace, "get", top["source"], now=NOW)
+    if store == "postgres":  # a machine without the checkout reads the derived text from the store
+        from pg_fixtures import store_env
+
+        elsewhere = workspace.parent / "elsewhere"
+        page = json.loads(run_ok(elsewhere, "get", top["source"], "--json", now=NOW, env=store_env(workspace)))
+        assert "Jonas is blocked" in page["text"] and page["derived"].startswith("text derived from this wav file")
 
 
 # -- memory ui: the picture beside its text ----------------------------------------------------

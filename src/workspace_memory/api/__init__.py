@@ -369,6 +369,7 @@ class Memory(StoreOps, AgentOps, Following):
         `memory/x.md#L7-L9` exactly lines 7 to 9; explicit `start` / `lines` win. Store-only,
         the text comes from the store (the file as it was last indexed).
         """
+        from ..workspace.layout import ANY_MEDIA_SUFFIX
         from ..workspace.paging import page_text, parse_citation, read_page, store_key
 
         check_text("path", path)
@@ -389,7 +390,10 @@ class Memory(StoreOps, AgentOps, Following):
         text = self.store.file_text(key)
         if text is None:
             raise PathRefused(f"{path}: no such file in workspace {self.store_config.workspace!r} of the store")
-        return page_text(key, text, start, lines, max_chars)
+        page = page_text(key, text, start, lines, max_chars)
+        if key.lower().endswith(ANY_MEDIA_SUFFIX):  # the text the index derived from an image, PDF or voice note
+            page.derived = f"text derived from this {key.rsplit('.', 1)[-1].lower()} file, as last indexed"
+        return page
 
     def media_file(self, path: str) -> tuple[bytes, str]:
         """A media file's bytes and content type, for `memory ui` to show beside its derived text

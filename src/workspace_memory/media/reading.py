@@ -8,15 +8,13 @@ for OCR.
 from __future__ import annotations
 
 from ..errors import PathRefused
-from ..workspace.layout import MEDIA_SUFFIXES, Workspace
+from ..workspace.layout import ANY_MEDIA_SUFFIX, Workspace
 from .settings import media_settings, modality
-
-ALL_SUFFIXES = tuple(s for suffixes in MEDIA_SUFFIXES.values() for s in suffixes)
 
 
 def is_media_path(path: str) -> bool:
     """True when a path (or citation) names a media file by its suffix."""
-    return path.split("#", 1)[0].lower().endswith(ALL_SUFFIXES)
+    return path.split("#", 1)[0].lower().endswith(ANY_MEDIA_SUFFIX)
 
 
 def derived_text(ws: Workspace, user_path: str) -> tuple[str, str, str]:

@@ -36,6 +36,7 @@ MEDIA_SUFFIXES = {
     "audio": (".mp3", ".wav", ".ogg", ".opus", ".m4a", ".m2a", ".aac", ".flac"),
     "pdf": (".pdf",),
 }
+ANY_MEDIA_SUFFIX = tuple(suffix for suffixes in MEDIA_SUFFIXES.values() for suffix in suffixes)
 WRITE_LOCK_WAIT = 30.0  # seconds a writer waits for another writer of the same file
 
 # What files.atomic_write_text names its temporary file: ".<name>.<12 hex>.tmp".

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from ..errors import PathRefused, UserError
 from ..files import decode_markdown
 from ..markdown.parse import normalize_newlines
-from .layout import MEDIA_SUFFIXES, Workspace
+from .layout import ANY_MEDIA_SUFFIX, Workspace
 from .transcripts import SESSIONS_PREFIX
 
 DEFAULT_LINES = 120
@@ -98,8 +98,7 @@ def store_key(path: str) -> str:
     key = path.split("#", 1)[0].replace("\\", "/")
     while key.startswith("./"):
         key = key[2:]
-    media = tuple(s for suffixes in MEDIA_SUFFIXES.values() for s in suffixes)
-    if not key.lower().endswith((".md", *media)):  # a media file's derived text, when the store keeps texts
+    if not key.lower().endswith((".md", *ANY_MEDIA_SUFFIX)):  # a media file's derived text, when the store keeps texts
         raise PathRefused(f"{path}: only Markdown (.md) files can be read")
     return key
 

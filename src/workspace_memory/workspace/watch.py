@@ -46,7 +46,7 @@ from watchdog.events import (
     FileSystemEventHandler,
 )
 
-from .layout import CORE_NAME, LEGACY_CORE_NAME, MEDIA_SUFFIXES, Workspace
+from .layout import ANY_MEDIA_SUFFIX, CORE_NAME, LEGACY_CORE_NAME, MEDIA_SUFFIXES, Workspace
 
 DEBOUNCE_SECONDS = 1.5
 MAX_BATCH_SECONDS = 10.0
@@ -57,7 +57,7 @@ SESSION_REST_SECONDS = 60.0  # lines left under the thresholds are indexed after
 MARKER_NAME = "watch.marker"  # under .memory/: written by settle(), never indexed
 _CORE_NAMES = (CORE_NAME, LEGACY_CORE_NAME)
 # Every media suffix: the sync keeps only those `[media]` enables (Workspace.files_for_keys).
-_MEDIA = tuple(s for suffixes in MEDIA_SUFFIXES.values() for s in suffixes)
+_MEDIA = ANY_MEDIA_SUFFIX
 _TRANSCRIPTS = (".vtt", ".srt", ".txt")  # an audio file's transcript sidecars
 
 
