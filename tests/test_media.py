@@ -571,3 +571,13 @@ def test_mcp_search_and_get_on_a_media_file(media_ws: Path) -> None:
             assert error
 
     anyio.run(session)
+
+
+def test_a_worker_that_prints_garbage_fails_the_file_not_the_index() -> None:
+    from workspace_memory.media.worker import ExtractionFailed, Worker
+
+    chatty = [sys.executable, "-c", "import sys; print('{}', flush=True); sys.stdin.readline(); print('hello', flush=True)"]
+    worker = Worker(timeout=10, command=chatty)
+    with pytest.raises(ExtractionFailed, match="garbage"):
+        worker.extract("/nowhere.png", "image", "none", "eng")
+    worker.close()

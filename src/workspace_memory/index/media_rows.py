@@ -98,9 +98,8 @@ class MediaIndexing:
         from .rows import document_rows
 
         extraction = self._extraction(mf, digest)
-        if extraction.get("error") and not digest.startswith(PENDING) and self.extract \
-                and "took over" in str(extraction["error"]):
-            digest = PENDING + digest  # a timeout: the next `memory index` tries again
+        if extraction.get("transient") and not digest.startswith(PENDING):
+            digest = PENDING + digest  # a timeout or a crash of the worker: the next `memory index` tries again
         name = mf.key.rsplit("/", 1)[-1]
         text = derive.document(name, extraction)
         meta = extraction.get("meta") or {}

@@ -5,6 +5,7 @@ cached and indexes the rest by name until the next index).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -148,11 +149,12 @@ class Extractor:
         except ExtractionFailed as exc:
             extraction = name_only(kind, error=str(exc))
             if exc.transient:
-                return extraction  # not kept: the next `memory index` tries again
+                return extraction | {"transient": True}  # not kept: the next `memory index` tries again
         finally:
             self.seconds += time.perf_counter() - started
             self.extracted += 1
-        cache.store(self.state_dir, digest, identity, extraction)
+        with contextlib.suppress(OSError):  # a full disk: the rows are written now, the file read again next time
+            cache.store(self.state_dir, digest, identity, extraction)
         return extraction
 
     @property

@@ -68,7 +68,11 @@ class Worker:
             if timed_out:
                 raise ExtractionFailed(f"extraction took over {self.timeout:.0f} s; skipped", transient=True)
             raise ExtractionFailed("the extractor stopped on this file (out of memory or a crash); skipped")
-        reply = json.loads(line)
+        try:
+            reply = json.loads(line)
+        except ValueError:  # not our protocol: something in the worker wrote to its stdout
+            self._stop()
+            raise ExtractionFailed("the extractor answered garbage on this file; skipped", transient=True) from None
         self.peak_rss_mb = max(self.peak_rss_mb, float(reply.get("rss_mb") or 0))
         self.cpu_seconds += float(reply.get("cpu_s") or 0)
         if not reply.get("ok"):
@@ -158,7 +162,11 @@ def main() -> None:
     import resource
 
     _limit_memory()
-    out = sys.stdout.buffer
+    # The protocol keeps the real stdout; a library that prints (a C decoder, a model's banner) writes
+    # to stderr (discarded by the parent) instead of into the JSON lines.
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     out.write(b'{"ready": true}\n')
     out.flush()
     engines: dict[str, Any] = {}
