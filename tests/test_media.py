@@ -581,3 +581,12 @@ def test_a_worker_that_prints_garbage_fails_the_file_not_the_index() -> None:
     with pytest.raises(ExtractionFailed, match="garbage"):
         worker.extract("/nowhere.png", "image", "none", "eng")
     worker.close()
+
+
+def test_a_bad_media_table_is_one_line_for_every_command(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    write(root, "memory.toml", "[media]\nenabled = true\nocr = \"easyocr\"\n")
+    write(root, "memory/a.png", png_bytes(text_picture(["x"])))
+    for args in (("index",), ("recall", "x", "--json"), ("status",), ("get", "memory/a.png")):
+        line = assert_one_line_error(*run_memory(root, *args, now=NOW))
+        assert "memory.toml [media] ocr must be one of: rapidocr, tesseract, none" in line, (args, line)
