@@ -23,7 +23,7 @@ from test_openclaw_plugin import OpenClaw, _details, _toolchain, running_gateway
 
 pytestmark = pytest.mark.node
 
-KEY = "sk-openclaw-resolved-5f2c9a"
+KEY = "sk-oC5rV8nQ5f2c9a"  # random, as real keys are (any 8-character piece of a key is blanked)
 KEY_VARS = ("OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY", "VOYAGE_API_KEY", "MISTRAL_API_KEY")
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from .. import secrecy
 from ..errors import MemoryError_, UserError
 from ..timeparse import parse_day
 from .context import BulletArgsCommand, echo_json, memory_of
@@ -157,7 +158,7 @@ def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:
             failed += 1
             query = spec.get("query") if isinstance(spec, dict) else None
             out = {"query": query, "error": str(exc) if str(exc).startswith("line") else f"line {number}: {exc}"}
-        click.echo(json.dumps(out, ensure_ascii=False))
+        click.echo(json.dumps(secrecy.blank_data(out), ensure_ascii=False))
     return failed
 
 

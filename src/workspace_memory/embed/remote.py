@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import secrecy
 from ..endpoints import EndpointError, JsonEndpoint
 from ..errors import ProviderTimeout, ProviderUnavailable
 from ..tokens import estimate_tokens, fit_chars
@@ -60,7 +61,7 @@ class RemoteEmbedder:
         self.wire = wire or Wire()
         self.provider = self.wire.name
         self.base_url = base_url.rstrip("/")
-        self._key = api_key
+        secrecy.register(api_key)
         try:
             self._endpoint = JsonEndpoint(self.base_url, headers={**self.wire.auth_headers(api_key), **(headers or {})},
                                           timeout=timeout)
@@ -94,6 +95,8 @@ class RemoteEmbedder:
         name = cfg.provider
         wire = WIRES[name]()
         r = cfg.remote_config(name)
+        if r.key_problem:
+            raise ProviderUnavailable(f"{name} embeddings unavailable: {r.key_problem}")
         if r.api_key_env and not r.api_key:
             raise ProviderUnavailable(f"{name} embeddings unavailable: environment variable {r.api_key_env} "
                                       f"(named by [embedding.{name}] api_key_env) is not set")
@@ -223,10 +226,9 @@ class RemoteEmbedder:
 
     def unavailable(self, reason: str, timeout: bool = False) -> ProviderUnavailable:
         """The error to raise; ProviderTimeout when time ran out (slow, not broken)."""
-        if self._key:
-            reason = reason.replace(self._key, "[key]")  # a server may echo what it was sent
         cls = ProviderTimeout if timeout else ProviderUnavailable
-        return cls(f"{self.provider} embeddings unavailable: {self.base_url}: {reason}")
+        # A server may echo what it was sent: the key (registered by embed.config) is blanked, whole and in pieces.
+        return cls(secrecy.blank(f"{self.provider} embeddings unavailable: {self.base_url}: {reason}"))
 
 
 def _attempts(n: int) -> str:

@@ -28,7 +28,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from .. import __version__
+from .. import __version__, secrecy
 from ..cancel import cancellable
 from ..errors import MemoryError_, UserError
 from ..limits import (
@@ -89,7 +89,7 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
             raise ToolError(_relative(str(exc), root)) from None
         except (ValueError, TypeError, OSError) as exc:
             raise ToolError(_relative(" ".join(str(exc).split()) or type(exc).__name__, root)) from None
-        data = cap_result(data)
+        data = cap_result(secrecy.blank_data(data))  # any key blanked before anything is cut
         return CallToolResult(content=[TextContent(type="text", text=compact_json(data))], structured_content=data)
 
     def refuse(check: Callable[[], None]) -> None:
@@ -278,7 +278,7 @@ def _relative(text: str, root: str) -> str:
 
 
 def _error(text: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+    return CallToolResult(content=[TextContent(type="text", text=secrecy.blank(text))], is_error=True)
 
 
 def _one_line(tool: str, exc: ToolError) -> str:
