@@ -64,8 +64,7 @@ class JsonEndpoint:
             self.headers["Authorization"] = f"Bearer {api_key}"
         for name, value in self.headers.items():  # the key, however it travels, is blanked from every exit
             if secrecy.is_secret_header(name):
-                secrecy.register(value)
-                secrecy.register(value.partition(" ")[2])
+                secrecy.register_credential(value)
         self._opener = opener_for(parts.hostname)
         self.requests = 0  # how many HTTP calls this client made (tests, --explain)
 

@@ -22,7 +22,6 @@ Standard library only, and nothing at import: the CLI's cold path imports this m
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 from typing import Any
 
 PIECE = 8  # a run of this many characters of a key is blanked wherever it appears
@@ -95,9 +94,11 @@ def register(value: str | None) -> None:
         _quarters.update(form[i:i + half] for i in range(len(form) - half + 1))
 
 
-def register_all(values: Iterable[str | None]) -> None:
-    for value in values:
-        register(value)
+def register_credential(header_value: str) -> None:
+    """Register a credential header's value: "Bearer <token>" registers the token (the scheme and
+    its space are not secret, and blanking them would eat the space before an echoed token)."""
+    scheme, space, token = header_value.partition(" ")
+    register(token if space and scheme.isalpha() else header_value)
 
 
 def holding() -> bool:

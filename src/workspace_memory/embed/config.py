@@ -269,8 +269,7 @@ def _check_headers(headers: dict[str, str], where: str) -> None:
         if problem:
             raise ValueError(problem)
         if secrecy.is_secret_header(header):
-            secrecy.register(value)
-            secrecy.register(value.partition(" ")[2])  # "Bearer <token>": the token alone too
+            secrecy.register_credential(value)
 
 
 def _count(value: Any, name: str) -> int:
