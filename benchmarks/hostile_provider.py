@@ -159,10 +159,18 @@ def memory_executable() -> str:
     return str(beside) if beside.exists() else shutil.which("memory") or "memory"
 
 
+# Loaded by every `memory` process started here: sockets reach loopback only, so a request that
+# went anywhere else (a key sent to another host) fails loudly instead of leaving the machine.
+OFFLINE = Path(__file__).resolve().parents[1] / "tests" / "offline"
+
+
 def engine_env(key: str) -> dict[str, str]:
-    out = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_") or k == "MEMORY_TEST_OFFLINE"}
-    out = {k: v for k, v in out.items() if not k.endswith("_API_KEY")}
-    return out | {"OPENAI_API_KEY": key, "PYTHONUTF8": "1", "NO_COLOR": "1"}
+    """The environment of every engine process: no MEMORY_* or *_API_KEY of the caller's, the key in
+    OPENAI_API_KEY, loopback-only sockets."""
+    out = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_") and not k.endswith("_API_KEY")}
+    path = os.pathsep.join(filter(None, [os.environ.get("PYTHONPATH"), str(OFFLINE)]))
+    return out | {"OPENAI_API_KEY": key, "PYTHONUTF8": "1", "NO_COLOR": "1", "MEMORY_TEST_OFFLINE": "1",
+                  "PYTHONPATH": path}
 
 
 def make_workspace(ws: Path, base_url: str, fallback: bool) -> Path:

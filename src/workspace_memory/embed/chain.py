@@ -133,6 +133,7 @@ def describe(cfg: EmbeddingConfig, embedder: Embedder | None, state_dir: Path) -
         "key_from": remote.api_key_from if remote is not None else None,
         "tokens_sent": record.get("tokens") or {},
         "batch_jobs": _pending(state_dir),
+        "breakers": _breakers(cfg, state_dir),
         "calibration": _calibration(embedder, state_dir),
     }
 
@@ -153,6 +154,18 @@ def _calibration(embedder: Embedder | None, state_dir: Path) -> dict[str, Any] |
     if measured:
         return {"source": "measured", "floor": measured[0], "ceil": measured[1]}
     return {"source": "default", "floor": None, "ceil": None}  # MiniLM's, until `memory index` measures
+
+
+def _breakers(cfg: EmbeddingConfig, state_dir: Path) -> dict[str, dict[str, Any]]:
+    """The circuit breaker of each remote provider of the chain (embed.breaker): closed, or open
+    with its reason and until when."""
+    from .breaker import read_states
+    from .config import REMOTE_PROVIDERS
+    from .wire import WIRES
+
+    remote = {name: (cfg.remote_config(name).base_url or WIRES[name].base_url).rstrip("/")
+              for name in cfg.chain if name in REMOTE_PROVIDERS}
+    return read_states(state_dir, remote) if remote else {}
 
 
 def _pending(state_dir: Path) -> list[dict[str, Any]]:

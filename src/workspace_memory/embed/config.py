@@ -21,6 +21,7 @@ dimensions = 768              # optional; sent to servers that can shorten vecto
 retries = 4                   # 429 and 5xx are retried with backoff and Retry-After
 total_timeout = 120           # seconds for one batch of texts, retries included
 query_timeout = 3             # seconds for recall's question; then a lexical answer with a notice
+cooldown = 30                 # seconds recalls skip a provider that failed or stalled (0: never)
 ```
 
 A provider's key comes from `api_key_env` when it names a variable, else from the provider's usual
@@ -55,6 +56,7 @@ DEFAULT_TIMEOUT = 30.0
 DEFAULT_TOTAL_TIMEOUT = 120.0
 DEFAULT_QUERY_TIMEOUT = 3.0  # a recall waits this long for its question's vector, then answers lexically
 DEFAULT_RETRIES = 4
+DEFAULT_COOLDOWN = 30.0  # seconds a provider that failed or stalled is skipped by recalls (embed.breaker)
 
 
 @dataclass
@@ -73,6 +75,7 @@ class RemoteConfig:
     total_timeout: float = DEFAULT_TOTAL_TIMEOUT
     query_timeout: float = DEFAULT_QUERY_TIMEOUT
     retries: int = DEFAULT_RETRIES
+    cooldown: float = DEFAULT_COOLDOWN  # seconds a failing provider is skipped by recalls (embed.breaker)
     # Which variable the key came from (shown by status; the value never is).
     api_key_from: str | None = None
     # Why the variable's value cannot be a key (secrecy.key_problem: names the variable, never the
@@ -254,6 +257,7 @@ def _remote(table: Any, name: str, env: Mapping[str, str], env_model: str | None
         total_timeout=_positive_number(table.get("total_timeout", DEFAULT_TOTAL_TIMEOUT), f"{where} total_timeout"),
         query_timeout=_positive_number(table.get("query_timeout", DEFAULT_QUERY_TIMEOUT), f"{where} query_timeout"),
         retries=_count(table.get("retries", DEFAULT_RETRIES), f"{where} retries"),
+        cooldown=_seconds(table.get("cooldown", DEFAULT_COOLDOWN), f"{where} cooldown"),
         dimensions=int(_positive_number(dimensions, f"{where} dimensions")) if dimensions is not None else None,
     )
 
@@ -270,6 +274,13 @@ def _check_headers(headers: dict[str, str], where: str) -> None:
             raise ValueError(problem)
         if secrecy.is_secret_header(header):
             secrecy.register_credential(value)
+
+
+def _seconds(value: Any, name: str) -> float:
+    """A number of seconds >= 0 from TOML (cooldown = 0 turns the breaker off)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ValueError(f"{name} must be a number of seconds >= 0, got {value!r}")
+    return float(value)
 
 
 def _count(value: Any, name: str) -> int:
