@@ -173,7 +173,9 @@ def engine_env(key: str) -> dict[str, str]:
                   "PYTHONPATH": path}
 
 
-def make_workspace(ws: Path, base_url: str, fallback: bool) -> Path:
+def make_workspace(ws: Path, base_url: str, fallback: bool, breaker: bool = False) -> Path:
+    """A small workspace whose provider is `openai` at `base_url`; without `breaker` (cooldown = 0)
+    every command asks the server, so every command meets its answer."""
     (ws / "memory").mkdir(parents=True)
     (ws / "MEMORY.md").write_text("# Core\n\n## Human\n- Name: Peter\n", encoding="utf-8")
     (ws / "memory" / "2025-11-28.md").write_text(
@@ -182,7 +184,8 @@ def make_workspace(ws: Path, base_url: str, fallback: bool) -> Path:
     chain = 'fallback = ["fake"]\n' if fallback else ""
     (ws / "memory.toml").write_text(
         f'[embedding]\nprovider = "openai"\n{chain}\n[embedding.openai]\nbase_url = "{base_url}"\n'
-        'model = "text-embedding-3-small"\ndimensions = 16\nretries = 0\ntimeout = 5\nquery_timeout = 2\n',
+        'model = "text-embedding-3-small"\ndimensions = 16\nretries = 0\ntimeout = 5\nquery_timeout = 2\n'
+        f"cooldown = {30 if breaker else 0}\n",
         encoding="utf-8")
     return ws
 
@@ -241,7 +244,7 @@ def leaks(blobs: dict[str, bytes], key: str) -> list[str]:
 
 
 def run_scenario(root: Path, behaviour: str, key_name: str, *, fallback: bool = True,
-                 mcp: bool = False) -> dict:
+                 mcp: bool = False, breaker: bool = False) -> dict:
     """One behaviour with one key through every command: what leaked, what was printed, who was asked."""
     key = KEYS[key_name]
     env_key = key + "\r" if behaviour == "key-with-cr" else key
@@ -249,8 +252,8 @@ def run_scenario(root: Path, behaviour: str, key_name: str, *, fallback: bool = 
     results: list[dict] = []
     started = time.perf_counter()
     with hostile(behaviour, key) as provider:
-        ws = make_workspace(root / f"{behaviour}-{key_name}{'' if fallback else '-nofallback'}",
-                            provider.base_url, fallback)
+        ws = make_workspace(root / f"{behaviour}-{key_name}{'' if fallback else '-nofallback'}"
+                            f"{'-breaker' if breaker else ''}", provider.base_url, fallback, breaker)
         env = engine_env(env_key)
         for args in COMMANDS:
             proc = subprocess.run([memory_executable(), "--workspace", str(ws), "--now", NOW, *args],
@@ -270,32 +273,38 @@ def run_scenario(root: Path, behaviour: str, key_name: str, *, fallback: bool = 
     # 0, or 3 (provider unavailable, without a fallback); doctor exits 1 while findings remain.
     bad_exit = [r["command"] for r in results
                 if r["exit"] not in ((0, 1, 3) if r["command"].startswith("doctor") else (0, 3)) or r["traceback"]]
-    return {"behaviour": behaviour, "key": key_name, "key_chars": len(key), "fallback": fallback,
+    return {"behaviour": behaviour, "key": key_name, "key_chars": len(key), "fallback": fallback, "breaker": breaker,
             "leaks": leaks(blobs, key), "bytes_searched": sum(len(b) for b in blobs.values()),
-            "places_searched": len(blobs), "requests": len(requests),
+            "places_searched": len(blobs), "places": sorted(blobs), "requests": len(requests),
             "requests_to_another_origin": len(elsewhere), "bad_exits": bad_exit,
             "commands": results, "seconds": round(time.perf_counter() - started, 2)}
 
 
-# (behaviour, key, fallback, mcp): what the test suite runs; the benchmark runs every behaviour with both keys.
-CI_SCENARIOS: tuple[tuple[str, str, bool, bool], ...] = (
-    ("echo-json", "long", True, True),
-    ("echo-json", "short", False, False),
-    ("echo-text", "short", True, False),
-    ("echo-status-line", "long", True, False),
-    ("echo-headers", "long", True, False),
-    ("split-fields", "long", True, True),
-    ("json-escaped", "long", True, False),
-    ("echo-in-answer", "long", True, False),
-    ("redirect-elsewhere", "long", True, False),
-    ("redirect-same-origin", "short", True, False),
-    ("key-with-cr", "long", True, True),
+# (behaviour, key, fallback, mcp, breaker): what the test suite runs; the benchmark runs every
+# behaviour with both keys, then echo-json without a fallback and with the circuit breaker on (its
+# state file records the failure's reason).
+Scenario = tuple[str, str, bool, bool, bool]
+CI_SCENARIOS: tuple[Scenario, ...] = (
+    ("echo-json", "long", True, True, False),
+    ("echo-json", "short", False, False, False),
+    ("echo-json", "long", True, False, True),
+    ("echo-text", "short", True, False, False),
+    ("echo-status-line", "long", True, False, False),
+    ("echo-headers", "long", True, False, False),
+    ("split-fields", "long", True, True, False),
+    ("json-escaped", "long", True, False, False),
+    ("echo-in-answer", "long", True, False, False),
+    ("redirect-elsewhere", "long", True, False, False),
+    ("redirect-same-origin", "short", True, False, False),
+    ("key-with-cr", "long", True, True, False),
 )
 
 
-def corpus(root: Path, scenarios: tuple[tuple[str, str, bool, bool], ...] | None = None) -> list[dict]:
-    """Every scenario (default: each behaviour with each key, with and without a fallback for echo-json)."""
+def corpus(root: Path, scenarios: tuple[Scenario, ...] | None = None) -> list[dict]:
+    """Every scenario (default: each behaviour with each key, then echo-json without a fallback and
+    with the breaker on, for each key)."""
     if scenarios is None:
-        scenarios = tuple((b, k, True, b in ("echo-json", "split-fields")) for b in BEHAVIOURS for k in KEYS)
-        scenarios += (("echo-json", "long", False, True), ("echo-json", "short", False, False))
-    return [run_scenario(root, b, k, fallback=f, mcp=m) for b, k, f, m in scenarios]
+        scenarios = tuple((b, k, True, b in ("echo-json", "split-fields"), False) for b in BEHAVIOURS for k in KEYS)
+        scenarios += tuple(("echo-json", k, False, True, False) for k in KEYS)  # no fallback: errors, exit 3
+        scenarios += tuple(("echo-json", k, True, False, True) for k in KEYS)  # the breaker's state file
+    return [run_scenario(root, b, k, fallback=f, mcp=m, breaker=r) for b, k, f, m, r in scenarios]

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from conftest import assert_one_line_error, run_memory
-from test_mcp_hostile import INITIALIZED, http_server, initialize_body, post, raw_stdio, tool_error
+from test_mcp_hostile import http_server, http_session, post, raw_stdio, tool_error
 
 LONG_QUERY = "x" * 2_001
 # (MCP tool, its arguments, the same refusal on the command line, the one line every shell says)
@@ -53,9 +53,7 @@ def test_every_shell_refuses_a_limit_in_the_same_words(shared_ws: Path) -> None:
             said[line].append(("mcp stdio", tool_error(server.call(rid, tool, **arguments))))
     with http_server(shared_ws) as base:
         url = base + "/mcp"
-        _, headers, _ = post(url, initialize_body())
-        session = {k: v for k, v in headers.items() if k.lower() == "mcp-session-id"}
-        post(url, json.dumps(INITIALIZED).encode(), session)
+        session = http_session(url)
         for rid, (tool, arguments, _, line) in enumerate(CASES, start=1):
             said[line].append(("mcp http", _http_tool_error(url, session, rid, tool, arguments)))
     for line, answers in said.items():

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import anyio
 
-from test_mcp_hostile import INITIALIZED, http_server, initialize_body, post
+from test_mcp_hostile import http_server, http_session, post
 from workspace_memory.mcp.http import JsonRpcGate
 
 
@@ -73,9 +73,7 @@ def test_the_gate_refuses_an_id_in_progress_and_frees_it_when_answered() -> None
 def test_a_real_server_answers_every_request_that_reuses_an_id(shared_ws: Path) -> None:
     with http_server(shared_ws) as base:
         url = base + "/mcp"
-        _, headers, _ = post(url, initialize_body())
-        session = {k: v for k, v in headers.items() if k.lower() == "mcp-session-id"}
-        post(url, json.dumps(INITIALIZED).encode(), session)
+        session = http_session(url)
         call = json.dumps({"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {
             "name": "memory_search", "arguments": {"query": "Peter espresso", "k": 5}}}).encode()
         for _ in range(5):

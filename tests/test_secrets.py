@@ -30,11 +30,12 @@ def _no_secrets_between_tests():
     secrecy.forget_all()
 
 
-@pytest.mark.parametrize(("behaviour", "key", "fallback", "mcp"), corpus.CI_SCENARIOS,
-                         ids=[f"{b}-{k}{'' if f else '-nofallback'}" for b, k, f, _ in corpus.CI_SCENARIOS])
+@pytest.mark.parametrize(("behaviour", "key", "fallback", "mcp", "breaker"), corpus.CI_SCENARIOS,
+                         ids=[f"{b}-{k}{'' if f else '-nofallback'}{'-breaker' if r else ''}"
+                              for b, k, f, _, r in corpus.CI_SCENARIOS])
 def test_a_hostile_provider_gets_no_piece_of_the_key_out(tmp_path: Path, behaviour: str, key: str,
-                                                         fallback: bool, mcp: bool) -> None:
-    report = corpus.run_scenario(tmp_path, behaviour, key, fallback=fallback, mcp=mcp)
+                                                         fallback: bool, mcp: bool, breaker: bool) -> None:
+    report = corpus.run_scenario(tmp_path, behaviour, key, fallback=fallback, mcp=mcp, breaker=breaker)
     assert report["leaks"] == [], report["leaks"]
     assert report["requests_to_another_origin"] == 0
     assert report["bad_exits"] == [], report["commands"]
@@ -43,6 +44,10 @@ def test_a_hostile_provider_gets_no_piece_of_the_key_out(tmp_path: Path, behavio
         assert report["requests"] == 0  # the key never reached a header
     if behaviour.startswith("redirect"):
         assert report["requests"] >= 1  # asked once, the redirect not followed
+    if breaker:  # the index's failure opened it, and its state file (holding the reason) was searched too
+        assert ".memory/breaker.json" in report["places"]
+    if not fallback:  # with a fallback recall starts from the space the index recorded, the fallback's
+        assert report["requests"] >= 3  # index and both recalls met the server's answer
 
 
 def test_a_key_with_a_trailing_cr_is_one_line_naming_the_variable_and_the_fallback_runs(tmp_path: Path) -> None:
