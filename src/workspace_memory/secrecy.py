@@ -160,6 +160,21 @@ def blank_data(data: Any) -> Any:
     return data
 
 
+class BlankingWriter:
+    """A text stream that blanks every write (the stderr of a long-lived server: the SDK's and
+    uvicorn's logs, a traceback of an unexpected error); every other attribute is the stream's."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(blank(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def forget_all() -> None:
     """Drop every registered secret (tests)."""
     _whole.clear()
