@@ -175,6 +175,15 @@ class BlankingWriter:
         return getattr(self._stream, name)
 
 
+def blank_stderr() -> None:
+    """Make this process's stderr a BlankingWriter (once): what a long-lived server (`memory mcp`,
+    `memory ui`) starts with, before its logging captures the stream."""
+    import sys
+
+    if not isinstance(sys.stderr, BlankingWriter):
+        sys.stderr = BlankingWriter(sys.stderr)
+
+
 def forget_all() -> None:
     """Drop every registered secret (tests)."""
     _whole.clear()

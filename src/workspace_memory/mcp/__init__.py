@@ -30,9 +30,7 @@ __all__ = ["DEFAULT_TOKEN_ENV", "INSTRUCTIONS", "build_server", "http_token", "i
 def serve(mem, http: str | None = None) -> None:  # api.Memory
     """Run the server until the client disconnects (stdio) or the process is stopped (HTTP)."""
     token = host = port = None
-    # A long-lived server's stderr carries the SDK's and uvicorn's logs: any key is blanked there too.
-    if not isinstance(sys.stderr, secrecy.BlankingWriter):
-        sys.stderr = secrecy.BlankingWriter(sys.stderr)
+    secrecy.blank_stderr()  # the SDK's and uvicorn's logs: any key is blanked there too
     if http is not None:
         host, port = parse_address(http)
         token = http_token(mem.workspace.config, host)
