@@ -8,7 +8,8 @@ happens to the text (before a cut, which could leave most of a long key behind):
 
 - the HTTP client's errors (endpoints.EndpointError) and the providers' (embed.remote);
 - the CLI's output, human and JSON, and its error line (cli.process);
-- the MCP tools' results and errors (mcp.tools), logs (embed.base.log_notice);
+- the MCP tools' results and errors (mcp.tools), the web page (ui.app), logs (embed.base.log_notice)
+  and the stderr of the long-lived servers (`blank_stderr`: `memory mcp`, `memory ui`);
 - what `.memory/` records about a provider (embed.chain, embed.breaker).
 
 `blank` replaces the key, and every piece of it of PIECE characters or more, with MARK: a

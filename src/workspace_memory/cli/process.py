@@ -71,7 +71,7 @@ def guarded(call: Callable[[], object]) -> int:
     except Exception as exc:  # the last line of defence: one line, never a traceback
         if os.environ.get("MEMORY_DEBUG"):
             raise
-        detail = " ".join(str(exc).split())[:300] or type(exc).__name__
+        detail = " ".join(secrecy.blank(str(exc)).split())[:300] or type(exc).__name__
         say_error(f"memory: error: {detail} ({type(exc).__name__}; MEMORY_DEBUG=1 shows the traceback)")
         return 1
     return code if isinstance(code, int) else 0
