@@ -129,3 +129,16 @@ def test_a_first_index_learns_the_dimension_on_the_indexing_budget(tmp_path: Pat
         assert code == 0, err
         assert "unavailable" not in out + err
         assert len(server.requests) >= 4 and server.requests[3]["body"]["input"] == ["dimension probe"]
+
+
+@pytest.mark.parametrize(("status", "opens"), [(500, True), (401, True), (429, True), (400, False), (422, False)])
+def test_which_failures_open_the_breaker(status: int, opens: bool) -> None:
+    from workspace_memory.embed.remote import RemoteEmbedder
+
+    with serving() as server:
+        server.script = [status]
+        embedder = RemoteEmbedder(server.base("remote"), "m", retries=0, dimensions=8)
+        with pytest.raises(ProviderUnavailable):
+            embedder.embed_query("hello")
+        assert (embedder.breaker.describe()["state"] == "open") is opens
+        embedder.breaker.succeeded()

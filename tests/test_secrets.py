@@ -152,3 +152,9 @@ def test_an_old_embedding_record_holding_a_key_is_blanked_when_shown(tmp_path: P
     embedder, _ = resolve_embedder(cfg.with_provider("fake"), state)
     shown = describe(cfg, embedder, state)
     assert shown["fallback_reason"] == "openai embeddings unavailable: HTTP 401: [key]"
+
+
+def test_auto_remote_chooses_a_provider_whose_key_is_set_but_broken_and_says_why() -> None:
+    cfg = EmbeddingConfig.from_mapping({"provider": "auto-remote"}, {"OPENAI_API_KEY": "sk-abcdefgh1234\r"})
+    assert cfg.provider == "openai" and cfg.remote_config("openai").api_key is None
+    assert cfg.remote_config("openai").key_problem.startswith("the key in OPENAI_API_KEY holds a carriage return")
