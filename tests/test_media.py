@@ -478,7 +478,8 @@ def test_a_purge_reaches_the_derived_text_and_transcripts_but_not_the_users_imag
     run_ok(root, "index", now=NOW)
     assert {r["path"] for r in recall_json(root, "Kx9secretQ2", now=NOW)["results"]} == {"memory/shot.png", "memory/memo.wav"}
     plan = json.loads(run_ok(root, "forget", "--purge", "Kx9secretQ2", "--json", now=NOW))
-    assert plan["media_entries"] == 1 and plan["transcripts"] == ["memory/memo.wav.vtt"]
+    assert plan["media_entries"] == 1 and plan["media_transcripts"] == ["memory/memo.wav.vtt"]
+    assert "memory/memo.wav.vtt" not in plan["copies"]  # read with [media], and purged
     run_ok(root, "forget", "--purge", "Kx9secretQ2", "--yes", "--json", now=NOW)
     assert not recall_json(root, "Kx9secretQ2", now=NOW)["results"]
     leftovers = [p for p in (root / ".memory").rglob("*") if p.is_file() and b"Kx9secretQ2" in p.read_bytes()]

@@ -206,6 +206,9 @@ def _warnings(warnings: list[dict[str, Any]]) -> list[Finding]:
             out.append(Finding("media-skipped", message, path, None,
                                "it is found by its name and metadata; replace it with a readable copy, or "
                                f"describe it in {path}.md (a sidecar you write wins)"))
+        elif message.startswith("confidence ") and "outside 0..1" in message:
+            out.append(Finding("opinion-confidence", message, path, line,
+                               "write a confidence in 0..1 (0.7), or a percentage with % (70%)"))
         elif message.startswith("not a Retain fact"):
             out.append(Finding("malformed-retain", message, path, line,
                                'write it as "- W|B|O|S[(c=0..1)] @Entity: text" or move it out of ## Retain '

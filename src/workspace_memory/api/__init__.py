@@ -444,14 +444,34 @@ class Memory(StoreOps, AgentOps, Following):
         result: dict[str, Any] = {
             "applied": apply, "replacement": found.replacement, "files": sorted(found.files),
             "lines": [{"path": h.path, "line": h.line, "after": h.after} for h in found.hits],
+            "transcripts": {key: str(path) for key, path in sorted(found.transcripts.items())},
+            "transcript_lines": [{"path": h.path, "line": h.line, "after": h.after} for h in found.transcript_hits],
             "session_entries": self.store.purge(pattern, found.replacement, dry_run=True),
+            "copies": found.copies,
             "notices": ["copies outside the workspace (git history, backups) are not reached"],
         }
-        if self._has_sessions():  # the transcript note only where there are transcripts
-            result["notices"].insert(0, "session transcripts are OpenClaw's files and are not changed: their "
-                                        "entries are rewritten in the index; a transcript that is replaced or "
-                                        "rewritten is read again whole")
         media = self._purge_media(pattern, found.replacement, result, dry_run=True)
+        if "media_transcripts" in result:  # with [media], its files and transcripts are read: said apart
+            from ..workspace.layout import ANY_MEDIA_SUFFIX
+
+            result["media_files"] = [c for c in found.copies if c.lower().endswith(ANY_MEDIA_SUFFIX)]
+            skip = set(result["media_files"]) | set(result["media_transcripts"])
+            result["copies"] = [c for c in found.copies if c not in skip]
+            if result["media_entries"] or result["media_files"]:
+                result["notices"].append("images, PDFs and recordings are not changed: the text derived from "
+                                         "them is rewritten in the cache and the index; delete or replace a file "
+                                         "that must go")
+        copies = result["copies"]
+        if copies:
+            result["notices"].insert(0, f"{len(copies)} other file(s) of the workspace hold it; the engine "
+                                        "does not read them and leaves them as they are (delete or edit them): "
+                                        + ", ".join(copies[:20]) + (" …" if len(copies) > 20 else ""))
+        if found.unsearched:
+            result["notices"].append(f"not searched (over {markdown.MAX_SCANNED_BYTES // 1_048_576} MB): "
+                                     + ", ".join(found.unsearched[:20]))
+        refused = markdown.problems(found)
+        if refused:
+            result["refused"] = refused
         if apply:
             result["changed"] = markdown.apply(self.workspace, found)
             rebuild = media and self._purge_media(pattern, found.replacement, result, dry_run=False)
@@ -472,17 +492,8 @@ class Memory(StoreOps, AgentOps, Following):
         suffixes = media_settings(self.workspace.config).suffixes()
         cached = purge_cache(self.workspace.state_dir, pattern, replacement, dry_run)
         transcripts = purge_transcripts(self.workspace, suffixes, pattern, replacement, dry_run)
-        result["media_entries"], result["transcripts"] = cached, transcripts
-        if cached and dry_run:
-            result["notices"].append("images, PDFs and recordings are not changed: the text derived from them is "
-                                     "rewritten in the cache and the index; delete or replace a file that must go")
+        result["media_entries"], result["media_transcripts"] = cached, transcripts
         return bool(cached or transcripts)
-
-    def _has_sessions(self) -> bool:
-        """Transcripts are configured, or the index still holds some."""
-        from ..workspace.transcripts import session_paths
-
-        return bool(session_paths(self.workspace.config)) or bool(self.store.session_states())
 
     def export(self, fmt: str = "jsonl", since: str | None = None) -> str | bytes:
         """Every fact (kind, entities, confidence, stated time, source, validity) as JSONL text, or a
