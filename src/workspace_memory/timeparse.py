@@ -48,10 +48,10 @@ from .timepoints import (
     PARTS_OF_DAY,
     RELATIVE,
     WEEKDAYS,
+    Anchor,
     Point,
     Reader,
     Tok,
-    WrittenDay,
     add_months,
     default_date_order,
     latest_day,
@@ -72,6 +72,10 @@ __all__ = [
     "default_date_order",
     "extract_time_window",
     "parse_since",
+    "find_all",
+    "find_phrase",
+    "lean",
+    "named_times",
     "resolve_stated_range",
 ]
 
@@ -250,8 +254,11 @@ class _Found:
 _Phrase = tuple[int, int, Callable[[], tuple[date | None, date | None, str] | None], float]
 
 
-def _phrases(r: Reader, i: int, query: bool) -> list[_Phrase]:
-    """Every phrase that starts at token i, in rule order (the longest wins later; ties: this order)."""
+def _phrases(r: Reader, i: int, query: bool, lines: bool = False) -> list[_Phrase]:
+    """Every phrase that starts at token i, in rule order (the longest wins later; ties: this order).
+
+    With `lines` (the days a line of notes names, not its stated range), a weekday alone is a day too
+    ("moves to Thursday", "Monday the quarterly review"), unless a habit ("every Thursday")."""
     out: list[_Phrase] = []
     base = r.base
     lead = i + 1 if r.word(i, ("from",)) else i
@@ -281,10 +288,14 @@ def _phrases(r: Reader, i: int, query: bool) -> list[_Phrase]:
             p = after[1]
             out.append((i, after[0], lambda: _shaped(p, shape, mode, base), p.confidence))
     alone = r.point(i)
-    if alone and not alone[1].bare:
+    if alone and (not alone[1].bare or lines and alone[1].kind == "weekday" and not r.word(i - 1, _HABIT_WORDS)):
         p = alone[1]
         out.append((i, alone[0], lambda: _shaped(p, lambda s, e: (s, e), "filter", base), p.confidence))
     return out
+
+
+# "every Thursday" is a habit, not a day; "the Friday evening" the Friday of something else the line names
+_HABIT_WORDS = frozenset({"every", "each", "most", "some", "the"})
 
 
 def _preposition(r: Reader, i: int) -> tuple[int, str] | None:
@@ -405,35 +416,118 @@ def _gate_words() -> re.Pattern[str]:
     return re.compile(r"[^\W\d_]+")  # timepoints' word tokens
 
 
-def _find(text: str, base: date | None, query: bool, date_order: str | None) -> _Found | None:
-    """The longest phrase that resolves (ties: the earliest, then rule order), or None."""
+def _candidates(text: str, base: date | None, query: bool, date_order: str | None, lines: bool = False) -> list:
+    """Every phrase of the text that stands as whole words: (-length, start, rule order, end, resolve,
+    confidence), longest first (ties: the earliest, then rule order)."""
     if not text or not _precheck(text):
-        return None
+        return []
     tokens = tokenize(text)
-    reader = Reader(tokens, base, date_order, guess=query)
+    reader = Reader(tokens, base, date_order, guess=query, ordinals=query or lines)
     candidates = []
     for i in range(len(tokens)):
         if tokens[i].kind == "sym":
             continue
-        for order, (first, end, resolve, confidence) in enumerate(_phrases(reader, i, query)):
+        for order, (first, end, resolve, confidence) in enumerate(_phrases(reader, i, query, lines)):
             stop = _edges(text, tokens, first, end)
             if stop is None or not _month_case_ok(tokens, first, end):
                 continue
             start = tokens[first].start
             candidates.append((start - stop, start, order, stop, resolve, confidence))
     candidates.sort(key=lambda c: c[:3])
-    for _, start, _, stop, resolve, confidence in candidates:
-        try:
-            result = resolve()
-        except (ValueError, OverflowError):  # "Feb 30", or arithmetic past year 1/9999: not a date
-            continue
-        if result is None:
-            continue
-        span_start, span_end, mode = result
-        if span_start is not None and span_end is not None and span_start > span_end:
-            continue  # "Dec 5–Dec 1": a typo, not a range
-        return _Found(start, stop, span_start, span_end, mode, confidence)
+    return candidates
+
+
+def _resolved(candidate: tuple) -> _Found | None:
+    _, start, _, stop, resolve, confidence = candidate
+    try:
+        result = resolve()
+    except (ValueError, OverflowError):  # "Feb 30", or arithmetic past year 1/9999: not a date
+        return None
+    if result is None:
+        return None
+    span_start, span_end, mode = (_plain(result[0]), _plain(result[1]), result[2])
+    if span_start is not None and span_end is not None and span_start > span_end:
+        return None  # "Dec 5–Dec 1": a typo, not a range
+    return _Found(start, stop, span_start, span_end, mode, confidence)
+
+
+def _plain(day: date | None) -> date | None:
+    """A day reckoned from an Anchor is an Anchor too (date arithmetic keeps the subclass): a plain date."""
+    return day if day is None or type(day) is date else date(day.year, day.month, day.day)
+
+
+def _find(text: str, base: date | None, query: bool, date_order: str | None) -> _Found | None:
+    """The longest phrase that resolves (ties: the earliest, then rule order), or None."""
+    for candidate in _candidates(text, base, query, date_order):
+        found = _resolved(candidate)
+        if found is not None:
+            return found
     return None
+
+
+def find_phrase(text: str, base: date | None, query: bool, date_order: str | None) -> _Found | None:
+    """The phrase a question (`query`) or a Retain fact states: the longest that resolves."""
+    return _find(text, base, query, date_order)
+
+
+def find_all(text: str, base: date | None, date_order: str | None, query: bool = False) -> list[_Found]:
+    """Every phrase of a line that resolves, none overlapping another, in text order (the longest
+    first where two overlap). A line's weekdays alone ("Planned next week: Monday the review,
+    Tuesday the dentist") lie in the week the line names, when it names one."""
+    found: list[_Found] = []
+    for candidate in _candidates(text, base, query, date_order, lines=True):
+        if any(candidate[1] < f.end and f.start < candidate[3] for f in found):
+            continue
+        one = _resolved(candidate)
+        if one is not None:
+            found.append(one)
+    found.sort(key=lambda f: f.start)
+    weeks = [f for f in found if f.span_start is not None and f.span_end is not None
+             and f.span_start.weekday() == 0 and (f.span_end - f.span_start).days == 6]
+    if len(weeks) == 1:
+        monday = weeks[0].span_start
+        for f in found:
+            weekday = _weekday_alone(text[f.start:f.end])
+            if weekday is not None:
+                f.span_start = f.span_end = monday + timedelta(days=weekday)  # type: ignore[operator]
+    return found
+
+
+def _weekday_alone(phrase: str) -> int | None:
+    words = [w.lower() for w in _gate_words().findall(phrase)]
+    words = [w for w in words if w not in ("on", "the")]
+    return WEEKDAYS.get(words[0]) if len(words) == 1 else None
+
+
+def lean(text: str, codes: tuple[str, ...] = ("en",)) -> int:
+    """Which way a question or a line looks: +1 ahead (a future tense, "next", "planned", "what's
+    on"), -1 back (a past tense, "ago", "yesterday"), 0 neither; ahead wins where both show ("what
+    did we plan for Friday?"). The words are each language's FUTURE and PAST (lang/timewords)."""
+    from . import lang
+
+    low = " " + " ".join(text.casefold().replace("’", "'").split()) + " "
+    past = False
+    for code in codes:
+        table = lang.table("timewords", code)
+        if table is None:
+            continue
+        cjk = code in ("zh", "ja", "ko")
+        if any(_holds(low, w, cjk) for w in getattr(table, "FUTURE", ())):
+            return 1
+        past = past or any(_holds(low, w, cjk) for w in getattr(table, "PAST", ()))
+    return -1 if past else 0
+
+
+def _holds(low: str, word: str, cjk: bool) -> bool:
+    if cjk:
+        return word in low
+    at = low.find(word)
+    while at >= 0:
+        before, after = low[at - 1], low[at + len(word):at + len(word) + 1]
+        if not before.isalnum() and not (after.isalnum() or after == "'"):
+            return True
+        at = low.find(word, at + 1)
+    return False
 
 
 # --------------------------------------------------------------------------------------- public API
@@ -450,8 +544,24 @@ def resolve_stated_range(text: str, written: date | None, date_order: str | None
     """
     if not isinstance(text, str):
         return None
-    found = _find(text, WrittenDay.of(written) if written is not None else None, False, date_order)
+    found = _find(text, Anchor.of(written, lean(text)) if written is not None else None, False, date_order)
     return DateRange(found.span_start, found.span_end) if found else None
+
+
+MAX_NAMED_DAYS = 16  # a span a line names that is longer ("in 2024", "last month") is no day it is about
+
+
+def named_times(text: str, written: date | None, date_order: str | None = None) -> list[DateRange]:
+    """The days a line names in the engine's grammar ("Dec 4 is the API deep-dive", "back on the 23rd",
+    "from Dec 4 to Dec 6", "next Tuesday"), resolved against the day it was written (the nearest such
+    day, ahead when the line looks ahead: `lean`). Closed spans of at most MAX_NAMED_DAYS days only;
+    a habit ("every Sunday") names no day. Without a day written, only dates with a year count."""
+    if not isinstance(text, str) or not _precheck(text):
+        return []
+    base = Anchor.of(written, lean(text)) if written is not None else None
+    return [DateRange(f.span_start, f.span_end) for f in find_all(text, base, date_order)
+            if f.span_start is not None and f.span_end is not None
+            and (f.span_end - f.span_start).days < MAX_NAMED_DAYS]
 
 
 def extract_time_window(query: str, now: datetime,
@@ -469,7 +579,7 @@ def extract_time_window(query: str, now: datetime,
         today = now.date()
     except (AttributeError, ValueError, OverflowError):
         return None, query
-    found = _find(query, today, True, date_order)
+    found = _find(query, Anchor.of(today, lean(query)), True, date_order)
     if found is None:
         return None, query
     kept = [t.group(0) for t in re.finditer(r"\S+", query) if t.end() <= found.start or t.start() >= found.end]

@@ -156,6 +156,8 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
                                "factors": {k: round(v, 4) for k, v in cand.factors.items()}}
             if cand.filled:
                 item["explain"]["filled"] = True
+            if u.window is not None:
+                item["explain"]["time"] = time_window.how_inside(cand.row, u.window) or "outside the window"
         packets.append(item)
     return {"query": req.query, "mode": mode, "notices": notices, "results": pack(packets, req.k, req.budget)}
 
@@ -245,6 +247,15 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
         # A filter and no words (`memory recall --since 1d`): the filtered entries, newest first.
         candidates = {cid: Candidate(cid, 0.5, {"filter": 0.5}, found_by=["filter"])
                       for cid in q.store.browse(q.filters, q.pool)}
+    # Trigger: the window holds entries, but none of them matched a word of the question (its words
+    # are frame words of a language the lexical rules do not know, "qu'est-ce qu'il y a", or name
+    # nothing the day's entries say). Why: a time question never answers with entries of other
+    # days alone while an entry is written on, or names, a day of its window. Outcome: the
+    # window's entries join, and the question is ranked as an events-only one: the window's days
+    # first (its words, matched nowhere inside, were asking for events).
+    unmatched = (window is not None and not q.events_only and not q.u.window_empty
+                 and not any("time window" in c.found_by for c in candidates.values()))
+    q.events_only = q.events_only or unmatched
     if window is not None and (q.events_only or not candidates):
         # "what happened last week": the entries inside the window, up to PER_DAY of each day.
         days = time_window.browsed(window, q.u.window_empty)

@@ -41,6 +41,8 @@ _STOPWORDS = frozenset(
 EVENT_WORDS = frozenset(
     """happen happened happens happening anything something everything events event going go went new news
     stuff things thing done doing up""".split()
+    # What is coming (issue 37): "what's planned next week?", "anything scheduled on Dec 4?"
+    + "planned plans plan scheduled upcoming coming ahead".split()
 )
 # "Maria's" and "the Smiths'" are searched as "Maria" and "the Smiths", not as the phrase "maria s".
 _POSSESSIVE = r"(?<=\w)['’]s\b|(?<=\ws)['’](?!\w)"

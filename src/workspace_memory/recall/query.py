@@ -157,8 +157,10 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
         u.entity_filter = (key,)
     question = u.text
     window, rest = extract_time_window(u.text, now, date_order)
-    if window is None and (len(languages) > 1 or languages[:1] != ("en",) or not u.text.isascii()):
-        from ..timelang import extract_window  # lazy: an English question never needs it
+    if window is None:
+        # Another language's time words (timelang): read only when the question shows that language
+        # (its script, its small words, or a month or weekday name beside a digit), or `[time] languages`.
+        from ..timelang import extract_window  # lazy: a question with an English phrase never needs it
 
         window, rest = extract_window(u.text, now, languages)
     if window is not None:
@@ -170,7 +172,8 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
             u.text = rest  # a sure phrase has said all it says; a doubtful one's words may be plain words
         u.window_empty = not store.holds_entries(u.filters().within(u.window))
         if u.window_empty:
-            u.notices.append(f"no entry is dated {window.phrase!r}; entries from the days around it rank first")
+            u.notices.append(f"no entry is written on or names {window.phrase!r}; entries from the days around "
+                             "it rank first")
     u.entity_boost = tuple(mentioned(entities, u.text))
     if u.entity_boost:
         named = [e for e in entities if e.key in u.entity_boost]
