@@ -263,7 +263,8 @@ def test_longest_phrase_wins() -> None:
         ("2 days ago", D(2025, 11, 25), D(2025, 11, 25), "filter", ""),
         ("yesterday's meeting notes", D(2025, 11, 26), D(2025, 11, 26), "filter", "meeting notes"),
         ("what did Peter say (last week)?", D(2025, 11, 17), D(2025, 11, 23), "filter", "what did Peter say"),
-        ("in december", D(2024, 12, 1), D(2024, 12, 31), "filter", ""),
+        ("in december", D(2025, 12, 1), D(2025, 12, 31), "filter", ""),  # the coming month (issue 37)
+        ("what did we do in december", D(2024, 12, 1), D(2024, 12, 31), "filter", "what did we do"),
         ("around the 1st of December", D(2025, 11, 28), D(2025, 12, 4), "boost", ""),
     ],
 )

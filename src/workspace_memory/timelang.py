@@ -110,9 +110,8 @@ def _shown(text: str, candidates: tuple[str, ...], names: bool) -> list[str]:
 
 def index_of_names() -> dict[str, tuple[str, ...]]:
     """{word: languages} for `_index.NAMES`: each table's month and weekday names and the words it puts
-    into a relative time word, of four letters or more, that are not English words of the grammar."""
-    from .timeparse import _PRECHECK_WORDS
-
+    into a relative time word, of four letters or more ("november" too: a question the English grammar
+    found no phrase in, "vom 19. bis 23. November", is read as German and Dutch)."""
     relative = {"yesterday", "today", "tomorrow", "last", "next", "this", "week", "weekend", "2 days ago",
                 "last night", "this morning"}
     out: dict[str, list[str]] = {}
@@ -121,7 +120,7 @@ def index_of_names() -> dict[str, tuple[str, ...]]:
         words = [*getattr(table, "MONTHS", {}), *getattr(table, "WEEKDAYS", {}),
                  *(w for w, english in getattr(table, "WORDS", {}).items() if english in relative)]
         for word in words:
-            if len(word) >= 4 and word not in _PRECHECK_WORDS and word not in _ENGLISH:
+            if len(word) >= 4 and word not in _ENGLISH:
                 out.setdefault(word, [])
                 if code not in out[word]:
                     out[word].append(code)

@@ -138,7 +138,7 @@ def parse_day(value: str, what: str = "day") -> date:
 
 # ----------------------------------------------------------------------------------------- --since
 
-_SINCE_HELP = "expected 30d, 2w, 6m, 1y, 12h, YYYY-MM-DD, today or yesterday"
+_SINCE_HELP = "expected 30d, 2w, 6m, 1y, 12h, YYYY-MM-DD, today, yesterday, or ahead: +7d, +2w, +1m, tomorrow"
 
 
 def parse_since(value: str, now: datetime) -> date:
@@ -146,7 +146,8 @@ def parse_since(value: str, now: datetime) -> date:
 
     Accepts ``Nh`` (the day of now minus N hours), ``Nd``, ``Nw``, ``Nm`` (calendar months, day clamped),
     ``Ny``, an ISO date ``YYYY-MM-DD`` (an ISO datetime is accepted too and keeps its date), ``today`` and
-    ``yesterday``. Anything else raises ``ValueError`` with a one-line message.
+    ``yesterday``; and the days ahead: ``+Nd``, ``+Nw``, ``+Nm``, ``+Ny`` and ``tomorrow`` (``--until +7d``:
+    the coming week). Anything else raises ``ValueError`` with a one-line message.
     """
     text = value.strip().lower() if isinstance(value, str) else ""
     shown = _one_line(value if isinstance(value, str) else repr(value))
@@ -155,19 +156,21 @@ def parse_since(value: str, now: datetime) -> date:
             return now.date()
         if text == "yesterday":
             return now.date() - timedelta(days=1)
-        m = re.fullmatch(r"(\d{1,7})\s*([hdwmy])", text)
+        if text == "tomorrow":
+            return now.date() + timedelta(days=1)
+        m = re.fullmatch(r"(\+?)(\d{1,7})\s*([hdwmy])", text)
         if m:
-            n, unit = int(m.group(1)), m.group(2)
+            sign, n, unit = (1 if m.group(1) else -1), int(m.group(2)), m.group(3)
             if unit == "h":
-                return (now - timedelta(hours=n)).date()
+                return (now + sign * timedelta(hours=n)).date()
             today = now.date()
             if unit == "d":
-                return today - timedelta(days=n)
+                return today + sign * timedelta(days=n)
             if unit == "w":
-                return today - timedelta(weeks=n)
+                return today + sign * timedelta(weeks=n)
             if unit == "m":
-                return add_months(today, -n)
-            return add_months(today, -12 * n)
+                return add_months(today, sign * n)
+            return add_months(today, sign * 12 * n)
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             return date.fromisoformat(text)
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}[t ][0-9:.+\-z]+", text):
@@ -286,7 +289,9 @@ def _phrases(r: Reader, i: int, query: bool, lines: bool = False) -> list[_Phras
         if after:
             shape, mode, _ = _PREPOSITIONS[prep[1]]
             p = after[1]
-            out.append((i, after[0], lambda: _shaped(p, shape, mode, base), p.confidence))
+            # "since March" is a March gone by, whichever way the rest of the text looks.
+            at = Anchor.of(base, -1) if base is not None and prep[1] == "since" else base
+            out.append((i, after[0], lambda: _shaped(p, shape, mode, at), p.confidence))
     alone = r.point(i)
     if alone and (not alone[1].bare or lines and alone[1].kind == "weekday" and not r.word(i - 1, _HABIT_WORDS)):
         p = alone[1]

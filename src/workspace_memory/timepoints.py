@@ -15,6 +15,9 @@ import re
 from datetime import date, timedelta
 
 TWO_DIGIT_YEAR_SPAN = 10  # "1/5/24" said in 2025 is 2024; "11/22/63" is no date
+# A year-less month in a text that looks neither way is ahead only when it is the coming month or the
+# one after ("bring it back in December", on Nov 18); further off, the one gone by ("moved in March").
+MONTHS_AHEAD = 2
 _ONE = timedelta(days=1)
 
 # ---------------------------------------------------------------------------------------- date order
@@ -439,8 +442,8 @@ class Anchor(date):
     day, before or after), +1 (ahead: the earliest not before it). A line of notes leans 0, or +1
     when it looks ahead ("Dentist on Dec 3" written on Nov 20: the coming Dec 3; people note plans
     as often as past events); a question leans by its tense (timeparse: "what did I do on the 5th"
-    -1, "what's on the 13th" +1, "whose birthday is on Friday" 0). A year-less month leans -1
-    unless +1 ("in March", asked in November: the March before, unless the question looks ahead).
+    -1, "what's on the 13th" +1, "whose birthday is on Friday" 0). A year-less month leaning 0 is
+    the coming one only within MONTHS_AHEAD ("bring it back in December", written on Nov 18).
     """
 
     __slots__ = ("lean",)
@@ -503,10 +506,14 @@ def _partial_span(kind: str, value: tuple, base: date | None) -> Span | None:
     if year is None:
         if base is None:
             return None
-        if lean_of(base) > 0:
-            year = base.year if month >= base.month else base.year + 1
+        lean = lean_of(base)
+        ahead = base.year if month >= base.month else base.year + 1
+        back = base.year if month <= base.month else base.year - 1
+        if lean == 0:  # the coming month or the one after ("in December", on Nov 18); else the one gone by
+            gap_ahead = (ahead - base.year) * 12 + month - base.month
+            year = ahead if 0 < gap_ahead <= MONTHS_AHEAD else back
         else:
-            year = base.year if month <= base.month else base.year - 1
+            year = ahead if lean > 0 else back
     return _month_span(year, month)
 
 

@@ -147,6 +147,8 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
         u.until = parse_since(req.until, now) if req.until else None
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    if u.until is not None and u.since is None and u.until > now.date():
+        u.since = now.date()  # `--until +7d` alone: the coming days, from today (not every day before)
     if u.since and u.until and u.since > u.until:
         raise UserError(f"--since {req.since} is after --until {req.until}")
     entities = store.entities()
