@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/time_questions.py [--langs en,de,es,fr,zh] [--modes lexical,hybrid]
                                                   [--configs plain,languages] [--workdir DIR] [--verbose]
+                                                  [--constants window.WINDOW_FLOOR=0.3]
 
 Issue 37. One person's daily logs and `## Retain` facts about three people (Priya, a colleague who
 runs a billing migration; Lena, a friend who moves to Hamburg and comes to visit; Tom, a brother who
@@ -30,7 +31,9 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from stats import patch_constants
 from workspace_memory.api import Memory
 from workspace_memory.errors import ProviderUnavailable
 from workspace_memory.recall.query import RecallRequest
@@ -440,7 +443,9 @@ def main() -> None:
     ap.add_argument("--configs", default="plain,languages")
     ap.add_argument("--workdir", help="keep the workspaces here (default: a temporary folder)")
     ap.add_argument("--verbose", action="store_true", help="each miss at 1 with its top 3")
+    ap.add_argument("--constants", default="", help="patch recall constants: window.WINDOW_FLOOR=0.3,...")
     args = ap.parse_args()
+    patch_constants(args.constants)
     n = len(QUESTIONS)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(args.workdir or tmp)

@@ -36,7 +36,7 @@ from bisect import bisect_right
 from datetime import date, datetime, timedelta
 
 from . import lang as _lang
-from .timeparse import DateRange, TimeWindow, find_all, find_phrase, lean
+from .timeparse import DateRange, TimeWindow, find_all, find_phrase, lean, line_lean
 from .timepoints import WEEKDAYS as _EN_WEEKDAYS
 from .timepoints import Anchor
 
@@ -151,7 +151,7 @@ def extract_window(text: str, now: datetime, configured: tuple[str, ...], *,
         translated = translate(text, code)
         if translated is None:
             continue
-        base = Anchor.of(today, lean(text, (code,)))
+        base = Anchor.of(today, line_lean(text, (code,)) if fact else lean(text, (code,)))
         found = find_phrase(translated.english, base, not fact, None)
         if found is None:
             continue
@@ -183,7 +183,7 @@ def named_in(text: str, written: date | None, date_order: str | None,
         translated = translate(text, code)
         if translated is None or translated.english == text:
             continue
-        base = Anchor.of(written, lean(text, (code,)))
+        base = Anchor.of(written, line_lean(text, (code,)))
         for f in find_all(translated.english, base, date_order):
             if f.span_start is None or f.span_end is None or (f.span_end - f.span_start).days >= MAX_NAMED_DAYS:
                 continue

@@ -75,6 +75,7 @@ __all__ = [
     "find_all",
     "find_phrase",
     "lean",
+    "line_lean",
     "named_times",
     "resolve_stated_range",
 ]
@@ -523,6 +524,14 @@ def lean(text: str, codes: tuple[str, ...] = ("en",)) -> int:
     return -1 if past else 0
 
 
+def line_lean(text: str, codes: tuple[str, ...] = ("en",)) -> int:
+    """How a line of notes leans: ahead when it looks ahead, else to the nearest day. Never back: a
+    note's past tense is most often the writing down of a plan ("sent the agenda: Dec 4 is the
+    deep-dive", "bought tickets for Dec 13"), and the nearest day is the past one for events told
+    after the fact."""
+    return max(lean(text, codes), 0)
+
+
 def _holds(low: str, word: str, cjk: bool) -> bool:
     if cjk:
         return word in low
@@ -549,7 +558,7 @@ def resolve_stated_range(text: str, written: date | None, date_order: str | None
     """
     if not isinstance(text, str):
         return None
-    found = _find(text, Anchor.of(written, lean(text)) if written is not None else None, False, date_order)
+    found = _find(text, Anchor.of(written, line_lean(text)) if written is not None else None, False, date_order)
     return DateRange(found.span_start, found.span_end) if found else None
 
 
@@ -563,7 +572,7 @@ def named_times(text: str, written: date | None, date_order: str | None = None) 
     a habit ("every Sunday") names no day. Without a day written, only dates with a year count."""
     if not isinstance(text, str) or not _precheck(text):
         return []
-    base = Anchor.of(written, lean(text)) if written is not None else None
+    base = Anchor.of(written, line_lean(text)) if written is not None else None
     return [DateRange(f.span_start, f.span_end) for f in find_all(text, base, date_order)
             if f.span_start is not None and f.span_end is not None
             and (f.span_end - f.span_start).days < MAX_NAMED_DAYS]

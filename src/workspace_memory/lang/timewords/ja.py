@@ -13,13 +13,13 @@ REWRITES = (
     (r"毎週{WEEKDAY}曜日?", ""), (r"毎週末", ""),  # habits
     (r"先週末", "last weekend"), (r"来週末", "next weekend"), (r"今週末", "this weekend"),
     (r"先週の?{WEEKDAY}曜日?", "last {1:weekday}"), (r"来週の?{WEEKDAY}曜日?", "next {1:weekday}"),
-    (r"{N}\s*{UNIT}前", "{1:num} {2:unit}s ago"),
     (r"(\d{1,2})\s*月\s*" + _DAY + r"\s*(?:から|〜|~|-|–)\s*(?:(\d{1,2})\s*月\s*)?" + _DAY,
      "{1:month} {2} to {3:month} {4}"),
     (r"(\d{1,2})\s*月\s*" + _DAY + r"\s*(?:頃|ごろ|前後)", "around {1:month} {2}"),
     (r"(\d{1,2})\s*月\s*" + _DAY, "{1:month} {2}"),
     (_DAY + r"\s*(?:頃|ごろ|前後)", "around the {1:th} ;"),
     (r"(?<![\d月])" + _DAY + r"(?!\s*(?:間|前))", "on the {1:th} ;"),
+    (r"{N}\s*{UNIT}前", "{1:num} {2:unit}s ago"),
     (r"{WEEKDAY}曜日?", "on {1:weekday}"),
 )
 FUTURE = ("予定", "つもり", "来週", "明日", "次の", "今度")
