@@ -177,8 +177,6 @@ def named_in(text: str, written: date | None, date_order: str | None,
     if written is None or not text:
         return found
     candidates = tuple(dict.fromkeys((*TABLES, *(c for c in configured if c != "en"))))
-    if text.isascii() and not any(code in configured for code in TABLES) and not _MARKER_SETS_ASCII(text):
-        return found
     for code in _shown(text, candidates, names=True):
         translated = translate(text, code)
         if translated is None or translated.english == text:
@@ -192,12 +190,6 @@ def named_in(text: str, written: date | None, date_order: str | None,
                 found.append(days)
         break  # the language the line shows most
     return found
-
-
-def _MARKER_SETS_ASCII(text: str) -> bool:
-    """An ASCII line holds a small word of another language (else it is English: no translation)."""
-    words = set(re.findall(r"[a-z]+", text.lower()))
-    return any(not words.isdisjoint(markers) for markers in _MARKER_SETS.values())
 
 
 # ------------------------------------------------------------------------------------- translation
@@ -247,8 +239,9 @@ class _Table:
                           template) for pattern, template in getattr(module, "REWRITES", ())]
 
 
-_MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-                "october", "november", "december"]
+# Capitalised: the grammar reads a lower-case "may" or "march" as a month only beside a year or a preposition.
+_MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                "October", "November", "December"]
 _WEEKDAY_NAMES = sorted(_EN_WEEKDAYS, key=_EN_WEEKDAYS.__getitem__)
 _tables: dict[str, _Table | None] = {}
 

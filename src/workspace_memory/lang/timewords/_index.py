@@ -1,8 +1,10 @@
-"""Which languages a word shows, for a question with no small word of its own language (timelang):
+"""Which languages a word shows (timelang._shown), for a text with no small word of its own language.
 
-the month and weekday names and relative time words of every table here, of four letters or more,
-that are no English word. Derived from the tables (tests/test_time_words.py compares); one module,
-so that a question imports one small file, not every table, to learn its language."""
+Every table's month and weekday names and the words it puts into a relative time word ("gestern",
+"letztes", "enero", "vendredi"), of four letters or more. Derived from the tables: tests/test_time_words.py
+compares, and prints the entries when they differ. One module, so that a question imports one small
+file, not every table, to learn its language.
+"""
 
 NAMES = {
     "abril": ("es", "pt"),
