@@ -292,7 +292,13 @@ def translate(text: str, code: str) -> Translation | None:
     return Translation("".join(out), pieces)
 
 
-_WORD = re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*|\d+|\s+|.", re.S)
+_WORD: list[re.Pattern[str]] = []  # compiled on the first text that needs translating
+
+
+def _word_pattern() -> re.Pattern[str]:
+    if not _WORD:
+        _WORD.append(re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*|\d+|\s+|.", re.S))
+    return _WORD[0]
 
 
 def _words(text: str, low: str, offset: int, table: _Table, emit) -> None:
@@ -308,7 +314,7 @@ def _words(text: str, low: str, offset: int, table: _Table, emit) -> None:
                 emit(text[i], offset + i, offset + i + 1)
                 i += 1
             continue
-        m = _WORD.match(low, i)
+        m = _word_pattern().match(low, i)
         end = m.end() if m else i + 1
         word = low[i:end]
         english = table.words.get(word)
