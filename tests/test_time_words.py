@@ -112,6 +112,8 @@ def test_a_line_names_no_day_in_an_identifier_or_a_habit(line: str) -> None:
     ("Planned next week: Monday the review, Tuesday the dentist, Thursday the deep-dive.", D(2025, 11, 26),
      [(D(2025, 12, 1), D(2025, 12, 7)), (D(2025, 12, 1), D(2025, 12, 1)), (D(2025, 12, 2), D(2025, 12, 2)),
       (D(2025, 12, 4), D(2025, 12, 4))]),
+    ("Wohnt vom 5. bis 7. Dezember bei uns und kommt am Freitagabend.", D(2025, 11, 12),  # that Friday
+     [(D(2025, 12, 5), D(2025, 12, 7)), (D(2025, 12, 5), D(2025, 12, 5))]),
     ("Zahnarzttermin am 3. März.", D(2026, 2, 20), [(D(2026, 3, 3), D(2026, 3, 3))]),
     ("Vol pour Lisbonne le 21 janvier.", D(2026, 1, 5), [(D(2026, 1, 21), D(2026, 1, 21))]),
     ("Vuelo a Lisboa el 21 de enero.", D(2025, 12, 28), [(D(2026, 1, 21), D(2026, 1, 21))]),  # across the year

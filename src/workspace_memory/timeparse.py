@@ -83,6 +83,7 @@ __all__ = [
 AROUND_DAYS = 3  # "around Nov 27" boosts Nov 24..Nov 30
 DATE_ORDERS = ("DMY", "MDY")
 DOUBTFUL = 0.75  # a query window less sure than this keeps its words in the search text
+MAX_NAMED_DAYS = 16  # a span a line names that is longer ("in 2024", "last month") is no day it is about
 
 # --------------------------------------------------------------------------------------------- results
 
@@ -479,7 +480,7 @@ def find_phrase(text: str, base: date | None, query: bool, date_order: str | Non
 def find_all(text: str, base: date | None, date_order: str | None, query: bool = False) -> list[_Found]:
     """Every phrase of a line that resolves, none overlapping another, in text order (the longest
     first where two overlap). A line's weekdays alone ("Planned next week: Monday the review,
-    Tuesday the dentist") lie in the week the line names, when it names one."""
+    Tuesday the dentist") lie in the week or range the line names, when one holds them."""
     found: list[_Found] = []
     for candidate in _candidates(text, base, query, date_order, lines=True):
         if any(candidate[1] < f.end and f.start < candidate[3] for f in found):
@@ -488,14 +489,19 @@ def find_all(text: str, base: date | None, date_order: str | None, query: bool =
         if one is not None:
             found.append(one)
     found.sort(key=lambda f: f.start)
-    weeks = [f for f in found if f.span_start is not None and f.span_end is not None
-             and f.span_start.weekday() == 0 and (f.span_end - f.span_start).days == 6]
-    if len(weeks) == 1:
-        monday = weeks[0].span_start
-        for f in found:
-            weekday = _weekday_alone(text[f.start:f.end])
-            if weekday is not None:
-                f.span_start = f.span_end = monday + timedelta(days=weekday)  # type: ignore[operator]
+    # A weekday alone lies in the week or the range the same line names, when one holds that weekday
+    # ("Planned next week: Monday the review", "Staying with us Dec 5-7, arriving on Friday evening").
+    spans = [f for f in found if f.span_start is not None and f.span_end is not None
+             and 1 <= (f.span_end - f.span_start).days < MAX_NAMED_DAYS]
+    for f in found:
+        weekday = _weekday_alone(text[f.start:f.end])
+        if weekday is None:
+            continue
+        for other in spans:
+            day = other.span_start + timedelta(days=(weekday - other.span_start.weekday()) % 7)  # type: ignore[operator]
+            if day <= other.span_end:  # type: ignore[operator]
+                f.span_start = f.span_end = day
+                break
     return found
 
 
@@ -561,8 +567,6 @@ def resolve_stated_range(text: str, written: date | None, date_order: str | None
     found = _find(text, Anchor.of(written, line_lean(text)) if written is not None else None, False, date_order)
     return DateRange(found.span_start, found.span_end) if found else None
 
-
-MAX_NAMED_DAYS = 16  # a span a line names that is longer ("in 2024", "last month") is no day it is about
 
 
 def named_times(text: str, written: date | None, date_order: str | None = None) -> list[DateRange]:
