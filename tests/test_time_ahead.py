@@ -131,3 +131,33 @@ def test_a_day_with_nothing_says_so_and_gives_the_nearest_days(tmp_path: Path) -
     (answer,) = recall_batch(root, [{"query": "what's on Dec 10?", "k": 3}], now=NOW)
     assert answer["results"] and any("no entry is written on or names" in n for n in answer["notices"]), answer
     assert 8 in _lines(answer)  # the dentist on Dec 7, the nearest day that has an entry
+
+
+def test_the_issues_questions_in_other_languages_find_that_days_entries_first(tmp_path: Path) -> None:
+    """Issue 37's second list: the day's own entries first, not an unrelated line that shares a frame word
+    ("a passé", "Ich habe", "un fin de semana"), and "上周末" is the weekend, not the whole week."""
+    write_files(tmp_path, {
+        "MEMORY.md": "# Core\n",
+        "memory/2025-11-12.md": "# 2025-11-12\n\n## Notes\n- Ich habe einen neuen Laptop gekauft.\n"
+                                "- Il a passé la journée à Paris.\n- Planeamos un fin de semana en el Harz.\n",
+        "memory/2025-11-18.md": "# 2025-11-18\n\n## Notes\n- Wir haben das Fahrrad repariert.\n"
+                                "- Nous avons réparé le vélo.\n- 我们修了自行车。\n",
+        "memory/2025-11-19.md": "# 2025-11-19\n\n## Notes\n- 周三开了项目会。\n",
+        "memory/2025-11-22.md": "# 2025-11-22\n\n## Notes\n- Fuimos al mercado de Navidad.\n- 周六去了跳蚤市场。\n",
+        "memory/2025-11-24.md": "# 2025-11-24\n\n## Notes\n- Die Steuererklärung ist abgegeben.\n",
+    })
+    now = "2025-11-26T18:00"  # a Wednesday
+    run_ok(tmp_path, "index", now=now)
+    asked = {"11月18日发生了什么？": "2025-11-18", "Que s'est-il passé le 18 novembre ?": "2025-11-18",
+             "Was habe ich am Montag gemacht?": "2025-11-24", "¿Qué hice el fin de semana pasado?": "2025-11-22"}
+    answers = recall_batch(tmp_path, [{"query": q, "k": 3} for q in [*asked, "上周末发生了什么？"]], now=now)
+    for (question, day), answer in zip(asked.items(), answers, strict=False):
+        assert answer["results"] and answer["results"][0]["path"] == f"memory/{day}.md", (question, answer)
+    weekend = answers[-1]["results"]
+    assert weekend and {r["path"] for r in weekend} <= {"memory/2025-11-22.md"}, weekend  # not Wednesday's meeting
+    # `[time] languages` adds German: "letzte Woche" still answers, with last week's entries.
+    (tmp_path / "memory.toml").write_text('[time]\nlanguages = ["en", "de"]\n', encoding="utf-8")
+    run_ok(tmp_path, "index", now=now)
+    (week,) = recall_batch(tmp_path, [{"query": "Was haben wir letzte Woche gemacht?", "k": 3}], now=now)
+    assert week["results"] and all(r["path"] in ("memory/2025-11-18.md", "memory/2025-11-19.md",
+                                                   "memory/2025-11-22.md") for r in week["results"]), week
