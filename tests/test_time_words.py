@@ -15,7 +15,8 @@ import pytest
 
 from workspace_memory import lang
 from workspace_memory.timelang import TABLES, extract_window, index_of_names, named_in, translate
-from workspace_memory.timeparse import extract_time_window, lean, named_times
+from workspace_memory.timelean import lean
+from workspace_memory.timeparse import extract_time_window, named_times
 
 NOW = datetime(2025, 11, 26, 18)  # a Wednesday
 D = date
@@ -114,6 +115,8 @@ def test_a_line_names_no_day_in_an_identifier_or_a_habit(line: str) -> None:
       (D(2025, 12, 4), D(2025, 12, 4))]),
     ("Wohnt vom 5. bis 7. Dezember bei uns und kommt am Freitagabend.", D(2025, 11, 12),  # that Friday
      [(D(2025, 12, 5), D(2025, 12, 7)), (D(2025, 12, 5), D(2025, 12, 5))]),
+    ("The dentist moved my appointment from Nov 27 to Dec 2 at 9:30.", D(2025, 11, 17),  # two days, no range
+     [(D(2025, 11, 27), D(2025, 11, 27)), (D(2025, 12, 2), D(2025, 12, 2))]),
     ("Zahnarzttermin am 3. März.", D(2026, 2, 20), [(D(2026, 3, 3), D(2026, 3, 3))]),
     ("Vol pour Lisbonne le 21 janvier.", D(2026, 1, 5), [(D(2026, 1, 21), D(2026, 1, 21))]),
     ("Vuelo a Lisboa el 21 de enero.", D(2025, 12, 28), [(D(2026, 1, 21), D(2026, 1, 21))]),  # across the year

@@ -36,9 +36,9 @@ from bisect import bisect_right
 from datetime import date, datetime, timedelta
 
 from . import lang as _lang
-from .timeparse import DateRange, TimeWindow, find_all, find_phrase, lean, line_lean
+from .timelean import Anchor, lean, line_lean
+from .timeparse import DateRange, TimeWindow, find_all, find_phrase
 from .timepoints import WEEKDAYS as _EN_WEEKDAYS
-from .timepoints import Anchor
 
 CONFIDENCE = 0.8  # dateparser's readings
 # The languages with words in lang/timewords (a test compares this with the package's modules).

@@ -43,12 +43,12 @@ from collections.abc import Callable, Mapping
 from datetime import date, datetime, timedelta
 
 from .errors import UserError
+from .timelean import Anchor, lean, line_lean
 from .timepoints import (
     MONTHS,
     PARTS_OF_DAY,
     RELATIVE,
     WEEKDAYS,
-    Anchor,
     Point,
     Reader,
     Tok,
@@ -74,8 +74,6 @@ __all__ = [
     "parse_since",
     "find_all",
     "find_phrase",
-    "lean",
-    "line_lean",
     "named_times",
     "resolve_stated_range",
 ]
@@ -511,45 +509,6 @@ def _weekday_alone(phrase: str) -> int | None:
     return WEEKDAYS.get(words[0]) if len(words) == 1 else None
 
 
-def lean(text: str, codes: tuple[str, ...] = ("en",)) -> int:
-    """Which way a question or a line looks: +1 ahead (a future tense, "next", "planned", "what's
-    on"), -1 back (a past tense, "ago", "yesterday"), 0 neither; ahead wins where both show ("what
-    did we plan for Friday?"). The words are each language's FUTURE and PAST (lang/timewords)."""
-    from . import lang
-
-    low = " " + " ".join(text.casefold().replace("’", "'").split()) + " "
-    past = False
-    for code in codes:
-        table = lang.table("timewords", code)
-        if table is None:
-            continue
-        cjk = code in ("zh", "ja", "ko")
-        if any(_holds(low, w, cjk) for w in getattr(table, "FUTURE", ())):
-            return 1
-        past = past or any(_holds(low, w, cjk) for w in getattr(table, "PAST", ()))
-    return -1 if past else 0
-
-
-def line_lean(text: str, codes: tuple[str, ...] = ("en",)) -> int:
-    """How a line of notes leans: ahead when it looks ahead, else to the nearest day. Never back: a
-    note's past tense is most often the writing down of a plan ("sent the agenda: Dec 4 is the
-    deep-dive", "bought tickets for Dec 13"), and the nearest day is the past one for events told
-    after the fact."""
-    return max(lean(text, codes), 0)
-
-
-def _holds(low: str, word: str, cjk: bool) -> bool:
-    if cjk:
-        return word in low
-    at = low.find(word)
-    while at >= 0:
-        before, after = low[at - 1], low[at + len(word):at + len(word) + 1]
-        if not before.isalnum() and not (after.isalnum() or after == "'"):
-            return True
-        at = low.find(word, at + 1)
-    return False
-
-
 # --------------------------------------------------------------------------------------- public API
 
 
@@ -577,9 +536,27 @@ def named_times(text: str, written: date | None, date_order: str | None = None) 
     if not isinstance(text, str) or not _precheck(text):
         return []
     base = Anchor.of(written, line_lean(text)) if written is not None else None
-    return [DateRange(f.span_start, f.span_end) for f in find_all(text, base, date_order)
-            if f.span_start is not None and f.span_end is not None
-            and (f.span_end - f.span_start).days < MAX_NAMED_DAYS]
+    out: list[DateRange] = []
+    for f in find_all(text, base, date_order):
+        if f.span_start is None or f.span_end is None:
+            continue
+        if f.span_start != f.span_end and _moved(text, f):
+            out += [DateRange(f.span_start, f.span_start), DateRange(f.span_end, f.span_end)]
+        elif (f.span_end - f.span_start).days < MAX_NAMED_DAYS:
+            out.append(DateRange(f.span_start, f.span_end))
+    return out
+
+
+def _moved(text: str, found: _Found) -> bool:
+    """"moved my appointment from Nov 27 to Dec 2": two days, not the days between (`MOVED` words of
+    lang/timewords/en.py in the four words before "from")."""
+    from . import lang
+
+    if not text[found.start:found.end].lower().startswith("from"):
+        return False
+    before = text[:found.start].lower().replace("’", "'").split()[-4:]
+    moved = getattr(lang.table("timewords", "en"), "MOVED", ())
+    return any(word.strip(",.;:") in moved for word in before)
 
 
 def extract_time_window(query: str, now: datetime,

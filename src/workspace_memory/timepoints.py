@@ -14,10 +14,9 @@ import os
 import re
 from datetime import date, timedelta
 
+from .timelean import MONTHS_AHEAD, lean_of, leaning
+
 TWO_DIGIT_YEAR_SPAN = 10  # "1/5/24" said in 2025 is 2024; "11/22/63" is no date
-# A year-less month in a text that looks neither way is ahead only when it is the coming month or the
-# one after ("bring it back in December", on Nov 18); further off, the one gone by ("moved in March").
-MONTHS_AHEAD = 2
 _ONE = timedelta(days=1)
 
 # ---------------------------------------------------------------------------------------- date order
@@ -435,42 +434,6 @@ def _week_span(d: date) -> tuple[date, date]:
     return monday, monday + timedelta(days=6)
 
 
-class Anchor(date):
-    """The day a text is read against, and which way a year-less date in it leans (`lean`).
-
-    -1 (the past: the latest such day not after it; a plain `date` leans so), 0 (the nearest such
-    day, before or after), +1 (ahead: the earliest not before it). A line of notes leans 0, or +1
-    when it looks ahead ("Dentist on Dec 3" written on Nov 20: the coming Dec 3; people note plans
-    as often as past events); a question leans by its tense (timeparse: "what did I do on the 5th"
-    -1, "what's on the 13th" +1, "whose birthday is on Friday" 0). A year-less month leaning 0 is
-    the coming one only within MONTHS_AHEAD ("bring it back in December", written on Nov 18).
-    """
-
-    __slots__ = ("lean",)
-
-    @classmethod
-    def of(cls, day: date, lean: int = 0) -> Anchor:
-        made = cls(day.year, day.month, day.day)
-        made.lean = lean
-        return made
-
-
-def lean_of(base: date) -> int:
-    return getattr(base, "lean", -1)
-
-
-def _leaning(candidates: list[date], base: date) -> date | None:
-    """The candidate `base` leans to (Anchor): the latest not after it, the nearest, or the first not before it."""
-    lean = lean_of(base)
-    if lean < 0:
-        chosen = [d for d in candidates if d <= base]
-        return max(chosen) if chosen else None
-    if lean > 0:
-        chosen = [d for d in candidates if d >= base]
-        return min(chosen) if chosen else None
-    return min(candidates, key=lambda d: (abs((d - base).days), d)) if candidates else None
-
-
 def latest_day(month: int, day: int, base: date) -> date | None:
     """The (month, day) `base` leans to (Anchor; a plain date: the latest not after it); looks
     eight years around for a 29 February."""
@@ -478,7 +441,7 @@ def latest_day(month: int, day: int, base: date) -> date | None:
     for year in range(base.year - 8, base.year + 9):
         with contextlib.suppress(ValueError):
             found.append(date(year, month, day))
-    return _leaning(found, base)
+    return leaning(found, base)
 
 
 def _latest_month_day(day: int, base: date) -> date | None:
@@ -488,7 +451,7 @@ def _latest_month_day(day: int, base: date) -> date | None:
         moved = add_months(base.replace(day=1), shift)
         if day <= _month_days(moved.year, moved.month):
             found.append(moved.replace(day=day))
-    return _leaning(found, base)
+    return leaning(found, base)
 
 
 Span = tuple[date, date]
@@ -536,7 +499,7 @@ def span(p: Point, base: date | None) -> Span | None:
         return d, d
     if p.kind == "weekday":
         back = base - timedelta(days=(base.weekday() - v) % 7)  # type: ignore[operator]
-        d = _leaning([back, back + timedelta(days=7)], base) or back
+        d = leaning([back, back + timedelta(days=7)], base) or back
         return d, d
     if p.kind == "qweekday":
         q, target = v  # type: ignore[misc]

@@ -5,3 +5,5 @@ FUTURE = ("will", "'ll", "going to", "gonna", "next", "upcoming", "coming", "pla
           "expecting", "shall")
 PAST = ("did", "was", "were", "had", "happened", "went", "ago", "last", "yesterday", "previously", "used to",
         "earlier")
+# "moved the appointment from Nov 27 to Dec 2" names two days, not a range (timeparse.named_times)
+MOVED = ("moved", "moves", "move", "postponed", "rescheduled", "pushed", "shifted", "changed", "brought")
