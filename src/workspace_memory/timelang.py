@@ -14,7 +14,7 @@ pasada", "vor zwei Wochen", "12月4日", habits such as "los domingos"; see that
    first, then its words) and keeps where each piece came from; the English grammar finds the
    phrase, and the phrase's place in the original text is the pieces' it covers. So "vom 5. bis 7.
    Dezember" is the range "from 5 to 7 December" and means what it means in English, resolved by the
-   same rule (the nearest such day, ahead when the text looks ahead: timeparse.lean, with the
+   same rule (the nearest such day, ahead when the text looks ahead: timelean.lean, with the
    language's FUTURE and PAST words).
 3. **dateparser** (`search_dates`, the language given) only for a language `[time] languages` names
    that has no word list here (Arabic, Polish, Turkish, ...): it misreads the languages it shares

@@ -14,7 +14,7 @@ each piece came from, so that a phrase found in the English is a phrase of the o
   A habit ("jeden Sonntag", "los domingos", "每周日") is rewritten to "" so it is never one day.
 - `NUMBERS` (number words -> int) and `UNITS` (-> "day" | "week" | "month" | "year").
 - `FUTURE` and `PAST`: words or short phrases that make a question or a line look ahead or back
-  (timeparse.lean: the direction a year-less date leans).
+  (timelean.lean: the direction a year-less date leans).
 - `NOW`: words that mean "now" (never a window).
 
 A language without a module has no words here: its questions go to dateparser when `[time] languages`
