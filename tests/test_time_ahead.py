@@ -161,3 +161,25 @@ def test_the_issues_questions_in_other_languages_find_that_days_entries_first(tm
     (week,) = recall_batch(tmp_path, [{"query": "Was haben wir letzte Woche gemacht?", "k": 3}], now=now)
     assert week["results"] and all(r["path"] in ("memory/2025-11-18.md", "memory/2025-11-19.md",
                                                    "memory/2025-11-22.md") for r in week["results"]), week
+
+
+def test_the_mcp_tool_asks_for_the_coming_days(tmp_path: Path) -> None:
+    """memory_search takes `until="+7d"` as `memory recall --until +7d` does (its parameters are recall/params.py's)."""
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    from conftest import clean_env, memory_executable
+
+    root = _workspace(tmp_path / "en", "en")
+    expected = json.loads(run_ok(root, "recall", "", "--until", "+7d", "--json", "--mode", "lexical", now=NOW))
+    server = StdioServerParameters(command=memory_executable(), env=clean_env({"MEMORY_EMBED_PROVIDER": "none"}),
+                                   args=["--workspace", str(root), "--now", NOW, "mcp"])
+
+    async def session() -> dict:
+        async with Client(server) as client:
+            result = await client.call_tool("memory_search", {"query": "", "until": "+7d", "mode": "lexical"})
+            assert not result.is_error, result.content
+            return result.structured_content
+
+    found = anyio.run(session)
+    assert found["results"] == expected["results"] and {4, 7, 9} <= set(_lines(found))
