@@ -7,8 +7,8 @@ pasada", "vor zwei Wochen", "12月4日", habits such as "los domingos"; see that
 
 1. **Which languages.** The script says some by itself (Han and kana: Chinese and Japanese; Hangul:
    Korean; Cyrillic: Russian); a Latin-script text needs one of a language's own small words
-   (`_MARKERS`: "was", "qué", "est-ce", "não", "che", "het"), or, for a line of notes, one of its
-   month or weekday names. `[time] languages` adds its languages for Retain facts (short, with few
+   (lang.identify's MARKERS: "wer", "qué", "est-ce", "não", "che", "wij"), or one of its month or
+   weekday names or relative time words (`lang/timewords/_index.py`). `[time] languages` adds its languages for Retain facts (short, with few
    small words). An English text is never read here.
 2. **Translate, then read.** `translate` rewrites the text piece by piece (the language's REWRITES
    first, then its words) and keeps where each piece came from; the English grammar finds the
@@ -36,33 +36,17 @@ from bisect import bisect_right
 from datetime import date, datetime, timedelta
 
 from . import lang as _lang
+from .lang.identify import languages_of, marker_sets, scripts_of, words_of
 from .timelean import Anchor, lean, line_lean
 from .timeparse import DateRange, TimeWindow, find_all, find_phrase
 from .timepoints import WEEKDAYS as _EN_WEEKDAYS
 
+__all__ = ["default_languages", "extract_window", "languages_of", "named_in", "translate"]
+
 CONFIDENCE = 0.8  # dateparser's readings
 # The languages with words in lang/timewords (a test compares this with the package's modules).
 TABLES = ("de", "es", "fr", "it", "ja", "ko", "nl", "pt", "ru", "zh")
-# Small words that only (or mostly) a question in that language holds.
-_MARKERS = {  # none of them an English word, so an English question is never read as another language
-    "de": "wie wann wer ist sind waren haben wir ich der das den dem und nicht mit über letzte letzten "
-          "gestern vorgestern woche tagen gemacht passiert passierte denkt",
-    "es": "qué que cómo cuándo dónde quién fue hicimos hace pasó semana pasada pasado ayer los las del "
-          "por para piensa",
-    "fr": "quoi qu'est est sont était fait avons nous les des du dans avec pour hier dernière dernier "
-          "semaine il y le la au une pense",
-    "pt": "que quê como quando onde quem é são foi fizemos aconteceu há semana passada passado ontem os "
-          "dos das com para não",
-    "it": "che cosa quando dove chi è sono fatto abbiamo successo settimana scorsa scorso ieri il gli della "
-          "con per",
-    "nl": "wat hoe wanneer waar wie zijn hebben wij het een van met vorige gisteren geleden gebeurde",
-}
-_MARKER_SETS = {lang: frozenset(words.split()) for lang, words in _MARKERS.items()}
-_SCRIPTS = (  # (first, last code point, languages)
-    ("\u3040", "\u30ff", ("ja",)), ("\u4e00", "\u9fff", ("zh", "ja")), ("\uac00", "\ud7af", ("ko",)),
-    ("\u0400", "\u04ff", ("ru", "uk")), ("\u0600", "\u06ff", ("ar",)), ("\u0590", "\u05ff", ("he",)),
-    ("\u0370", "\u03ff", ("el",)), ("\u0e00", "\u0e7f", ("th",)), ("\u0900", "\u097f", ("hi",)),
-)
+
 def default_languages(env: dict[str, str] | None = None) -> tuple[str, ...]:
     """English and the locale's language (LC_ALL, LC_TIME, LANG): ("en", "de") for de_DE.UTF-8."""
     env = os.environ if env is None else env
@@ -71,34 +55,13 @@ def default_languages(env: dict[str, str] | None = None) -> tuple[str, ...]:
     return ("en",) if language in ("", "c", "posix", "en") or not language.isalpha() else ("en", language)
 
 
-def languages_of(text: str, configured: tuple[str, ...], every_configured: bool = False) -> list[str]:
-    """The languages other than English to read `text` in (module docstring, step 1); with
-    `every_configured`, each configured one, markers or not."""
-    found: list[str] = []
-    for first, last, langs in _SCRIPTS:
-        if any(first <= ch <= last for ch in text):
-            found += [lang for lang in langs if lang not in found]
-    words = set(re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text.casefold()))
-    has_accent = any(ch.isalpha() and not ch.isascii() for ch in text)
-    for lang in configured:
-        if lang == "en" or lang in found:
-            continue
-        markers = _MARKER_SETS.get(lang)
-        if every_configured or (markers is not None and words & markers) or (markers is None and has_accent):
-            found.append(lang)
-    return found
-
-
 def _shown(text: str, candidates: tuple[str, ...], names: bool) -> list[str]:
     """The languages of `candidates` the text shows (step 1), the most marked first; then, with
     `names`, those whose month or weekday names or relative time words it holds (`_index.NAMES`)."""
-    found: list[str] = []
-    for first, last, langs in _SCRIPTS:
-        if any(first <= ch <= last for ch in text):
-            found += [code for code in langs if code not in found and code in candidates]
-    words = set(re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text.casefold().replace("’", "'")))
-    marked = sorted(((len(words & _MARKER_SETS[code]), code) for code in candidates
-                     if code in _MARKER_SETS and code not in found), key=lambda x: -x[0])
+    found = [code for code in scripts_of(text) if code in candidates]
+    words = words_of(text)
+    marked = sorted(((len(words & markers), code) for code, markers in marker_sets().items()
+                     if code in candidates and code not in found), key=lambda x: -x[0])
     found += [code for n, code in marked if n]
     if names and words:
         from .lang.timewords._index import NAMES

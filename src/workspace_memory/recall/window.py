@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from ..index.base import ChunkRow
+from ..index.base import ChunkRow, Term
 from .candidates import Candidate
 
 WINDOW_MISS = 0.7  # the factor of an entry far outside a sure window
@@ -44,6 +44,20 @@ EVENTS_FLOOR = 0.5  # relevance of an entry inside the window for an events-only
 WINDOW_FLOOR = 0.3
 
 Window = tuple[date | None, date | None]
+
+
+def without_plan_words(terms: list[Term], language: str | None) -> list[Term]:
+    """The question's terms without the words that ask for what is planned ("what's planned next week?",
+    "Was ist für nächste Woche geplant?", "下周有什么安排？"): with a time phrase, such a question asks
+    for the window's events as "what happened" does. The words are the language's FUTURE words
+    (lang/timewords/<code>.py), a language without them none."""
+    from .. import lang
+
+    table = lang.table("timewords", language) if language else None
+    plans = frozenset(w for w in getattr(table, "FUTURE", ()) if " " not in w)
+    if not plans:
+        return terms
+    return [t for t in terms if not (t.label in plans if t.cjk else all(w in plans for w in t.words))]
 
 
 def browsed(window: Window, empty: bool) -> Window:
