@@ -164,9 +164,10 @@ def m010_chunk_days(conn: sqlite3.Connection) -> None:
     """chunk_days: the days an entry names besides its own ("Dec 4 is the API deep-dive" written on
     Nov 10: Dec 4), one row a day or range (index.rows.named_days). A time filter keeps an entry whose
     own days or one of these overlap it. Filled by the rebuild that ROWS_SCHEMA asks for."""
-    conn.execute("CREATE TABLE chunk_days (chunk_id INTEGER NOT NULL, t_start TEXT NOT NULL, t_end TEXT NOT NULL)")
-    conn.execute("CREATE INDEX chunk_days_window ON chunk_days(t_end, t_start)")
-    conn.execute("CREATE INDEX chunk_days_chunk ON chunk_days(chunk_id)")
+    conn.execute("CREATE TABLE IF NOT EXISTS chunk_days (chunk_id INTEGER NOT NULL, t_start TEXT NOT NULL,"
+                 " t_end TEXT NOT NULL)")
+    conn.execute("CREATE INDEX IF NOT EXISTS chunk_days_window ON chunk_days(t_end, t_start)")
+    conn.execute("CREATE INDEX IF NOT EXISTS chunk_days_chunk ON chunk_days(chunk_id)")
 
 
 MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors, m003_fts_context, m004_superseded_by,

@@ -32,7 +32,7 @@ REWRITES = (
     (r"(\d{1,2})\.(?=\s*(?:{MONTH}\b|bis\b|und\b|[-–]))", "{1}"),
     (r"\b{WEEKDAY}(?:abend|morgen|nachmittag|vormittag|mittag)\b", "{1:weekday}"),
 )
-FUTURE = ("wird", "werde", "wirst", "werden", "geplant", "plane", "planen", "steht", "stehen", "ansteht",
+FUTURE = ("gebucht", "reserviert", "wird", "werde", "wirst", "werden", "geplant", "plane", "planen", "steht", "stehen", "ansteht",
           "nächste", "nächsten", "nächstes", "kommende", "kommenden", "morgen", "vorhaben")
 PAST = ("war", "waren", "hatte", "hatten", "gemacht", "passiert", "passierte", "gewesen", "letzte", "letzten",
         "letztes", "gestern", "habe", "haben", "hast")

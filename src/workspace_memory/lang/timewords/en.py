@@ -2,7 +2,7 @@
 
 FUTURE = ("will", "'ll", "going to", "gonna", "next", "upcoming", "coming", "planned", "plan", "plans",
           "planning", "scheduled", "due", "tomorrow", "what's on", "what is on", "whats on", "expected",
-          "expecting", "shall")
+          "expecting", "shall", "booked", "book", "booking", "reserved", "reservation")
 PAST = ("did", "was", "were", "had", "happened", "went", "ago", "last", "yesterday", "previously", "used to",
         "earlier")
 # "moved the appointment from Nov 27 to Dec 2" names two days, not a range (timeparse.named_times)

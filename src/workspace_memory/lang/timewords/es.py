@@ -39,7 +39,7 @@ REWRITES = (
     (r"\bel\s+(?:día\s+)?(\d{1,2})\b(?!\s*(?:de\s|[:.,]\d))", "on the {1:th} ;"),
     (r"\b(?:el|este)\s+{WEEKDAY}\b", "on {1:weekday}"),
 )
-FUTURE = ("será", "estará", "estarán", "va a", "vas a", "van a", "voy a", "vamos a", "planeado", "planeada",
+FUTURE = ("reservé", "reservado", "reserva", "será", "estará", "estarán", "va a", "vas a", "van a", "voy a", "vamos a", "planeado", "planeada",
           "previsto", "prevista", "próximo", "próxima", "que viene", "qué hay", "que hay", "mañana", "tendré",
           "habrá")
 PAST = ("pasó", "hice", "hizo", "hicimos", "fue", "fueron", "fuimos", "estuvo", "estuve", "era", "había", "ayer",

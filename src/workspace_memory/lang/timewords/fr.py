@@ -34,7 +34,7 @@ REWRITES = (
     (r"\ble\s+(\d{1,2})(?:er)?\b(?!\s*(?:{MONTH}|[:h.,]\s*\d|km|%|€))", "on the {1:th} ;"),
     (r"\b{WEEKDAY}\b", "on {1:weekday}"),
 )
-FUTURE = ("sera", "serai", "seront", "va", "vais", "vont", "allons", "prévu", "prévue", "prévus", "prochain",
+FUTURE = ("réservé", "réservation", "sera", "serai", "seront", "va", "vais", "vont", "allons", "prévu", "prévue", "prévus", "prochain",
           "prochaine", "qu'il y a", "qu'y a-t-il", "demain", "aura", "viendra", "viendront")
 PAST = ("s'est", "passé", "fait", "était", "étais", "ai", "avons", "as", "hier", "dernier", "dernière", "eu",
         "été", "fut")
