@@ -174,7 +174,7 @@ export class EngineSearchManager {
     if (!this.figures) return null;
     const ok = (this.figures.modes ?? []).includes("semantic");
     return { ok, checked: true, cached: true, checkedAtMs: this.figuresAt,
-      ...(ok ? {} : { error: `no embedding model: the engine searches lexically (${this.figures.embedding ?? "[embedding] provider none"})` }) };
+      ...(ok ? {} : { error: "No embedding model: the engine searches lexically (FTS-only mode)" }) };
   }
 
   async probeEmbeddingAvailability() {
@@ -206,6 +206,9 @@ export function createMemoryRuntime(deps) {
     if (!manager) {
       manager = new EngineSearchManager(engine);
       managers.set(engine, manager);
+      // A reply's trigger lookup has about a second and a half: have the engine read its trigger
+      // entries once now, not on the first reply.
+      manager.listTriggerCandidates().catch(() => {});
     }
     return manager;
   };
