@@ -10,6 +10,7 @@ import path from "node:path";
 import { agentWorkspaces } from "./agents.js";
 import { listPublicArtifacts } from "./artifacts.js";
 import { registerMemoryCli } from "./cli.js";
+import { desiredJob, readReflectSchedule, reflectScheduleService } from "./cron.js";
 import { DEFAULT_TIMEOUT_MS, EnginePool } from "./engine.js";
 import { providerKeys } from "./keys.js";
 import { citationsMode, promptSection } from "./mapping.js";
@@ -205,6 +206,19 @@ export function register(api, host = {}) {
       pool.closeAll();
     },
   });
+
+  // The managed reflect job in OpenClaw's cron, one per agent workspace (cron.js), from the live config.
+  api.registerService(reflectScheduleService(api, {
+    pluginId: PLUGIN_ID,
+    jobsFor: (/** @type {any} */ cfg) => {
+      const raw = cfg?.plugins?.entries?.[PLUGIN_ID]?.config ?? api.pluginConfig;
+      const schedule = readReflectSchedule(raw?.reflect, cfg);
+      if (!schedule.enabled) return [];
+      const live = readPluginConfig(raw);
+      return workspacesOf(cfg).map((group) => desiredJob(group, schedule, {
+        command: live.command, env: { ...live.env, ...engineEnv(cfg, group.agentIds[0]) } }));
+    },
+  }));
 
   api.registerCli((/** @type {any} */ ctx) => {
     registerMemoryCli(ctx.program, (agent) => {
