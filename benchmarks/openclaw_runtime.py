@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -66,19 +65,8 @@ def main() -> None:
     home.index()
     queries = [qa["question"] for qa in sample["qa"]][: args.questions]
     (tmp / "queries.json").write_text(json.dumps(queries))
-    log = (tmp / "gateway.log").open("w")
-    gw = subprocess.Popen([str(NODE_BIN / "openclaw"), "gateway", "run", "--port", str(home.port), "--bind", "loopback",
-                           "--auth", "token", "--token", TOKEN], stdout=log, stderr=subprocess.STDOUT, env=home.env, cwd=tmp)
-    try:
+    with home.gateway() as gw:
         deadline = time.monotonic() + 180
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", home.port), timeout=1).close()
-                break
-            except OSError:
-                if gw.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit(f"gateway did not start: {(tmp / 'gateway.log').read_text()[-3000:]}") from None
-                time.sleep(0.5)
         while True:  # the gateway answers tools once its plugins are up; the engine child loads its model
             try:
                 home.invoke("warm up", args.k)
@@ -96,13 +84,6 @@ def main() -> None:
             raise SystemExit(f"openclaw_rpc.mjs failed: {proc.stderr[-2000:]}")
         cpu = cpu_seconds(pids) - cpu_before
         got = json.loads(proc.stdout.strip().splitlines()[-1])
-    finally:
-        gw.terminate()
-        try:
-            gw.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            gw.kill()
-        log.close()
     rpc, tool = got["rpc_ms"], got["tool_ms"]
     report = {
         "conversation": args.conversation, "questions": len(rpc), "k": args.k,

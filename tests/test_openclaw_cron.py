@@ -33,6 +33,8 @@ def oc(tmp_path_factory: pytest.TempPathFactory) -> OpenClaw:
     ws = build_workspace(root / "workspace")
     run_ok(ws, "index")
     oc = OpenClaw(root, ws, memory_executable())
+    # as a user who never set memory-core's dreaming switch: the plugin sets it at start
+    edit_config(oc.config, plugin_config(lambda c: c.pop("dreaming")))
     first = oc.run("memory", "status")  # OpenClaw's first command in a new home migrates its state
     assert first.returncode == 0, first.stderr
     return oc
