@@ -3,13 +3,13 @@
 // A thin shell: the tools, the prompt, the flush and `openclaw memory ...` all ask the engine
 // (`memory mcp`, one long-lived child per workspace; the `memory` CLI for the command line).
 // Registration writes nothing to stdout (it would break every `openclaw ... --json`).
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { registerMemoryCli } from "./cli.js";
 import { DEFAULT_TIMEOUT_MS, EnginePool } from "./engine.js";
-import { providerKeys } from "./keys.js";
+import { FlushPromptCache, byteSize, flushPlan } from "./flush.js";
+import { namedProviders, providerKeys } from "./keys.js";
 import { citationsMode, promptSection } from "./mapping.js";
 import { TOOL_NAMES, createGetTool, createPassThroughTools, createSearchTool } from "./tools.js";
 
@@ -92,62 +92,7 @@ export function engineEnv(cfg, agentId) {
   return Object.keys(overlay).length ? { MEMORY_CONFIG_OVERLAY: JSON.stringify(overlay) } : {};
 }
 
-/**
- * The pre-compaction flush plan, with the engine's prompts (`memory flush-prompt --json`), cached per day.
- * @param {PluginConfig} pc @param {string} workspace @param {any} cfg @param {Map<string, any>} cache
- */
-export function flushPlan(pc, workspace, cfg, cache) {
-  const defaults = cfg?.agents?.defaults?.compaction?.memoryFlush;
-  if (defaults?.enabled === false) return null;
-  const day = new Date().toISOString().slice(0, 10);
-  const key = `${workspace}\n${day}`;
-  let prompts = cache.get(key);
-  if (!prompts) {
-    try {
-      const out = execFileSync(pc.command, ["--workspace", workspace, "flush-prompt", "--json"], {
-        env: { ...process.env, ...pc.env }, encoding: "utf8", timeout: 15_000, stdio: ["ignore", "pipe", "ignore"],
-      });
-      prompts = JSON.parse(out);
-      cache.set(key, prompts);
-    } catch {
-      return null; // no engine: no flush (the tools say why when called)
-    }
-  }
-  const hints = openclawFlushHints(prompts.path);
-  const soft = Number.isInteger(defaults?.softThresholdTokens) && defaults.softThresholdTokens >= 0 ? defaults.softThresholdTokens : 4000;
-  return {
-    softThresholdTokens: soft,
-    forceFlushTranscriptBytes: byteSize(defaults?.forceFlushTranscriptBytes) ?? 2 * 1024 * 1024,
-    reserveTokensFloor: 20_000,
-    model: typeof defaults?.model === "string" && defaults.model.trim() ? defaults.model.trim() : undefined,
-    prompt: `${prompts.user}\n\n${hints}`,
-    systemPrompt: `${prompts.system}\n\n${hints}`,
-    relativePath: prompts.path,
-  };
-}
-
-/**
- * What OpenClaw's flush turn needs besides the engine's prompt: its tools there are read and write
- * (write may only append to today's log, memory_retain is not offered), and memory-core's safety hints.
- * @param {string} rel the log's path, memory/YYYY-MM-DD.md
- */
-export function openclawFlushHints(rel) {
-  return [
-    `In this flush turn the tools are read and write, and write may only append to ${rel}: append the facts there as a "## Retain" section, one bullet per fact (e.g. "- W @Peter: Lives in Vienna.").`,
-    `Store durable memories only in ${rel} (create memory/ if needed).`,
-    `If ${rel} already exists, APPEND new content only and do not overwrite existing entries.`,
-    "Treat workspace bootstrap/reference files such as MEMORY.md, DREAMS.md, SOUL.md, and AGENTS.md as read-only during this flush; never overwrite, replace, or edit them.",
-  ].join("\n");
-}
-
-/** A byte size as OpenClaw writes it: 2097152, "2mb", "512kb", "100b". @param {unknown} v */
-export function byteSize(v) {
-  if (typeof v === "number") return Number.isFinite(v) && v >= 0 ? Math.floor(v) : undefined;
-  const m = typeof v === "string" ? /^\s*(\d+(?:\.\d+)?)\s*(b|kb|k|mb|m|gb|g)?\s*$/i.exec(v) : null;
-  if (!m) return undefined;
-  const unit = { b: 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3 }[(m[2] ?? "b").toLowerCase()] ?? 1;
-  return Math.floor(Number(m[1]) * unit);
-}
+export { byteSize, flushPlan };
 
 /** The registration, separate from definePluginEntry so the node tests drive it with a fake api. @param {any} api */
 export function register(api) {
@@ -157,15 +102,17 @@ export function register(api) {
   /** @param {any} ctx */
   const configOf = (ctx) => ctx?.getRuntimeConfig?.() ?? ctx?.runtimeConfig ?? ctx?.config ?? liveConfig();
   /** OpenClaw's resolved provider keys, for one engine child's environment (keys.js). @param {any} cfg @param {string} [agentId] @param {string} [workspaceDir] */
-  const keysFor = (cfg, agentId, workspaceDir) => () => providerKeys(api.runtime, cfg, { agent: agentEntry(cfg, agentId), workspaceDir });
+  const keysFor = (cfg, agentId, workspaceDir) => () => providerKeys(api.runtime, cfg, { agent: agentEntry(cfg, agentId), workspaceDir,
+    providers: workspaceDir ? namedProviders(workspaceDir, { ...pc.env, ...engineEnv(cfg, agentId) }, cfg) : undefined });
   /** @param {any} ctx */
+  const flushCache = new FlushPromptCache({ command: pc.command ?? "memory", env: pc.env });
   const engineFor = (ctx) => {
     const cfg = configOf(ctx);
     const workspace = resolveWorkspace(pc, { ...ctx, config: cfg });
+    flushCache.prefetch(workspace); // a turn's tools are made before its flush could run
     return pool.get(workspace, engineEnv(cfg, ctx?.agentId), keysFor(cfg, ctx?.agentId, workspace));
   };
   const deps = { engineFor, configOf };
-  const flushCache = new Map();
 
   api.registerMemoryCapability({
     deterministicRecallToolName: "memory_search",
@@ -174,7 +121,7 @@ export function register(api) {
     }),
     flushPlanResolver: (/** @type {any} */ params = {}) => {
       const cfg = params.cfg ?? liveConfig();
-      return flushPlan(pc, resolveWorkspace(pc, { config: cfg }), cfg, flushCache);
+      return flushPlan(flushCache, resolveWorkspace(pc, { config: cfg }), cfg);
     },
   });
 
@@ -188,10 +135,11 @@ export function register(api) {
     async start(ctx) {
       const workspace = resolveWorkspace(pc, { workspaceDir: ctx?.workspaceDir, config: ctx?.config });
       const engine = pool.get(workspace, engineEnv(ctx?.config), keysFor(ctx?.config, undefined, workspace));
+      flushCache.prefetch(workspace);
       engine.start().catch((/** @type {Error} */ err) => ctx?.logger?.warn?.(err.message));
     },
     async stop() {
-      pool.closeAll();
+      await pool.closeAll();
     },
   });
 
