@@ -190,10 +190,11 @@ class Workspace:
         """
         import hashlib  # lazy: only writers lock files, and a recall writes none
 
-        from ..files import remove_stale_temps
+        from ..files import ensure_state_dir, remove_stale_temps
         from ..locks import file_lock
 
         name = hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+        ensure_state_dir(self.state_dir)
         with file_lock(self.state_dir / "locks" / f"{name}.lock", wait) as held:
             if not held:
                 raise IndexBusy(f"{key} is being written by another process for over {wait:.0f}s; try again")
