@@ -101,8 +101,7 @@ export async function runSearch(eng, raw) {
   const { code, stdout } = await runEngineCli(eng, ["recall", ...recallArgs, "--k", String(max ?? 6), "--json"], { capture: true });
   if (code !== 0) return code;
   const shaped = searchResult(JSON.parse(stdout), { minScore: min === undefined ? undefined : Number(min), include: false });
-  /** @type {any[]} */
-  const results = shaped.results;
+  const results = /** @type {any[]} */ (shaped.results);
   if (json) {
     process.stdout.write(`${JSON.stringify({ results }, null, 2)}\n`);
     return 0;

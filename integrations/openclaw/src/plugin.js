@@ -17,7 +17,7 @@ export const PLUGIN_ID = "workspace-memory";
 
 /**
  * @typedef {object} PluginConfig
- * @property {string} [command]
+ * @property {string} command
  * @property {string} [workspace]
  * @property {Record<string,string>} [env]
  * @property {number} [timeoutMs]
@@ -45,7 +45,7 @@ function expandHome(p) {
 /**
  * The workspace an agent's memory lives in: the plugin's override, else the agent's workspaceDir,
  * else the configured agent or default workspace, else OpenClaw's default.
- * @param {PluginConfig} pc @param {{workspaceDir?: string, agentId?: string, config?: any}} ctx
+ * @param {{workspace?: string}} pc @param {{workspaceDir?: string, agentId?: string, config?: any}} ctx
  */
 export function resolveWorkspace(pc, ctx = {}) {
   if (pc.workspace) return path.resolve(expandHome(pc.workspace));
@@ -104,8 +104,8 @@ export function register(api) {
   /** OpenClaw's resolved provider keys, for one engine child's environment (keys.js). @param {any} cfg @param {string} [agentId] @param {string} [workspaceDir] */
   const keysFor = (cfg, agentId, workspaceDir) => () => providerKeys(api.runtime, cfg, { agent: agentEntry(cfg, agentId), workspaceDir,
     providers: workspaceDir ? namedProviders(workspaceDir, { ...pc.env, ...engineEnv(cfg, agentId) }, cfg) : undefined });
+  const flushCache = new FlushPromptCache({ command: pc.command, env: pc.env });
   /** @param {any} ctx */
-  const flushCache = new FlushPromptCache({ command: pc.command ?? "memory", env: pc.env });
   const engineFor = (ctx) => {
     const cfg = configOf(ctx);
     const workspace = resolveWorkspace(pc, { ...ctx, config: cfg });
@@ -131,12 +131,18 @@ export function register(api) {
 
   api.registerService({
     id: "workspace-memory-engine",
-    /** Start the default workspace's engine with the gateway, so the first search is warm. @param {any} ctx */
+    /**
+     * Start the default workspace's engine with the gateway and warm it with one search (its model,
+     * vectors and index loaded): OpenClaw awaits a service's start before it reports ready, so the
+     * first memory_search after "ready" is a warm one. Bounded by the call's deadline.
+     * @param {any} ctx
+     */
     async start(ctx) {
       const workspace = resolveWorkspace(pc, { workspaceDir: ctx?.workspaceDir, config: ctx?.config });
       const engine = pool.get(workspace, engineEnv(ctx?.config), keysFor(ctx?.config, undefined, workspace));
       flushCache.prefetch(workspace);
-      engine.start().catch((/** @type {Error} */ err) => ctx?.logger?.warn?.(err.message));
+      await engine.call("memory_search", { query: "warm up", k: 1 })
+        .catch((/** @type {Error} */ err) => ctx?.logger?.warn?.(err.message));
     },
     async stop() {
       await pool.closeAll();

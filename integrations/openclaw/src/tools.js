@@ -30,7 +30,7 @@ function pick(schema, params) {
 /**
  * A read-only call, retried once when the engine died under it (the retry starts a new engine);
  * writes are never retried: their error says the engine died, and the next call restarts it.
- * @param {import("./engine.js").Engine} engine @param {string} name @param {object} args @param {AbortSignal} [signal]
+ * @param {import("./engine.js").Engine} engine @param {string} name @param {Record<string, unknown>} args @param {AbortSignal} [signal]
  */
 export async function readCall(engine, name, args, signal) {
   try {
