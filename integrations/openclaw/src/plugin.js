@@ -71,8 +71,9 @@ function stateDir() {
 /**
  * OpenClaw's memory.search settings (per-agent ones first) as the engine's config overlay
  * ($MEMORY_CONFIG_OVERLAY, laid over the workspace's memory.toml): extraPaths -> extra_paths,
- * sources -> [recall] sources, and with "sessions" the agent's JSONL sessions folder -> [sessions] paths
- * (when that folder exists). Empty when OpenClaw sets none of them.
+ * sources -> [recall] sources, and with "sessions" the agent's transcripts -> [sessions] paths: its
+ * SQLite store (agents/<id>/agent/openclaw-agent.sqlite) and its JSONL folder, those that exist. Empty
+ * when OpenClaw sets none of them.
  * @param {any} cfg @param {string} [agentId] @returns {Record<string,string>}
  */
 export function engineEnv(cfg, agentId) {
@@ -86,8 +87,10 @@ export function engineEnv(cfg, agentId) {
   const sources = Array.isArray(configured) ? configured.filter((s) => s === "memory" || s === "sessions") : [];
   if (sources.length) {
     overlay.recall = { sources };
-    const folder = path.join(stateDir(), "agents", agentId || "main", "sessions");
-    if (sources.includes("sessions") && fs.existsSync(folder)) overlay.sessions = { paths: [folder] };
+    // The agent's transcripts: OpenClaw 2026.9's SQLite store, and the JSONL folder of older installs.
+    const agentDir = path.join(stateDir(), "agents", agentId || "main");
+    const found = [path.join(agentDir, "agent", "openclaw-agent.sqlite"), path.join(agentDir, "sessions")].filter((p) => fs.existsSync(p));
+    if (sources.includes("sessions") && found.length) overlay.sessions = { paths: found };
   }
   return Object.keys(overlay).length ? { MEMORY_CONFIG_OVERLAY: JSON.stringify(overlay) } : {};
 }
