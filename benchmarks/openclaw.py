@@ -151,6 +151,7 @@ class Home:
             "OPENCLAW_STATE_DIR": str(root / "home" / ".openclaw"), "PATH": f"{NODE_BIN}:{os.environ['PATH']}",
             "OPENCLAW_NO_AUTO_UPDATE": "1", "DO_NOT_TRACK": "1", "OPENCLAW_DISABLE_BONJOUR": "1",
             "OPENCLAW_SKIP_CHANNELS": "1", "OPENCLAW_NO_ONBOARD": "1", "OPENCLAW_NO_PROMPT": "1",
+            "FORCE_COLOR": "0", "NO_COLOR": "1",
             "MEMORY_CACHE_DIR": os.environ.get("MEMORY_CACHE_DIR", str(Path.home() / ".cache" / "workspace-memory")),
         }
 
@@ -185,7 +186,7 @@ def wait_ready(gw: subprocess.Popen, log: Path, port: int) -> float:
     """Wait until the gateway logs "ready" (the plugin's service has warmed the engine by then);
     the seconds it took."""
     started, deadline = time.monotonic(), time.monotonic() + 300
-    while "[gateway] ready" not in log.read_text(errors="replace"):
+    while "[gateway] ready" not in re.sub(r"\x1b\[[0-9;]*m", "", log.read_text(errors="replace")):
         if gw.poll() is not None or time.monotonic() > deadline:
             raise SystemExit(f"gateway did not start: {log.read_text()[-3000:]}")
         time.sleep(0.2)

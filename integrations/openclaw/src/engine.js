@@ -9,16 +9,30 @@ const PROTOCOL_VERSION = "2025-06-18";
 const STDERR_TAIL = 2_000;
 const PING_MS = 5_000; // after a call's deadline: a child that does not answer a ping within this is hung
 const KILL_GRACE_MS = 2_000; // close(): SIGTERM, then SIGKILL when the child is still there
+const START_MS = 60_000; // the handshake's deadline: a cold start on a loaded machine takes seconds
 
-/** Every live child of this process, killed when the process exits however it exits (a stopped child included). */
-const LIVE = new Set();
-process.once("exit", () => {
-  for (const child of LIVE) {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* already gone */ }
+/**
+ * Every live child of this process, killed when the process exits however it exits (a stopped child
+ * included). One set and one exit listener per process, however often OpenClaw loads this module
+ * (it loads plugins again for tool discovery and for each registry).
+ * @type {Set<import("node:child_process").ChildProcess>}
+ */
+const LIVE = (() => {
+  const key = Symbol.for("workspace-memory.engine-children");
+  const holder = /** @type {any} */ (globalThis);
+  if (!holder[key]) {
+    const live = new Set();
+    holder[key] = live;
+    process.once("exit", () => {
+      for (const child of live) {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* already gone */ }
+      }
+    });
   }
-});
+  return holder[key];
+})();
 
 /** A failure the agent or the CLI user should read as one line. */
 export class EngineError extends Error {
@@ -160,7 +174,7 @@ export class Engine {
       protocolVersion: PROTOCOL_VERSION,
       capabilities: {},
       clientInfo: { name: "openclaw-workspace-memory", version: "0.1.0" },
-    }, this.timeoutMs);
+    }, Math.max(this.timeoutMs, START_MS));
     this.#send({ jsonrpc: "2.0", method: "notifications/initialized" });
   }
 
