@@ -38,8 +38,8 @@ REPO = Path(__file__).resolve().parents[1]
 NODE_BIN = REPO / ".node" / "bin"
 PLUGIN_DIR = REPO / "integrations" / "openclaw"
 TOKEN = "test-token-29"
-TOOLS = {"memory_search", "memory_get", "memory_retain", "memory_reflect", "memory_entity", "memory_core_show",
-         "memory_core_append", "memory_core_replace", "memory_core_insert", "memory_core_rethink"}
+# Every tool of the engine's tools/list (src/engine-tools.json; memory-core's two under their names).
+TOOLS = {t["name"] for t in json.loads((PLUGIN_DIR / "src" / "engine-tools.json").read_text(encoding="utf-8"))}
 CITATION = re.compile(r"^(MEMORY\.md|memory/[\w./-]+\.md|bank/[\w./-]+\.md)#L\d+(-L\d+)?$")
 
 

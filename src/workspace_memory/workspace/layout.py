@@ -458,6 +458,6 @@ def sessions_problem(section: Any) -> str | None:  # a TOML value
         return f"[sessions]: unknown key {sorted(unknown)[0]!r}; expected: paths"
     paths = section.get("paths", [])
     if not isinstance(paths, list) or any(not isinstance(p, str) or not p.strip() for p in paths):
-        return ('[sessions] paths must be a list of folders or .jsonl files, '
+        return ('[sessions] paths must be a list of folders, .jsonl files or OpenClaw .sqlite databases, '
                 'e.g. paths = ["~/.openclaw/agents/main/sessions"]')
     return None
