@@ -113,13 +113,18 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def oc(tmp_path_factory: pytest.TempPathFactory) -> OpenClaw:
+def indexed_openclaw(tmp_path_factory: pytest.TempPathFactory, name: str) -> OpenClaw:
+    """A throwaway OpenClaw home (the plugin selected) over a fresh, indexed workspace."""
     _toolchain()
-    root = tmp_path_factory.mktemp("openclaw")
+    root = tmp_path_factory.mktemp(name)
     ws = build_workspace(root / "workspace")
     run_ok(ws, "index")
-    oc = OpenClaw(root, ws, memory_executable())
+    return OpenClaw(root, ws, memory_executable())
+
+
+@pytest.fixture(scope="module")
+def oc(tmp_path_factory: pytest.TempPathFactory) -> OpenClaw:
+    oc = indexed_openclaw(tmp_path_factory, "openclaw")
     # OpenClaw's first command in a new home migrates its state and says so on stdout (the
     # plugin prints nothing; test_inspect... checks it): get that done before the tests read stdout.
     first = oc.run("memory", "recall", "warm up", "--json")

@@ -25,10 +25,18 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_workspace, memory_executable, run_ok
+from conftest import build_workspace, memory_executable
 from test_mcp_hostile import raw_stdio
-from test_openclaw_plugin import NODE_BIN, PLUGIN_DIR, Gateway, OpenClaw, _details, _toolchain
-from test_openclaw_plugin import running_gateway as running_gateway
+from test_openclaw_plugin import (
+    NODE_BIN,
+    PLUGIN_DIR,
+    Gateway,
+    OpenClaw,
+    _details,
+    _toolchain,
+    indexed_openclaw,
+    running_gateway,
+)
 
 pytestmark = pytest.mark.node
 
@@ -37,11 +45,7 @@ ALONE = ("plugin tool name conflict", "already registered", "dreaming", "memory-
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory: pytest.TempPathFactory) -> OpenClaw:
-    _toolchain()
-    root = tmp_path_factory.mktemp("openclaw-slot")
-    ws = build_workspace(root / "workspace")
-    run_ok(ws, "index")
-    oc = OpenClaw(root, ws, memory_executable())
+    oc = indexed_openclaw(tmp_path_factory, "openclaw-slot")
     config = json.loads(oc.config.read_text(encoding="utf-8"))
     del config["plugins"]  # nothing of ours: the install adds it
     oc.config.write_text(json.dumps(config, indent=2), encoding="utf-8")
