@@ -112,7 +112,6 @@ export function register(api) {
   const engineFor = (ctx) => {
     const cfg = configOf(ctx);
     const workspace = resolveWorkspace(pc, { ...ctx, config: cfg });
-    flushCache.prefetch(workspace); // a turn's tools are made before its flush could run
     return pool.get(workspace, engineEnv(cfg, ctx?.agentId), keysFor(cfg, ctx?.agentId, workspace));
   };
   const deps = { engineFor, configOf };
@@ -128,7 +127,11 @@ export function register(api) {
     },
   });
 
-  api.registerTool((/** @type {any} */ ctx) => createSearchTool(ctx, deps), { names: ["memory_search"] });
+  api.registerTool((/** @type {any} */ ctx) => {
+    // A turn's tools are made before its pre-compaction flush can run: fetch the flush prompts now.
+    flushCache.prefetch(resolveWorkspace(pc, { ...ctx, config: configOf(ctx) }));
+    return createSearchTool(ctx, deps);
+  }, { names: ["memory_search"] });
   api.registerTool((/** @type {any} */ ctx) => createGetTool(ctx, deps), { names: ["memory_get"] });
   api.registerTool((/** @type {any} */ ctx) => createPassThroughTools(ctx, deps), { names: TOOL_NAMES.slice(2) });
 
