@@ -21,8 +21,9 @@ the real clock: memory-core's decay acts as it does on a user's fresh notes. `me
 memory-core on the dates as LoCoMo has them (its decay then weighs three-year-old notes).
 
 Reported per system: evidence recall at 5/10/K results and at 1,000 / 2,000 / 4,000 characters of
-returned text (results in rank order while the lines they cover fit), p50/p95 per call, the first
-call after the gateway said "ready", and the RSS of the gateway (and of the engine child for the
+returned text (results in rank order while the lines they cover fit), p50/p95 per call, the CPU
+time per call (user + system of the gateway and its children, from the second call on: a figure a
+loaded machine does not inflate as it does wall time), the first call after the gateway said "ready", and the RSS of the gateway (and of the engine child for the
 plugin) after the run. Then the command line, on the first conversation: `openclaw memory search`
 with memory-core and `openclaw memory recall` / `openclaw memory search` with the plugin, run in
 turn (A B C A B C ...) `--cli-rounds` times: wall time and CPU time (user + system of the command and
@@ -86,6 +87,18 @@ def children(pid: int) -> list[int]:
             if ppid == pid:
                 out.append(int(entry.name))
     return out
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds the processes have used so far (/proc/<pid>/stat)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def descendants(pid: int) -> list[int]:
@@ -195,7 +208,7 @@ def wait_ready(gw: subprocess.Popen, log: Path, port: int) -> float:
 
 
 def run_system(system: str, samples: list[dict], k: int, tmp: Path) -> dict:
-    rows, latencies, firsts, rss, index_s, ready_s = [], [], [], [], 0.0, []
+    rows, latencies, firsts, rss, index_s, ready_s, cpu_s = [], [], [], [], 0.0, [], 0.0
     for sample in samples:
         root = tmp / system / sample["sample_id"]
         where, files, _ = write_workspace(shifted(sample, system != "memory-core-2023"), root / "workspace")
@@ -208,11 +221,14 @@ def run_system(system: str, samples: list[dict], k: int, tmp: Path) -> dict:
                               env=home.env, cwd=root)
         try:
             ready_s.append(round(wait_ready(gw, log_path, home.port), 1))
-            first = True
+            first, cpu_from = True, None
             for qa in sample["qa"]:
                 evidence = [where[d] for d in normalize_evidence(qa.get("evidence", [])) if d in where]
                 if not evidence:
                     continue
+                if not first and cpu_from is None:  # CPU from the second call on: the gateway and its engine
+                    serving = [gw.pid, *descendants(gw.pid)]
+                    cpu_from = cpu_seconds(serving)
                 t0 = time.perf_counter()
                 details = home.invoke(qa["question"], k)
                 ms = (time.perf_counter() - t0) * 1000
@@ -220,6 +236,8 @@ def run_system(system: str, samples: list[dict], k: int, tmp: Path) -> dict:
                 first = False
                 results = [r for r in details.get("results", []) if "startLine" in r]
                 rows.append({"category": CATEGORIES[qa["category"]], **score(results, evidence, files, k)})
+            if cpu_from is not None:
+                cpu_s += cpu_seconds(serving) - cpu_from
             engine = [p for p in descendants(gw.pid) if b"mcp" in Path(f"/proc/{p}/cmdline").read_bytes()]
             rss.append({"gateway_kib": rss_kib(gw.pid), "engine_kib": sum(rss_kib(p) for p in engine)})
         finally:
@@ -234,6 +252,7 @@ def run_system(system: str, samples: list[dict], k: int, tmp: Path) -> dict:
     lat = sorted(latencies)
     return {"system": system, "questions": len(rows), **table,
             "p50_ms": round(statistics.median(lat), 1), "p95_ms": round(lat[int(0.95 * (len(lat) - 1))], 1),
+            "cpu_ms_per_call": round(1000 * cpu_s / max(1, len(latencies)), 1),
             "first_call_ms": [round(f) for f in firsts], "ready_s": ready_s, "index_s": round(index_s, 1), "rss": rss}
 
 
