@@ -55,6 +55,13 @@ def check_recall(query: str, k: int, **others: str | None) -> None:
         check_text(name, value)
 
 
+def check_something_asked(query: str, **filters: str | None) -> None:
+    """A search asks for something: a query, or a filter (since, until, kind, entity). The CLI
+    says the same with its flags' names (`memory recall ""` exits 2)."""
+    if not query.strip() and not any(filters.values()):
+        raise UserError("query: empty; give a query (or a filter such as since or entity)")
+
+
 def clip(text: str, limit: int, mark: str = "…") -> str:
     """`text` cut to `limit` characters, with `mark` at the cut (so a reader knows it was cut)."""
     return text if len(text) <= limit else text[: max(limit - len(mark), 0)] + mark
