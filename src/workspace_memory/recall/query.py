@@ -177,7 +177,8 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
         u.entity_names = {e.key: e.forms() for e in named}
         u.about_words = _about_words(u.text, named)
     u.opinion = not _OPINION_WORDS.isdisjoint(_words(u.text))
-    u.present = window is None and not req.since and not req.until and asks_about_now(question)
+    u.present = window is None and not req.since and not req.until and (
+        asks_about_now(question) or (not _english(question) and _about_now_in_another_language(question)))
     return u
 
 
@@ -192,6 +193,17 @@ def _about_words(text: str, named: list) -> frozenset[str]:  # [EntityInfo]
                 raw[:1].isupper() and len(word) >= 4 and resolve(named, word) is not None):
             found.add(word)
     return frozenset(found)
+
+
+def _english(question: str) -> bool:
+    """The question holds English question words (its tense was read by asks_about_now)."""
+    return not _QUESTION_WORDS.isdisjoint(_words(question))
+
+
+def _about_now_in_another_language(question: str) -> bool:
+    from .now import about_now  # lazy: an English question never needs the other languages' words
+
+    return about_now(question)
 
 
 def asks_about_now(question: str) -> bool:

@@ -5,12 +5,15 @@ The rule itself (which newer world fact replaces which older one) lives in
 facts.supersession, so recall, entity pages and bank/world.md agree; the store applies
 it whenever facts change and keeps the answer.
 
-For a present-tense question a superseded fact's relevance is multiplied by
-SUPERSEDED_FACTOR; when the question names a time ("where did Peter live in March?")
-nothing is demoted, since the old fact may be exactly what was true then.
+For a question about now, in any language (recall.now), a superseded fact's relevance is
+multiplied by SUPERSEDED_FACTOR; when the question names a time ("where did Peter live in
+March?") or asks about the past ("Wo hat Jonas früher gewohnt?") nothing is demoted, since the
+old fact may be exactly what was true then.
 """
 
 from __future__ import annotations
+
+import re
 
 from ..index.base import ChunkRow, Store
 
@@ -31,24 +34,40 @@ def superseded_among(store: Store, rows: dict[int, ChunkRow], question: str = ""
     return replaced
 
 
-# What a question asks about, as facts.supersession's slots: "where does Peter live" is residence.
-_ASKED_SLOTS = (("residence", ("live", "lives", "living", "reside", "resides", "home", "based")),
-                ("employer", ("work", "works", "working", "job", "employer", "employed")))
+def _asked_patterns() -> dict[str, re.Pattern[str]]:
+    """Each attribute's question words in every language with data (lang/stance ASKED), compiled once."""
+    if not _ASKED:
+        from .. import lang
+
+        sources: dict[str, list[str]] = {}
+        for code in lang.available("stance"):
+            for attribute, patterns in getattr(lang.table("stance", code), "ASKED", {}).items():
+                sources.setdefault(attribute, []).extend(patterns)
+        _ASKED.update({a: re.compile("|".join(f"(?:{p})" for p in ps), re.I) for a, ps in sources.items()})
+    return _ASKED
+
+
+_ASKED: dict[str, re.Pattern[str]] = {}
+
+
+def asked_attributes(question: str) -> tuple[str, ...]:
+    """The attributes a question asks about ("where does Peter live": residence; "Wo arbeitet Sam?": employer)."""
+    return tuple(a for a, pattern in _asked_patterns().items() if pattern.search(question))
 
 
 def slot_replaced(rows: dict[int, ChunkRow], question: str) -> dict[int, int]:
-    """{older world fact: the newest candidate about the same entity that states the slot asked about}.
+    """{older world fact: the newest candidate about the same entity that states the attribute asked about}.
 
-    The store's rule supersedes a fact only when every slot it states is stated again, so "Lives in
-    Vienna and works remotely for Acme" stands beside a newer "Moved to London" (the employer still
-    holds). A question that asks where Peter lives asks about the residence only: for it, the newer
-    residence replaces the older one.
+    The store's rule supersedes a fact only when every attribute it states is stated again, so
+    "Lives in Vienna and works remotely for Acme" stands beside a newer "Moved to London" (the
+    employer still holds). A question that asks where Peter lives asks about the residence only:
+    for it, the newer residence replaces the older one. The question's words are read with each
+    language's table (lang/stance ASKED), so "Wo wohnt Jonas?" and "Jonas住在哪里？" ask it too.
     """
-    words = set(question.lower().replace("?", " ").split())
-    asked = [slot for slot, cues in _ASKED_SLOTS if not words.isdisjoint(cues)]
+    asked = asked_attributes(question)
     if not asked:
         return {}
-    from ..facts.supersession import slots  # lazy: only questions about a residence or an employer
+    from ..facts.supersession import slots  # lazy: only questions about an attribute
 
     by_entity: dict[str, list[tuple[tuple, int, tuple[str, ...]]]] = {}
     for cid, row in rows.items():
@@ -65,6 +84,19 @@ def slot_replaced(rows: dict[int, ChunkRow], question: str) -> dict[int, int]:
             if newer:
                 out[old_id] = newer[-1]
     return out
+
+
+def why_replaced(old: ChunkRow, new: ChunkRow) -> str:
+    """What made `new` replace `old`, for --explain: the attribute and the words of each (facts.supersession),
+    or the opinion's changed stance (facts.stance)."""
+    if old["kind"] == "opinion":
+        from ..facts.stance import stance
+
+        return "changed mind: " + stance(old.get("fact_content") or old["text"], new.get("fact_content") or new["text"],
+                                         tuple(old.get("entity_names") or ())).describe()
+    from ..facts.supersession import why
+
+    return why(old.get("fact_content") or old["text"], new.get("fact_content") or new["text"])
 
 
 def changed_minds(rows: dict[int, ChunkRow]) -> dict[int, int]:
