@@ -53,6 +53,7 @@ def opinions(entity: str | None, as_json: bool) -> None:
     for op in found:
         conf = "?" if op["confidence"] is None else f"{op['confidence']:.2f}"
         was = f"; superseded {op['until']} by: {op['superseded_by']}" if op["superseded_by"] else ""
+        was += "".join(f"; may contradict: {other}" for other in op.get("may_contradict") or ())
         echo(f"{conf}  {op['statement']}  ({', '.join(op['entities']) or 'no entity'}; "
              f"updated {op['last_updated']}; {len(op['evidence'])} evidence{was})")
 

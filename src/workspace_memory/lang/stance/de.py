@@ -42,7 +42,7 @@ QUESTION = frozenset("wo wer was wann wie welche welcher welches welchen warum w
 
 POSITIVE = """
 gut super toll prima hervorragend ausgezeichnet liebe mag mögen gefällt bevorzug empfehl zuverlässig
-schnell nützlich sinnvoll genial praktisch einfach großartig klasse passt lohnt
+schnell nützlich sinnvoll genial praktisch einfach großartig klasse passt lohnt wert
 """
 NEGATIVE = """
 schlecht schrecklich furchtbar hasse hass meide vermeid überbewert nutzlos langsam kaputt mühsam

@@ -79,11 +79,10 @@ AGAIN = frozenset({"again", "still"})
 # A statement's verb of being: the word after it (and after a degree word) is what is said of the topic.
 COPULA = frozenset("is are was were be been seems seem feels feel looks look sounds sound stays stay "
                    "remains remain got gets became becomes".split())
-DEGREE = frozenset("very so quite rather really pretty fairly too overly a bit little extremely "
-                   "somewhat".split())
+DEGREE = frozenset("very so quite rather really pretty fairly too overly bit little extremely somewhat".split())
 STOP = frozenset("""
 a an the and or of to in on at for with by from as is are was were be been being it its this that these those he
 she they them his her their him i we you my our your me us so than then there here very really just also still
-again any more much many some such about into over after before has have had do does did will would can could
-should may might must all most thinks think thought feels feel says said seems seem find finds found
+again any more much many some such about into over after before has have had do does did will would can could next near close
+should may might must all most thinks think thought feels feel says said seems seem find finds found since
 """.split())

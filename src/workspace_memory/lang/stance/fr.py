@@ -53,7 +53,7 @@ EXCESS = frozenset({"trop", "excessivement"})
 ENOUGH = frozenset({"assez", "suffisamment"})
 AGAIN = frozenset({"nouveau", "toujours", "encore"})
 COPULA = frozenset("est sont était étaient paraît paraissent semble semblent reste restent devient".split())
-DEGREE = frozenset("très si assez plutôt vraiment trop un peu".split())
+DEGREE = frozenset("très si assez plutôt vraiment trop peu".split())
 STOP = frozenset("""
 le la les un une et ou de du des en est sont pour avec par que qui il elle ce ses son sa au aux à
 """.split())
