@@ -23,11 +23,13 @@ def _memory():  # api.Memory, imported lazily
 @click.option("--apply-core", is_flag=True, help="Append the core proposals to MEMORY.md (## Learned).")
 @click.option("--no-model", is_flag=True, help="Do not call the configured model endpoint.")
 @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as JSON.")
-def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json: bool) -> None:
+@click.option("--check", is_flag=True, help="Exit 1 when a generated region holds a hand edit (kept, reported).")
+def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json: bool, check: bool) -> None:
     """Update entity pages, opinions, world/experience lists and core proposals from recent facts."""
     report = _memory().reflect(since, dry_run=dry_run, apply_core=apply_core, use_model=not no_model)
     if as_json:
         echo_json(report.to_dict())
+        _check(check, report)
         return
     echo(report.summary_line())
     for prop in report.new_proposals:
@@ -36,6 +38,13 @@ def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json
         echo(f"  added to MEMORY.md: {text}")
     for notice in report.notices:
         echo(f"note: {notice}", err=True)
+    _check(check, report)
+
+
+def _check(check: bool, report) -> None:
+    """--check: a hand edit inside a generated region (kept, reported above) is exit 1."""
+    if check and report.conflicts:
+        raise click.exceptions.Exit(1)
 
 
 @click.command()

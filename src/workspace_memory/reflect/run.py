@@ -65,6 +65,8 @@ class ReflectReport:
     applied_core: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    # Hand edits inside generated regions, kept: "path:line: ..." and a diff each (reflect.writer).
+    conflicts: list[str] = field(default_factory=list)
     dry_run: bool = False
     busy: bool = False
     seconds: float = 0.0
@@ -97,6 +99,7 @@ class ReflectReport:
                          "facts_applied": s.applied},
             "proposals": [p.to_dict() for p in self.proposals],
             "applied_core": self.applied_core, "changed": self.changed, "notices": self.notices,
+            "conflicts": self.conflicts,
             "seconds": round(self.seconds, 3),
         }
 
@@ -188,7 +191,8 @@ class _Run:
             self.curated(kind)
         self.proposals(ops, apply_core)
         report.changed, notices = self.pages.commit(report.dry_run)
-        report.notices += notices
+        report.conflicts = list(self.pages.conflicts)
+        report.notices += notices + report.conflicts
 
     def opinions(self) -> list:
         key = opinions_md.PAGE
