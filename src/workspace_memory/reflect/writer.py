@@ -16,11 +16,10 @@ deleted `.memory/`) there is nothing to compare: the region is written and the c
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import difflib
 import json
 import re
+from pathlib import Path
 
 from ..files import atomic_write_text
 from ..workspace.layout import STATE_DIR, Workspace
