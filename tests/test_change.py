@@ -202,3 +202,29 @@ def test_explain_shows_the_tier_that_lifted_a_result(tmp_path: Path) -> None:
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__]))
+
+
+def test_a_stale_core_line_is_proposed_reported_and_replaced_with_a_minimal_diff(tmp_path: Path) -> None:
+    root = tmp_path / "ws"
+    run_ok(root, "init", now=NOW)
+    core = root / "MEMORY.md"
+    core.write_text(core.read_text(encoding="utf-8") + "\n## People\n- Jonas Weber: backend freelancer, lives in "
+                    "Hamburg.\n- Mara: product lead, lives in Bremen.\n", encoding="utf-8")
+    write_files(root, {
+        "memory/2025-11-23.md": "# 2025-11-23\n\n## Retain\n- W @Jonas: Lives in Hamburg-Altona; plans to move.\n",
+        "memory/2025-11-25.md": "# 2025-11-25\n\n## Retain\n- W @Jonas: Moved from Hamburg to Leipzig (Plagwitz).\n"})
+    before = core.read_text(encoding="utf-8").splitlines()
+    number = before.index("- Jonas Weber: backend freelancer, lives in Hamburg.") + 1
+    report = json.loads(run_ok(root, "reflect", "--since", "30d", "--json", now=NOW, env=NO_MODEL))
+    (stale,) = report["stale_core"]
+    assert stale["line"] == number and stale["source"] == "memory/2025-11-25.md#L4"
+    assert stale["new"] == "- Jonas Weber: backend freelancer, moved from Hamburg to Leipzig (Plagwitz)."
+    assert f"replace MEMORY.md line {number}" in (root / "bank" / "proposals.md").read_text(encoding="utf-8")
+    code, out, _ = run_memory(root, "doctor", now=NOW, env=NO_MODEL)
+    assert code == 1 and f"MEMORY.md:{number}: a newer fact supersedes it (memory/2025-11-25.md#L4" in out
+    assert core.read_text(encoding="utf-8").splitlines() == before  # proposed, never applied unasked
+    run_ok(root, "reflect", "--since", "30d", "--apply-core", now=NOW, env=NO_MODEL)
+    after = core.read_text(encoding="utf-8").splitlines()
+    assert [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b] == [number - 1]
+    assert after[number - 1] == stale["new"]
+    assert json.loads(run_ok(root, "reflect", "--since", "30d", "--json", now=NOW, env=NO_MODEL))["stale_core"] == []

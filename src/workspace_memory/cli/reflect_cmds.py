@@ -34,6 +34,9 @@ def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json
     echo(report.summary_line())
     for prop in report.new_proposals:
         echo(f"  propose for MEMORY.md: {prop.text} ({prop.reason})")
+    for item in report.stale_core:
+        echo(f"  stale in MEMORY.md line {item.line}: {item.old.strip()}  ->  {item.new.strip()} "
+             f"(superseded by {item.source}: {item.reason}; --apply-core replaces it)")
     for text in report.applied_core:
         echo(f"  added to MEMORY.md: {text}")
     for notice in report.notices:
