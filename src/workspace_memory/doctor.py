@@ -27,8 +27,8 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from dataclasses import asdict, dataclass, field
 from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
