@@ -321,7 +321,7 @@ def _without_names(q: _Query, candidates: dict[int, Candidate]) -> str | None:
     names = topic.name_words(subjects, q.u.entity_names)
     if not names or not lexical.has_content([t for t in q.terms if t.cjk or not names.issuperset(t.words)]):
         return None
-    return topic.without_names(q.u.text, names)
+    return topic.without_names(topic.asked(q.u.text, q.u.time_phrase), names)
 
 
 def _relevance(q: _Query, candidates: dict[int, Candidate]) -> None:
