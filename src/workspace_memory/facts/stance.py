@@ -53,7 +53,6 @@ import re
 from functools import lru_cache
 
 from ..values import Value
-from .textmatch import analyze, similarity
 
 SIMILAR = 60.0  # textmatch.similarity at which two statements without topic words are about one thing
 NEGATION_SCOPE = 4  # words after a negation that it flips ("not a good fit": good is flipped)
@@ -298,6 +297,8 @@ def stance(opinion: str, statement: str, names: tuple[str, ...] = ()) -> Stance:
     if not shared:
         if old.topic and new.topic:
             return Stance("unrelated", "topic", "no shared topic word")
+        from .textmatch import analyze, similarity  # lazy: rapidfuzz, which a cold recall rarely needs
+
         if similarity(analyze(opinion, names), analyze(statement, names)) < SIMILAR:
             return Stance("unrelated", "similarity", "different claims")
     about = ", ".join(sorted(shared)[:3])
@@ -324,11 +325,18 @@ def stance(opinion: str, statement: str, names: tuple[str, ...] = ()) -> Stance:
             return Stance("unclear", "contrast", contrast, cue)
     elif old.predicates and new.predicates:
         return Stance("contradiction" if cue else "unclear", "contrast", contrast, cue)
-    elif analyze(opinion, names).polarity != analyze(statement, names).polarity:
+    elif _claim_polarity(opinion, names) != _claim_polarity(statement, names):
         return Stance("contradiction", "negation", about, cue)
     if not new.polarity and not new.predicates and not new.negated:
         return Stance("unrelated", "no stance", about, cue)
     return Stance("unclear", "similarity", about, cue)
+
+
+def _claim_polarity(text: str, names: tuple[str, ...]) -> int:
+    """textmatch's claim polarity (negation cues and antonyms), for two statements neither of which evaluates."""
+    from .textmatch import analyze  # lazy: rapidfuzz, which a cold recall rarely needs
+
+    return analyze(text, names).polarity
 
 
 def _shown(reading: Reading) -> str:

@@ -14,6 +14,8 @@ The rule, deterministic and the same in every language the model reads:
    - role:         someone's role or title ("promoted", "Teamleiterin", "jefa de", "升任");
    - status:       a project's state ("in beta", "paused", "gestoppt", "en pausa", "暂停");
    - date:         when something is planned ("planned for", "verschoben", "aplazó", "推迟").
+   A claim is read in its own languages: those whose small words it holds most (languages_of), so
+   "The movers from Umzug Blitz" is English and its German "Umzug" (a move) is a name here.
    A move ("moved", "umgezogen", "se mudó", "a déménagé", "搬到") states residence and whereabouts:
    whoever moved lives and is there now; unless the fact also states a date ("the release moved to
    Dec 8": what moved is a date).
@@ -41,7 +43,6 @@ from functools import lru_cache
 from typing import Protocol
 
 from ..markdown.names import display_name
-from .textmatch import analyze, similarity
 
 NEGATION_MATCH = 75.0
 ATTRIBUTE_ORDER = ("residence", "whereabouts", "employer", "relationship", "role", "status", "date")
@@ -59,20 +60,50 @@ class FactLike(Protocol):
     def order(self) -> tuple[str, str, int]: ...
 
 
-@lru_cache(maxsize=1)
-def _tables() -> tuple[dict[str, re.Pattern[str]], re.Pattern[str] | None]:
-    """Every language's attribute patterns joined per attribute, and the change cues (compiled once)."""
+def _join(patterns) -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{p})" for p in patterns), re.I)
+
+
+@lru_cache(maxsize=64)
+def _tables(codes: tuple[str, ...] = ()) -> tuple[dict[str, re.Pattern[str]], re.Pattern[str] | None]:
+    """The attribute patterns of the languages `codes` (all with data when empty), joined per
+    attribute, and their change cues (compiled once per set of languages)."""
     from .. import lang
 
     sources: dict[str, list[str]] = {}
     change: list[str] = []
-    for code in lang.available("stance"):
+    for code in codes or lang.available("stance"):
         table = lang.table("stance", code)
         for attribute, patterns in getattr(table, "ATTRIBUTES", {}).items():
             sources.setdefault(attribute, []).extend(patterns)
         change.extend(getattr(table, "CHANGE", ()))
-    joined = {a: re.compile("|".join(f"(?:{p})" for p in ps), re.I) for a, ps in sources.items()}
-    return joined, (re.compile("|".join(f"(?:{p})" for p in change), re.I) if change else None)
+    return {a: _join(ps) for a, ps in sources.items()}, (_join(change) if change else None)
+
+
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def languages_of(text: str) -> tuple[str, ...]:
+    """The languages a short text is most likely written in, by the small words of each table
+    (lang/stance STOP; Han characters: zh). A word of another language inside it ("the movers from
+    Umzug Blitz": a German word in an English sentence, a company's name) is then not read as that
+    language's. Empty when nothing tells: every table is read."""
+    from .. import lang
+
+    words = [w.casefold() for w in _WORDS.findall(text)]
+    counts: dict[str, int] = {}
+    for code in lang.available("stance"):
+        stop = getattr(lang.table("stance", code), "STOP", frozenset())
+        if code == "zh":
+            count = sum(any("\u3400" <= ch <= "\u9fff" for ch in w) for w in words)
+        else:
+            count = sum(w in stop for w in words)
+        if count:
+            counts[code] = count
+    if not counts:
+        return ()
+    best = max(counts.values())
+    return tuple(sorted(code for code, count in counts.items() if count == best))
 
 
 def _claim_text(fact: FactLike) -> str:
@@ -84,8 +115,9 @@ def _claim_text(fact: FactLike) -> str:
 
 
 def attributes(text: str) -> dict[str, str]:
-    """{attribute: the words that state it} for a claim, in ATTRIBUTE_ORDER (rule 2)."""
-    patterns, _ = _tables()
+    """{attribute: the words that state it} for a claim, in ATTRIBUTE_ORDER (rule 2), read in the
+    claim's languages (languages_of)."""
+    patterns, _ = _tables(languages_of(text))
     found: dict[str, str] = {}
     for attribute, pattern in patterns.items():
         match = pattern.search(text)
@@ -105,7 +137,7 @@ def slots(text: str) -> tuple[str, ...]:
 
 def change_cue(text: str) -> str | None:
     """The words of a change cue ("no longer", "left", "nicht mehr"), or None."""
-    _, pattern = _tables()
+    _, pattern = _tables(languages_of(text))
     match = pattern.search(text) if pattern is not None else None
     return match.group(0).strip() if match else None
 
@@ -138,8 +170,7 @@ def _supersede_group(group: list[FactLike], names: tuple[str, ...]) -> dict[int,
     """Rules 3 and 4 for one entity's facts, oldest first; linear in the facts but for change cues."""
     texts = [_claim_text(f) for f in group]
     fact_slots = [slots(t) for t in texts]
-    _, cue_pattern = _tables()
-    cue_at = [j for j, t in enumerate(texts) if cue_pattern is not None and cue_pattern.search(t)]
+    cue_at = [j for j, t in enumerate(texts) if change_cue(t)]
     out: dict[int, int] = {}
     nearest: dict[str, int] = {}  # slot -> index of the earliest later fact that states it
     for i in range(len(group) - 1, -1, -1):
@@ -149,8 +180,11 @@ def _supersede_group(group: list[FactLike], names: tuple[str, ...]) -> dict[int,
         else:
             later_cues = [j for j in cue_at if j > i]
             if later_cues:
+                from .textmatch import analyze, similarity  # lazy: rapidfuzz, only for a change cue
+
                 old_claim = analyze(texts[i], names)
                 for j in later_cues:
+                    _, cue_pattern = _tables(languages_of(texts[j]))
                     assert cue_pattern is not None
                     if similarity(old_claim, analyze(cue_pattern.sub(" ", texts[j]), names)) >= NEGATION_MATCH:
                         out[group[i].id] = group[j].id

@@ -34,25 +34,29 @@ def superseded_among(store: Store, rows: dict[int, ChunkRow], question: str = ""
     return replaced
 
 
-def _asked_patterns() -> dict[str, re.Pattern[str]]:
-    """Each attribute's question words in every language with data (lang/stance ASKED), compiled once."""
-    if not _ASKED:
+def _asked_patterns(codes: tuple[str, ...]) -> dict[str, re.Pattern[str]]:
+    """Each attribute's question words in the languages `codes` (all with data when empty;
+    lang/stance ASKED), compiled once per set of languages."""
+    if codes not in _ASKED:
         from .. import lang
 
         sources: dict[str, list[str]] = {}
-        for code in lang.available("stance"):
+        for code in codes or lang.available("stance"):
             for attribute, patterns in getattr(lang.table("stance", code), "ASKED", {}).items():
                 sources.setdefault(attribute, []).extend(patterns)
-        _ASKED.update({a: re.compile("|".join(f"(?:{p})" for p in ps), re.I) for a, ps in sources.items()})
-    return _ASKED
+        _ASKED[codes] = {a: re.compile("|".join(f"(?:{p})" for p in ps), re.I) for a, ps in sources.items()}
+    return _ASKED[codes]
 
 
-_ASKED: dict[str, re.Pattern[str]] = {}
+_ASKED: dict[tuple[str, ...], dict[str, re.Pattern[str]]] = {}
 
 
 def asked_attributes(question: str) -> tuple[str, ...]:
-    """The attributes a question asks about ("where does Peter live": residence; "Wo arbeitet Sam?": employer)."""
-    return tuple(a for a, pattern in _asked_patterns().items() if pattern.search(question))
+    """The attributes a question asks about ("where does Peter live": residence; "Wo arbeitet Sam?":
+    employer), read in the question's languages (facts.supersession.languages_of)."""
+    from ..facts.supersession import languages_of  # lazy: only a question about now
+
+    return tuple(a for a, pattern in _asked_patterns(languages_of(question)).items() if pattern.search(question))
 
 
 def slot_replaced(rows: dict[int, ChunkRow], question: str) -> dict[int, int]:

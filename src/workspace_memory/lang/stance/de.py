@@ -60,4 +60,5 @@ DEGREE = frozenset("sehr so ziemlich recht wirklich echt total etwas zu allzu".s
 STOP = frozenset("""
 der die das und oder ein eine ist sind war für mit von zu im in den dem des auf es er sie ich wir seine ihre sein
 ihr einen einem einer nach seit am an aus bei noch immer wieder sehr so auch nur schon mehr
+hat haben wird wurde nicht sich dass wie als vom zum zur über unter durch gegen ohne um
 """.split())

@@ -57,4 +57,5 @@ COPULA = frozenset("es son está están era eran parece parecen resulta resultan
 DEGREE = frozenset("muy bastante tan demasiado demasiada demasiados demasiadas algo realmente".split())
 STOP = frozenset("""
 el la los las un una y o de del en es son para con por que lo se su sus al ya muy más
+como pero desde hasta sobre entre cuando donde le les nos está están fue ha han a todo toda todos todas
 """.split())

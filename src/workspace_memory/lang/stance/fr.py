@@ -56,4 +56,5 @@ COPULA = frozenset("est sont était étaient paraît paraissent semble semblent 
 DEGREE = frozenset("très si assez plutôt vraiment trop peu".split())
 STOP = frozenset("""
 le la les un une et ou de du des en est sont pour avec par que qui il elle ce ses son sa au aux à
+a ont avait dans sur chez comme après avant depuis mais ne pas plus leur leurs nous vous ils elles cette ces
 """.split())
