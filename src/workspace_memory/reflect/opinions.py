@@ -181,6 +181,8 @@ class UpdateStats:
 
 NamesOf = Callable[[tuple[str, ...]], tuple[str, ...]]
 EmbedSimilarity = Callable[[str, str], float]  # 0..1 cosine, when embeddings are available
+# (opinion, newer statement) -> (label, who judged), or None: a configured model judges an unclear stance
+StanceJudge = Callable[[str, str], "tuple[str, str] | None"]
 
 
 def _no_names(keys: tuple[str, ...]) -> tuple[str, ...]:
@@ -196,6 +198,7 @@ class Engine:
     today: str
     names_of: NamesOf = _no_names
     embed_similarity: EmbedSimilarity | None = None
+    judge: StanceJudge | None = None
     stats: UpdateStats = field(default_factory=UpdateStats)
     # Which opinions (by position) name each entity ("" for those naming none), built by `apply`:
     # a fact is compared only with the opinions it could match, not with every opinion, so a
@@ -313,6 +316,15 @@ class Engine:
 
     def _apply_one(self, fact: Fact) -> None:
         op, value, view = self._best(fact, self._opinions_for(fact))
+        if op is not None and view is not None and view.label == "unclear" and self.judge is not None:
+            judged = self.judge(op.statement, fact.content)
+            if judged is not None:  # the model's decision, recorded with the rule's evidence
+                label, who = judged
+                view = Stance(label, f"model {who}", view.describe(), view.change_cue)
+                if label == "unrelated":
+                    if fact.kind == "opinion":
+                        self._create(fact)
+                    return
         if op is not None and view is not None and view.label == "unclear":
             # Similarity alone is never agreement: the stance is unclear, so the newer opinion stands
             # on its own and the two are linked as "may contradict" for a person to settle.

@@ -201,7 +201,8 @@ class _Run:
             old = self.read(key)
             page = opinions_md.parse_page(opinions_md.page_or_new(old))
             rec = opinions_md.reconcile(page, self.facts, self.today)
-            engine = Engine(rec.opinions, rec.tombstones, self.today, self.names_of, self.embed_similarity)
+            judge = self._judge if self.model is not None and self.model.stances and not self.report.dry_run else None
+            engine = Engine(rec.opinions, rec.tombstones, self.today, self.names_of, self.embed_similarity, judge)
             engine.refresh_ledger(self.facts)
             engine.withdraw_invalid(self.facts)
             self.report.stats = engine.apply(self.window)
@@ -214,6 +215,17 @@ class _Run:
         if rec.opinions or rec.tombstones or page.state_span is not None:
             self.plan(key, text)
         return rec.opinions
+
+    def _judge(self, opinion: str, statement: str) -> tuple[str, str] | None:
+        """The configured model's stance for a pair the rule leaves unclear (reflect.model); None on failure."""
+        from .model import ModelError, judge_stance
+
+        assert self.model is not None
+        try:
+            return judge_stance(self.model, opinion, statement), self.model.label
+        except ModelError as exc:
+            self.report.notices.append(f"{exc}; the stance stays unclear")
+            return None
 
     def entity_pages(self, ops: list) -> None:
         by_entity: dict[str, list[Fact]] = {}
