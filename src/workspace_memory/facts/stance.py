@@ -59,8 +59,11 @@ NEGATION_SCOPE = 4  # words after a negation that it flips ("not a good fit": go
 LABELS = ("support", "contradiction", "unclear", "unrelated")
 
 
+_HAN = re.compile("[\u3400-\u9fff]")
+
+
 def _cjk(text: str) -> bool:
-    return any("\u3400" <= ch <= "\u9fff" for ch in text)
+    return _HAN.search(text) is not None
 
 
 class _Words:
@@ -80,13 +83,18 @@ class _Words:
 
         self.positive = tuple(sorted(union("POSITIVE"), key=len, reverse=True))
         self.negative = tuple(sorted(union("NEGATIVE"), key=len, reverse=True))
+        self.positive_set, self.negative_set = frozenset(self.positive), frozenset(self.negative)
+        self.cjk_positive = tuple(s for s in self.positive if _cjk(s))
+        self.cjk_negative = tuple(s for s in self.negative if _cjk(s))
         self.negation = union("NEGATION")
         self.negation_phrases = tuple(sorted(union("NEGATION_PHRASES"), key=len, reverse=True))
         self.clause, self.excess, self.enough = union("CLAUSE"), union("EXCESS"), union("ENOUGH")
         self.again, self.copula, self.degree, self.stop = union("AGAIN"), union("COPULA"), union("DEGREE"), union("STOP")
         cues = sorted(union("CHANGE_CUES"), key=len, reverse=True)
         # Any change cue as a whole word (anywhere in a run of Han characters): one search per statement.
-        self.cue_re = re.compile("|".join(re.escape(c) if _cjk(c) else rf"(?<!\w){re.escape(c)}(?!\w)" for c in cues))
+        han = "|".join(re.escape(c) for c in cues if _cjk(c))
+        latin = "|".join(re.escape(c) for c in cues if not _cjk(c))
+        self.cue_re = re.compile("|".join(p for p in (rf"(?<!\w)(?:{latin})(?!\w)" if latin else "", han) if p))
         lists = (self.negation, self.clause, self.excess, self.enough, self.again, self.copula, self.degree, self.stop,
                  self.positive, self.negative)
         # Chinese words of every list, longest first: a run of Han characters is cut at them.
@@ -117,16 +125,22 @@ class Stance(Value):
 
 @lru_cache(maxsize=8192)
 def _valence(word: str) -> int:
-    """+1, -1 or 0 for one lower-case word (the longest matching stem wins; an exact word first)."""
+    """+1, -1 or 0 for one lower-case word: the longest stem it starts with (4 letters or more, or
+    the whole word) decides, a positive one on a tie; a Chinese word holds its stem anywhere."""
     words = _words()
-    best, sign = 0, 0
-    for stems, value in ((words.positive, 1), (words.negative, -1)):
-        for stem in stems:
-            if len(stem) > best and (word == stem or (len(stem) >= 4 and word.startswith(stem))
-                                     or (_cjk(stem) and stem in word)):
-                best, sign = len(stem), value
-                break  # stems are longest first
-    return sign
+    if _cjk(word):
+        found = [(len(s), value) for stems, value in ((words.cjk_positive, 1), (words.cjk_negative, -1))
+                 for s in stems if s in word]
+        return max(found, key=lambda f: (f[0], f[1]))[1] if found else 0
+    for k in range(len(word), 0, -1):
+        prefix = word[:k]
+        if k < 4 and k != len(word):
+            break  # a short stem counts only as the whole word
+        if prefix in words.positive_set:
+            return 1
+        if prefix in words.negative_set:
+            return -1
+    return 0
 
 
 class Reading(Value):

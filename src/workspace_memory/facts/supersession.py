@@ -72,7 +72,7 @@ def _tables(codes: tuple[str, ...] = ()) -> tuple[dict[str, re.Pattern[str]], re
 
     sources: dict[str, list[str]] = {}
     change: list[str] = []
-    for code in codes or lang.available("stance"):
+    for code in codes or _codes():
         table = lang.table("stance", code)
         for attribute, patterns in getattr(table, "ATTRIBUTES", {}).items():
             sources.setdefault(attribute, []).extend(patterns)
@@ -83,17 +83,29 @@ def _tables(codes: tuple[str, ...] = ()) -> tuple[dict[str, re.Pattern[str]], re
 _WORDS = re.compile(r"[^\W\d_]+")
 
 
+@lru_cache(maxsize=1)
+def _codes() -> tuple[str, ...]:
+    """The languages with stance data (read from the package folder once)."""
+    from .. import lang
+
+    return lang.available("stance")
+
+
+@lru_cache(maxsize=1)
+def _stops() -> tuple[tuple[str, frozenset[str]], ...]:
+    from .. import lang
+
+    return tuple((code, getattr(lang.table("stance", code), "STOP", frozenset())) for code in _codes())
+
+
 def languages_of(text: str) -> tuple[str, ...]:
     """The languages a short text is most likely written in, by the small words of each table
     (lang/stance STOP; Han characters: zh). A word of another language inside it ("the movers from
     Umzug Blitz": a German word in an English sentence, a company's name) is then not read as that
     language's. Empty when nothing tells: every table is read."""
-    from .. import lang
-
     words = [w.casefold() for w in _WORDS.findall(text)]
     counts: dict[str, int] = {}
-    for code in lang.available("stance"):
-        stop = getattr(lang.table("stance", code), "STOP", frozenset())
+    for code, stop in _stops():
         if code == "zh":
             count = sum(any("\u3400" <= ch <= "\u9fff" for ch in w) for w in words)
         else:
@@ -117,6 +129,11 @@ def _claim_text(fact: FactLike) -> str:
 def attributes(text: str) -> dict[str, str]:
     """{attribute: the words that state it} for a claim, in ATTRIBUTE_ORDER (rule 2), read in the
     claim's languages (languages_of)."""
+    return dict(_attributes(text))
+
+
+@lru_cache(maxsize=65536)
+def _attributes(text: str) -> tuple[tuple[str, str], ...]:
     patterns, _ = _tables(languages_of(text))
     found: dict[str, str] = {}
     for attribute, pattern in patterns.items():
@@ -127,7 +144,7 @@ def attributes(text: str) -> dict[str, str]:
     if moved is not None and "date" not in found:
         found.setdefault("residence", moved)
         found.setdefault("whereabouts", moved)
-    return {a: found[a] for a in ATTRIBUTE_ORDER if a in found}
+    return tuple((a, found[a]) for a in ATTRIBUTE_ORDER if a in found)
 
 
 def slots(text: str) -> tuple[str, ...]:

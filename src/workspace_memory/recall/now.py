@@ -15,10 +15,12 @@ this (recall.query: a question with a window is never about now).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _WORD = re.compile(r"[\w']+")
 
 
+@lru_cache(maxsize=1)
 def _languages() -> list:
     from .. import lang
 
