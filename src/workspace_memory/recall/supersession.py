@@ -5,7 +5,8 @@ The rule itself (which newer world fact replaces which older one) lives in
 facts.supersession, so recall, entity pages and bank/world.md agree; the store applies
 it whenever facts change and keeps the answer.
 
-For a question about now, in any language (recall.now), a superseded fact's relevance is
+For a question about now, in any language with words for it (recall.query.asks_about_now,
+lang/words), a superseded fact's relevance is
 multiplied by SUPERSEDED_FACTOR; when the question names a time ("where did Peter live in
 March?") or asks about the past ("Wo hat Jonas früher gewohnt?") nothing is demoted, since the
 old fact may be exactly what was true then.

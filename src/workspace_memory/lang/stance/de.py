@@ -33,12 +33,6 @@ ASKED = {
     "date": (r"\b(wann|datum|termin|geplant|erscheint)\b",),
 }
 
-NOW = frozenset("jetzt derzeit aktuell momentan zurzeit inzwischen mittlerweile heute noch nowadays".split())
-NOW_PHRASES = ("im moment", "zur zeit", "heutzutage")
-PAST = frozenset("war waren warst hatte hatten wurde wurden früher damals vorher ursprünglich zuerst einst ehemals "
-                 "vor hielt hielten".split())
-PAST_PHRASES = ("am anfang",)
-QUESTION = frozenset("wo wer was wann wie welche welcher welches welchen warum wieso wohin woher wen wem".split())
 
 POSITIVE = """
 gut super toll prima hervorragend ausgezeichnet liebe mag mögen gefällt bevorzug empfehl zuverlässig

@@ -43,12 +43,6 @@ ASKED = {
     "date": (r"\b(when|date|day|planned|scheduled|ship|release)\b",),
 }
 
-# -- questions about now and then --------------------------------------------------------------------
-NOW = frozenset("currently current now nowadays still anymore".split())
-NOW_PHRASES = ("these days", "at the moment", "right now", "any more")
-PAST = frozenset("was were did had previously formerly before earlier originally once former ago first used".split())
-PAST_PHRASES = ("used to", "back then", "at first")
-QUESTION = frozenset("who what where which when how whose whom why".split())
 
 # -- stance -------------------------------------------------------------------------------------------
 # Evaluative word stems: a stem matches a word that starts with it (at least 4 letters, or the whole word).

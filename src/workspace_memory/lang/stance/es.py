@@ -30,14 +30,6 @@ ASKED = {
     "date": (r"\b(cuándo|fecha|prevista|publica)\b",),
 }
 
-NOW = frozenset("ahora actualmente todavía aún sigue siguen hoy".split())
-NOW_PHRASES = ("hoy en día", "en este momento")
-PAST = frozenset("era eran estaba estaban fue fueron antes originalmente primero anteriormente entonces "
-                 "inicialmente".split())
-PAST_PHRASES = ("al principio",)
-# Past tenses by their endings (imperfect and preterite): "vivía", "trabajaba", "se aplazó".
-PAST_ENDINGS = ("aba", "abas", "ábamos", "aban", "ía", "ían", "íamos", "ó")
-QUESTION = frozenset("dónde donde quién quien qué cuándo cómo cuál cuáles adónde".split())
 
 POSITIVE = """
 bueno buena buen genial excelente encanta gusta prefier recomiend fiable rápid útil fantástic mejor maravill

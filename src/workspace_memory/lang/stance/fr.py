@@ -32,12 +32,6 @@ ASKED = {
     "date": (r"\b(quand|date|prévue?)\b",),
 }
 
-NOW = frozenset("maintenant actuellement aujourd'hui toujours encore désormais".split())
-NOW_PHRASES = ("en ce moment", "ces jours-ci")
-PAST = frozenset("était étaient avait avaient avant autrefois auparavant d'abord initialement jadis".split())
-PAST_PHRASES = ("au début",)
-PAST_ENDINGS = ("ait", "aient")
-QUESTION = frozenset("où qui que quoi quand comment quel quelle quels quelles pourquoi".split())
 
 POSITIVE = """
 bon bonne excellent génial adore aime préfèr recommand fiable rapide utile meilleur parfait formidable

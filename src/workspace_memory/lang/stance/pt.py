@@ -18,6 +18,3 @@ DEGREE = frozenset("muito bem bastante tão demasiado".split())
 STOP = frozenset("""
 o a os as um uma e ou de do da dos das em é são para com por que
 """.split())
-NOW = frozenset("agora atualmente ainda hoje".split())
-PAST = frozenset("era eram estava estavam foi foram antes originalmente".split())
-QUESTION = frozenset("onde quem que quando como qual quais".split())

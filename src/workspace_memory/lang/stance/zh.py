@@ -28,9 +28,6 @@ ASKED = {
     "date": (r"什么时候", r"哪天", r"日期", r"何时", r"几号"),
 }
 
-NOW = frozenset("现在 目前 如今 当前 眼下 还 仍然 依然".split())
-PAST = frozenset("以前 之前 原来 最初 当时 曾经 过去 起初 原先 第一次 一开始 那时".split())
-QUESTION = frozenset("哪 谁 什么 怎么 吗 几 为什么 何时 多少 是否 呢".split())
 
 POSITIVE = """
 好 不错 喜欢 推荐 可靠 稳定 快 有用 值得 优秀 棒 满意 方便 简单 适合 高效
