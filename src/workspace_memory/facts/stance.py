@@ -84,6 +84,11 @@ class _Words:
         self.positive = tuple(sorted(union("POSITIVE"), key=len, reverse=True))
         self.negative = tuple(sorted(union("NEGATIVE"), key=len, reverse=True))
         self.positive_set, self.negative_set = frozenset(self.positive), frozenset(self.negative)
+        # Each language's own stems: a statement's words are signed by the lexicon of its languages,
+        # so a French "correctif" is not the English "correct" (facts.supersession.languages_of).
+        self.by_language = {code: (frozenset(_split(getattr(t, "POSITIVE", ""))),
+                                   frozenset(_split(getattr(t, "NEGATIVE", ""))))
+                            for code, t in zip(lang.available("stance"), tables, strict=True)}
         self.cjk_positive = tuple(s for s in self.positive if _cjk(s))
         self.cjk_negative = tuple(s for s in self.negative if _cjk(s))
         self.negation = union("NEGATION")
@@ -99,6 +104,10 @@ class _Words:
                  self.positive, self.negative)
         # Chinese words of every list, longest first: a run of Han characters is cut at them.
         self.cjk_words = tuple(sorted({w for group in lists for w in group if _cjk(w)}, key=len, reverse=True))
+
+
+def _split(block: str) -> list[str]:
+    return [w.casefold() for w in block.split()]
 
 
 @lru_cache(maxsize=1)
@@ -123,11 +132,17 @@ class Stance(Value):
         return f"{self.signal}: {self.detail}{cue}" if self.detail else f"{self.signal}{cue}"
 
 
-@lru_cache(maxsize=8192)
-def _valence(word: str) -> int:
+@lru_cache(maxsize=16384)
+def _valence(word: str, codes: tuple[str, ...] = ()) -> int:
     """+1, -1 or 0 for one lower-case word: the longest stem it starts with (4 letters or more, or
-    the whole word) decides, a positive one on a tie; a Chinese word holds its stem anywhere."""
+    the whole word) decides, a positive one on a tie; a Chinese word holds its stem anywhere. With
+    `codes`, only those languages' stems count."""
     words = _words()
+    if codes:
+        positive = frozenset().union(*(words.by_language.get(c, ((), ()))[0] for c in codes))
+        negative = frozenset().union(*(words.by_language.get(c, ((), ()))[1] for c in codes))
+    else:
+        positive, negative = words.positive_set, words.negative_set
     if _cjk(word):
         found = [(len(s), value) for stems, value in ((words.cjk_positive, 1), (words.cjk_negative, -1))
                  for s in stems if s in word]
@@ -136,9 +151,9 @@ def _valence(word: str) -> int:
         prefix = word[:k]
         if k < 4 and k != len(word):
             break  # a short stem counts only as the whole word
-        if prefix in words.positive_set:
+        if prefix in positive:
             return 1
-        if prefix in words.negative_set:
+        if prefix in negative:
             return -1
     return 0
 
@@ -214,6 +229,9 @@ def read(text: str, names: tuple[str, ...] = ()) -> Reading:
     low = low.replace("n't", "nt")
     low = _ELISION_RE.sub(r"\1 ", low)  # "n'aime pas", "l'apartement": the word after the apostrophe
     name_words = {x for n in names for x in _WORD_RE.findall(n.casefold())}
+    from .supersession import languages_of  # the statement's languages, by their small words
+
+    codes = languages_of(text)
     tokens = _tokens(low)
     topic: set[str] = set()
     signs: list[int] = []
@@ -236,13 +254,16 @@ def read(text: str, names: tuple[str, ...] = ()) -> Reading:
         if word in w.negation:
             scope, dangling = NEGATION_SCOPE, True
             continue
-        again |= word in w.again
+        if word in w.again:
+            again = True
+            if expect:
+                continue  # "ist wieder realistisch": the predicate is still ahead
         if word in w.excess:
             expect = -1
             continue
         if word in w.enough:
             following = tokens[index + 1] if index + 1 < len(tokens) else "."
-            if content(following) or _valence(following):
+            if content(following) or _valence(following, codes):
                 expect = 2  # "assez rapide", "够快", "suficientemente rápido"
             elif last_content:  # "fast enough", "schnell genug"
                 _positive(last_content, signs, words, predicates)
@@ -251,7 +272,7 @@ def read(text: str, names: tuple[str, ...] = ()) -> Reading:
         if word in w.copula or word in w.degree or (expect and word in _ARTICLES):
             expect = expect or 1
             continue
-        value = _valence(word)
+        value = _valence(word, codes)
         if expect in (-1, 2):
             marked = True
             value = value or (-1 if expect == -1 else 1)
