@@ -257,3 +257,36 @@ def test_the_names_free_vector_no_longer_erases_what_the_question_says_of_time(t
     channels = porto["explain"]["channels"]
     assert channels["topic"] >= 0.8 * channels["cosine"], channels
     assert porto["explain"]["channels"]["vector"] == max(r["explain"]["channels"]["vector"] for r in found)
+
+
+SAM = {  # (older, newer, question): the parallel workspace, "Where does Sam work now?"
+    "en": ("Works as a backend developer at @Kessler-Logistics.",
+           "Started as a platform engineer at @Fernwerk; left @Kessler-Logistics after six years.",
+           "Where does Sam work now?"),
+    "de": ("Arbeitet als Backend-Entwickler bei @Kessler-Logistics.",
+           "Hat bei @Fernwerk als Plattform-Ingenieur angefangen und @Kessler-Logistics verlassen.",
+           "Wo arbeitet Sam jetzt?"),
+    "es": ("Trabaja como desarrollador backend en @Kessler-Logistics.",
+           "Empezó como ingeniero de plataforma en @Fernwerk; dejó @Kessler-Logistics después de seis años.",
+           "¿Dónde trabaja Sam ahora?"),
+    "fr": ("Travaille comme développeur backend chez @Kessler-Logistics.",
+           "A commencé comme ingénieur plateforme chez @Fernwerk ; a quitté @Kessler-Logistics après six ans.",
+           "Où est-ce que Sam travaille maintenant ?"),
+    "zh": ("在@Kessler-Logistics做后端开发。", "在@Fernwerk入职，担任平台工程师；在@Kessler-Logistics工作六年后离职。",
+           "Sam现在在哪里工作？"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(SAM))
+def test_a_new_job_supersedes_the_old_one_in_five_languages(tmp_path: Path, lang: str) -> None:
+    old, new, question = SAM[lang]
+    root = tmp_path / "ws"
+    run_ok(root, "init", now=NOW)
+    write_files(root, {"memory.toml": f'[time]\nlanguages = ["en", "{lang}"]\n',
+                       "memory/2025-11-10.md": f"# 2025-11-10\n\n## Retain\n- W @Sam: {old}\n",
+                       "memory/2025-11-24.md": f"# 2025-11-24\n\n## Retain\n- W @Sam: {new}\n"})
+    out = json.loads(run_ok(root, "recall", question, "--json", "--explain", "--mode", "lexical", now=NOW,
+                            env=NO_MODEL))
+    assert "Fernwerk" in out["results"][0]["content"], [r["content"] for r in out["results"]]
+    for stale in (r for r in out["results"] if r["path"] == "memory/2025-11-10.md"):  # found by its words
+        assert stale["explain"]["superseded"]["why"].startswith("employer:"), stale["explain"]
