@@ -215,6 +215,11 @@ def test_a_stale_core_line_is_proposed_reported_and_replaced_with_a_minimal_diff
     code, out, _ = run_memory(root, "doctor", now=NOW, env=NO_MODEL)
     assert code == 1 and f"MEMORY.md:{number}: a newer fact supersedes it (memory/2025-11-25.md#L4" in out
     assert core.read_text(encoding="utf-8").splitlines() == before  # proposed, never applied unasked
+    out = json.loads(run_ok(root, "recall", "Where does Jonas live now?", "--json", "--explain", "--mode", "lexical",
+                            now=NOW, env=NO_MODEL))
+    assert "Leipzig" in out["results"][0]["content"], out["results"]  # the issue: MEMORY.md's line came second
+    line = next(r for r in out["results"] if r["path"] == "MEMORY.md" and "Jonas" in r["content"])
+    assert line["explain"]["superseded"] == {"by": "memory/2025-11-25.md#L4", "why": "residence: lives in -> Moved"}
     run_ok(root, "reflect", "--since", "30d", "--apply-core", now=NOW, env=NO_MODEL)
     after = core.read_text(encoding="utf-8").splitlines()
     assert [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b] == [number - 1]

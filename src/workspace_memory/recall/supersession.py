@@ -31,8 +31,51 @@ def superseded_among(store: Store, rows: dict[int, ChunkRow], question: str = ""
     replaced = store.superseded([cid for cid, row in rows.items() if row["kind"] == "world"])
     for old, new in slot_replaced(rows, question).items():
         replaced.setdefault(old, new)
+    for old, new in stale_core(store, rows, replaced).items():
+        replaced.setdefault(old, new)
     replaced.update(changed_minds(rows))
     return replaced
+
+
+def stale_core(store: Store, rows: dict[int, ChunkRow], replaced: dict[int, int]) -> dict[int, int]:
+    """{a MEMORY.md entry among the candidates: the newer fact that makes it stale} (facts.stale).
+
+    "Jonas Weber: backend freelancer, lives in Hamburg." in MEMORY.md says what the superseded
+    "Lives in Hamburg-Altona" said; for a question about now it ranks below "Moved to Leipzig" the
+    same way (reflect proposes the replacement line; doctor reports it)."""
+    core = [cid for cid, row in rows.items() if row.get("role") == "core"]
+    pairs = [(old, new) for old, new in replaced.items() if rows[old]["kind"] == "world" and rows[old]["entity_keys"]]
+    if not core or not pairs:
+        return {}
+    from ..facts.entities import mentioned  # lazy: only a present-state question with core candidates
+
+    newer = store.rows([new for _, new in pairs if new not in rows]) | rows
+    by_entity: dict[str, list[tuple[str, str, int]]] = {}
+    for old, new in pairs:
+        if new in newer and newer[new].get("fact_content"):
+            by_entity.setdefault(rows[old]["entity_keys"][0], []).append(
+                (rows[old]["fact_content"] or rows[old]["text"], newer[new]["fact_content"], new))
+    entities = [e for e in store.entities() if e.key in by_entity]
+    out: dict[int, int] = {}
+    for cid in core:
+        for key in mentioned(entities, rows[cid]["text"]):
+            newer_id = _stale_by(rows[cid]["text"], by_entity[key], next(e for e in entities if e.key == key))
+            if newer_id is not None:
+                out[cid] = newer_id
+                break
+    return out
+
+
+def _stale_by(text: str, chain: list[tuple[str, str, int]], entity) -> int | None:  # EntityInfo
+    """The id of the newer fact that makes a clause of `text` stale (facts.stale), or None."""
+    from ..facts.entities import mentioned
+    from ..facts.model import strip_entity_prefix
+    from ..facts.stale import replace_stale
+
+    names = entity.names()
+    found = replace_stale(text, [(old, new) for old, new, _ in chain],
+                          lambda i: strip_entity_prefix(chain[i][1], names), lambda label: bool(mentioned([entity], label)))
+    return None if found is None else chain[found[1]][2]
 
 
 def _asked_patterns(codes: tuple[str, ...]) -> dict[str, re.Pattern[str]]:

@@ -3,14 +3,13 @@
 MEMORY.md is always in the agent's context, so a line there that says "lives in Hamburg" after a
 note that Jonas moved to Leipzig misleads every conversation. The rule:
 
-1. A core line (a bullet or a sentence of a block) is cut into clauses at ", " and "; ". A clause
-   states an attribute of an entity when it names the entity (the line's entity: a name, an alias
-   or an @mention, facts.entities) and its words state an attribute (facts.supersession).
-2. The clause is *stale* when a world fact about that entity states the same attribute, a newer
-   fact superseded it (facts.supersession), and the clause repeats a value of a superseded fact
-   (a name, a number, a pair of Han characters: "Hamburg") but none of the values the current
-   fact brings ("Leipzig", "Plagwitz"). So "lives in Hamburg" is stale after the move, and
-   "lives in Leipzig" is not; a line that names no superseded value is never touched.
+1. A core line (a bullet or a sentence of a block) is about an entity when it names it (a name,
+   an alias or an @mention, facts.entities).
+2. A clause of it is *stale* against a world fact about that entity that a newer fact superseded
+   (facts.supersession) by the clause rule of facts.stale: the same attribute, a value of the old
+   fact ("Hamburg") and none of the new one's ("Leipzig", "Plagwitz"). So "lives in Hamburg" is
+   stale after the move, and "lives in Leipzig" is not; a line that names no superseded value is
+   never touched. Recall uses the same rule (recall.supersession.stale_core).
 3. The proposal replaces the stale clause by the current fact's claim, keeps the rest of the line
    byte for byte, and cites the current fact: `memory reflect` lists it, bank/proposals.md shows
    it, `memory doctor` reports it (`stale-core-line`), and `memory reflect --apply-core` applies it
@@ -19,17 +18,12 @@ note that Jonas moved to Leipzig misleads every conversation. The rule:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from ..facts.entities import mentioned
 from ..facts.model import EntityInfo, Fact, strip_entity_prefix
+from ..facts.stale import replace_stale
 from ..facts.supersession import attributes, why
-
-_VALUE_RE = re.compile(r"(?<![\w@])[A-ZÀ-ÖØ-Þ][\w]+|\d[\d.:/]*")
-_CJK_RE = re.compile(r"[\u3400-\u9fff]{2,}")
-_CLAUSE_RE = re.compile(r"(, |; |；|，)")
-_BULLET_RE = re.compile(r"^(\s*(?:[-*+]\s+)?)(.*?)(\s*)$")
 
 
 @dataclass(frozen=True)
@@ -44,14 +38,6 @@ class StaleLine:
 
     def to_dict(self) -> dict:
         return {"line": self.line, "old": self.old, "new": self.new, "source": self.source, "reason": self.reason}
-
-
-def values(text: str) -> set[str]:
-    """The words that carry a fact's value: names and numbers (not the first word), Han character pairs."""
-    found = {m.group(0).casefold() for m in _VALUE_RE.finditer(text) if m.start() > 0}
-    for run in _CJK_RE.findall(text):
-        found.update(run[i:i + 2] for i in range(len(run) - 1))
-    return found
 
 
 def stale_lines(core_text: str, facts: list[Fact], superseded: dict[int, int],
@@ -85,29 +71,15 @@ def stale_lines(core_text: str, facts: list[Fact], superseded: dict[int, int],
 def _stale(raw: str, chain: list[tuple[Fact, Fact, tuple[str, ...]]],
            entity: EntityInfo) -> tuple[str, Fact, str] | None:
     """(the replacement line, the current fact, why) when a clause of `raw` is stale; else None."""
-    lead, body, tail = _BULLET_RE.match(raw).groups()  # type: ignore[union-attr]
-    parts = _CLAUSE_RE.split(body)
     names = entity.names()
-    changed, current, reason = False, None, ""
-    for index in range(0, len(parts), 2):
-        clause = parts[index]
-        stated = attributes(clause)
-        for old, new, old_attributes in chain:
-            if not set(stated) & set(old_attributes) or not set(stated) & set(attributes(new.content)):
-                continue
-            mine, before, after = values(clause), values(old.content), values(new.content) - values(old.content)
-            if mine & before and not mine & after:
-                claim = strip_entity_prefix(new.content, names).rstrip(".")
-                prefix = clause[: len(clause) - len(clause.lstrip())]
-                label, sep, _ = clause.partition(": ")
-                head = f"{label}: " if sep and mentioned([entity], label) else prefix
-                ending = "." if clause.rstrip().endswith(".") else ""
-                parts[index] = head + (claim[:1].lower() + claim[1:] if index else claim) + ending
-                changed, current, reason = True, new, why(old.content, new.content)
-                break
-    if not changed or current is None:
+    found = replace_stale(raw, [(old.content, new.content) for old, new, _ in chain],
+                          lambda i: strip_entity_prefix(chain[i][1].content, names),
+                          lambda label: bool(mentioned([entity], label)))
+    if found is None:
         return None
-    return lead + "".join(parts) + tail, current, reason
+    line, i = found
+    old, new, _ = chain[i]
+    return line, new, why(old.content, new.content)
 
 
 def region_lines(stale: list[StaleLine], page: str, core_key: str) -> list[str]:
