@@ -103,15 +103,20 @@ MOVE = {
 }
 
 
+def _two_days(tmp_path: Path, lang: str, days: dict[str, str]) -> Path:
+    """A new workspace in `lang` (`[time] languages`: a question's language is one of them,
+    lang.identify) with one Retain bullet on each of `days` ({ISO day: bullet})."""
+    root = tmp_path / "ws"
+    run_ok(root, "init", now=NOW)
+    write_files(root, {"memory.toml": f'[time]\nlanguages = ["en", "{lang}"]\n'} | {
+        f"memory/{day}.md": f"# {day}\n\n## Retain\n- {bullet}\n" for day, bullet in days.items()})
+    return root
+
+
 @pytest.mark.parametrize("lang", sorted(MOVE))
 def test_a_move_supersedes_the_old_residence_in_recall_pages_and_world(tmp_path: Path, lang: str) -> None:
     old, new, question = MOVE[lang]
-    root = tmp_path / "ws"
-    run_ok(root, "init", now=NOW)
-    if lang != "en":  # the workspace's languages (a question's language is one of them: lang.identify)
-        write_files(root, {"memory.toml": f'[time]\nlanguages = ["en", "{lang}"]\n'})
-    write_files(root, {"memory/2025-11-23.md": f"# 2025-11-23\n\n## Retain\n- {old}\n",
-                       "memory/2025-11-25.md": f"# 2025-11-25\n\n## Retain\n- {new}\n"})
+    root = _two_days(tmp_path, lang, {"2025-11-23": old, "2025-11-25": new})
     out = json.loads(run_ok(root, "recall", question, "--json", "--explain", "--mode", "lexical", now=NOW,
                             env=NO_MODEL))
     contents = [r["content"] for r in out["results"]]
@@ -285,11 +290,7 @@ SAM = {  # (older, newer, question): the issue's parallel workspace, "Where does
 @pytest.mark.parametrize("lang", sorted(SAM))
 def test_a_new_job_supersedes_the_old_one_in_five_languages(tmp_path: Path, lang: str) -> None:
     old, new, question = SAM[lang]
-    root = tmp_path / "ws"
-    run_ok(root, "init", now=NOW)
-    write_files(root, {"memory.toml": f'[time]\nlanguages = ["en", "{lang}"]\n',
-                       "memory/2025-11-10.md": f"# 2025-11-10\n\n## Retain\n- W @Sam: {old}\n",
-                       "memory/2025-11-24.md": f"# 2025-11-24\n\n## Retain\n- W @Sam: {new}\n"})
+    root = _two_days(tmp_path, lang, {"2025-11-10": f"W @Sam: {old}", "2025-11-24": f"W @Sam: {new}"})
     out = json.loads(run_ok(root, "recall", question, "--json", "--explain", "--mode", "lexical", now=NOW,
                             env=NO_MODEL))
     assert "Fernwerk" in out["results"][0]["content"], [r["content"] for r in out["results"]]
