@@ -22,10 +22,10 @@ import re
 from pathlib import Path
 
 from ..files import atomic_write_text
-from ..workspace.layout import STATE_DIR, Workspace
+from ..workspace.layout import REFLECT_REGIONS, Workspace
 from .regions import RegionError, find_region, region_body, replace_region
 
-REGIONS_FILE = f"{STATE_DIR}/reflect_regions.json"
+REGIONS_FILE = REFLECT_REGIONS
 UNGUARDED = ("bank/opinions.md",)  # hand edits there are the new baseline (reflect.opinions_md)
 MAX_DIFF_LINES = 20
 _BEGIN_RE = re.compile(r"^<!-- reflect:begin (\S+) -->$")
@@ -134,7 +134,8 @@ class PageWriter:
         if merged != self.written:
             path = self.root / REGIONS_FILE
             path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(path, json.dumps(merged, ensure_ascii=False, sort_keys=True, indent=0) + "\n")
+            with self.ws.write_lock(REGIONS_FILE):  # the lock `memory forget --purge` takes to rewrite it
+                atomic_write_text(path, json.dumps(merged, ensure_ascii=False, sort_keys=True, indent=0) + "\n")
 
     def commit(self, dry_run: bool) -> tuple[list[str], list[str]]:
         """Write the planned pages (unless `dry_run`); returns (changed keys, notices)."""
