@@ -189,6 +189,7 @@ _ELISION_RE = re.compile(r"(?<!\w)([cdjlmnst]|qu)'(?=\w)")  # French and Italian
 _WORD_RE = re.compile(r"[^\W\d_][\w'’-]*", re.UNICODE)
 _TOKEN_RE = re.compile(r"[^\W\d_][\w'-]*|[,;.:!?，。；：！？、]")
 _PUNCT = frozenset(",;.:!?，。；：！？、")
+_RUNS_RE = re.compile("[\u3400-\u9fff]+|[^\u3400-\u9fff]+")
 _ARTICLES = frozenset("a an the ein eine einen un una une le la el".split())
 
 
@@ -197,24 +198,33 @@ def _tokens(low: str) -> list[str]:
     lies between them is one piece ("他的估算太乐观了": 他, 的, 估算, 太, 乐观, 了)."""
     out: list[str] = []
     cjk_words = _words().cjk_words
-    for raw in _TOKEN_RE.findall(low):
-        if not _cjk(raw):
-            out.append(raw.strip("'-") or raw)
-            continue
-        i, piece = 0, ""
-        while i < len(raw):
-            found = next((w for w in cjk_words if raw.startswith(w, i)), None)
-            if found is None:
-                piece += raw[i]
-                i += 1
+    for token in _TOKEN_RE.findall(low):
+        for raw in _RUNS_RE.findall(token) if _cjk(token) else (token,):  # "rust其实很适合": rust, 其实很适合
+            if not _cjk(raw):
+                if raw.strip("'-"):
+                    out.append(raw.strip("'-"))
                 continue
-            if piece:
-                out.append(piece)
-                piece = ""
-            out.append(found)
-            i += len(found)
+            out.extend(_han_words(raw, cjk_words))
+    return out
+
+
+def _han_words(raw: str, cjk_words: tuple[str, ...]) -> list[str]:
+    """A run of Han characters cut at the words of the lists; what lies between is one piece."""
+    out: list[str] = []
+    i, piece = 0, ""
+    while i < len(raw):
+        found = next((w for w in cjk_words if raw.startswith(w, i)), None)
+        if found is None:
+            piece += raw[i]
+            i += 1
+            continue
         if piece:
             out.append(piece)
+            piece = ""
+        out.append(found)
+        i += len(found)
+    if piece:
+        out.append(piece)
     return out
 
 
