@@ -120,7 +120,8 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
     ) -> CallToolResult:
         """Search long-term memory before answering anything about people, projects, past events,
         decisions or preferences that is not in the conversation. Returns small cited results
-        (content, kind, date, source as path#Lline, score 0..1), best first.
+        (content, kind, date, source as path#Lline, score 0..1), best first. For what is coming,
+        ask for it ("what's on Friday?", "next week") or set until="+7d".
         Use memory_get with a result's source to read the lines around it."""
         from ..api import RecallRequest
 

@@ -45,8 +45,13 @@ def filter_sql(filters: Filters | None, alias: str = "c") -> tuple[str, list[Any
     clauses: list[str] = []
     params: list[Any] = []
     for latest_start, earliest_end in filters.time_bounds():
-        clauses.append(f"{alias}.t_start IS NOT NULL AND {alias}.t_start <= %s::date AND {alias}.t_end >= %s::date")
-        params += [latest_start, earliest_end]
+        # Its own days (written, or the range its fact states), or a day it names (chunk_days).
+        # The days named are an uncorrelated array (chunk ids are unique across workspaces), so that each
+        # side of the OR keeps its index: chunks_window, and the primary key for `id = ANY(...)`.
+        clauses.append(f"(({alias}.t_start IS NOT NULL AND {alias}.t_start <= %s::date AND {alias}.t_end >= %s::date)"
+                       f" OR {alias}.id = ANY(ARRAY(SELECT d.chunk_id FROM chunk_days d"
+                       " WHERE d.t_start <= %s::date AND d.t_end >= %s::date)))")
+        params += [latest_start, earliest_end, latest_start, earliest_end]
     clauses += filters.source_and_validity_sql(alias)
     kinds = filters.kind_list()
     if kinds:
@@ -102,7 +107,7 @@ def rows(conn: psycopg.Connection, ws: list[int], ids: Sequence[int], filters: F
                     "kind": kind,
                     "heading": heading, "text": text, "role": role, "day": iso(day), "t_start": iso(t_start),
                     "t_end": iso(t_end), "at": at, "invalid_at": invalid_at, "fact_content": content,
-                    "confidence": confidence, "entity_keys": [], "entity_names": []}
+                    "confidence": confidence, "entity_keys": [], "entity_names": [], "named": []}
         if path.startswith("bank/entities/"):
             row["entity_keys"].append(path.rsplit("/", 1)[-1][:-3].lower())  # on the entity's page
         row["entity_keys"] += keys or []
@@ -110,6 +115,11 @@ def rows(conn: psycopg.Connection, ws: list[int], ids: Sequence[int], filters: F
         if names is not None:
             row["workspace"] = names.get(ws_id, str(ws_id))
         out[cid] = row
+    if out:
+        for cid, start, end in conn.execute(
+                f"SELECT d.chunk_id, d.t_start, d.t_end FROM chunk_days d WHERE {scope(ws, 'd')[0]}"
+                " AND d.chunk_id = ANY(%s) ORDER BY d.t_start", [*scope(ws, "d")[1], list(out)]):
+            out[cid]["named"].append((iso(start), iso(end)))
     return out
 
 

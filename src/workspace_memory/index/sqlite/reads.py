@@ -23,8 +23,10 @@ def filter_sql(filters: Filters | None, alias: str = "c") -> tuple[str, tuple]:
     clauses: list[str] = []
     params: list[Any] = []
     for latest_start, earliest_end in filters.time_bounds():
-        clauses.append(f"{alias}.t_start IS NOT NULL AND {alias}.t_start <= ? AND {alias}.t_end >= ?")
-        params += [latest_start, earliest_end]
+        # Its own days (written, or the range its fact states), or a day it names (chunk_days).
+        clauses.append(f"(({alias}.t_start IS NOT NULL AND {alias}.t_start <= ? AND {alias}.t_end >= ?) OR {alias}.id"
+                       " IN (SELECT chunk_id FROM chunk_days WHERE t_start <= ? AND t_end >= ?))")
+        params += [latest_start, earliest_end, latest_start, earliest_end]
     clauses += filters.source_and_validity_sql(alias)
     kinds = filters.kind_list()
     if kinds:
@@ -64,7 +66,7 @@ def rows(conn: sqlite3.Connection, ids: Sequence[int], filters: Filters | None =
         names = [d[0] for d in cur.description]
         for r in cur:
             row: Any = dict(zip(names, r, strict=True))
-            row["entity_keys"], row["entity_names"] = [], []
+            row["entity_keys"], row["entity_names"], row["named"] = [], [], []
             if row["path"].startswith("bank/entities/"):
                 row["entity_keys"].append(row["path"].rsplit("/", 1)[-1][:-3].lower())  # on the entity's page
             out[r[0]] = row
@@ -76,6 +78,10 @@ def rows(conn: sqlite3.Connection, ids: Sequence[int], filters: Filters | None =
             if cid in out:
                 out[cid]["entity_keys"].append(key)
                 out[cid]["entity_names"].append(name)
+        for cid, start, end in conn.execute(
+                f"SELECT chunk_id, t_start, t_end FROM chunk_days WHERE chunk_id IN ({marks}) ORDER BY rowid", part):
+            if cid in out:
+                out[cid]["named"].append((start, end))
     return out
 
 
