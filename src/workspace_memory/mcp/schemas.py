@@ -46,7 +46,9 @@ _FACT = {"type": "object", "properties": {
 _PAGE = _obj(("path", "start_line", "end_line", "total_lines", "text", "next_from"),
              path=_t("string"), start_line=_t("integer"), end_line=_t("integer"), total_lines=_t("integer"),
              text=_t("string"), next_from=_t(["integer", "null"], "Where the next page starts; null at the end."),
-             cut_line=_INT_OR_NULL, cut_line_chars=_INT_OR_NULL)
+             cut_line=_INT_OR_NULL, cut_line_chars=_INT_OR_NULL,
+             derived=_t(["string", "null"], "For an image, PDF or voice note: the text is derived from the "
+                        "file (OCR, PDF text, a transcript), and by what; null for Markdown."))
 
 _EDIT = _obj(("path", "block", "changed"), path=_t("string"), operation=_t("string"), block=_t("string"),
              changed=_t("boolean"), chars_before=_t("integer"), chars_current=_t("integer"),
