@@ -1,5 +1,7 @@
 """Session transcripts as a recall source: OpenClaw's JSONL, read incrementally, store-agnostic.
 
+(OpenClaw 2026.9's SQLite store: index/session_db.py reads its sessions through the same parser.)
+
 OpenClaw keeps each conversation as `~/.openclaw/agents/<agentId>/sessions/<sessionId>.jsonl`:
 
     {"type":"session","id":"…","timestamp":"2025-11-28T09:00:00.000Z", …}         the first line
@@ -165,6 +167,10 @@ def _digest(fh: Any, offset: int) -> str:
 
 def behind(sf: SessionFile, old: SessionState | None) -> tuple[int, os.stat_result] | None:
     """(bytes added since the last read, stat) of a transcript with news, else None. Stats only."""
+    if sf.database:  # a session in OpenClaw's SQLite store
+        from . import session_db
+
+        return session_db.behind(sf, old)  # type: ignore[return-value]
     try:
         st = os.stat(sf.path, follow_symlinks=False)
     except OSError:
@@ -181,6 +187,10 @@ def read_delta(sf: SessionFile, old: SessionState | None, tz: tzinfo, *, min_byt
 
     An addition under both thresholds gives a `pending` delta (the file's state stays as it was).
     """
+    if sf.database:  # a session in OpenClaw's SQLite store: events, not bytes
+        from . import session_db
+
+        return session_db.read_delta(sf, old, tz, _parse_delta, min_lines=min_lines)
     news = behind(sf, old)
     if news is None:
         return None
@@ -297,6 +307,8 @@ def outdated(files: Sequence[SessionFile], states: Mapping[str, SessionState]) -
 def _due(sf: SessionFile, old: SessionState | None, min_bytes: int, min_lines: int) -> bool:
     """True when a changed transcript must be read now: new, replaced, or past a threshold."""
     news = behind(sf, old)
+    if sf.database and news is not None:  # events: the line threshold counts them
+        return old is None or news[0] >= min_lines or news[1].st_size < old.offset
     if news is None or old is None or news[0] >= min_bytes or news[1].st_size < old.offset:
         return news is not None
     try:

@@ -33,6 +33,7 @@ from ..agent.core import CoreSettings
 from ..errors import UserError
 from ..facts.model import Fact, by_key, entity_info
 from ..facts.supersession import superseded_ids
+from ..files import ensure_state_dir
 from ..index.base import Store
 from ..locks import file_lock
 from ..timeparse import parse_since
@@ -108,6 +109,7 @@ class ReflectReport:
 @contextlib.contextmanager
 def reflect_lock(state_dir: Path, wait: float = LOCK_WAIT) -> Iterator[bool]:
     """Hold `.memory/reflect.lock`; yields False when another reflect keeps it for `wait` seconds."""
+    ensure_state_dir(state_dir)
     with file_lock(state_dir / "reflect.lock", wait) as held:
         yield held
 

@@ -46,6 +46,7 @@ from watchdog.events import (
     FileSystemEventHandler,
 )
 
+from ..files import ensure_state_dir
 from .layout import ANY_MEDIA_SUFFIX, CORE_NAME, LEGACY_CORE_NAME, MEDIA_SUFFIXES, Workspace
 
 DEBOUNCE_SECONDS = 1.5
@@ -97,7 +98,7 @@ class Watcher:
         """Start observing. Raises OSError when the system refuses (e.g. the inotify watch limit)."""
         from watchdog.observers import Observer
 
-        self.ws.state_dir.mkdir(parents=True, exist_ok=True)
+        ensure_state_dir(self.ws.state_dir)
         self._marker_fd = os.open(self._marker, os.O_RDWR | os.O_CREAT, 0o644)
         # Opened/closed events are left out (indexing reads files; that is not a change), and so are
         # folder "modified" events, which only say that a file inside was created or deleted.
