@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -82,14 +83,18 @@ class DoctorReport:
                 "fixed": [f.to_dict() for f in self.fixed], "notices": self.notices}
 
 
-def run_doctor(mem, fix: bool = False) -> DoctorReport:  # api.Memory
+# (code, what, path, line, how) of findings another pipeline made (reflect's pages)
+PageFindings = Callable[[], list[tuple[str, str, str, "int | None", str]]]
+
+
+def run_doctor(mem, fix: bool = False, pages: PageFindings | None = None) -> DoctorReport:  # api.Memory
     """Check the workspace of `mem`; with `fix`, repair what can be repaired and check again."""
     mem.workspace.require()
     report = DoctorReport()
-    found = _check(mem, report.notices)
+    found = _check(mem, report.notices, pages)
     if fix and any(f.fixable for f in found):
         _fix(mem, found, report.notices)
-        after = _check(mem, report.notices)
+        after = _check(mem, report.notices, pages)
         keys = {(f.code, f.path, f.line) for f in after}
         report.fixed = [f for f in found if f.fixable and (f.code, f.path, f.line) not in keys]
         found = after
@@ -100,7 +105,7 @@ def run_doctor(mem, fix: bool = False) -> DoctorReport:  # api.Memory
 # -- checks -------------------------------------------------------------------------------------
 
 
-def _check(mem, notices: list[str]) -> list[Finding]:
+def _check(mem, notices: list[str], pages: PageFindings | None = None) -> list[Finding]:
     ws: Workspace = mem.workspace
     found = _split_core(ws)
     damaged = mem.store.damaged()  # probed before opening: opening moves a damaged index aside
@@ -111,7 +116,13 @@ def _check(mem, notices: list[str]) -> list[Finding]:
     notices += mem.refresh()  # the cheap sync every read does: the index then describes the files
     status = mem.store.status()
     found += _index_health(mem, notices) + _warnings(status["warnings"]) + _missing_pages(mem.store) + _media(ws)
-    return found + _evidence(ws) + _symlinks(ws)
+    return found + _evidence(ws) + _symlinks(ws) + _pages(pages)
+
+
+def _pages(pages: PageFindings | None) -> list[Finding]:
+    """What the caller found on reflect's pages (stale MEMORY.md lines, hand edits inside regions:
+    reflect.stale.findings, handed in by api, since doctor and reflect are side by side)."""
+    return [Finding(code, what, path, line, how) for code, what, path, line, how in (pages() if pages else [])]
 
 
 def _index_where(mem) -> str:

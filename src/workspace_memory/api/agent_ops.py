@@ -123,8 +123,9 @@ class AgentOps:
     def doctor(self, fix: bool = False) -> DoctorReport:
         """Find (and with `fix`, repair) what is wrong with the workspace and its index (doctor.py)."""
         from ..doctor import run_doctor
+        from ..reflect.stale import findings
 
-        return run_doctor(self, fix=fix)
+        return run_doctor(self, fix=fix, pages=lambda: findings(self.workspace.root, self.store, self.today))
 
 
 def _check_edit(label: str, **texts: str) -> None:

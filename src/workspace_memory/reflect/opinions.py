@@ -171,14 +171,18 @@ class UpdateStats:
     applied: int = 0  # facts applied as evidence
     withdrawn: set[str] = field(default_factory=set)  # opinions that lost evidence to an invalid fact
     restored: set[str] = field(default_factory=set)  # opinions that got such evidence back
+    unclear: set[str] = field(default_factory=set)  # opinions a newer one may contradict (stance unclear)
 
     @property
     def changed(self) -> set[str]:
-        return self.new | self.reinforced | self.contradicted | self.replaced | self.withdrawn | self.restored
+        return (self.new | self.reinforced | self.contradicted | self.replaced | self.withdrawn | self.restored
+                | self.unclear)
 
 
 NamesOf = Callable[[tuple[str, ...]], tuple[str, ...]]
 EmbedSimilarity = Callable[[str, str], float]  # 0..1 cosine, when embeddings are available
+# (opinion, newer statement) -> (label, who judged), or None: a configured model judges an unclear stance
+StanceJudge = Callable[[str, str], "tuple[str, str] | None"]
 
 
 def _no_names(keys: tuple[str, ...]) -> tuple[str, ...]:
@@ -194,6 +198,7 @@ class Engine:
     today: str
     names_of: NamesOf = _no_names
     embed_similarity: EmbedSimilarity | None = None
+    judge: StanceJudge | None = None
     stats: UpdateStats = field(default_factory=UpdateStats)
     # Which opinions (by position) name each entity ("" for those naming none), built by `apply`:
     # a fact is compared only with the opinions it could match, not with every opinion, so a
@@ -311,6 +316,21 @@ class Engine:
 
     def _apply_one(self, fact: Fact) -> None:
         op, value, view = self._best(fact, self._opinions_for(fact))
+        if op is not None and view is not None and view.label == "unclear" and self.judge is not None:
+            judged = self.judge(op.statement, fact.content)
+            if judged is not None:  # the model's decision, recorded with the rule's evidence
+                label, who = judged
+                view = Stance(label, f"model {who}", view.describe(), view.change_cue)
+                if label == "unrelated":
+                    if fact.kind == "opinion":
+                        self._create(fact)
+                    return
+        if op is not None and view is not None and view.label == "unclear":
+            # Similarity alone is never agreement: the stance is unclear, so the newer opinion stands
+            # on its own and the two are linked as "may contradict" for a person to settle.
+            if fact.kind == "opinion":
+                self._may_contradict(op, self._create(fact), fact.day_s or self.today, view)
+            return
         # An opinion takes any statement about its topic (facts.stance); a world or experience
         # fact counts as evidence only when its claim is close to the opinion's.
         if op is not None and view is not None and (fact.kind == "opinion" or value >= EVIDENCE_MATCH_THRESHOLD):
@@ -323,6 +343,13 @@ class Engine:
             self.stats.suppressed += 1
             return
         self._create(fact)
+
+    def _may_contradict(self, op: Opinion, newer: Opinion, day: str, view: Stance) -> None:
+        """Link two opinions whose stance is unclear, both ways, in their history (shown on the page)."""
+        newer.evidence[0].signal = f"may contradict: {view.describe()}"
+        op.history.append(HistoryEntry(day, "may contradict", op.statement, op.confidence, note=newer.statement))
+        newer.history.append(HistoryEntry(day, "may contradict", newer.statement, newer.confidence, note=op.statement))
+        self.stats.unclear.add(op.key)
 
     def _create(self, fact: Fact) -> Opinion:
         taken = self._taken if self._taken is not None else \

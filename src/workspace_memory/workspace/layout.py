@@ -25,6 +25,7 @@ DEFAULT_WORKSPACE = "~/.openclaw/workspace"
 CONFIG_NAME = "memory.toml"
 OVERLAY_ENV = "MEMORY_CONFIG_OVERLAY"  # JSON laid over memory.toml (overlay_config)
 STATE_DIR = ".memory"
+REFLECT_REGIONS = f"{STATE_DIR}/reflect_regions.json"  # what reflect last wrote in each region (reflect.writer)
 REPAIR_DIR = ".memory-repair"
 CORE_NAME = "MEMORY.md"
 LEGACY_CORE_NAME = "memory.md"
