@@ -90,7 +90,7 @@ def export_once(tmp: Path, cache: Path) -> None:
 def throughput(tmp: Path, cache: Path, rounds: int = 3) -> None:
     from workspace_memory.api import Memory
     from workspace_memory.embed.local import LocalEmbedder
-    from workspace_memory.index.sqlite.vector_sync import missing_vectors
+    from workspace_memory.index.sqlite.vectors.sync import missing_vectors
 
     embedder = LocalEmbedder(cache_dir=cache)
     ws = tmp / "texts"

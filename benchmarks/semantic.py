@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from stats import pct, time_recalls
 from workspace_gen import generate
 from workspace_memory.api import Memory
-from workspace_memory.index.sqlite.vector_sync import missing_vectors
+from workspace_memory.index.sqlite.vectors.sync import missing_vectors
 from workspace_memory.recall.query import RecallRequest
 
 NOW = "2025-11-30T18:00"

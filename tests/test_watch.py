@@ -163,7 +163,7 @@ def test_a_watched_memory_keeps_its_vector_store_current(indexed_workspace: Path
     does not need to (its ONNX export is there) is followed the same way.
     """
     from workspace_memory.embed.fake import FakeEmbedder
-    from workspace_memory.index.sqlite.live_vectors import LiveVectors
+    from workspace_memory.index.sqlite.vectors.live import LiveVectors
     from workspace_memory.recall.query import RecallRequest
 
     if like_minilm:

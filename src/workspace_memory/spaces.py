@@ -33,7 +33,7 @@ def estimate(mem) -> dict[str, Any]:  # mem: api.Memory
     conn = getattr(mem.store, "conn", None)
     if conn is None:
         raise UserError("memory index --estimate reads the SQLite index; this workspace's index is in Postgres")
-    from .index.sqlite.vector_sync import missing_vectors
+    from .index.sqlite.vectors import missing_vectors
 
     dim = getattr(embedder, "known_dim", None) if hasattr(embedder, "known_dim") else embedder.dim
     space = SimpleNamespace(provider=embedder.provider, model=embedder.model, dim=dim if dim else -1)
@@ -52,8 +52,7 @@ def batch_jobs(mem, embedder: Embedder, progress) -> tuple[list[str], int]:  # a
     settings, conn = mem.embedding_config.batch, getattr(mem.store, "conn", None)
     if not settings.enabled or embedder.provider not in BATCH_PROVIDERS or conn is None:
         return [], 0
-    from .index.sqlite.embedding_cache import EmbeddingCache
-    from .index.sqlite.vector_sync import missing_vectors
+    from .index.sqlite.vectors import EmbeddingCache, missing_vectors
 
     items = missing_vectors(conn, embedder)
     resuming = any(job["space"] == embedder.identity() for job in pending_jobs(mem.workspace.state_dir))

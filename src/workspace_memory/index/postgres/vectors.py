@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from .connection import Database
     from .lexical import Stats
 
-EXACT_THRESHOLD = 20_000  # vectors; below, an exact scan is fast and perfect (see index.sqlite.hnsw)
+EXACT_THRESHOLD = 20_000  # vectors; below, an exact scan is fast and perfect (see index.sqlite.vectors.hnsw)
 HNSW_EF_SEARCH = 100
 OWN_INDEX_MIN = 50_000  # vectors of one workspace; from here, pgvector < 0.8 gets it its own HNSW index
 

@@ -14,7 +14,7 @@ Tables
               links (a fact's id is its chunk's id) and @mentions in notes
   entities    one row an entity: slug, display name, page path, aliases
   warnings    path, line, message: what status and doctor report
-  embedding_cache  provider, model, text hash -> dim, float32 vector (see embedding_cache.py)
+  embedding_cache  provider, model, text hash -> dim, float32 vector (see vectors/embedding_cache.py)
   session_files   one row a session transcript (JSONL, outside the workspace): where it is, how
                   far it was read (byte offset, lines), a hash of its head (a replaced file is
                   read again whole) and what was skipped; its messages are chunks with role

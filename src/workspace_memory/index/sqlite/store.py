@@ -168,12 +168,12 @@ class SqliteStore:
         return self._vectors[key]
 
     def built_with(self) -> str | None:
-        from .vector_sync import built_with
+        from .vectors import built_with
 
         return built_with(self.conn)
 
     def record_model(self, model: str | None) -> None:
-        from .vector_sync import record_model
+        from .vectors import record_model
 
         record_model(self.conn, model)
 

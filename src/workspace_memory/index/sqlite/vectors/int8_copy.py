@@ -13,7 +13,7 @@ Each row is quantised with its own scale (its largest component / 127), so a row
 within dim x scale / 2 x max|q| of its cosine (under 0.01 for unit vectors of 512 dimensions, and
 far less in practice, as the errors of the components cancel). With RESCORE = 256 candidates for
 k <= 64, the answer is the exact search's unless more than RESCORE - k rows crowd within that error
-of the k-th best: `tests/test_vector_side.py` checks that it is on random and real-like sets.
+of the k-th best: `tests/test_int8_copy.py` checks that it is on random and real-like sets.
 
 File layout (little-endian): magic b"WMI8", version u32, count u64, dim u64, the sha256 of the HNSW
 file it copies (32 bytes), 8 bytes of padding; then the level-0 record of each row in the HNSW file

@@ -8,7 +8,7 @@ can always be rebuilt.
 
 1. Embed the chunks whose text has no cached vector yet (a file edit embeds only the
    entries that changed; a rename or --rebuild embeds nothing).
-2. Open the vector store: the HNSW file, with the recent file (recent_file.py) laid over it.
+2. Open the vector store: the HNSW file, with the recent file (recent_file) laid over it.
    The two record the index generation they match (meta `vectors:<identity>`, and
    `vectors:<identity>:recent` for the recent file); if the chunks changed since, apply the
    difference of chunk ids (ids are never reused), or rebuild from SQLite when most of it
@@ -27,12 +27,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ...embed.base import Embedder
-from ..base import in_batches
-from ..embedding import embed_in_batches, texts_to_embed
-from .connection import transaction
+from ....embed.base import Embedder
+from ...base import in_batches
+from ...embedding import embed_in_batches, texts_to_embed
+from ..connection import transaction
+from ..writer import generation
 from .embedding_cache import EmbeddingCache
-from .writer import generation
 
 SOURCE_OVERFETCH = 4  # a search that only drops transcripts looks this many times further first
 
@@ -102,7 +102,7 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
 # many minutes instead of under a second.
 #
 # An entry inside a vector window (rows.share_vectors: its previous entry of the file has its text
-# hash) adds no label: the window's vector is kept once, under its first entry (sqlite.windows).
+# hash) adds no label: the window's vector is kept once, under its first entry (windows).
 _LABELED = (
     "SELECT c.id * 2 AS label, e.vector FROM chunks c CROSS JOIN embedding_cache e"
     " ON e.provider = ?1 AND e.model = ?2 AND e.hash = c.text_hash AND e.dim = ?3"
@@ -178,7 +178,7 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
     """
     from . import recent_file
     from .hnsw import VectorStore
-    from .live_vectors import LiveVectors
+    from .live import LiveVectors
 
     key = f"vectors:{embedder.identity()}"
     recorded, recent_at = _meta_number(conn, key), _meta_number(conn, key + RECENT_KEY)
@@ -270,7 +270,7 @@ _NO_VECTORS = (np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32))
 def _as_in_sqlite(conn: sqlite3.Connection, embedder: Embedder) -> Callable[[np.ndarray, np.ndarray], bool]:
     """hnsw's layout check: vectors read from the HNSW file are SQLite's (normalised) for the same
     labels. A sample whose chunks are all gone proves nothing: the store then checks with hnswlib."""
-    from ...embed.base import l2_normalize
+    from ....embed.base import l2_normalize
 
     def check(labels: np.ndarray, vectors: np.ndarray) -> bool:
         known, stored = _all_vectors(conn, embedder, sorted({label_chunk(int(x)) for x in labels}))
@@ -289,9 +289,9 @@ def _as_in_sqlite(conn: sqlite3.Connection, embedder: Embedder) -> Callable[[np.
 def _record_change(conn: sqlite3.Connection, embedder: Embedder, path: Path, key: str, current: int) -> bool:
     """Step a of open_store: add the last sync's chunk changes to the recent file; False when it
     cannot (no recorded change, no usable HNSW sidecar or recent file, or the file would be full)."""
+    from ..writer import chunk_delta
     from . import recent_file
     from .hnsw_file import sidecar_digest
-    from .writer import chunk_delta
 
     delta = chunk_delta(conn)
     base = sidecar_digest(path, embedder.dim, embedder.identity())
@@ -329,7 +329,7 @@ def _meta_number(conn: sqlite3.Connection, key: str) -> int | None:
     return int(row[0]) if row and str(row[0]).isdigit() else None
 
 
-def follow_changes(conn: sqlite3.Connection, store, embedder: Embedder,  # live_vectors.LiveVectors
+def follow_changes(conn: sqlite3.Connection, store, embedder: Embedder,  # live.LiveVectors
                    new_ids: list[int], removed_ids: list[int], *,
                    encode: Callable[[list[str]], np.ndarray] | None = None, budget: float | None = None) -> bool:
     """Apply one sync's chunk changes to `store`: embed the new texts (within `budget` seconds), delete the
