@@ -289,13 +289,15 @@ def test_the_checker_sees_the_root_facade_and_third_party_imports(tmp_path: Path
 
 
 def test_every_package_folder_is_installed() -> None:
-    """pyproject.toml lists the packages (a plain src layout, no discovery): a folder of modules
-    missing from it is missing from a wheel."""
+    """pyproject.toml lists the packages (a plain src layout, no discovery): a folder of modules or
+    of package data (ui/static, bank_templates/bank) missing from it is missing from a wheel
+    (tests/test_wheel.py builds one and checks)."""
     import tomllib
 
     listed = set(tomllib.loads((PACKAGE.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
                  ["tool"]["setuptools"]["packages"])
-    on_disk = {".".join(("workspace_memory", *p.parent.relative_to(PACKAGE).parts)) for p in PACKAGE.rglob("*.py")}
+    on_disk = {".".join(("workspace_memory", *p.parent.relative_to(PACKAGE).parts)) for p in PACKAGE.rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"}
     assert on_disk == listed, f"pyproject.toml [tool.setuptools] packages: add {sorted(on_disk - listed)}, " \
                               f"remove {sorted(listed - on_disk)}"
 
