@@ -13,6 +13,7 @@ import pytest
 
 from conftest import build_workspace
 from workspace_memory.index.base import Filters
+from workspace_memory.index.indexer import settings_changed, sync
 from workspace_memory.index.postgres import schema
 from workspace_memory.index.postgres.lexical import ends_in_the_past
 from workspace_memory.index.postgres.reads import browse, filter_sql, holds_entries, scope
@@ -48,7 +49,7 @@ def test_migrations_that_only_add_indexes_rebuild_nothing(tmp_path: Path, fresh_
     index) and m008 (session tables) rebuild none of them either."""
     ws = Workspace.open(build_workspace(tmp_path / "ws"))
     before = PostgresStore(fresh_url, "ws")
-    assert before.sync(ws).added
+    assert sync(ws, before.writer()).added
     ids = before.db.conn.execute("SELECT array_agg(id ORDER BY id) FROM chunks").fetchone()[0]
     generation = before.generation()
     before.close()
@@ -56,11 +57,11 @@ def test_migrations_that_only_add_indexes_rebuild_nothing(tmp_path: Path, fresh_
     monkeypatch.setattr(schema, "SCHEMA_VERSION", len(schema.MIGRATIONS))
     after = PostgresStore(fresh_url, "ws")
     try:
-        report = after.sync(ws)
+        report = sync(ws, after.writer())
         assert schema.applied(after.db.conn) == schema.SCHEMA_VERSION
         assert after.db.conn.execute("SELECT to_regclass('chunks_test_only')").fetchone()[0] is not None
         assert not report.notices and not report.dirty and report.unchanged == len(list(ws.root.rglob("*.md")))
-        assert after.settings_changed(ws.date_order) is None
+        assert settings_changed(after.writer(), ws.date_order) is None
         assert after.generation() == generation
         assert after.db.conn.execute("SELECT array_agg(id ORDER BY id) FROM chunks").fetchone()[0] == ids
         stored = after.db.conn.execute("SELECT fingerprint FROM workspaces").fetchone()[0]

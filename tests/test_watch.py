@@ -16,6 +16,7 @@ import pytest
 from conftest import NOW, clean_env, index_db, memory_executable, recall_json, run_ok
 from pg_fixtures import store_env
 from workspace_memory.api import Memory
+from workspace_memory.index.indexer import sync
 from workspace_memory.workspace.layout import Workspace
 from workspace_memory.workspace.watch import Changes, Watcher
 
@@ -59,10 +60,10 @@ def test_sync_limited_to_keys_matches_a_full_sync(indexed_workspace: Path) -> No
     (indexed_workspace / "memory" / "2025-12-01.md").write_text("# 2025-12-01\n\n- A note about kumquats.\n")
     (indexed_workspace / "memory" / "2025-11-10.md").unlink()
     (indexed_workspace / "memory" / "notes" / "coffee.md").write_text("# Coffee\n\nNow 19 g in.\n")
-    report = mem.store.sync(ws, only={"memory/2025-12-01.md", "memory/2025-11-10.md", "memory/notes/coffee.md",
+    report = sync(ws, mem.store.writer(), only={"memory/2025-12-01.md", "memory/2025-11-10.md", "memory/notes/coffee.md",
                                       "memory/.hidden.md", "../outside.md"})
     assert (report.added, report.changed, report.removed) == (1, 1, 1)
-    assert mem.store.sync(ws).dirty is False  # the full scan finds nothing left to do
+    assert sync(ws, mem.store.writer()).dirty is False  # the full scan finds nothing left to do
     assert list(ws.files_for_keys({"memory/.hidden.md", "../outside.md"})) == []
 
 

@@ -45,9 +45,8 @@ Added for session transcripts and `memory forget` (issue 13; every store impleme
   those entries out. `Store.facts()` returns invalid facts too (reflect strikes them), with
   `Fact.invalid_at` / `invalid_reason`, and every fact carries `bullet` (its text as written,
   for export and forget) and `end_line` (its bullet's last line).
-- `session_states()` and `apply_sessions(read, wait)`: the read state of each transcript, and
-  applying what index.sessions read from them, under the store's writer lock (their types are in
-  index.records).
+- `session_states()`: the read state of each transcript; index.sessions applies what it read
+  from them through the store's writer, under its lock (their types are in index.records).
 - `purge(pattern, replacement)`: after the caller rewrote the Markdown and synced, rewrite the
   session entries that hold `pattern`, forget cached vectors no entry uses any more, and make
   sure no byte of the text survives in the store's files (free pages, logs, vector files).
@@ -69,15 +68,17 @@ if TYPE_CHECKING:
 
     from ..embed.base import Embedder
     from ..facts.model import EntityInfo, Fact
-    from ..workspace.layout import Workspace
     from .ports import IndexWriter
-    from .records import ReadDeltas, SessionReport, SessionState, VectorUpdate
+    from .records import SessionReport, SessionState, VectorUpdate
 
 # Open ends of a stated range ("since March") are stored as far dates so that "overlaps [a, b]"
 # stays one indexed comparison: t_start <= b AND t_end >= a.
 OPEN_START = "0001-01-01"
 OPEN_END = "9999-12-31"
 FACT_KINDS = ("world", "experience", "opinion", "observation")
+# Seconds a write (`memory index`, a fact marked, a purge, reflect) waits for another writer's lock
+# before it gives up busy; reads never wait (wait=0).
+INDEX_WAIT = 60.0
 
 
 def entry_time(day: str | None, stated_start: str | None, stated_end: str | None) -> tuple[str | None, str | None]:
@@ -426,26 +427,14 @@ class Store(StoreReader, Protocol):
         refills it from the Markdown)."""
         ...
 
-    # -- keeping up with the Markdown (index.indexer over `writer()`) ------------------------------
+    # -- keeping up with the Markdown: the one indexer (index.indexer, index.sessions) writes
+    #    through `writer()`; the store does not know it ---------------------------------------------
     def writer(self) -> IndexWriter:
         """The IndexWriter port of this workspace (index.ports): what the one indexer writes through."""
         ...
 
-    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0,
-             progress: Progress | None = None, rebuild_if_stale: bool = True,
-             only: set[str] | None = None) -> SyncReport:
-        """index.indexer.sync through `writer()`: bring the rows up to date with the workspace's
-        Markdown (only changed files are parsed; `only`: just these workspace keys). `wait=0`
-        returns at once (busy) when another writer works."""
-        ...
-
     def generation(self) -> int:
         """A counter that every sync which changed entries bumps."""
-        ...
-
-    def settings_changed(self, date_order: str | None = None, languages: tuple[str, ...] = ()) -> str | None:
-        """What changed since the index was built with other settings, or None (`memory doctor`;
-        `date_order` and `languages`: the workspace's `[time]` settings that shape the rows)."""
         ...
 
     def record_model(self, model: str | None) -> None:
@@ -456,13 +445,6 @@ class Store(StoreReader, Protocol):
     # -- session transcripts and forgetting (see the module docstring) ---------------------------
     def session_states(self) -> dict[str, SessionState]:
         """How far each indexed transcript was read, by key (`sessions/<file name>`)."""
-        ...
-
-    def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
-        """index.sessions.apply_sessions through `writer()`: under the writer lock, call `read(current
-        states)` and apply each delta it yields (one transcript per transaction; a `whole` delta
-        replaces the file's rows, `removed` drops them). `wait=0` returns at once (busy) when
-        another writer works."""
         ...
 
     def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:

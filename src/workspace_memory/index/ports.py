@@ -165,3 +165,9 @@ class IndexWriter(SessionWriter, Protocol):
     def put_embeddings(self, provider: str, model: str, vectors: Mapping[str, np.ndarray]) -> None:
         """Add one embedder's vectors ({text hash: vector}) to the store's embedding cache."""
         ...
+
+    def texts_without_vectors(self, provider: str, model: str, dim: int) -> list[tuple[str, str]]:
+        """(text hash, text) of every text this workspace's entries embed (alone and in context)
+        that the cache holds no vector of, `dim` long, for this provider and model: what
+        `memory index` would send (`--estimate`, batch jobs). `dim` -1: every text counts."""
+        ...

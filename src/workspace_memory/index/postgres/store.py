@@ -15,7 +15,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from ...errors import UserError
-from ..base import ChunkRow, Filters, SyncReport, Term
+from ..base import INDEX_WAIT, ChunkRow, Filters, Term
 from . import lexical, reads
 from .connection import Database, guarded
 from .writer import PostgresWriter
@@ -23,11 +23,8 @@ from .writer import PostgresWriter
 if TYPE_CHECKING:
     from ...embed.base import Embedder
     from ...facts.model import EntityInfo, Fact
-    from ...workspace.layout import Workspace
-    from ..records import ReadDeltas, SessionReport, SessionState
+    from ..records import SessionState
     from .vectors import PostgresVectors
-
-READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` of the workspace
 
 
 class PostgresStore:
@@ -142,14 +139,6 @@ class PostgresStore:
         """None: a server's tables are never a half-written file (an unreachable server is StoreUnavailable)."""
         return None
 
-    @guarded
-    def settings_changed(self, date_order: str | None = None, languages: tuple[str, ...] = ()) -> str | None:
-        """What changed since this workspace's rows were built with other settings, or None."""
-        from ..indexer import settings_changed
-
-        ws_id = self.own_id(create=False)
-        return None if ws_id is None else settings_changed(PostgresWriter(self.db, ws_id), date_order, languages)
-
     def writer(self) -> PostgresWriter:
         """The IndexWriter port (index.ports) over this workspace (registered on first use); a view
         over several workspaces has none."""
@@ -157,16 +146,6 @@ class PostgresStore:
             raise UserError("a view over several workspaces is read-only")
         self._stats = None  # what it writes changes the counters
         return PostgresWriter(self.db, self.own_id())
-
-    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,
-             rebuild_if_stale: bool = True, only: set[str] | None = None) -> SyncReport:
-        from ..indexer import sync
-
-        writer = self.writer()
-        report = sync(ws, writer, rebuild=rebuild, wait=wait, progress=progress,
-                      rebuild_if_stale=rebuild_if_stale, only=only)
-        self._stats = None
-        return report
 
     @guarded
     def generation(self) -> int:
@@ -292,7 +271,7 @@ class PostgresStore:
         """Hold the workspace's indexer lock and one snapshot: reflect never sees a sync half done."""
         with self.db.guard():
             own = self.own_id()
-            with self.db.index_lock(own, READ_WAIT), self.db.snapshot():
+            with self.db.index_lock(own, INDEX_WAIT), self.db.snapshot():
                 yield
 
     @guarded
@@ -338,17 +317,6 @@ class PostgresStore:
         """How far each transcript of this workspace was read."""
         own = self.own_id(create=False)
         return PostgresWriter(self.db, own).session_states() if own is not None else {}
-
-    @guarded
-    def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
-        """Apply what index.sessions reads from the transcripts, under the workspace's indexer lock."""
-        from ..sessions import (
-            apply_sessions,  # transcript code only when transcripts are read (not on a recall)
-        )
-
-        report = apply_sessions(self.writer(), read, wait=wait)
-        self._stats = None
-        return report
 
     @guarded
     def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:

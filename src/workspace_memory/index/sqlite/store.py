@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import UserError
-from ..base import ChunkRow, Filters, SyncReport, Term
+from ..base import INDEX_WAIT, ChunkRow, Filters, Term
 from . import lexical, reads
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
 from .read_cache import ReadCache
@@ -19,11 +19,8 @@ from .writer import SqliteWriter, generation
 if TYPE_CHECKING:
     from ...embed.base import Embedder
     from ...facts.model import EntityInfo, Fact
-    from ...workspace.layout import Workspace
-    from ..records import ReadDeltas, SessionReport, SessionState
+    from ..records import SessionState
     from .vectors import SqliteVectors
-
-READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` to finish a sync
 
 
 class SqliteStore:
@@ -78,12 +75,6 @@ class SqliteStore:
             return str(exc)
         return None
 
-    def settings_changed(self, date_order: str | None = None, languages: tuple[str, ...] = ()) -> str | None:
-        """What changed since the index was built with other settings ("chunk_tokens 200 -> 180"), or None."""
-        from ..indexer import settings_changed
-
-        return settings_changed(self.writer(), date_order, languages)
-
     def is_damage(self, exc: BaseException) -> bool:
         """True when `exc` says the index file itself is damaged (not busy, not full)."""
         return is_corruption(exc)
@@ -99,13 +90,6 @@ class SqliteStore:
     def writer(self) -> SqliteWriter:
         """The IndexWriter port (index.ports) over this index: what the one indexer writes through."""
         return SqliteWriter(self.conn, self.state_dir)
-
-    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,
-             rebuild_if_stale: bool = True, only: set[str] | None = None) -> SyncReport:
-        from ..indexer import sync
-
-        return sync(ws, self.writer(), rebuild=rebuild, wait=wait, progress=progress,
-                    rebuild_if_stale=rebuild_if_stale, only=only)
 
     def generation(self) -> int:
         return generation(self.conn)
@@ -182,7 +166,7 @@ class SqliteStore:
     def reading(self) -> Iterator[None]:
         """Hold the writer lock and one read transaction: a sync may commit in several
         transactions, and reflect must never see one half done."""
-        with writer_lock(self.state_dir, wait=READ_WAIT), snapshot(self.conn):
+        with writer_lock(self.state_dir, wait=INDEX_WAIT), snapshot(self.conn):
             yield
 
     def facts(self, until: date | None = None) -> list[Fact]:
@@ -205,13 +189,6 @@ class SqliteStore:
     # -- session transcripts and forgetting -------------------------------------------------------
     def session_states(self) -> dict[str, SessionState]:
         return self.writer().session_states()
-
-    def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
-        from ..sessions import (
-            apply_sessions,  # transcript code only when transcripts are read (not on a recall)
-        )
-
-        return apply_sessions(self.writer(), read, wait=wait)
 
     def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
         from .purge import purge

@@ -333,3 +333,8 @@ class SqliteWriter:
 
         EmbeddingCache(self.conn).put_many(provider, model, vectors)
 
+    def texts_without_vectors(self, provider: str, model: str, dim: int) -> list[tuple[str, str]]:
+        from .vectors import missing_vectors
+
+        return missing_vectors(self.conn, provider, model, dim)
+

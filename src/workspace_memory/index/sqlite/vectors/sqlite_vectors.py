@@ -53,6 +53,10 @@ class SqliteVectors:
         self._store = None  # hnsw.VectorStore, opened by update()
         self._generation: int | None = None  # the generation the store is complete for
 
+    @property
+    def _space(self) -> tuple[str, str, int]:
+        return self.embedder.provider, self.embedder.model, self.embedder.dim
+
     def update(self, *, encode: Callable[[list[str]], np.ndarray] | None = None, embed: bool = True,
                budget: float | None = None, progress: Callable[[int, int], None] | None = None,
                wait: float = 0, defer: bool = True) -> VectorUpdate:
@@ -74,7 +78,7 @@ class SqliteVectors:
             if done >= RELEASE_AFTER:
                 release_memory(self.embedder)
         else:
-            done, left = 0, len(missing_vectors(self.conn, self.embedder))
+            done, left = 0, len(missing_vectors(self.conn, *self._space))
         with writer_lock(self.state_dir, wait=wait) as held:
             self._store, notices = open_store(self.conn, self.state_dir, self.embedder, persist=held,
                                               complete=not left, seen=seen, defer=defer)
@@ -187,4 +191,4 @@ class SqliteVectors:
 
     def missing(self) -> int:
         """How many texts have no vector yet (what `memory index` would embed)."""
-        return len(missing_vectors(self.conn, self.embedder))
+        return len(missing_vectors(self.conn, *self._space))

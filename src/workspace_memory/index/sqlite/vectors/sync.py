@@ -53,9 +53,10 @@ def chunk_labels(chunk_id: int) -> tuple[int, int]:
     return chunk_id * 2, chunk_id * 2 + 1
 
 
-def missing_vectors(conn: sqlite3.Connection, embedder: Embedder,
+def missing_vectors(conn: sqlite3.Connection, provider: str, model: str, dim: int,
                     ids: Sequence[int] | None = None) -> list[tuple[str, str]]:
-    """(hash, text) of the embedded texts of chunks (all, or the chunks `ids`) that are not in the cache yet."""
+    """(hash, text) of the embedded texts of chunks (all, or the chunks `ids`) that the cache holds
+    no vector of (`dim` long) for this provider and model (IndexWriter.texts_without_vectors)."""
     only = "" if ids is None else f" AND c.id IN ({','.join(str(int(i)) for i in ids) or 'NULL'})"
     rows = conn.execute(
         "SELECT c.text, c.text_hash, c.ctx_hash, p.text FROM chunks c"
@@ -65,11 +66,11 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder,
         " OR (c.ctx_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = ?1"
         f"                   AND e.model = ?2 AND e.hash = c.ctx_hash AND e.dim = ?3))){only}"
         " ORDER BY c.id",
-        (embedder.provider, embedder.model, embedder.dim),
+        (provider, model, dim),
     )
     todo = texts_to_embed(rows)  # row by row: 200,000 entries' texts are never one list
     if todo:
-        cached = EmbeddingCache(conn).get_many(embedder.provider, embedder.model, todo, dim=embedder.dim)
+        cached = EmbeddingCache(conn).get_many(provider, model, todo, dim=dim)
         todo = {h: t for h, t in todo.items() if h not in cached}
     return list(todo.items())
 
@@ -85,7 +86,7 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
     With `budget` (seconds), stop starting new batches once it is spent: a recall answers
     from what is embedded and leaves the backlog to `memory index` (index.embedding).
     """
-    items = missing_vectors(conn, embedder, ids)
+    items = missing_vectors(conn, embedder.provider, embedder.model, embedder.dim, ids)
     cache = EmbeddingCache(conn)
 
     def put(vectors) -> None:  # {hash: vector}
