@@ -8,6 +8,7 @@ within a layer, only to the module's own package (recall/ and reflect/ never imp
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import workspace_memory
@@ -17,7 +18,7 @@ PACKAGE = Path(workspace_memory.__file__).parent
 # Lowest first. A name is the first part of a module path under workspace_memory.
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "clock", "tokens", "locks", "files", "endpoints", "timeparse", "timepoints", "timelang", "lang",
-     "values", "limits", "binds", "cancel"),  # base: import nothing above
+     "values", "limits", "binds", "cancel", "fuzzy"),  # base: import nothing above
     ("markdown",),  # parse, retain grammar, frontmatter
     ("workspace",),  # layout, config, the writes people see, file events
     ("agent",),  # core memory blocks, trigger recall, the flush prompt
@@ -300,6 +301,21 @@ def test_every_package_folder_is_installed() -> None:
                if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"}
     assert on_disk == listed, f"pyproject.toml [tool.setuptools] packages: add {sorted(on_disk - listed)}, " \
                               f"remove {sorted(listed - on_disk)}"
+
+
+# A number written where texts are compared fuzzily: a bar of its own instead of fuzzy.py's.
+_FUZZY_NUMBER = re.compile(
+    r"score_cutoff=\d|(?:fuzz\.\w+|similarity|ratio_at_least|partial_ratio_below|partial_below|bound)\([^()]*\)"
+    r"\s*[<>]=?\s*\d|(?:partial_below|bound|ratio_at_least)\([^()]*,\s*\d+(?:\.\d+)?\)"
+    r"|^(?!EXACT_)[A-Z_]*(?:THRESHOLD|_MATCH|FUZZY|SIMILAR)[A-Z_]*\s*=\s*\d", re.M)  # EXACT_: vector search sizes
+
+
+def test_fuzzy_bars_are_declared_once() -> None:
+    """Every fuzzy comparison names its purpose's bar in fuzzy.py (docs/architecture.md, "One
+    declaration"), never a number of its own."""
+    found = [f"{path.relative_to(PACKAGE)}: {m.group(0)}" for _, path in _modules() if path.name != "fuzzy.py"
+             for m in _FUZZY_NUMBER.finditer(path.read_text(encoding="utf-8"))]
+    assert not found, "fuzzy bars written as numbers (use workspace_memory.fuzzy):\n" + "\n".join(found)
 
 
 def test_public_names() -> None:

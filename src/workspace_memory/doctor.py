@@ -36,13 +36,14 @@ from typing import TYPE_CHECKING, Any
 from rapidfuzz import fuzz
 
 from .files import atomic_write_text, decode_markdown
+from .fuzzy import PHRASE_IN_TEXT
 from .workspace.layout import CORE_NAME, LEGACY_CORE_NAME, REPAIR_DIR, SCANNED_DIRS, Workspace
 
 if TYPE_CHECKING:
     from .index.base import Store, SyncReport
     from .index.vector_space import VectorSpace
 
-EVIDENCE_MATCH = 90.0  # partial ratio between a link's claim and the target line's content
+EVIDENCE_MATCH = PHRASE_IN_TEXT  # partial ratio between a link's claim and the target line's content
 MIN_CLAIM_CHARS = 12  # shorter claims say too little to check a link's content against
 _LINK_RE = re.compile(r"\[([^\]\n]*)\]\(([^)\s]+)\)")
 _CITATION_RE = re.compile(r"(?<![\w/.-])((?:memory|bank)/[\w./-]+\.md|MEMORY\.md)#L(\d+)(?:-L?(\d+))?")

@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..fuzzy import NAME_VARIANT
 from .entity_info import EntityInfo
 from .similarity import ratio_at_least
 
-FUZZY_MIN = 88
+FUZZY_MIN = NAME_VARIANT
 _WORD_RE = re.compile(r"[^\W_][\w'’-]*", re.UNICODE)
 _MENTION_RE = re.compile(r"(?<![\w@])@([^\W\d_][\w-]*)", re.UNICODE)
 _POSSESSIVE_RE = re.compile(r"['’]s$")

@@ -32,10 +32,11 @@ import re
 from collections.abc import Iterable
 from typing import Protocol
 
+from ..fuzzy import SAME_CLAIM
 from ..markdown.names import display_name
 from .textmatch import analyze, similarity
 
-NEGATION_MATCH = 75.0
+NEGATION_MATCH = SAME_CLAIM
 
 _RESIDENCE = re.compile(
     r"\b(lives? in|living in|resides?|residing|based in|settled in|moved (back )?to|relocated (back )?to|"
