@@ -35,6 +35,7 @@ import numpy as np
 
 from ....embed.base import l2_normalize, normalize_rows
 from . import int8_copy
+from .currency import CURRENT, MAP, MISSING, REBUILD, WRITE, decide, hnsw_state
 from .hnsw_file import SIDECAR_FORMAT, SPOT_CHECKS, file_digest, live_vectors, parse_level0
 
 # Measured on this 2-core machine, one query at a time, OpenBLAS on one thread (2026-12-01): exact
@@ -106,6 +107,7 @@ class VectorStore:
         self._mapped: int8_copy.MappedVectors | None = None
         self._fetch_all: FetchAll | None = None
         self.late_notices: list[str] = []  # what a search that found the mapped file damaged did
+        self.rebuilt = False  # the last load rebuilt the content from SQLite (currency.REBUILD)
 
     def __len__(self) -> int:
         return len(self._mapped) if self._mapped is not None else self._n
@@ -146,7 +148,7 @@ class VectorStore:
 
     def load(
         self, fetch_all: FetchAll, *, expected_count: int | None = None, persist: bool = False,
-        check: LayoutCheck | None = None, stream: StreamAll | None = None,
+        check: LayoutCheck | None = None, stream: StreamAll | None = None, first: bool = False,
     ) -> list[str]:
         """Load the file, or rebuild it from `fetch_all()` = (int64 labels, float32 vectors) from SQLite.
 
@@ -162,16 +164,21 @@ class VectorStore:
         With `check`, the vectors are read from the file and the graph is loaded only when a
         search or a save needs it (EXACT_BEFORE_GRAPH); `check` vouches for a sample of them.
         With `persist` and `stream`, a rebuild goes straight from SQLite to the file (`build`).
+        `first`: no vectors were recorded for this embedder before; a rebuild then says nothing.
+        What is done with each copy is currency.decide's; `rebuilt` says whether it was rebuilt.
         """
         self._fetch_all = fetch_all  # a mapped store found damaged while searching rebuilds from it
         reason = self._load_file(check)
         if reason is None and expected_count is not None and expected_count != len(self):
             reason = f"stale: {len(self)} vectors in file, {expected_count} in SQLite"
-        if reason is None:
-            if persist and self.digest and not int8_copy.current(self.path, self.dim, self.digest):
+        int8 = int8_copy.state(self.path, self.dim, self.digest) if reason is None and self.digest else MISSING
+        plan = decide(hnsw_state(reason), int8=int8, writer=persist, why=reason or "", first=first)
+        self.rebuilt = plan.hnsw == REBUILD
+        if not self.rebuilt:
+            if plan.int8 == WRITE and self.digest:
                 self._write_side(self.digest)  # for the next cold reader, once
             return []
-        notices = [f"vector index rebuilt from SQLite ({reason})"]
+        notices = list(plan.notices)
         if persist and stream is not None and self.streams(*stream()):
             return notices if len(self) or reason != "file missing" else []
         labels, vectors = fetch_all()
@@ -182,7 +189,8 @@ class VectorStore:
             try:
                 self.save()
             except OSError as exc:  # a read-only state dir still gets a working in-memory index
-                notices.append(f"vector index not saved: {exc.strerror or exc}")
+                if not first:
+                    notices.append(f"vector index not saved: {exc.strerror or exc}")
         return notices
 
     def rebuild(self, labels: np.ndarray, vectors: np.ndarray) -> None:
@@ -310,7 +318,9 @@ class VectorStore:
             return f"dimension changed from {dim} to {self.dim}"
         if identity != self.identity:
             return "embedding model changed"
-        if check is not None:  # a reader: the file mapped, when its int8 copy is there
+        int8 = int8_copy.state(self.path, self.dim, digest) if check is not None else MISSING
+        if check is not None and decide(CURRENT, int8=int8, writer=False).int8 == MAP:
+            # A reader maps the file through its int8 copy; None: a closer look found them damaged.
             mapped = int8_copy.MappedVectors.open(self.path, self.dim, count, size, digest, check)
             if mapped is not None:
                 self._take_file(None, np.zeros(0, np.int64), np.zeros((0, self.dim), np.float32), deleted, digest)

@@ -32,6 +32,7 @@ from ...base import in_batches
 from ...embedding import embed_in_batches, texts_to_embed
 from ..connection import transaction
 from ..writer import generation
+from .currency import LAY_OVER, USE, decide, hnsw_state, recent_state
 from .embedding_cache import EmbeddingCache
 
 SOURCE_OVERFETCH = 4  # a search that only drops transcripts looks this many times further first
@@ -193,27 +194,30 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
     if after_one_sync and _record_change(conn, embedder, path, key, current):
         return None, []
     # b. The HNSW file (or a rebuild from SQLite, which then holds everything), the recent file over it.
+    # (the first build for this embedder, recorded None: nothing was missing, nothing to report)
     store = VectorStore(path, embedder.dim, embedder.identity())
     notices = store.load(lambda: _all_vectors(conn, embedder), persist=persist, check=_as_in_sqlite(conn, embedder),
-                         stream=lambda: _streamed(conn, embedder))
-    if recorded is None:
-        notices = []  # the first build for this embedder: nothing was missing, nothing to report
-    if notices:
-        if store.digest is not None:  # saved: the recent file extends a file that is gone
+                         stream=lambda: _streamed(conn, embedder), first=recorded is None)
+    if store.rebuilt:  # currency.REBUILD: the HNSW file now holds everything
+        if store.digest is not None:  # saved: the recent file extends a file that is gone (DROP)
             _forget_recent(conn, recent_path, key)
         if complete:
             _record(conn, key, current)
         return store, notices
+    # Which copies are current, and what to do (currency.decide): the recent file laid over the
+    # HNSW file, or dropped; the two used as they are, or caught up with the chunks.
     recent = recent_file.read(recent_path, embedder.dim, embedder.identity()) if recent_at is not None else None
-    if recent is not None and recent.base != store.digest:
-        recent = None
-    if recent is None and recent_at is not None and recent_path.exists():
-        notices.append("recent vector file not used (damaged, or for another vector file); its vectors come "
-                       "from SQLite")
+    plan = decide(hnsw_state(None, behind=recorded != current),
+                  recent_state(recent_at, recent_at is not None and recent_path.exists(), recent is not None,
+                               recent is not None and recent.base == store.digest,
+                               recent.generation if recent is not None else None),
+                  writer=persist)
+    notices += plan.notices
+    recent = recent if plan.recent == LAY_OVER else None
     live = LiveVectors(store)
     if recent is not None:
         live.apply((recent.labels, recent.vectors), recent.deleted.tolist())
-    if recorded == current and (recent_at is None or (recent is not None and recent.generation == recent_at)):
+    if plan.hnsw == USE:
         return (live if recent is not None else store), notices
     # c. Out of step: apply the difference between the labels held and the chunks' (ids are never reused).
     ids = {r[0] for r in conn.execute(_LABELED.format(where="").replace(", e.vector", ""),
