@@ -166,7 +166,7 @@ def watch() -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _stop)
 
-    def _batch(report) -> None:  # index.sync.SyncReport
+    def _batch(report) -> None:  # index.base.SyncReport
         for notice in report.notices:
             echo(f"note: {notice}", err=True)
         if not report.dirty:

@@ -53,7 +53,7 @@ _CHANGE_CUE = re.compile(r"\b(no longer|not anymore|not any more|stopped|quit|le
 
 
 class FactLike(Protocol):
-    """What supersession needs from a fact (reflect.facts.Fact satisfies it)."""
+    """What supersession needs from a fact (facts.model.Fact satisfies it)."""
 
     id: int
     kind: str

@@ -97,7 +97,7 @@ def m003_fts_context(conn: sqlite3.Connection) -> None:
 
 
 def m004_superseded_by(conn: sqlite3.Connection) -> None:
-    """facts.superseded_by: the id of the newer world fact that replaced this one (index.supersession)."""
+    """facts.superseded_by: the id of the newer world fact that replaced this one (facts.supersession, applied by index.indexer)."""
     conn.execute("ALTER TABLE facts ADD COLUMN superseded_by INTEGER")
 
 
