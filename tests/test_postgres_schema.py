@@ -16,8 +16,9 @@ from workspace_memory.index.base import Filters
 from workspace_memory.index.indexer import settings_changed, sync
 from workspace_memory.index.postgres import schema
 from workspace_memory.index.postgres.lexical import ends_in_the_past
-from workspace_memory.index.postgres.reads import browse, filter_sql, holds_entries, scope
+from workspace_memory.index.postgres.reads import DIALECT, browse, holds_entries, scope
 from workspace_memory.index.postgres.store import PostgresStore
+from workspace_memory.index.sql_filters import filter_sql
 from workspace_memory.workspace.layout import Workspace
 
 
@@ -96,7 +97,7 @@ def test_time_windows_are_served_by_their_index(fresh_url: str, names: list[str]
         conn = store.db.conn
         conn.execute("ANALYZE chunks")
         window = Filters(include_invalid=True).within((date(2024, 11, 24), date(2024, 11, 30)))
-        where, params = filter_sql(window)
+        where, params = filter_sql(window, DIALECT)
         in_ws, ws_params = scope(store.ids)
         assert "chunks_window" in _plan(conn, f"SELECT c.id FROM chunks c WHERE {in_ws} AND {where}",
                                         [*ws_params, *params])

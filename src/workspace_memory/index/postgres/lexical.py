@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import OPEN_END, Filters, Term
 from ..lexical_plan import BM25_WEIGHTS, RANK_BUDGET, bm25, bm25_idf, plan
-from .reads import filter_sql, scope
+from ..sql_filters import filter_sql
+from .reads import DIALECT, scope
 from .words import WEIGHT_CONTEXT, WEIGHT_PATH, WEIGHT_TEXT, any_of, lexemes, tsquery_phrase
 
 if TYPE_CHECKING:
@@ -103,7 +104,7 @@ def candidates(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term], l
     Each source the filters keep is searched apart with its own counts (`dfs[source]`, from
     `frequencies`; `dfs[None]`: of all sources, for CJK runs), as SQLite searches each FTS table.
     """
-    where, params = filter_sql(filters.replace(sources=()))  # the source is each step's own clause
+    where, params = filter_sql(filters.replace(sources=()), DIALECT)  # the source is each step's own clause
     in_ws, ws_params = scope(ws)
     pool: dict[int, float] = {}
     newest_order = "c.id + 0" if ends_in_the_past(filters) else "c.id"
@@ -124,7 +125,7 @@ def candidates(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term], l
                                  f" AND c.words @@ %s::tsquery AND {role}{_and(where)}{newest}",
                                  [*ws_params, query, *params, *([] if step.ranked else [limit])], phrases)
             _add(pool, matched, phrases, idfs, average, limit if step.ranked else None)
-    where, params = filter_sql(filters)  # CJK runs: over every source the filters keep, at once
+    where, params = filter_sql(filters, DIALECT)  # CJK runs: over every source the filters keep, at once
     for term in (t for t in terms if t.cjk):
         for cid, value in _cjk_candidates(conn, ws, term.label, where, params, limit, dfs[None][term.label][0]):
             pool[cid] = pool.get(cid, 0.0) + value

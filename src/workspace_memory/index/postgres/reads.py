@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ...facts.model import PROPOSALS_PATH, EntityInfo, Fact, order_mentions
 from ...markdown.retain import display_name
 from ..base import ChunkRow, Filters
+from ..sql_filters import Dialect, filter_sql
 
 if TYPE_CHECKING:
     import psycopg
@@ -38,32 +39,21 @@ def scope(ws: list[int], alias: str = "c") -> tuple[str, list[Any]]:
             [min(ws, default=0), max(ws, default=0), ws])
 
 
-def filter_sql(filters: Filters | None, alias: str = "c") -> tuple[str, list[Any]]:
-    """SQL over chunks `alias` for the filters, with its parameters ("" when there is nothing to filter)."""
-    if filters is None:
-        return "", []
-    clauses: list[str] = []
-    params: list[Any] = []
-    for latest_start, earliest_end in filters.time_bounds():
-        clauses.append(f"{alias}.t_start IS NOT NULL AND {alias}.t_start <= %s::date AND {alias}.t_end >= %s::date")
-        params += [latest_start, earliest_end]
-    clauses += filters.source_and_validity_sql(alias)
-    kinds = filters.kind_list()
-    if kinds:
-        clauses.append(f"{alias}.kind = ANY(%s)")
-        params.append(list(kinds))
-    if filters.entity_keys:
-        clauses.append(
-            f"(EXISTS (SELECT 1 FROM mentions m WHERE m.workspace_id = {alias}.workspace_id AND m.chunk_id = {alias}.id"
-            f" AND m.entity_key = ANY(%s)) OR {alias}.path IN (SELECT e.page_path FROM entities e"
-            f" WHERE e.workspace_id = {alias}.workspace_id AND e.key = ANY(%s)))")
-        params += [list(filters.entity_keys)] * 2
-    return " AND ".join(clauses), params
+def _one_of(column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+    return f"{column} = ANY(%s)", [list(values)]
+
+
+# Postgres' SQL for index.sql_filters: `date` columns; every table keyed by workspace first.
+DIALECT = Dialect("%s", "::date", _one_of, "(EXISTS (SELECT 1 FROM mentions m WHERE m.workspace_id ="
+                  " {alias}.workspace_id AND m.chunk_id = {alias}.id AND {mentions}) OR {alias}.path IN"
+                  " (SELECT e.page_path FROM entities e WHERE e.workspace_id = {alias}.workspace_id AND {pages}))",
+                  "m.entity_key", "e.key")
+
 
 
 def named_filter(filters: Filters | None) -> tuple[str, dict[str, Any]]:
     """filter_sql with named placeholders (%(p0)s, %(p1)s, ...), to mix with a query's own named ones."""
-    where, params = filter_sql(filters)
+    where, params = filter_sql(filters, DIALECT)
     parts = where.split("%s")
     sql = "".join(part + (f"%(p{i})s" if i < len(params) else "") for i, part in enumerate(parts))
     return sql, {f"p{i}": value for i, value in enumerate(params)}
@@ -74,7 +64,7 @@ def _and(where: str) -> str:
 
 
 def holds_entries(conn: psycopg.Connection, ws: list[int], filters: Filters) -> bool:
-    where, params = filter_sql(filters)
+    where, params = filter_sql(filters, DIALECT)
     in_ws, ws_params = scope(ws)
     return conn.execute(f"SELECT 1 FROM chunks c WHERE {in_ws}{_and(where)} LIMIT 1",
                         [*ws_params, *params]).fetchone() is not None
@@ -86,7 +76,7 @@ def rows(conn: psycopg.Connection, ws: list[int], ids: Sequence[int], filters: F
 
     With `names` (a view over several workspaces) each row also carries its `workspace`.
     """
-    where, params = filter_sql(filters)
+    where, params = filter_sql(filters, DIALECT)
     in_ws, ws_params = scope(ws)
     out: dict[int, ChunkRow] = {}
     for (cid, path, start, end, entry_start, kind, heading, text, role, day, t_start, t_end, invalid_at, content,
@@ -143,7 +133,7 @@ def browse(conn: psycopg.Connection, ws: list[int], filters: Filters, limit: int
     first `per_day` of each day in file order (as the SQLite store)."""
     if filters.empty:
         return []
-    where, params = filter_sql(filters)
+    where, params = filter_sql(filters, DIALECT)
     in_ws, ws_params = scope(ws)
     if per_day is None:
         sql = (f"SELECT c.id FROM chunks c WHERE {in_ws} AND {where}"

@@ -16,8 +16,9 @@ from typing import Protocol
 from .. import lexical_plan
 from ..base import Filters, Term, in_batches
 from ..rows import path_words
+from ..sql_filters import filter_sql
 from . import bm25 as table_bm25
-from .reads import filter_sql
+from .reads import DIALECT
 from .schema import FTS_TOKENIZER
 from .writer import FTS_TABLES
 
@@ -59,7 +60,7 @@ def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filt
     their BM25 from index.sqlite.bm25 (the same number, without FTS5's walk of every match).
     """
     # The table is the source: the other filters need SQL, the source filter does not.
-    where, params = filter_sql(filters.replace(sources=()))
+    where, params = filter_sql(filters.replace(sources=()), DIALECT)
     bm25: dict[int, float] = {}
     weights = ", ".join(map(str, BM25_WEIGHTS))
     for table in fts_tables(filters):
@@ -84,7 +85,7 @@ def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filt
         for step_terms, ids in newest.items():
             for cid, b in _newest_bm25(conn, table, step_terms, sorted(ids), cache).items():
                 bm25[cid] = max(bm25.get(cid, 0.0), b, 1e-9)
-    where, params = filter_sql(filters)  # the trigram table holds both sources
+    where, params = filter_sql(filters, DIALECT)  # the trigram table holds both sources
     for term in (t for t in terms if t.cjk):
         for cid, b in _cjk_candidates(conn, term.label, where, params, limit):
             bm25[cid] = bm25.get(cid, 0.0) + b

@@ -11,37 +11,24 @@ from typing import TYPE_CHECKING, Any
 from ...facts.entity_info import EntityInfo
 from ...markdown.names import display_name
 from ..base import ChunkRow, Filters, in_batches
+from ..sql_filters import Dialect, filter_sql
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
 
 
-def filter_sql(filters: Filters | None, alias: str = "c") -> tuple[str, tuple]:
-    """SQL over chunks `alias` for the filters, with its parameters ("" when there is nothing to filter)."""
-    if filters is None:
-        return "", ()
-    clauses: list[str] = []
-    params: list[Any] = []
-    for latest_start, earliest_end in filters.time_bounds():
-        clauses.append(f"{alias}.t_start IS NOT NULL AND {alias}.t_start <= ? AND {alias}.t_end >= ?")
-        params += [latest_start, earliest_end]
-    clauses += filters.source_and_validity_sql(alias)
-    kinds = filters.kind_list()
-    if kinds:
-        clauses.append(f"{alias}.kind IN ({','.join('?' * len(kinds))})")
-        params += list(kinds)
-    if filters.entity_keys:
-        marks = ",".join("?" * len(filters.entity_keys))
-        clauses.append(
-            f"({alias}.id IN (SELECT chunk_id FROM mentions WHERE entity_key IN ({marks}))"
-            f" OR {alias}.path IN (SELECT page_path FROM entities WHERE key IN ({marks})))"
-        )
-        params += list(filters.entity_keys) * 2
-    return " AND ".join(clauses), tuple(params)
+def _one_of(column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+    return f"{column} IN ({','.join('?' * len(values))})", list(values)
+
+
+# SQLite's SQL for index.sql_filters: dates are ISO text; one workspace per file.
+DIALECT = Dialect("?", "", _one_of, "({alias}.id IN (SELECT chunk_id FROM mentions WHERE {mentions})"
+                  " OR {alias}.path IN (SELECT page_path FROM entities WHERE {pages}))", "entity_key", "key")
+
 
 
 def holds_entries(conn: sqlite3.Connection, filters: Filters) -> bool:
-    where, params = filter_sql(filters)
+    where, params = filter_sql(filters, DIALECT)
     return conn.execute(f"SELECT 1 FROM chunks c WHERE {where or '1'} LIMIT 1", params).fetchone() is not None
 
 
@@ -55,7 +42,7 @@ _ROW_SQL = (
 
 def rows(conn: sqlite3.Connection, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
     """The rows of these chunks, with their fact's content and confidence and their entities."""
-    where, params = filter_sql(filters)
+    where, params = filter_sql(filters, DIALECT)
     extra = f" AND {where}" if where else ""
     out: dict[int, ChunkRow] = {}
     for part in in_batches(list(ids), 400):
@@ -95,7 +82,7 @@ def about_entities(conn: sqlite3.Connection, keys: Sequence[str], filters: Filte
     """The newest entries about these entities: their facts and mentions, and their pages."""
     marks = ",".join("?" * len(keys))
     kind = " AND c.kind = 'opinion'" if opinions_only else ""
-    where, params = filter_sql(filters)
+    where, params = filter_sql(filters, DIALECT)
     extra = f" AND {where}" if where else ""
     sql = (
         f"SELECT c.id FROM chunks c WHERE (c.id IN (SELECT chunk_id FROM mentions WHERE entity_key IN ({marks}))"
@@ -108,7 +95,7 @@ def about_entities(conn: sqlite3.Connection, keys: Sequence[str], filters: Filte
 def browse(conn: sqlite3.Connection, filters: Filters, limit: int, per_day: int | None = None) -> list[int]:
     """Entries that pass the filters, newest first (none when there is no filter); with `per_day`,
     the first `per_day` of each day in file order."""
-    where, params = filter_sql(filters)
+    where, params = filter_sql(filters, DIALECT)
     if filters.empty:
         return []
     if per_day is None:

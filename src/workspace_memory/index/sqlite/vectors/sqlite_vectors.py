@@ -16,8 +16,9 @@ import numpy as np
 from ....embed.base import Embedder, release_memory
 from ...base import Filters, in_batches
 from ...records import VectorUpdate
+from ...sql_filters import filter_sql
 from ..connection import writer_lock
-from ..reads import filter_sql
+from ..reads import DIALECT
 from ..writer import generation
 from . import windows
 from .live import LiveVectors
@@ -98,8 +99,8 @@ class SqliteVectors:
     def search(self, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
         """The `k` nearest entries: (chunk id, the better cosine of its two vectors)."""
         filters = self.scope(filters)
-        where, params = filter_sql(filters)
-        if where and not filter_sql(filters.replace(sources=(), include_invalid=True))[0]:
+        where, params = filter_sql(filters, DIALECT)
+        if where and not filter_sql(filters.replace(sources=(), include_invalid=True), DIALECT)[0]:
             # Only "memory, not transcripts" (or "valid only"): most entries pass, and listing them
             # all for the index costs more than looking further and dropping the few that do not.
             found = self._nearest(query, k * SOURCE_OVERFETCH, None)
