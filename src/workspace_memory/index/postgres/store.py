@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import UserError
 from ..base import INDEX_WAIT, ChunkRow, Filters, Term
+from ..lexical_plan import candidates
 from . import lexical, reads
 from .connection import Database, guarded
 from .writer import PostgresWriter
@@ -194,7 +195,7 @@ class PostgresStore:
         dfs: dict[str | None, dict[str, tuple[int, int]]] = {
             source: self._frequencies(terms, source) for source in lexical.sources(filters, self.stats())}
         dfs[None] = self._frequencies([t for t in terms if t.cjk])
-        return lexical.candidates(self.db.conn, self.ids, terms, limit, filters, dfs, self.stats())
+        return candidates(lexical.TsSearch(self.db.conn, self.ids, dfs, self.stats(), filters), terms, limit, filters)
 
     @guarded
     def term_matches(self, terms: Sequence[Term], ids: Sequence[int],

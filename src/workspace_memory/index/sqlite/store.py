@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import UserError
 from ..base import INDEX_WAIT, ChunkRow, Filters, Term
+from ..lexical_plan import candidates
 from . import lexical, reads
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
 from .read_cache import ReadCache
@@ -110,7 +111,7 @@ class SqliteStore:
             return {}
         filters = self.scoped(filters)
         dfs = {table: self._cache.frequencies(self.conn, terms, table) for table in lexical.fts_tables(filters)}
-        return lexical.candidates(self.conn, terms, limit, filters, dfs, self._cache)
+        return candidates(lexical.FtsSearch(self.conn, dfs, self._cache), terms, limit, filters)
 
     def term_matches(self, terms: Sequence[Term], ids: Sequence[int],
                      context_share: float) -> dict[str, dict[int, float]]:
