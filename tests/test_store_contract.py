@@ -291,6 +291,19 @@ def test_transcripts_are_applied_through_the_writer(any_store: tuple[Workspace, 
     assert gone.removed == 1 and store.session_states() == {}
 
 
+def test_the_store_is_its_roles() -> None:
+    """`Store` is the roles its callers use, each member declared in one role; nothing of its own."""
+    from workspace_memory.index.base import Maintenance, RecallReads, ReflectReads, VectorRecords
+    from workspace_memory.index.base import Store as StorePort
+
+    assert [name for name in vars(StorePort) if not name.startswith("_")] == []
+    roles = (RecallReads, ReflectReads, VectorRecords, Maintenance)
+    assert set(StorePort.__mro__) >= set(roles)
+    declared = [name for role in roles for name in [*vars(role), *vars(role).get("__annotations__", {})]
+                if not name.startswith("_")]
+    assert len(declared) == len(set(declared)) and len(declared) >= 30, declared
+
+
 def test_what_a_store_lacks_is_declared_not_probed(any_store: tuple[Workspace, Store]) -> None:
     """Every member of the ports (Store, VectorIndex, IndexWriter) exists on every store: the façade
     never asks `getattr(store, name, None)`."""
@@ -303,8 +316,9 @@ def test_what_a_store_lacks_is_declared_not_probed(any_store: tuple[Workspace, S
     sync(ws, store.writer())
     objects = {StorePort: store, VectorIndex: store.vectors(FakeEmbedder()), IndexWriter: store.writer()}
     for port, obj in objects.items():
-        members = {name for klass in port.__mro__ if klass.__module__.startswith("workspace_memory")
-                   for name in vars(klass) if not name.startswith("_")} | set(getattr(port, "__annotations__", {}))
+        ours = [klass for klass in port.__mro__ if klass.__module__.startswith("workspace_memory")]
+        members = {name for klass in ours for name in [*vars(klass), *vars(klass).get("__annotations__", {})]
+                   if not name.startswith("_")}
         assert sorted(m for m in members if not hasattr(obj, m)) == [], (port.__name__, type(obj).__name__)
 
 

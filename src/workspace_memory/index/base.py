@@ -3,9 +3,10 @@
 Markdown is the truth; a store holds what is derived from it (entries, facts, entities, words,
 vectors) and can always be rebuilt. Two stores fill this interface:
 
-The interfaces: `StoreReader` (the reads), `Store` (a store's life cycle, declared capabilities,
-and the write side), `VectorIndex` (one embedder's vectors); the write side's port, `IndexWriter`,
-is in index.ports, and the one indexer that writes through it in index.indexer.
+The interfaces: `Store`, made of the roles its callers use (`RecallReads`, `ReflectReads`,
+`VectorRecords`, `Maintenance`), and `VectorIndex` (one embedder's vectors); the write side's port,
+`IndexWriter`, is in index.ports, and the one indexer that writes through it (index.indexer)
+is driven by the façade, never by a store.
 
 - `index.sqlite.store.SqliteStore`: the embedded default, `.memory/index.sqlite` (FTS5) plus
   an HNSW file per embedder under `.memory/vectors/`;
@@ -297,10 +298,12 @@ class VectorIndex(Protocol):
         ...
 
 
-class StoreReader(Protocol):
-    """The reads of a derived index: what recall, reflect and the views ask (see the module docstring)."""
+# -- the store's roles: what each kind of caller asks of a store. Every store implements them all
+#    (`Store`); a caller names the role it uses. ---------------------------------------------------
 
-    # -- recall ---------------------------------------------------------------------------------
+class RecallReads(Protocol):
+    """What a recall reads (recall/): candidates by words, rows, entities, one consistent view."""
+
     def snapshot(self) -> AbstractContextManager[None]:
         """One consistent view of the index for the reads inside (a recall)."""
         ...
@@ -347,6 +350,36 @@ class StoreReader(Protocol):
         """Every known entity (slug, display name, page, aliases, fact count)."""
         ...
 
+    def entity_facts(self, key: str, limit: int) -> list[dict[str, Any]]:
+        """The facts that mention one entity, newest first: id, kind, content, confidence, day,
+        occurred_start, occurred_end, path, line, invalid_at, invalid_reason."""
+        ...
+
+
+class ReflectReads(Protocol):
+    """What reflect reads besides a recall's reads (reflect/, export, `memory forget`): the facts, the
+    logs of some days, a file's text as indexed, all while no sync is half done."""
+
+    def reading(self) -> AbstractContextManager[None]:
+        """A consistent read of facts, entities and logs while no sync is half done (reflect)."""
+        ...
+
+    def facts(self, until: date | None = None) -> list[Fact]:
+        """Every Retain fact written up to `until` (undated ones always), oldest first."""
+        ...
+
+    def log_days(self, since: date, until: date) -> list[tuple[str, str]]:
+        """(path, day) of the daily logs written in [since, until]."""
+        ...
+
+    def file_text(self, path: str) -> str | None:
+        """The text of an indexed file as it was indexed, or None (unknown, or the store keeps no texts)."""
+        ...
+
+
+class VectorRecords(Protocol):
+    """The vectors of each embedder in this store, and which local model made them (index.vector_space)."""
+
     def vectors(self, embedder: Embedder) -> VectorIndex:
         """This store's vectors for `embedder` (one object per embedder, kept by the caller)."""
         ...
@@ -356,47 +389,17 @@ class StoreReader(Protocol):
         (a new or lexical-only index, or one whose record a rebuild forgot)."""
         ...
 
-    # -- reflect and views ----------------------------------------------------------------------
-    def reading(self) -> AbstractContextManager[None]:
-        """A consistent read of facts, entities and logs while no sync is half done (reflect)."""
-        ...
-
-    def facts(self, until: date | None = None) -> list[Fact]:
-        """Every Retain fact written up to `until` (undated ones always), oldest first."""
-        ...
-
-    def entity_facts(self, key: str, limit: int) -> list[dict[str, Any]]:
-        """The facts that mention one entity, newest first: id, kind, content, confidence, day,
-        occurred_start, occurred_end, path, line, invalid_at, invalid_reason."""
-        ...
-
-    def log_days(self, since: date, until: date) -> list[tuple[str, str]]:
-        """(path, day) of the daily logs written in [since, until]."""
-        ...
-
-    def day_counts(self) -> list[dict[str, Any]]:
-        """One dict per day with a daily log, oldest first: day, files (paths), notes (note
-        entries), facts, facts_by_kind (the web UI's timeline)."""
-        ...
-
-    def status(self) -> dict[str, Any]:
-        """Counts for `memory status`: files, chunks, facts, facts_by_kind, entities, warnings
-        ([{path, line, message}]), last_sync (ISO or None), invalid_facts, and sessions ({files,
-        messages, other, malformed, entries}, or None when no transcript is indexed)."""
-        ...
-
-    def file_text(self, path: str) -> str | None:
-        """The text of an indexed file as it was indexed, or None (unknown, or the store keeps no texts)."""
+    def record_model(self, model: str | None) -> None:
+        """Remember `model` as the one the vectors are made with; None forgets the record. A store
+        may also infer the model of an index made before it recorded any."""
         ...
 
 
-class Store(StoreReader, Protocol):
-    """A derived index of one workspace: its reads (StoreReader), its life cycle, and the ports the
-    one indexer (index.indexer) and `memory store export/import` write through (index.ports).
-
+class Maintenance(Protocol):
+    """Keeping a store (api, doctor, the indexer, `memory store`): where it lives, its repairs, the port
+    the one indexer writes through, transcripts' read state, purges, counts, the workspaces it holds.
     What a store can or cannot do is declared here (`path`, `workspace_names`, `missing`), never
-    probed with `getattr`.
-    """
+    probed with `getattr`."""
 
     path: Path | None  # the index's own file (SQLite), or None (a server holds it)
 
@@ -437,12 +440,6 @@ class Store(StoreReader, Protocol):
         """A counter that every sync which changed entries bumps."""
         ...
 
-    def record_model(self, model: str | None) -> None:
-        """Remember `model` as the one the vectors are made with; None forgets the record. A store
-        may also infer the model of an index made before it recorded any."""
-        ...
-
-    # -- session transcripts and forgetting (see the module docstring) ---------------------------
     def session_states(self) -> dict[str, SessionState]:
         """How far each indexed transcript was read, by key (`sessions/<file name>`)."""
         ...
@@ -454,7 +451,18 @@ class Store(StoreReader, Protocol):
         (`dry_run`: that would be; nothing changes)."""
         ...
 
-    # -- several workspaces, operations -----------------------------------------------------------
+    # -- counts, several workspaces, operations ---------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        """Counts for `memory status`: files, chunks, facts, facts_by_kind, entities, warnings
+        ([{path, line, message}]), last_sync (ISO or None), invalid_facts, and sessions ({files,
+        messages, other, malformed, entries}, or None when no transcript is indexed)."""
+        ...
+
+    def day_counts(self) -> list[dict[str, Any]]:
+        """One dict per day with a daily log, oldest first: day, files (paths), notes (note
+        entries), facts, facts_by_kind (the web UI's timeline)."""
+        ...
+
     def workspace_names(self) -> list[str] | None:
         """Every workspace the store holds, by name; None when it holds one only (SQLite: one per file)."""
         ...
@@ -467,6 +475,11 @@ class Store(StoreReader, Protocol):
     def health(self) -> list[dict[str, Any]]:
         """What `memory doctor` reports about the store: [{check, ok, detail}]."""
         ...
+
+
+class Store(RecallReads, ReflectReads, VectorRecords, Maintenance, Protocol):
+    """A derived index of one workspace: every role (see each), and nothing else. `SqliteStore` and
+    `PostgresStore` implement it; `tests/test_store_contract.py` holds both to it."""
 
 
 def in_batches(items: Sequence[Any], size: int = 500) -> Iterator[Sequence[Any]]:
