@@ -16,7 +16,7 @@ from workspace_memory.index.base import Filters
 from workspace_memory.index.indexer import settings_changed, sync
 from workspace_memory.index.postgres import schema
 from workspace_memory.index.postgres.lexical import ends_in_the_past
-from workspace_memory.index.postgres.reads import DIALECT, browse, holds_entries, scope
+from workspace_memory.index.postgres.reads import DIALECT, scope
 from workspace_memory.index.postgres.store import PostgresStore
 from workspace_memory.index.sql_filters import filter_sql
 from workspace_memory.workspace.layout import Workspace
@@ -101,9 +101,9 @@ def test_time_windows_are_served_by_their_index(fresh_url: str, names: list[str]
         in_ws, ws_params = scope(store.ids)
         assert "chunks_window" in _plan(conn, f"SELECT c.id FROM chunks c WHERE {in_ws} AND {where}",
                                         [*ws_params, *params])
-        assert holds_entries(conn, store.ids, window)
-        assert not holds_entries(conn, store.ids, Filters(include_invalid=True).within((date(2030, 1, 1), None)))
-        ids = browse(conn, store.ids, window, 1000, per_day=12)
+        assert store.holds_entries(window)
+        assert not store.holds_entries(Filters(include_invalid=True).within((date(2030, 1, 1), None)))
+        ids = store.browse(window, 1000, per_day=12)
         assert len(ids) == 7 * 12  # 12 a day of the view (as on SQLite: days, not workspaces)
     finally:
         store.close()

@@ -11,24 +11,24 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
-from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from ...errors import UserError
-from ..base import INDEX_WAIT, ChunkRow, Filters, Term
+from ..base import INDEX_WAIT, Filters, Term
 from ..lexical_plan import candidates
-from . import lexical, reads
+from . import lexical
 from .connection import Database, guarded
+from .reads import PostgresReads
 from .writer import PostgresWriter
 
 if TYPE_CHECKING:
     from ...embed.base import Embedder
-    from ...facts.model import EntityInfo, Fact
+    from ...facts.model import EntityInfo
     from ..records import SessionState
     from .vectors import PostgresVectors
 
 
-class PostgresStore:
+class PostgresStore(PostgresReads):
     """The derived index of workspace `name` in the Postgres database at `url` (see index.base)."""
 
     path = None  # a server holds the index: no file of ours to name or move aside
@@ -184,10 +184,6 @@ class PostgresStore:
         return filters.scoped(bool(stats.sessions), bool(stats.invalid))
 
     @guarded
-    def holds_entries(self, filters: Filters) -> bool:
-        return reads.holds_entries(self.db.conn, self.ids, self.scoped(filters))
-
-    @guarded
     def lexical_pool(self, terms: Sequence[Term], limit: int, filters: Filters) -> dict[int, float]:
         if not terms:
             return {}
@@ -230,34 +226,6 @@ class PostgresStore:
     def entry_count(self) -> int:
         return self.stats().max_id or 1
 
-    @guarded
-    def rows(self, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
-        if not ids:
-            return {}
-        return reads.rows(self.db.conn, self.ids, ids, filters and self.scoped(filters),
-                          self._names() if self.view is not None else None)
-
-    @guarded
-    def superseded(self, ids: Sequence[int]) -> dict[int, int]:
-        return reads.superseded(self.db.conn, self.ids, ids) if ids else {}
-
-    @guarded
-    def about_entities(self, keys: Sequence[str], filters: Filters, limit: int,
-                       opinions_only: bool = False) -> list[int]:
-        return reads.about_entities(self.db.conn, self.ids, keys, self.scoped(filters), limit, opinions_only)
-
-    @guarded
-    def browse(self, filters: Filters, limit: int, per_day: int | None = None) -> list[int]:
-        return reads.browse(self.db.conn, self.ids, self.scoped(filters), limit, per_day)
-
-    @guarded
-    def entities(self) -> list[EntityInfo]:
-        """Every entity of the view (read for every question), cached while its generations stay the same."""
-        state = self._state()
-        if state != self._entities[0]:
-            self._entities = (state, reads.entities(self.db.conn, self.ids))
-        return list(self._entities[1])
-
     def vectors(self, embedder: Embedder) -> PostgresVectors:
         from .vectors import PostgresVectors
 
@@ -274,37 +242,6 @@ class PostgresStore:
             own = self.own_id()
             with self.db.index_lock(own, INDEX_WAIT), self.db.snapshot():
                 yield
-
-    @guarded
-    def facts(self, until: date | None = None) -> list[Fact]:
-        own = self.own_id(create=False)
-        return reads.facts(self.db.conn, own, until) if own is not None else []
-
-    @guarded
-    def entity_facts(self, key: str, limit: int) -> list[dict[str, Any]]:
-        return reads.entity_facts(self.db.conn, self.ids, key, limit)
-
-    @guarded
-    def log_days(self, since: date, until: date) -> list[tuple[str, str]]:
-        own = self.own_id(create=False)
-        return reads.log_days(self.db.conn, own, since, until) if own is not None else []
-
-    @guarded
-    def day_counts(self) -> list[dict[str, Any]]:
-        return reads.day_counts(self.db.conn, self.ids)
-
-    @guarded
-    def status(self) -> dict[str, Any]:
-        own = self.own_id(create=False)
-        if own is None:
-            return {"files": 0, "chunks": 0, "facts": 0, "facts_by_kind": {}, "entities": 0, "warnings": [],
-                    "last_sync": None, "index_age_seconds": None, "invalid_facts": 0, "sessions": None}
-        return reads.status(self.db.conn, own)
-
-    @guarded
-    def file_text(self, path: str) -> str | None:
-        own = self.own_id(create=False)
-        return reads.file_text(self.db.conn, own, path) if own is not None else None
 
     @guarded
     def health(self) -> list[dict[str, Any]]:

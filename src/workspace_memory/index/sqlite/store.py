@@ -5,26 +5,25 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from collections.abc import Iterator, Sequence
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import UserError
-from ..base import INDEX_WAIT, ChunkRow, Filters, Term
+from ..base import INDEX_WAIT, Filters, Term
 from ..lexical_plan import candidates
-from . import lexical, reads
+from . import lexical
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
 from .read_cache import ReadCache
+from .reads import SqliteReads
 from .writer import SqliteWriter, generation
 
 if TYPE_CHECKING:
     from ...embed.base import Embedder
-    from ...facts.model import EntityInfo, Fact
     from ..records import SessionState
     from .vectors import SqliteVectors
 
 
-class SqliteStore:
+class SqliteStore(SqliteReads):
     """The derived index of one workspace in SQLite (see index.base for the contract)."""
 
     def __init__(self, state_dir: Path) -> None:
@@ -103,9 +102,6 @@ class SqliteStore:
         """The filters without the clauses that cannot exclude anything here (Filters.scoped)."""
         return filters.scoped(*self._cache.holds(self.conn))
 
-    def holds_entries(self, filters: Filters) -> bool:
-        return reads.holds_entries(self.conn, self.scoped(filters))
-
     def lexical_pool(self, terms: Sequence[Term], limit: int, filters: Filters) -> dict[int, float]:
         if not terms:
             return {}
@@ -123,25 +119,6 @@ class SqliteStore:
     def entry_count(self) -> int:
         # The largest id, not COUNT(*): ids are never reused, so it is an upper bound that costs nothing.
         return self.conn.execute("SELECT MAX(id) FROM chunks").fetchone()[0] or 1
-
-    def rows(self, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
-        return reads.rows(self.conn, ids, filters and self.scoped(filters)) if ids else {}
-
-    def superseded(self, ids: Sequence[int]) -> dict[int, int]:
-        return reads.superseded(self.conn, ids)
-
-    def about_entities(self, keys: Sequence[str], filters: Filters, limit: int,
-                       opinions_only: bool = False) -> list[int]:
-        return reads.about_entities(self.conn, keys, self.scoped(filters), limit, opinions_only)
-
-    def browse(self, filters: Filters, limit: int, per_day: int | None = None) -> list[int]:
-        return reads.browse(self.conn, self.scoped(filters), limit, per_day)
-
-    def entities(self) -> list[EntityInfo]:
-        cache = self._cache.fresh(self.conn)
-        if cache.entities is None:
-            cache.entities = reads.entities(self.conn)
-        return list(cache.entities)
 
     def vectors(self, embedder: Embedder) -> SqliteVectors:
         """The vectors of `embedder`, kept open (with their HNSW store) for the life of this object."""
@@ -169,23 +146,6 @@ class SqliteStore:
         transactions, and reflect must never see one half done."""
         with writer_lock(self.state_dir, wait=INDEX_WAIT), snapshot(self.conn):
             yield
-
-    def facts(self, until: date | None = None) -> list[Fact]:
-        return reads.facts(self.conn, until)
-
-    def entity_facts(self, key: str, limit: int) -> list[dict[str, Any]]:
-        return reads.entity_facts(self.conn, key, limit)
-
-    def log_days(self, since: date, until: date) -> list[tuple[str, str]]:
-        return reads.log_days(self.conn, since, until)
-
-    def day_counts(self) -> list[dict[str, Any]]:
-        from .timeline import day_counts
-
-        return day_counts(self.conn)
-
-    def status(self) -> dict[str, Any]:
-        return reads.status(self.conn)
 
     # -- session transcripts and forgetting -------------------------------------------------------
     def session_states(self) -> dict[str, SessionState]:
