@@ -164,9 +164,8 @@ class VectorStore:
         With `check`, the vectors are read from the file and the graph is loaded only when a
         search or a save needs it (EXACT_BEFORE_GRAPH); `check` vouches for a sample of them.
         With `persist` and `stream`, a rebuild goes straight from SQLite to the file (`build`).
-        `first`: no vectors were recorded for this embedder before; a rebuild then says nothing.
-        What is done with each copy is currency.decide's; `rebuilt` says whether it was rebuilt.
-        """
+        `first`: nothing was recorded for this embedder yet (a rebuild then says nothing). What is
+        done is currency.decide's; `rebuilt` says whether the content was rebuilt."""
         self._fetch_all = fetch_all  # a mapped store found damaged while searching rebuilds from it
         reason = self._load_file(check)
         if reason is None and expected_count is not None and expected_count != len(self):
@@ -319,8 +318,7 @@ class VectorStore:
         if identity != self.identity:
             return "embedding model changed"
         int8 = int8_copy.state(self.path, self.dim, digest) if check is not None else MISSING
-        if check is not None and decide(CURRENT, int8=int8, writer=False).int8 == MAP:
-            # A reader maps the file through its int8 copy; None: a closer look found them damaged.
+        if check is not None and decide(CURRENT, int8=int8, writer=False).int8 == MAP:  # a reader: mapped
             mapped = int8_copy.MappedVectors.open(self.path, self.dim, count, size, digest, check)
             if mapped is not None:
                 self._take_file(None, np.zeros(0, np.int64), np.zeros((0, self.dim), np.float32), deleted, digest)
