@@ -303,6 +303,23 @@ def test_every_package_folder_is_installed() -> None:
                               f"remove {sorted(listed - on_disk)}"
 
 
+def test_nothing_below_api_takes_the_facade() -> None:
+    """doctor, spaces, workspace.watch (and every module below api/) take the narrow things they
+    use (the workspace, the store's roles, callables), never `Memory` (`mem`), so nothing calls back
+    up into the façade (docs/architecture.md, "No calls back up")."""
+    found = []
+    for module, path in _modules():
+        if not module or RANK[module.split(".")[0]] >= RANK["api"]:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                args = node.args
+                names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+                if "mem" in names:
+                    found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name}(mem, ...)")
+    assert not found, "a module below api/ takes the façade:\n" + "\n".join(found)
+
+
 # A number written where texts are compared fuzzily: a bar of its own instead of fuzzy.py's.
 _FUZZY_NUMBER = re.compile(
     r"score_cutoff=\d|(?:fuzz\.\w+|similarity|ratio_at_least|partial_ratio_below|partial_below|bound)\([^()]*\)"
