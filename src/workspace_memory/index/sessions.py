@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from ..markdown.parse import split_to_fit
 from ..tokens import CHUNK_TOKENS, has_cjk
 from ..workspace.transcripts import SessionFile
+from .base import INDEX_WAIT
 from .records import ReadDeltas, SessionDelta, SessionReport, SessionState
 from .rows import path_words, session_embed_text, text_hash
 
@@ -308,7 +309,7 @@ def _due(sf: SessionFile, old: SessionState | None, min_bytes: int, min_lines: i
 
 
 def sync_sessions(store: Any, files: Sequence[SessionFile], tz: tzinfo, *, min_bytes: int = 0,
-                  min_lines: int = 0, wait: float | None = 60.0, configured: bool = True) -> SessionReport:
+                  min_lines: int = 0, wait: float | None = INDEX_WAIT, configured: bool = True) -> SessionReport:
     """Bring a store's session entries up to date with `files` (apply_sessions, through its writer).
 
     Stats first, without the store's lock: only transcripts that changed (and, with thresholds,
