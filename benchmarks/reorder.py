@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from locomo import BUDGET_CHARS, DATA, prepare, use_model
 from workspace_memory.embed.use import CALIBRATION
-from workspace_memory.recall.lexical import _STOPWORDS
+from workspace_memory.lang.words.en import STOPWORDS as _STOPWORDS
 from workspace_memory.recall.neighbours import NEIGHBOUR_SHARE
 from workspace_memory.recall.query import RecallRequest
 from workspace_memory.recall.subject import SUBJECT_MISS

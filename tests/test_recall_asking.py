@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import recall_json
+from workspace_memory import lang
 from workspace_memory.recall.asking import QUESTION_MISS, asks, is_question
 
 LOG = """\
@@ -42,16 +43,26 @@ def test_an_entry_asks_when_its_last_sentence_ends_with_a_question_mark(text: st
     assert asks(text) == expected
 
 
-@pytest.mark.parametrize(("query", "expected"), [
-    ("Is Deborah married?", True),
-    ("where does Peter live", True),
-    ("did we move the index to Postgres", True),
-    ("Postgres migration", False),
-    ("Naschmarkt", False),
-    ("", False),
+@pytest.mark.parametrize(("query", "code", "expected"), [
+    ("Is Deborah married?", "en", True),
+    ("where does Peter live", "en", True),
+    ("did we move the index to Postgres", "en", True),
+    ("Postgres migration", "en", False),
+    ("Naschmarkt", "en", False),
+    ("", "en", False),
+    ("wo wohnt Peter", "de", True),
+    ("wann ist der Zahnarzttermin", "de", True),
+    ("dónde vive Peter", "es", True),
+    ("¿Dónde vive Peter", "es", True),
+    ("où habite Peter", "fr", True),
+    ("onde mora o Peter", "pt", True),
+    ("谁是Tom", "zh", True),
+    ("Postgres Rechnungswarteschlange", "de", False),
+    ("wo wohnt Peter", None, False),  # a language without data: the question mark only, never English's words
+    ("where does Peter live", "xx", False),
 ])
-def test_a_query_is_a_question_by_its_mark_or_its_first_word(query: str, expected: bool) -> None:
-    assert is_question(query) == expected
+def test_a_query_is_a_question_by_its_mark_or_its_first_word(query: str, code: str | None, expected: bool) -> None:
+    assert is_question(query, lang.table("words", code) if code else None) == expected
 
 
 def test_the_entry_that_tells_outranks_the_one_that_asks(ws: Path) -> None:

@@ -23,7 +23,8 @@ from conftest import (
     run_memory,
     run_ok,
 )
-from workspace_memory.recall.lexical import cjk_pieces
+from workspace_memory import lang
+from workspace_memory.recall.lexical import cjk_pieces, query_terms
 
 RESULT_KEYS = {"kind", "content", "entities", "timestamp", "confidence", "source", "path", "start_line",
                "end_line", "score"}
@@ -131,7 +132,15 @@ def test_a_cjk_question_written_as_a_sentence_finds_its_note(store_ws: Path, que
     ],
 )
 def test_cjk_pieces(run: str, pieces: list[str]) -> None:
-    assert cjk_pieces(run) == pieces
+    assert cjk_pieces(run, lang.table("words", "zh").GRAMMAR) == pieces
+
+
+def test_a_short_run_with_its_grammar_is_cut_and_frame_pieces_are_no_content() -> None:
+    """"Priyaって誰？" holds the run "って誰": not a typed keyword, a particle and a question word."""
+    assert cjk_pieces("って誰") == ["誰"]
+    terms = query_terms("Priyaって誰？", lang.table("words", "ja"))
+    assert [t.label for t in terms] == ["priya"]
+    assert [t.label for t in query_terms("Priya是谁？", lang.table("words", "zh"))] == ["priya"]
 
 
 def test_cjk_absent_text_finds_nothing(store_ws: Path) -> None:

@@ -8,6 +8,7 @@ finds no time phrase in, and that is written in another language the workspace r
    its own small words ("was", "qué", "est-ce", "não", "che", "het"); a script says its languages
    by itself (Han and kana: Chinese and Japanese; Hangul: Korean; Cyrillic: Russian and
    Ukrainian; Arabic, Hebrew, Greek, Thai, Devanagari). An English question is never read here.
+   (lang.identify.languages_of: telling languages apart is lang's, shared with question understanding.)
 2. **Our own rules first**, for the commonest relative phrases, those dateparser misses or reads
    as one day ("hace dos semanas", "la semana pasada", "há duas semanas", "due settimane fa", "la
    semaine dernière", "il y a deux semaines", "на прошлой неделе", "지난주") and those that would
@@ -33,24 +34,12 @@ import os
 import re
 from datetime import date, datetime, timedelta
 
+from .lang.identify import languages_of
 from .timeparse import TimeWindow, extract_time_window
 
+__all__ = ["default_languages", "extract_window", "languages_of"]
+
 CONFIDENCE = 0.8
-# Small words that only (or mostly) a question in that language holds.
-_MARKERS = {  # none of them an English word, so an English question is never read as another language
-    "de": "wie wann wer ist sind waren haben wir ich der das den dem und nicht mit über letzte letzten "
-          "gestern vorgestern woche tagen gemacht passiert passierte denkt",
-    "es": "qué que cómo cuándo dónde quién fue hicimos hace pasó semana pasada pasado ayer los las del "
-          "por para piensa",
-    "fr": "quoi qu'est est sont était fait avons nous les des du dans avec pour hier dernière dernier "
-          "semaine il y le la au une pense",
-    "pt": "que quê como quando onde quem é são foi fizemos aconteceu há semana passada passado ontem os "
-          "dos das com para não",
-    "it": "che cosa quando dove chi è sono fatto abbiamo successo settimana scorsa scorso ieri il gli della "
-          "con per",
-    "nl": "wat hoe wanneer waar wie zijn hebben wij het een van met vorige gisteren geleden gebeurde",
-}
-_MARKER_SETS = {lang: frozenset(words.split()) for lang, words in _MARKERS.items()}
 # The starts of the time words of each language (days, months, "yesterday", "week", "ago", "last"):
 # without a digit or one of these, a question holds no time phrase, and dateparser (its language
 # data costs 0.1-0.4 s to load) is not asked.
@@ -71,11 +60,6 @@ _TIME_STEMS = {
           "geleden",
 }
 _TIME_STEM_TUPLES = {lang: tuple(words.split()) for lang, words in _TIME_STEMS.items()}
-_SCRIPTS = (  # (first, last code point, languages)
-    ("\u3040", "\u30ff", ("ja",)), ("\u4e00", "\u9fff", ("zh", "ja")), ("\uac00", "\ud7af", ("ko",)),
-    ("\u0400", "\u04ff", ("ru", "uk")), ("\u0600", "\u06ff", ("ar",)), ("\u0590", "\u05ff", ("he",)),
-    ("\u0370", "\u03ff", ("el",)), ("\u0e00", "\u0e7f", ("th",)), ("\u0900", "\u097f", ("hi",)),
-)
 _NUMBERS = {
     "un": 1, "una": 1, "uno": 1, "um": 1, "uma": 1, "une": 1, "dos": 2, "duas": 2, "dois": 2, "due": 2,
     "deux": 2, "tres": 3, "três": 3, "tre": 3, "trois": 3, "cuatro": 4, "quatro": 4, "quattro": 4, "quatre": 4,
@@ -133,24 +117,6 @@ def default_languages(env: dict[str, str] | None = None) -> tuple[str, ...]:
     name = env.get("LC_ALL") or env.get("LC_TIME") or env.get("LANG") or ""
     language = name.split("_")[0].split(".")[0].lower()
     return ("en",) if language in ("", "c", "posix", "en") or not language.isalpha() else ("en", language)
-
-
-def languages_of(text: str, configured: tuple[str, ...], every_configured: bool = False) -> list[str]:
-    """The languages other than English to read `text` in (module docstring, step 1); with
-    `every_configured`, each configured one, markers or not."""
-    found: list[str] = []
-    for first, last, langs in _SCRIPTS:
-        if any(first <= ch <= last for ch in text):
-            found += [lang for lang in langs if lang not in found]
-    words = set(re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text.casefold()))
-    has_accent = any(ch.isalpha() and not ch.isascii() for ch in text)
-    for lang in configured:
-        if lang == "en" or lang in found:
-            continue
-        markers = _MARKER_SETS.get(lang)
-        if every_configured or (markers is not None and words & markers) or (markers is None and has_accent):
-            found.append(lang)
-    return found
 
 
 def extract_window(text: str, now: datetime, configured: tuple[str, ...], *,

@@ -16,12 +16,14 @@ import re
 from collections.abc import Sequence
 
 from ..fuzzy import NAME_VARIANT
+from ..markdown.names import CJK, SLUG, WORD_NOT_CJK
 from .entity_info import EntityInfo
 from .similarity import ratio_at_least
 
 FUZZY_MIN = NAME_VARIANT
-_WORD_RE = re.compile(r"[^\W_][\w'’-]*", re.UNICODE)
-_MENTION_RE = re.compile(r"(?<![\w@])@([^\W\d_][\w-]*)", re.UNICODE)
+# A word; a name glued to CJK text is a word of its own ("Priyaって誰": Priya).
+_WORD_RE = re.compile(rf"[^\W_{CJK}](?:{WORD_NOT_CJK}|['’-])*|[{CJK}]+")
+_MENTION_RE = re.compile(rf"(?<!{WORD_NOT_CJK})(?<!@)@({SLUG})")  # as markdown.retain reads a mention
 _POSSESSIVE_RE = re.compile(r"['’]s$")
 # Words that are names of entities surprisingly often but never mean them in a question.
 _NOT_NAMES = frozenset({"i", "me", "my", "we", "you", "the", "a", "an", "what", "who", "when", "where", "how",

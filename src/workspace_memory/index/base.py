@@ -176,15 +176,32 @@ class Filters(Value):
 class Term(Value):
     """One unit of a lexical query: lower-cased words (searched as a phrase) or a CJK run."""
 
-    __slots__ = ("label", "cjk")
+    __slots__ = ("label", "cjk", "stem")
 
-    def __init__(self, label: str, cjk: bool = False) -> None:
+    def __init__(self, label: str, cjk: bool = False, stem: str | None = None) -> None:
         self.label = label  # "memorysearch query hybrid", or "記憶索引"
         self.cjk = cjk
+        # A one-word term of a language the index does not stem (FTS5's Porter is English): the
+        # start every form of the word shares ("remplace" -> "remplac", Snowball), searched as a
+        # prefix ("remplac*": remplacer, remplaçait) by every store, through its own Porter.
+        self.stem = stem
 
     @property
     def words(self) -> list[str]:
         return self.label.split()
+
+    @property
+    def glued(self) -> bool:
+        """A word that may stand glued to Chinese or Japanese text ("在慕尼黑Schwabing区", "错误码E4012"),
+        where a word tokenizer sees one token: every store also finds it there as a substring of an
+        entry with CJK text (a letter-or-digit word of three or more ASCII characters)."""
+        return not self.cjk and len(self.label) >= 3 and self.label.isascii() and self.label.isalnum()
+
+    def glued_in(self, text: str) -> bool:
+        """Whether an entry's text holds this glued word inside CJK text, as the stores find it (any case)."""
+        from ..tokens import has_cjk
+
+        return has_cjk(text) and self.label in text.casefold()
 
 
 class ChunkRow(TypedDict, total=False):

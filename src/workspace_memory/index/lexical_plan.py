@@ -106,12 +106,18 @@ class Search(Protocol):
         """Entries that hold a CJK run, with its BM25 (CJK runs are searched over every source at once)."""
         ...
 
+    def glued(self, term: Term, filters: Filters, limit: int) -> Iterable[tuple[int, float]]:
+        """Markdown entries that hold a word glued to CJK text (`Term.glued`), as a CJK run's are
+        found; none when the filters keep no Markdown entries."""
+        ...
+
 
 def candidates(search: Search, terms: Sequence[Term], limit: int, filters: Filters) -> dict[int, float]:
     """The BM25 pool for `terms` on any store: entry id -> BM25 (positive, larger is better).
 
     For each source the filters keep, the plan's steps (`plan`, over that source's counts), each
-    entry keeping its best value; then the CJK runs, over every source, their values added. The
+    entry keeping its best value; then the CJK runs, over every source, their values added; then
+    the words glued to CJK text, in Markdown entries, each entry keeping its best value. The
     pool is only ordered by BM25; recall.lexical gives the comparable value.
     """
     pool: dict[int, float] = {}
@@ -124,6 +130,8 @@ def candidates(search: Search, terms: Sequence[Term], limit: int, filters: Filte
     for term in (t for t in terms if t.cjk):
         for cid, value in search.cjk(term, where, params, limit):
             pool[cid] = pool.get(cid, 0.0) + value
+    for term in (t for t in terms if t.glued):  # a word glued to CJK text, in Markdown entries
+        _keep_best(pool, dict(search.glued(term, filters, limit)))
     return pool
 
 

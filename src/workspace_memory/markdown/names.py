@@ -8,6 +8,16 @@ from __future__ import annotations
 
 import re
 
+# Scripts written without spaces between words (kana, CJK ideographs, Hangul, half-width kana): a
+# mention or a name stands right beside their characters ("在@Fernwerk工作"), so they end it.
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
+# A letter, digit or "_" of a script that spaces its words: what may not stand right before an "@"
+# (e-mail addresses: a@b.com) nor continue a name.
+WORD_NOT_CJK = f"[^\\W{CJK}]"
+# A slug: a letter, then letters, digits, "_" and inner "-" of spaced scripts ("The-Castle"); or a
+# run of CJK characters ("@王伟"). Either ends where the other kind begins ("@Lea休假" is Lea).
+SLUG = f"(?:[^\\W\\d_{CJK}](?:(?:{WORD_NOT_CJK}|-)*{WORD_NOT_CJK})?|[{CJK}]+)"
+
 
 def display_name(slug: str) -> str:
     """How a slug reads in prose: ``"The-Castle"`` -> ``"The Castle"``."""

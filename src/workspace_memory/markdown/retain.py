@@ -26,7 +26,7 @@ from datetime import date
 
 from ..limits import MAX_FACT_CHARS
 from ..timeparse import DateRange, resolve_stated_range
-from .names import display_name, slugify
+from .names import SLUG, WORD_NOT_CJK, display_name, slugify
 
 __all__ = [
     "DEFAULT_OPINION_CONFIDENCE",
@@ -49,9 +49,10 @@ FACT_KINDS = {"W": "world", "B": "experience", "O": "opinion", "S": "observation
 # An opinion written without c= is a belief held with moderate, not certain, confidence.
 DEFAULT_OPINION_CONFIDENCE = 0.7
 
-# "@" + a letter, then letters/digits/_/-, not ending in "-" (so "@Peter-" at a dash stays "Peter").
-# The look-behind keeps e-mail addresses (a@b.com), "@@x" and path/URL pieces ("/@user") out.
-ENTITY_RE = re.compile(r"(?<![\w@./+-])@(?P<slug>[^\W\d_](?:[\w-]*\w)?)")
+# "@" + a slug (names.SLUG: a letter, then letters/digits/_/-, not ending in "-", so "@Peter-" at a
+# dash stays "Peter"; or a run of CJK characters). The look-behinds keep e-mail addresses (a@b.com),
+# "@@x" and path/URL pieces ("/@user") out, but not a mention inside CJK text ("在@Fernwerk工作").
+ENTITY_RE = re.compile(rf"(?<!{WORD_NOT_CJK})(?<![@./+-])@(?P<slug>{SLUG})")
 _CODE_SPAN_RE = re.compile(r"`[^`]*`")  # "`@dataclass`" is code, not a mention
 
 _GRAMMAR = '"W|B|O|S[(c=0..1)] text"'

@@ -13,11 +13,6 @@ from __future__ import annotations
 
 QUESTION_MISS = 0.85
 _QUESTION_MARKS = ("?", "？")
-# What a question starts with, when it has no question mark ("where does Peter live").
-_QUESTION_STARTS = frozenset(
-    """who what where which when how whose whom why is are am was were does do did has have had can could
-    will would should shall may might""".split()
-)
 
 
 def asks(text: str) -> bool:
@@ -32,7 +27,16 @@ def asks(text: str) -> bool:
     return text.endswith(_QUESTION_MARKS)
 
 
-def is_question(query: str) -> bool:
-    """Whether a query asks a question: a question mark, or a question word or verb first."""
-    words = query.lower().split(maxsplit=1)
-    return asks(query) or bool(words) and words[0] in _QUESTION_STARTS
+def is_question(query: str, words=None) -> bool:
+    """Whether a query asks a question: a question mark, or a question word or verb first (the
+    `QUESTION_STARTS` of `words`, the question's language's lang/words table: "where does Peter live",
+    "wo wohnt Peter", "谁是Tom"; a language without them: the question mark only)."""
+    if asks(query) or query.lstrip().startswith("¿"):
+        return True
+    starts = getattr(words, "QUESTION_STARTS", None)
+    first = query.lower().split(maxsplit=1)
+    if not starts or not first:
+        return False
+    if first[0] in starts or first[0].split("'")[0] in starts:
+        return True
+    return not first[0].isascii() and first[0].startswith(tuple(s for s in starts if not s.isascii()))

@@ -33,6 +33,7 @@ from ..cancel import checkpoint
 from ..errors import UserError
 from ..index.base import ChunkRow, Filters, Store
 from ..limits import MAX_FTS_TERMS, check_k
+from ..markdown.names import WORD_NOT_CJK
 from . import asking, lexical, topic
 from . import subject as entry_subject
 from . import window as time_window
@@ -80,12 +81,12 @@ class _Query:
         self.tvec: Any = None  # the query's vector without the names of the people it names (recall.topic)
         self.rows: dict[int, ChunkRow] = {}  # the candidates' rows read so far
         self.subjects: frozenset[str] = frozenset()  # the candidates' subjects the question names
-        self.question = asking.is_question(u.text)  # entries that ask too give way (recall.asking)
+        self.question = asking.is_question(u.text, u.words)  # entries that ask too give way (recall.asking)
         # The named entities' names (a note that names Brightwave without @ is about Brightwave too),
         # and whether the question asks about nothing but them (ENTITY_FLOOR).
         self.names = entity_names_pattern(u.entity_names)
         self.about_only = bool(u.entity_boost) and not lexical.has_content(
-            [t for t in terms if t.cjk or not u.about_words.issuperset(t.words)])
+            [t for t in terms if t.cjk or not u.about_words.issuperset(t.words)], u.words)
 
 
 def recall(store: Store, req: RecallRequest, *, now: datetime, semantic=None,
@@ -112,13 +113,13 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
     filters = u.filters()
     mode = "lexical" if semantic is None else ("semantic" if req.mode == "semantic" else "hybrid")
     pool = max(req.k * settings.candidate_multiplier, MIN_POOL)
-    terms = lexical.query_terms(u.text)
+    terms = lexical.query_terms(u.text, u.words)
     if len(terms) > MAX_FTS_TERMS:  # each term is an FTS expression and a document-frequency lookup
         notices.append(f"the query has {len(terms)} distinct words; the first {MAX_FTS_TERMS} were searched "
                        "by words (the whole query by meaning)")
         terms = terms[:MAX_FTS_TERMS]
     q = _Query(store, u, terms, filters, pool, mode, semantic, now.date(), settings,
-               events_only=u.window is not None and lexical.asks_for_events(terms))
+               events_only=u.window is not None and lexical.asks_for_events(terms, u.words))
     # 2-3. candidates and their relevance
     candidates = _candidates(q)
     checkpoint()  # the query is embedded and the channels searched: a cancelled call ranks nothing
@@ -131,7 +132,7 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
     replaced = superseded_among(store, rows, u.text) if u.present else {}
     if replaced:
         _inherit_relevance(store, candidates, rows, replaced)
-    q.subjects = entry_subject.asked({w for t in terms for w in t.label.split()}, rows.values())
+    q.subjects = entry_subject.asked({w for t in terms for w in t.label.split()}, rows.values(), u.languages)
     for cand in candidates.values():
         cand.row = rows[cand.chunk_id]
         _apply_factors(cand, q, cand.chunk_id in replaced)
@@ -191,7 +192,7 @@ def _select(q: _Query, ranked: list[Candidate], k: int) -> list[Candidate]:
         head = above[: k * MMR_POOL]
         above = q.semantic.diversify(head, k * MMR_POOL) + above[len(head):]
     kept = dedupe(above, k)
-    if len(kept) < k and lexical.has_content(q.terms):
+    if len(kept) < k and lexical.has_content(q.terms, q.u.words):
         # Too few passed the cut: the best of the rest that share a content word with the question.
         below = [c for c in ranked if c.score < q.settings.min_score and c.channels.get("lexical", 0) > 0]
         for cand in below:
@@ -275,9 +276,10 @@ def _without_names(q: _Query, candidates: dict[int, Candidate]) -> str | None:
     if not topic.ENABLED or q.about_only or not q.u.text:
         return None
     words = {w for t in q.terms for w in t.label.split()}
-    subjects = entry_subject.asked(words, _rows(q, list(candidates)).values())
+    subjects = entry_subject.asked(words, _rows(q, list(candidates)).values(), q.u.languages)
     names = topic.name_words(subjects, q.u.entity_names)
-    if not names or not lexical.has_content([t for t in q.terms if t.cjk or not names.issuperset(t.words)]):
+    if not names or not lexical.has_content([t for t in q.terms if t.cjk or not names.issuperset(t.words)],
+                                            q.u.words):
         return None
     return topic.without_names(q.u.text, names)
 
@@ -319,7 +321,7 @@ def _apply_factors(cand: Candidate, q: _Query, superseded: bool) -> None:
     }
     if u.entity_boost and not about:
         factors["entity"] = ENTITY_MISS
-    elif entry_subject.misses(row, q.subjects):  # someone else's turn (recall.subject)
+    elif entry_subject.misses(row, q.subjects, u.languages):  # someone else's turn (recall.subject)
         factors["subject"] = entry_subject.SUBJECT_MISS
     if q.question and asking.asks(row["text"]):
         factors["question"] = asking.QUESTION_MISS
@@ -341,7 +343,8 @@ def entity_names_pattern(names: dict[str, frozenset[str]]) -> re.Pattern[str] | 
     if not forms:
         return None
     spelled = "|".join(re.escape(f).replace("\\ ", r"[\s-]+").replace("\\-", r"[\s-]+") for f in forms)
-    return re.compile(rf"(?<![\w@])@?(?:{spelled})(?!\w)", re.IGNORECASE)
+    # Whole words of spaced scripts; beside CJK characters a name still stands ("Priya在Fernwerk参加").
+    return re.compile(rf"(?<!{WORD_NOT_CJK})(?<!@)@?(?:{spelled})(?!{WORD_NOT_CJK})", re.IGNORECASE)
 
 
 def _inherit_relevance(store: Store, candidates: dict[int, Candidate], rows: dict[int, ChunkRow],

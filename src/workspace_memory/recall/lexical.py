@@ -28,26 +28,13 @@ BM25_SHARE = 0.15
 # (Measured on LoCoMo: see docs/benchmarks.md, "What moved it".)
 CONTEXT_SHARE = 0.7
 
-_STOPWORDS = frozenset(
-    """a an and are as at be been but by can could did do does doing done for from had has have having he her
-    hers him his how i if in into is it its me my of on or our ours she so than that the their them then there
-    these they this those to too us was we were what when where which who whom why will with would you your
-    yours about after again all also am any because before being between both during each few further here
-    just more most no nor not now off once only other out over own same should some such through under until
-    up very tell know""".split()
-)
-# Words that ask for events without naming any ("what happened", "anything new", "what did we do"):
-# a question of only these and stopwords, with a time phrase, asks for what is inside the window.
-EVENT_WORDS = frozenset(
-    """happen happened happens happening anything something everything events event going go went new news
-    stuff things thing done doing up""".split()
-)
+# The stop and event words are the question's language's (lang/words/<code>.py); a question whose
+# language has none keeps every word (neutral, never the English list).
+_NONE: frozenset[str] = frozenset()
 # "Maria's" and "the Smiths'" are searched as "Maria" and "the Smiths", not as the phrase "maria s".
 _POSSESSIVE = r"(?<=\w)['’]s\b|(?<=\ws)['’](?!\w)"
 # A CJK run longer than this is a phrase or a sentence: it is searched as its pieces (cjk_pieces).
 WHOLE_RUN = 3
-# Characters of Chinese grammar: a two-character piece holding one names nothing ("的时", "什么", "我们").
-_GRAMMAR = frozenset("的了吗呢吧啊么们谁哪")
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
 _patterns: dict[str, re.Pattern[str]] = {}
 
@@ -73,8 +60,14 @@ class LexicalHit:
         self.matched: list[str] = [] if matched is None else matched
 
 
-def query_terms(text: str) -> list[Term]:
-    """Turn free text into terms; stopwords go unless nothing else is left; possessives are stripped."""
+def stopwords(words) -> frozenset[str]:  # words: a lang/words module or None
+    """The stop words of a language's word table (none when it has none)."""
+    return getattr(words, "STOPWORDS", _NONE)
+
+
+def query_terms(text: str, table=None) -> list[Term]:
+    """Turn free text into terms; stopwords (of `table`, the question's language's lang/words table)
+    go unless nothing else is left; possessives are stripped."""
     terms: list[Term] = []
     seen: set[str] = set()
     if "'" in text or "’" in text:
@@ -84,7 +77,7 @@ def query_terms(text: str) -> list[Term]:
         plain = raw
         if not latin:
             for run in _pattern("cjk_run").findall(raw):
-                for piece in cjk_pieces(run):
+                for piece in cjk_pieces(run, getattr(table, "GRAMMAR", _NONE)):
                     if piece not in seen:
                         seen.add(piece)
                         terms.append(Term(piece, cjk=True))
@@ -98,11 +91,53 @@ def query_terms(text: str) -> list[Term]:
         seen.add(label)
         # "memorySearch.query.hybrid" -> the phrase "memorysearch query hybrid"
         terms.append(Term(label))
-    content = [t for t in terms if t.cjk or t.label not in _STOPWORDS]
-    return content or terms
+    stop = stopwords(table)
+    content = [t for t in terms if t.label not in stop] or terms
+    algorithm = getattr(table, "STEMMER", None)
+    return [with_stem(t, algorithm) for t in content] if algorithm else content
 
 
-def cjk_pieces(run: str) -> list[str]:
+def with_stem(term: Term, algorithm: str) -> Term:
+    """The term with its stem (index.base.Term.stem), when it is one word of four letters or more whose
+    Snowball stem (`algorithm`, PyStemmer) is a shorter start of it, diacritics folded as the index
+    folds them ("remplace" -> "remplac", "Wohnungen" -> "wohnung"); else the term as it is. Without
+    PyStemmer installed, no stems (the words are searched as they are)."""
+    word = term.label
+    if term.cjk or len(word) < 4 or not word.isalpha():
+        return term
+    stemmer = _stemmer(algorithm)
+    if stemmer is None:
+        return term
+    stem, folded = _fold(stemmer.stemWord(word)), _fold(word)
+    if len(stem) < 3 or stem == folded or not folded.startswith(stem):
+        return term  # "Straße" -> "strass" is no start of "straße": the word itself
+    return Term(word, stem=stem)
+
+
+_stemmers: dict[str, object] = {}
+
+
+def _stemmer(algorithm: str):  # -> Stemmer.Stemmer | None
+    if algorithm not in _stemmers:
+        try:
+            import Stemmer  # PyStemmer: Snowball in C; imported by the first question that stems
+        except ImportError:
+            _stemmers[algorithm] = None
+        else:
+            _stemmers[algorithm] = Stemmer.Stemmer(algorithm)
+    return _stemmers[algorithm]
+
+
+def _fold(word: str) -> str:
+    """Lower case without diacritics (as FTS5's unicode61 remove_diacritics folds: "é" -> "e")."""
+    if word.isascii():
+        return word.lower()
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
+
+
+def cjk_pieces(run: str, grammar: frozenset[str] = _NONE) -> list[str]:
     """The pieces a run of CJK characters is searched as (Chinese and Japanese put no spaces between words).
 
     A question typed as a sentence ("去上海的时候谁需要预订住宿") is one run, and no note holds it
@@ -113,13 +148,14 @@ def cjk_pieces(run: str) -> list[str]:
     - Katakana (loanwords, コーヒーメーカー) and runs of up to `WHOLE_RUN` characters stay whole:
       a typed keyword (数据库, 東京) is matched as it is, through the trigram index.
     - Hiragana beside kanji or katakana is grammar (が, した, っていて): left out. Two-character
-      pieces holding a particle of Chinese grammar (的, 了, 吗, 们, 么: "海的", "什么", "我们") too.
+      pieces holding a character of `grammar` (Chinese: 的, 了, 吗, 们, 么, lang/words/zh.py: "海的",
+      "什么", "我们") too.
     - A run left with no piece is searched whole, as before.
     """
-    if len(run) <= WHOLE_RUN:
-        return [run]
-    pieces: list[str] = []
     segments = _script_segments(run)
+    if len(run) <= WHOLE_RUN and not (len(segments) > 1 and any(_script(s[0]) == "hiragana" for s in segments)):
+        return [run]  # a typed keyword (数据库, 東京), not a phrase with its grammar (って誰)
+    pieces: list[str] = []
     for segment in segments:
         script = _script(segment[0])
         if script == "hiragana" and len(segments) > 1:
@@ -128,7 +164,7 @@ def cjk_pieces(run: str) -> list[str]:
             pieces.append(segment)
             continue
         pairs = (segment[i : i + 2] for i in range(len(segment) - 1))
-        pieces.extend(p for p in pairs if not (_GRAMMAR & set(p)))
+        pieces.extend(p for p in pairs if not (grammar & set(p)))
     return list(dict.fromkeys(pieces)) or [run]
 
 
@@ -152,14 +188,17 @@ def _script_segments(run: str) -> list[str]:
     return segments
 
 
-def has_content(terms: Sequence[Term]) -> bool:
-    """True when some term is more than stopwords."""
-    return any(t.cjk or any(w not in _STOPWORDS for w in t.words) for t in terms)
+def has_content(terms: Sequence[Term], words=None) -> bool:
+    """True when some term is more than stopwords (of `words`, a lang/words table)."""
+    stop = stopwords(words)
+    return any(t.label not in stop if t.cjk else any(w not in stop for w in t.words) for t in terms)
 
 
-def asks_for_events(terms: Sequence[Term]) -> bool:
-    """True when the terms name nothing but events in general ("what happened", "anything new")."""
-    return not any(t.cjk or any(w not in _STOPWORDS and w not in EVENT_WORDS for w in t.words) for t in terms)
+def asks_for_events(terms: Sequence[Term], words=None) -> bool:
+    """True when the terms name nothing but events in general ("what happened", "was ist passiert",
+    "发生了什么"): nothing but a time phrase, or words a language's table lists (none: no such words)."""
+    ignored = stopwords(words) | getattr(words, "EVENT_WORDS", _NONE)
+    return not any(t.label not in ignored if t.cjk else any(w not in ignored for w in t.words) for t in terms)
 
 
 def score(store: Store, terms: Sequence[Term], bm25: dict[int, float]) -> list[LexicalHit]:

@@ -11,6 +11,9 @@ query text itself:
 - entity names (`@Peter`, a bare name or alias, fuzzy for typos) boost entries about them;
 - "what does Peter prefer / think of / like" marks an opinion question: Peter's
   opinions join the candidates and rank first;
+- every rule that reads words reads those of the question's language (lang.identify: its script,
+  its small words, `[time] languages`), from lang/words/<code>.py; a language without data for a
+  rule leaves the rule out (neutral), never the English one;
 - a question about the present state ("where does Peter live", "what is Peter's address")
   lets a newer fact replace an older one (recall.supersession); a bare keyword or a
   question about the past does not.
@@ -21,9 +24,11 @@ from __future__ import annotations
 import re
 from datetime import date, datetime
 
+from .. import lang
 from ..errors import UserError
 from ..facts.entities import mentioned, resolve
 from ..index.base import Filters, Store
+from ..markdown.names import CJK, WORD_NOT_CJK
 from ..timeparse import DOUBTFUL, extract_time_window, parse_since
 from ..values import Value
 from .settings import parse_sources
@@ -31,26 +36,15 @@ from .settings import parse_sources
 KINDS = ("world", "experience", "opinion", "observation", "note", "session")
 _KIND_ALIASES = {"w": "world", "b": "experience", "o": "opinion", "s": "observation", "opinions": "opinion",
                  "facts": "fact", "notes": "note"}
-# "what does Peter prefer / think of / like ...": the question asks for an opinion.
-_OPINION_WORDS = frozenset(
-    """prefer prefers preference preferences think thinks thought opinion opinions like likes dislike dislikes
-    love loves hate hates favorite favourite feel feels believe believes view views stance enjoy enjoys want
-    wants rather""".split()
-)
-# A question about how things are now: a present-tense verb or "currently"/"now"; a past one
-# ("where did Peter live", "used to") or a time phrase asks about another time. (Word sets, not
-# patterns: a cold recall should not compile what a set lookup does.)
-_QUESTION_WORDS = frozenset("who what where which when how whose whom".split())
-_LEADING_VERBS = frozenset("is are does do has have can could".split())
-_PRESENT_WORDS = frozenset("is are am does do has have what's where's who's how's that's it's he's she's".split())
-_NOW_WORDS = frozenset("currently current now nowadays".split())
-_PAST_WORDS = frozenset("was were did had previously formerly before earlier originally once former ago first".split())
-_NOW_PHRASES = ("these days", "at the moment")
-_PAST_PHRASES = ("used to", "back then", "at first")
+_NONE: frozenset[str] = frozenset()
 
 
 def _words(text: str) -> list[str]:
-    return re.findall(r"[\w']+", text.lower().replace("’", "'"))
+    """Lower-cased words; a name glued to CJK text is a word of its own ("Priyaって誰" -> priya, って誰)."""
+    return re.findall(_WORD, text.lower().replace("’", "'"))
+
+
+_WORD = rf"(?:{WORD_NOT_CJK}|')+|[{CJK}]+"
 
 
 # A plain class, not a dataclass: `dataclasses` imports `inspect` (with ast, dis and tokenize),
@@ -105,6 +99,9 @@ class Understood:
     window_confidence = 0.0  # how sure the time phrase's reading is (timeparse)
     window_empty = False  # no entry that the filters let through lies inside the window
     sources: tuple[str, ...] = ()  # empty: every source
+    language: str | None = None  # the question's language (lang.identify), None: nothing says
+    words = None  # that language's lang/words table (a module), None: no data, every rule neutral
+    languages: tuple[str, ...] = ("en",)  # the workspace's `[time] languages` (a line's language is one of them)
 
     def __init__(self, text: str, kinds: tuple[str, ...] = (), include_invalid: bool = False) -> None:
         self.text = text
@@ -171,38 +168,65 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
         u.window_empty = not store.holds_entries(u.filters().within(u.window))
         if u.window_empty:
             u.notices.append(f"no entry is dated {window.phrase!r}; entries from the days around it rank first")
+    from ..lang.identify import question_language
+
+    u.languages = languages
+    u.language = question_language(question, languages)
+    u.words = lang.table("words", u.language) if u.language else None
     u.entity_boost = tuple(mentioned(entities, u.text))
+    opinion_words = getattr(u.words, "OPINION_WORDS", _NONE)
     if u.entity_boost:
         named = [e for e in entities if e.key in u.entity_boost]
         u.entity_names = {e.key: e.forms() for e in named}
-        u.about_words = _about_words(u.text, named)
-    u.opinion = not _OPINION_WORDS.isdisjoint(_words(u.text))
-    u.present = window is None and not req.since and not req.until and asks_about_now(question)
+        u.about_words = _about_words(u.text, named, opinion_words)
+    u.opinion = holds_any(u.text, opinion_words)
+    u.present = window is None and not req.since and not req.until and asks_about_now(question, u.words)
     return u
 
 
-def _about_words(text: str, named: list) -> frozenset[str]:  # [EntityInfo]
+def holds_any(text: str, words: frozenset[str]) -> bool:
+    """Whether `text` holds one of `words`: as a word, or inside a run of Chinese or Japanese (no spaces)."""
+    if not words:
+        return False
+    if not words.isdisjoint(_words(text)):
+        return True
+    return not text.isascii() and any(w in text for w in words if _is_cjk(w))
+
+
+def _is_cjk(word: str) -> bool:
+    return any("\u3040" <= ch <= "\u9fff" for ch in word)
+
+
+def _about_words(text: str, named: list, opinion_words: frozenset[str]) -> frozenset[str]:  # [EntityInfo]
     """The words of `text` that name one of `named` (a word of a form; a capitalised near miss, as
     facts.entities.mentioned reads "Petr") or only ask for an opinion (lower-cased)."""
     name_words = {w for e in named for form in e.forms() for w in _words(form)}
     found = set()
-    for raw in re.findall(r"[\w']+", text.replace("’", "'")):
+    for raw in re.findall(_WORD, text.replace("’", "'")):
         word = raw.lower()
-        if word in _OPINION_WORDS or word in name_words or (
+        if word in opinion_words or word in name_words or (
                 raw[:1].isupper() and len(word) >= 4 and resolve(named, word) is not None):
             found.add(word)
     return frozenset(found)
 
 
-def asks_about_now(question: str) -> bool:
+def asks_about_now(question: str, table=None) -> bool:  # table: a lang/words module or None
     """True for a question about how things are now: "where does Peter live", "what is Peter's
-    address", "Peter's current employer"; False for a bare keyword ("Naschmarkt") or the past
-    ("where did Peter live", "what was his first job")."""
+    address", "Peter's current employer", "wo wohnt Peter", "Peter现在住在哪里"; False for a bare keyword
+    ("Naschmarkt"), the past ("where did Peter live", "what was his first job"), and a language
+    whose table has none of these words (neutral)."""
+    if table is None:
+        return False
     words = _words(question)
     spaced = " ".join(words)
-    if not _PAST_WORDS.isdisjoint(words) or any(p in spaced for p in _PAST_PHRASES):
+
+    def has(name: str) -> bool:
+        return holds_any(question, getattr(table, name, _NONE))
+
+    if has("PAST_WORDS") or any(p in spaced for p in getattr(table, "PAST_PHRASES", ())):
         return False
-    if not _NOW_WORDS.isdisjoint(words) or any(p in spaced for p in _NOW_PHRASES):
+    if has("NOW_WORDS") or any(p in spaced for p in getattr(table, "NOW_PHRASES", ())):
         return True
-    question_like = bool(words) and (words[0] in _LEADING_VERBS or not _QUESTION_WORDS.isdisjoint(words))
-    return question_like and not _PRESENT_WORDS.isdisjoint(words)
+    leading = getattr(table, "LEADING_VERBS", _NONE)
+    question_like = bool(words) and (words[0] in leading or has("QUESTION_WORDS"))
+    return question_like and has("PRESENT_WORDS")

@@ -11,7 +11,9 @@ may still hold the answer, as in "Ben: Ana, your two cats are so cute!").
 
 Left alone: entries without a subject, Retain facts (their entities say whom they are about),
 entries whose "subject" is a label of the kind notes use ("Decision:", "TODO:", "Update:",
-"Monday:", "Q1:"), and questions that name no subject of the pool. Measured on LoCoMo and on
+"Monday:", "Q1:"; "Entscheidung:", "Montag:", "Décision :": the `LABELS` of the line's own
+language, lang/words/<code>.py, told by lang.identify; a line in a language without labels has no
+subject, so the factor stays 1.0), and questions that name no subject of the pool. Measured on LoCoMo and on
 notes of other shapes (docs/recall.md, "Constants you can trust").
 """
 
@@ -19,26 +21,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
+from .. import lang
+from ..lang.identify import question_language
 from .neighbours import NARRATIVE  # notes and messages; Retain facts name their entities instead
 
 SUBJECT_MISS = 0.85
-# Words that head a note as a label, not as the one who speaks or is spoken of.
-_LABELS = frozenset(
-    """note notes todo to-do fixme update updates decision decisions status summary idea ideas question questions
-    answer q a action actions result results error warning fixed done next goal goals plan plans problem issue
-    reason context outcome tip important reminder follow-up followup why what how when where who source sources
-    link links see example update log date time today yesterday tomorrow morning afternoon evening night
-    monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
-    september october november december""".split()
-)
 # A list marker, then one to three words before the colon (an @handle may be lower-case).
 _SUBJECT = (r"\s*(?:[-*+]|\d+[.)])?\s*(?:\*\*)?(@?[^\W\d_][\w.'’-]*(?: [^\W\d_][\w.'’-]*){0,2})"
             r"(?:\*\*)?:(?:\*\*)?\s")
 
 
-def subject_of(text: str) -> str | None:
-    """The lower-cased subject an entry's text starts with ("- Ana: ..." -> "ana"), or None."""
+@lru_cache(maxsize=4096)  # asked and misses read the same candidates' lines
+def subject_of(text: str, languages: tuple[str, ...] = ("en",)) -> str | None:
+    """The lower-cased subject an entry's text starts with ("- Ana: ..." -> "ana"), or None (also for a
+    label of the line's language, or a line whose language has no labels; `languages`: the workspace's)."""
     match = re.match(_SUBJECT, text)  # compiled on first use (re's cache), not at import
     if match is None:
         return None
@@ -47,7 +45,12 @@ def subject_of(text: str) -> str | None:
                                             for word in name.split()):
         return None  # "- fixed: ...", "- note to self: ...", "- Q1: ..."
     name = name.lstrip("@").lower()
-    return None if name in _LABELS else name
+    code = question_language(text[match.end():], languages)
+    words = lang.table("words", code) if code else None
+    labels = getattr(words, "LABELS", None)
+    if labels is None:
+        return None  # no labels known for the line's language: no rule (neutral)
+    return None if name in labels else name
 
 
 def names(subject: str, words: set[str]) -> bool:
@@ -57,20 +60,20 @@ def names(subject: str, words: set[str]) -> bool:
     return parts[0] in words or parts[-1] in words or all(p in words for p in parts)
 
 
-def asked(words: set[str], rows: Iterable[dict]) -> frozenset[str]:
+def asked(words: set[str], rows: Iterable[dict], languages: tuple[str, ...] = ("en",)) -> frozenset[str]:
     """The subjects of these candidate rows that a question with these words names."""
     found = set()
     for row in rows:
         if row["kind"] in NARRATIVE:
-            subject = subject_of(row["text"])
+            subject = subject_of(row["text"], languages)
             if subject is not None and subject not in found and names(subject, words):
                 found.add(subject)
     return frozenset(found)
 
 
-def misses(row: dict, subjects: frozenset[str]) -> bool:
+def misses(row: dict, subjects: frozenset[str], languages: tuple[str, ...] = ("en",)) -> bool:
     """Whether this entry's subject is someone other than the ones the question names."""
     if not subjects or row["kind"] not in NARRATIVE:
         return False
-    subject = subject_of(row["text"])
+    subject = subject_of(row["text"], languages)
     return subject is not None and subject not in subjects

@@ -45,6 +45,9 @@ class Stats:
 
 
 def term_words(term: Term) -> list[str]:
+    """The term's lexemes; a stemmed word (Term.stem) as its one lexeme with "*": a prefix."""
+    if term.stem:
+        return [f"{w}*" for w in lexemes(term.stem)[:1]]
     return lexemes(term.label)
 
 
@@ -79,7 +82,7 @@ def frequencies(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term],
             out[term.label] = (count, count)
         elif not words:
             out[term.label] = (0, 0)
-        elif len(words) == 1:
+        elif len(words) == 1 and not words[0].endswith("*"):  # a prefix is counted as a phrase is
             single[term.label] = words[0]
         else:
             out[term.label] = conn.execute(
@@ -94,6 +97,14 @@ def frequencies(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term],
             {"ws": ws, "lex": sorted(set(single.values()))})}
         for label, lex in single.items():
             out[label] = counts.get(lex, (0, 0))
+    if source == "memory":  # and the CJK entries that hold a word glued to their text (Term.glued)
+        for term in (t for t in terms if t.glued):
+            extra = conn.execute(
+                f"SELECT count(*) FROM chunks c WHERE workspace_id = ANY(%s) AND cjk AND lower(text) LIKE %s"
+                f" AND NOT COALESCE(words @@ %s::tsquery, false){_and(role)}",
+                (ws, _like(term.label), tsquery_phrase(term_words(term), MAIN))).fetchone()[0]
+            main, anywhere = out[term.label]
+            out[term.label] = (main + extra, anywhere + extra)
     return out
 
 
@@ -142,6 +153,13 @@ class TsSearch:
     def cjk(self, term: Term, where: str, params: list[Any], limit: int) -> list[tuple[int, float]]:
         return _cjk_candidates(self.conn, self.ws, term.label, where, params, limit, self.dfs[None][term.label][0])
 
+    def glued(self, term: Term, filters: Filters, limit: int) -> list[tuple[int, float]]:
+        if "memory" not in self.sources(filters):
+            return []  # Markdown entries only, and the filters leave them out (or there are none)
+        where, params = filter_sql(filters, DIALECT)
+        return _cjk_candidates(self.conn, self.ws, term.label, f"{SOURCES['memory'][0]}{_and(where)}", params, limit,
+                               self.dfs["memory"][term.label][0], fold=True)
+
 
 def _scored(matched: dict[int, tuple[int, dict[str, dict[int, str]]]], phrases: list[list[str]],
             idfs: list[float], average: float, best: int | None) -> dict[int, float]:
@@ -179,13 +197,18 @@ def _positions(conn: psycopg.Connection, sql: str, params: list[Any],
     entry (110 ms for a word in 3,850 of 100,000 entries, against 30). The space before each
     word lets the pattern start with a literal (three times faster than "start or space").
     """
-    quoted = {_quoted(w): w for p in phrases for w in p}
-    if not quoted:
+    quoted = {_quoted(w): w for p in phrases for w in p if not w.endswith("*")}
+    prefixes = {_quoted(w[:-1])[:-1]: w for p in phrases for w in p if w.endswith("*")}  # "'remplac": "remplac*"
+    if not quoted and not prefixes:
         return {}
-    entry = re.compile(" (" + "|".join(map(re.escape, sorted(quoted))) + "):([0-9A-D,]+)")
+    patterns = [*map(re.escape, sorted(quoted)), *(re.escape(p) + "[^']*'" for p in sorted(prefixes))]
+    entry = re.compile(" (" + "|".join(patterns) + "):([0-9A-D,]+)")
     out: dict[int, tuple[int, dict[str, dict[int, str]]]] = {}
     for cid, length, text in conn.execute(sql, params):
-        words = {quoted[lexeme]: _weighted_positions(positions) for lexeme, positions in entry.findall(text)}
+        words: dict[str, dict[int, str]] = {}
+        for lexeme, positions in entry.findall(text):
+            word = quoted.get(lexeme) or next(w for p, w in prefixes.items() if lexeme.startswith(p))
+            words.setdefault(word, {}).update(_weighted_positions(positions))
         if words:
             out[cid] = (length, words)
     return out
@@ -224,16 +247,18 @@ def _like(run: str) -> str:
 
 
 def _cjk_candidates(conn: psycopg.Connection, ws: list[int], run: str, where: str, params: list[Any], limit: int,
-                    hits: int) -> list[tuple[int, float]]:
-    """Entries whose text holds the CJK run, with FTS5 trigram BM25 (runs of 1-2 characters: 1.0)."""
+                    hits: int, fold: bool = False) -> list[tuple[int, float]]:
+    """Entries whose text holds the CJK run, with FTS5 trigram BM25 (runs of 1-2 characters: 1.0); with
+    `fold`, a lower-case word in any case (the trigram table's rule for a word glued to CJK text)."""
     in_ws, ws_params = scope(ws)
-    rows = conn.execute(f"SELECT c.id, c.text FROM chunks c WHERE {in_ws} AND c.cjk"
-                        f" AND c.text LIKE %s{_and(where)} ORDER BY c.id", [*ws_params, _like(run), *params]).fetchall()
+    text = "lower(c.text)" if fold else "c.text"
+    rows = conn.execute(f"SELECT c.id, {text} FROM chunks c WHERE {in_ws} AND c.cjk"
+                        f" AND {text} LIKE %s{_and(where)} ORDER BY c.id", [*ws_params, _like(run), *params]).fetchall()
     if len(run) < 3:  # newest first, as SQLite's scan of its CJK subset
         return [(cid, 1.0) for cid, _ in reversed(rows[-limit:])]
     n, total = conn.execute("SELECT count(*), COALESCE(sum(greatest(length(text) - 2, 0)), 0) FROM chunks"
                             " WHERE workspace_id = ANY(%s) AND cjk", (ws,)).fetchone()
-    idf = bm25_idf(n, hits)
+    idf = bm25_idf(n, len(rows) if fold else hits)  # a glued word: the CJK entries that hold it, as the trigrams
     scored = [(cid, bm25([_occurrences(text, run)], [idf], max(len(text) - 2, 0), total / n if n else 1.0))
               for cid, text in rows]
     return sorted(scored, key=lambda item: -item[1])[:limit]
@@ -276,7 +301,7 @@ def term_matches(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term],
             continue
         hits: dict[int, float] = {}
         for r in rows:
-            if r[column]:
+            if r[column] or (term.glued and term.glued_in(r[1])):
                 hits[r[0]] = 1.0
             elif r[column + 1]:
                 hits[r[0]] = context_share

@@ -121,7 +121,9 @@ def tsquery_phrase(words: Sequence[str], weights: str = "") -> str | None:
     if not words:
         return None
     suffix = f":{weights}" if weights else ""
-    return " <-> ".join(f"{_quote(w)}{suffix}" for w in words)
+    # "remplac*" is a prefix (a stemmed word, index.base.Term.stem): 'remplac':*AB
+    return " <-> ".join(f"{_quote(w[:-1])}:*{weights}" if w.endswith("*") else f"{_quote(w)}{suffix}"
+                        for w in words)
 
 
 def any_of(phrases: Iterable[str]) -> str:

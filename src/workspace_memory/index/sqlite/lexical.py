@@ -39,7 +39,10 @@ class Counts(Protocol):
 
 
 def fts_phrase(term: Term) -> str:
-    """The FTS5 phrase for a term of words."""
+    """The FTS5 phrase for a term of words; a stemmed word as its prefix query ("remplac"*: FTS5 puts
+    the prefix through the same Porter as the index's words, so both sides agree)."""
+    if term.stem:
+        return '"' + term.stem.replace('"', "") + '"*'
     return '"' + term.label.replace('"', "") + '"'
 
 
@@ -97,6 +100,12 @@ class FtsSearch:
     def cjk(self, term: Term, where: str, params: list, limit: int) -> list[tuple[int, float]]:
         return _cjk_candidates(self.conn, term.label, where, params, limit)
 
+    def glued(self, term: Term, filters: Filters, limit: int) -> list[tuple[int, float]]:
+        if not filters.source_roles()[0]:
+            return []  # Markdown entries only, and the filters leave them out
+        where, params = filter_sql(filters.replace(sources=("memory",)), DIALECT)
+        return _cjk_candidates(self.conn, term.label, where, params, limit)
+
 
 def _newest_bm25(conn: sqlite3.Connection, table: str, terms: Sequence[Term], ids: list[int],
                  cache: Counts) -> dict[int, float]:
@@ -143,8 +152,15 @@ def fts_expression(step: lexical_plan.Step) -> str:
 def count_matches(conn: sqlite3.Connection, term: Term, table: str = "chunks_fts") -> int:
     """How many chunks of an FTS table contain the term (its document frequency; CJK: in any table)."""
     if not term.cjk:
-        return conn.execute(f"SELECT COUNT(*) FROM {table} WHERE {table} MATCH ?",
-                            (f"{_MAIN} : {fts_phrase(term)}",)).fetchone()[0]
+        count = conn.execute(f"SELECT COUNT(*) FROM {table} WHERE {table} MATCH ?",
+                             (f"{_MAIN} : {fts_phrase(term)}",)).fetchone()[0]
+        if term.glued and table == FTS_TABLES[0]:  # and the CJK entries that hold it glued to their text
+            count += conn.execute(
+                "SELECT COUNT(*) FROM chunks_trigram JOIN chunks c ON c.id = chunks_trigram.rowid"
+                " WHERE chunks_trigram MATCH ? AND c.role IS NOT 'session' AND c.id NOT IN"
+                f" (SELECT rowid FROM {table} WHERE {table} MATCH ?)",
+                (fts_phrase(term), f"{_MAIN} : {fts_phrase(term)}")).fetchone()[0]
+        return count
     if table != FTS_TABLES[0]:
         return 0  # CJK runs are counted once, over the trigram table that holds every source
     run = term.label
@@ -213,6 +229,8 @@ def term_matches(conn: sqlite3.Connection, terms: Sequence[Term], ids: Sequence[
             for column, share in ((f"context_text : {phrase}", context_share), (f"{_MAIN} : {phrase}", 1.0)):
                 for (cid,) in conn.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (column,)):
                     weights[cid] = share
+            if term.glued:
+                weights.update((cid, 1.0) for cid, _, text, _, _ in rows if term.glued_in(text))
             out[term.label] = weights
     finally:
         conn.execute(f"INSERT INTO temp.{table}({table}) VALUES ('delete-all')")

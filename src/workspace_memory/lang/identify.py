@@ -1,0 +1,122 @@
+"""Which language a question (or a line) is written in: from its script and its small words.
+
+- **Script first.** Kana is Japanese; Han without kana is Chinese (Japanese when only Japanese is
+  configured); Hangul Korean; Cyrillic Russian (Ukrainian when configured and Russian not); Arabic,
+  Hebrew, Greek, Thai and Devanagari name their own language.
+- **Latin script: small words.** Each language of MARKERS scores the number of distinct marker words
+  the text holds (none of them an English word: "wer", "qué", "est-ce", "não", "che", "wij"); English
+  scores its stop words (lang/words/en.py). The highest score wins; a language the workspace does not
+  name in `[time] languages` needs two marker words, so a stray "Los" or "Del" never turns an English
+  question Spanish. On a tie a marker language wins over English (English stop words are often German
+  or Dutch words too: "was", "am"), then the configured languages' order decides.
+- **No sign at all** ("Naschmarkt", "billing.retry_limit"): the only configured language when there is
+  one, else None, and each rule that reads words is then neutral (lang: never the English rule).
+
+Why not a library: the identifiers that ship their data in the wheel (py3langid, langdetect, lingua)
+load a model (numpy, or 10-100 MB of profiles) on the first call, which a cold `memory recall` cannot
+afford (docs/architecture.md, the cold path), and on a question of three words they guess: a question
+is short, and its small words are the surest sign. MARKERS is identification data for all languages at
+once, kept here so that telling languages apart never imports another language's word module: an
+English question loads lang/words/en.py only.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Small words that only (or mostly) a question or a note in that language holds; never an English word.
+MARKERS = {
+    "de": "wie wann wer ist sind waren haben wir ich der das dem und nicht mit über für letzte letzten gestern "
+          "vorgestern woche tagen gemacht passiert passierte denkt hält findet bevorzugt welche welcher welchen "
+          "wohnt arbeitet eine einen einem bei zu auch noch schon erzähl mir",
+    "es": "qué que cómo cuándo dónde quién quiénes cuál cuánto fue hicimos hice hace pasó semana pasada pasado ayer "
+          "los las del por para piensa opina prefiere está es el una con háblame le parece de la",
+    "fr": "quoi qu'est est sont était fait avons nous les des du dans avec pour hier dernière dernier semaine il "
+          "y le la au une pense préfère qui quel quelle quels quelles c'est est-ce qu'est-ce s'est parle-moi moi",
+    "pt": "que quê como quando onde quem é são foi fizemos fiz aconteceu há semana passada passado ontem os dos das "
+          "com para não da fala acha prefere vai",
+    "it": "che cosa quando dove chi è sono fatto abbiamo successo settimana scorsa scorso ieri il gli della con per "
+          "pensa preferisce",
+    "nl": "wat hoe wanneer waar wie zijn hebben wij het een van met vorige gisteren geleden gebeurde denkt vindt",
+}
+_MARKER_SETS: dict[str, frozenset[str]] = {}
+SCRIPTS = (  # (first, last code point, languages)
+    ("\u3040", "\u30ff", ("ja",)), ("\u4e00", "\u9fff", ("zh", "ja")), ("\uac00", "\ud7af", ("ko",)),
+    ("\u0400", "\u04ff", ("ru", "uk")), ("\u0600", "\u06ff", ("ar",)), ("\u0590", "\u05ff", ("he",)),
+    ("\u0370", "\u03ff", ("el",)), ("\u0e00", "\u0e7f", ("th",)), ("\u0900", "\u097f", ("hi",)),
+)
+_WORD = r"[^\W\d_]+(?:'[^\W\d_]+)*(?:-[^\W\d_]+)*"
+
+
+def marker_sets() -> dict[str, frozenset[str]]:
+    """MARKERS as sets, built on first use."""
+    if not _MARKER_SETS:
+        _MARKER_SETS.update({code: frozenset(words.split()) for code, words in MARKERS.items()})
+    return _MARKER_SETS
+
+
+def words_of(text: str) -> set[str]:
+    """The text's words, folded to lower case ("qu'est-ce", "parle-moi" stay one word, and so do their parts)."""
+    found = set(re.findall(_WORD, text.casefold().replace("’", "'")))
+    for word in list(found):
+        if "'" in word or "-" in word:
+            found.update(re.split(r"['-]", word))
+    return found
+
+
+def scripts_of(text: str) -> list[str]:
+    """The languages the text's scripts name, in SCRIPTS order (["ja", "zh"] for kana and Han)."""
+    found: list[str] = []
+    if text.isascii():
+        return found
+    for first, last, langs in SCRIPTS:
+        if any(first <= ch <= last for ch in text):
+            found += [lang for lang in langs if lang not in found]
+    return found
+
+
+def question_language(text: str, configured: tuple[str, ...] = ("en",)) -> str | None:
+    """The one language `text` is written in (module docstring), or None when nothing says."""
+    by_script = scripts_of(text)
+    if by_script:
+        if "ja" in by_script and not any("\u3040" <= ch <= "\u30ff" for ch in text):  # Han only
+            return "ja" if "ja" in configured and "zh" not in configured else "zh"
+        if by_script[0] == "ru" and "uk" in configured and "ru" not in configured:
+            return "uk"
+        return by_script[0]
+    words = words_of(text)
+    scores: dict[str, int] = {}
+    for code, markers in marker_sets().items():
+        hits = len(words & markers)
+        if hits >= (1 if code in configured else 2):
+            scores[code] = hits
+    if words:
+        from . import table
+
+        english = table("words", "en")
+        hits = len(words & english.STOPWORDS) if english is not None else 0
+        if hits:
+            scores["en"] = hits
+    if not scores:
+        return configured[0] if len(configured) == 1 else None
+    # On a tie a marker language wins: markers are never English words, while English stop words are
+    # often German or Dutch ones too ("Was ist am 21. November passiert?": was, am / ist, passiert).
+    order = {code: i for i, code in enumerate(configured)}
+    return min(scores, key=lambda code: (-scores[code], code == "en", order.get(code, len(order)), code))
+
+
+def languages_of(text: str, configured: tuple[str, ...], every_configured: bool = False) -> list[str]:
+    """The languages other than English to read `text`'s time phrases in (timelang): those its scripts
+    name, and each configured one whose marker words it holds (with `every_configured`, each configured
+    one, markers or not; a configured language without markers, when the text has a letter outside ASCII)."""
+    found = scripts_of(text)
+    words = words_of(text)
+    has_accent = any(ch.isalpha() and not ch.isascii() for ch in text)
+    sets = marker_sets()
+    for code in configured:
+        if code == "en" or code in found:
+            continue
+        markers = sets.get(code)
+        if every_configured or (markers is not None and words & markers) or (markers is None and has_accent):
+            found.append(code)
+    return found
