@@ -5,6 +5,8 @@
     python benchmarks/reliability.py hostile --examples 2000   (parsers, then memory mcp: mcp_hostile.py)
     python benchmarks/reliability.py confinement
     python benchmarks/reliability.py concurrency --seconds 60
+    python benchmarks/reliability.py providers     (a hostile provider on loopback: hostile_provider.py)
+    python benchmarks/reliability.py stall         (a stalled provider, 6 searches at once: provider_stall.py)
     python benchmarks/reliability.py all
 
 Every check runs the installed `memory` executable on a generated workspace (workspace_gen.py)
@@ -520,7 +522,10 @@ def confinement(work: Path | None = None) -> list[dict]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=["crash", "corruption", "hostile", "confinement", "concurrency", "all"])
+    parser.add_argument("what", choices=["crash", "corruption", "hostile", "confinement", "concurrency", "providers",
+                                         "stall", "all"])
+    parser.add_argument("--searches", type=int, default=6)
+    parser.add_argument("--query-timeout", type=float, default=1.0)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kills", type=int, default=200)
@@ -557,7 +562,47 @@ def main() -> None:
         ops = sum(report.ops.values())
         print(f"concurrency: {ops} operations in {report.seconds:.0f} s ({ops / report.seconds:.1f}/s), "
               f"{len(report.errors)} errors, recall p50 {report.recall_ms.get('p50')} ms")
+    if args.what in ("providers", "all"):
+        providers()
+    if args.what in ("stall", "all"):
+        stall(args.searches, args.query_timeout)
     print(f"({time.perf_counter() - started:.0f} s)")
+
+
+def providers(work: Path | None = None) -> list[dict]:
+    """The hostile provider corpus (hostile_provider.py): every behaviour with a long and a short key."""
+    import hostile_provider
+
+    with tempfile.TemporaryDirectory() as tmp:
+        reports = hostile_provider.corpus(work or Path(tmp))
+    for r in reports:
+        print(f"providers: {r['behaviour']:<21} {r['key']:<5} key ({r['key_chars']} chars), fallback "
+              f"{'on ' if r['fallback'] else 'off'}: {len(r['leaks'])} leaks in {r['bytes_searched']:,} bytes of "
+              f"{r['places_searched']} outputs and files; {r['requests']} request(s), "
+              f"{r['requests_to_another_origin']} to another origin; bad exits {r['bad_exits'] or 'none'}")
+    leaks = sum(len(r["leaks"]) for r in reports)
+    print(f"providers: {len(reports)} scenarios, {leaks} leaks, "
+          f"{sum(r['requests_to_another_origin'] for r in reports)} requests to another origin")
+    return reports
+
+
+def stall(searches: int = 6, query_timeout: float = 1.0, work: Path | None = None) -> list[dict]:
+    """A stalled provider and N searches at once (provider_stall.py), over MCP and as CLI processes,
+    with the circuit breaker on (cooldown 30 s) and off (cooldown 0)."""
+    import provider_stall
+
+    reports = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for case in (provider_stall.mcp_case, provider_stall.cli_case):
+            for cooldown in (30.0, 0.0):
+                report = case(work or Path(tmp), searches=searches, query_timeout=query_timeout, cooldown=cooldown)
+                reports.append(report)
+                print(json.dumps(report))
+                print(f"stall: {report['case']}, breaker {'on' if cooldown else 'off'}: the last of {searches} "
+                      f"searches answered after {report['last']:.2f} s (one timeout {query_timeout:g} s + their own "
+                      f"work {report['healthy_last']:.2f} s = {report['bound']:.2f} s); {report['stalled_requests']} "
+                      f"request(s) reached the stalled provider")
+    return reports
 
 
 if __name__ == "__main__":

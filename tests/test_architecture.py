@@ -18,7 +18,7 @@ PACKAGE = Path(workspace_memory.__file__).parent
 # Lowest first. A name is the first part of a module path under workspace_memory.
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "clock", "tokens", "locks", "files", "endpoints", "timeparse", "timepoints", "timelang", "lang",
-     "values", "limits", "binds", "cancel", "fuzzy"),  # base: import nothing above
+     "values", "limits", "binds", "cancel", "secrecy", "fuzzy"),  # base: import nothing above
     ("markdown",),  # parse, retain grammar, frontmatter
     ("workspace",),  # layout, config, the writes people see, file events
     ("agent",),  # core memory blocks, trigger recall, the flush prompt

@@ -60,4 +60,4 @@ def test_the_console_script_answers_a_recall_in_full_and_keeps_its_exit_codes(sh
                              timeout=120, env=env)
     assert missing.returncode == 1 and missing.stderr.startswith("memory: error:"), missing.stderr
     usage = subprocess.run([*base, "recall", "x", "--k", "0"], capture_output=True, text=True, timeout=120, env=env)
-    assert usage.returncode == 2 and "--k" in usage.stderr
+    assert usage.returncode == 2 and "k: 0; expected 1 to 1,000" in usage.stderr

@@ -17,7 +17,7 @@ from provider_servers import ProviderServer, serving
 from workspace_memory.embed import calibration
 from workspace_memory.recall.semantic import COS_CEIL, COS_FLOOR, calibrate
 
-KEY = "sk-calibration-test-41b7"
+KEY = "sk-cJ4nW7pX41b7"  # random, as real keys are (any 8-character piece of a key is blanked)
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import recall_ws as R
 from conftest import run_memory
 from provider_servers import DIM, ProviderServer
 
-KEY = "sk-fallback-test-91c2e0"
+KEY = "sk-Fq8vT2wL91c2e0"  # random, as real keys are (any 8-character piece of a key is blanked)
 KEY_VAR = "WM_FALLBACK_TEST_KEY"
 ENV: dict[str, str | None] = {"MEMORY_EMBED_PROVIDER": None, KEY_VAR: KEY}  # memory.toml chooses
 

@@ -14,7 +14,7 @@ from workspace_memory.embed import EmbeddingConfig, resolve_embedder
 from workspace_memory.errors import ProviderTimeout, ProviderUnavailable
 from workspace_memory.tokens import estimate_tokens
 
-KEY = "sk-providers-test-7d1e"
+KEY = "sk-pR3dK9mZ7d1e"  # random, as real keys are (any 8-character piece of a key is blanked)
 KEY_VAR = "WM_PROVIDER_TEST_KEY"
 
 

@@ -435,6 +435,14 @@ def initialize_body() -> bytes:
     return json.dumps(INIT).encode()
 
 
+def http_session(url: str) -> dict[str, str]:
+    """Initialize a session on `url` (/mcp); the Mcp-Session-Id header to send with every next request."""
+    _, headers, _ = post(url, initialize_body())
+    session = {k: v for k, v in headers.items() if k.lower() == "mcp-session-id"}
+    post(url, json.dumps(INITIALIZED).encode(), session)
+    return session
+
+
 def test_http_body_limit_and_dns_rebinding_on_loopback(shared_ws: Path) -> None:
     with http_server(shared_ws) as base:
         url = base + "/mcp"
@@ -502,9 +510,7 @@ def test_a_401_says_bearer_only_without_an_oauth_flow(shared_ws: Path) -> None:
 def test_http_answers_json_rpc_as_stdio_does(shared_ws: Path) -> None:
     with http_server(shared_ws) as base:
         url = base + "/mcp"
-        code, headers, _ = post(url, initialize_body())
-        session = {k: v for k, v in headers.items() if k.lower() == "mcp-session-id"}
-        post(url, json.dumps(INITIALIZED).encode(), session)
+        session = http_session(url)
         for body, code, rid in ((b"not json", -32700, None),
                                 (b'[{"jsonrpc":"2.0","id":1,"method":"ping"}]', -32600, None),
                                 (b'{"id":2,"method":"ping"}', -32600, 2),

@@ -160,8 +160,10 @@ def test_unrelated_opinions_about_the_same_entity_stay_apart() -> None:
     assert len(engine.opinions) == 2
 
 
-@pytest.mark.parametrize(("text", "value"), [("0.85", 0.85), (".5", 0.5), ("85%", 0.85), ("85", 0.85),
-                                             ("0,7", 0.7), ("high", None), ("", None), ("150%", None)])
+@pytest.mark.parametrize(("text", "value"), [("0.85", 0.85), (".5", 0.5), ("85%", 0.85), ("85 %", 0.85),
+                                             ("0,7", 0.7), ("high", None), ("", None), ("150%", 1.0),
+                                             # a bare number is never a percentage: clamped, with a warning
+                                             ("85", 1.0), ("1.7", 1.0), ("-0.2", 0.0)])
 def test_parse_confidence(text: str, value: float | None) -> None:
     assert parse_confidence(text) == value
 
@@ -218,3 +220,37 @@ def test_entities_typed_by_hand_are_understood() -> None:
     assert rec.opinions[0].entities == ["peter", "andy"] and rec.edits == 0
     out = render_page(page, rec, {}, lambda k: k.capitalize(), lambda keys: ())
     assert "- entities: @Peter @Andy\n" in out
+
+
+def test_a_confidence_out_of_range_on_the_page_is_clamped_with_a_warning_at_its_line() -> None:
+    op = Opinion("peter-tea", "Peter: Prefers tea.", ["peter"], 0.8, "2025-11-03", "2025-11-03")
+    edited = _page_with(op).replace("- confidence: 0.80", "- confidence: 1.7")
+    line = edited.splitlines().index("- confidence: 1.7") + 1
+    rec = reconcile(parse_page(edited), [], "2025-11-10")
+    assert rec.opinions[0].confidence == 1.0  # never 1.7 %
+    assert f"bank/opinions.md:{line}: confidence 1.7 is outside 0..1 (a percentage is written with %, e.g. " \
+           "70%); read as 1.0" in rec.notices
+
+
+def test_status_and_doctor_name_the_line_of_a_bad_confidence(tmp_path) -> None:
+    import json
+
+    from conftest import run_memory
+
+    ws = tmp_path / "ws"
+    (ws / "bank").mkdir(parents=True)
+    (ws / "MEMORY.md").write_text("# Core\n", encoding="utf-8")
+    (ws / "bank" / "opinions.md").write_text(
+        "# Opinions\n\n## Peter: Prefers tea.\n<!-- reflect:opinion peter-tea -->\n- entities: @Peter\n"
+        "- confidence: 1.7\n- last updated: 2025-11-03\n\n## Anna: Likes trains.\n"
+        "<!-- reflect:opinion anna-trains -->\n- confidence: 70%\n\n```\n- confidence: 9\n```\n", encoding="utf-8")
+    assert run_memory(ws, "index")[0] == 0
+    warnings = json.loads(run_memory(ws, "status", "--json")[1])["warnings"]
+    assert warnings == [{"path": "bank/opinions.md", "line": 6, "message": "confidence 1.7 is outside 0..1 (a "
+                         "percentage is written with %, e.g. 70%); read as 1.0"}]
+    doctor = json.loads(run_memory(ws, "doctor", "--json")[1])
+    [found] = [f for f in doctor["findings"] if f["code"] == "opinion-confidence"]
+    assert found["where"] == "bank/opinions.md:6"
+    opinions = json.loads(run_memory(ws, "opinions", "--json")[1])
+    assert {o["statement"]: o["confidence"] for o in opinions} == {"Peter: Prefers tea.": 1.0,
+                                                                   "Anna: Likes trains.": 0.7}

@@ -1,4 +1,4 @@
-"""A cold reader maps its vectors (issue 27, index/sqlite/vector_side.py): the int8 copy beside the
+"""A cold reader maps its vectors (issue 27, index/sqlite/vectors/int8_copy.py): the int8 copy beside the
 HNSW file, scanned and released block by block, and the float32 vectors of a few candidates read
 and checked one by one. The answers are the exact search's; nothing is copied into memory."""
 

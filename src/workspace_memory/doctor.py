@@ -206,6 +206,9 @@ def _warnings(warnings: list[dict[str, Any]]) -> list[Finding]:
         elif message.startswith("file is ") and "are indexed" in message:
             out.append(Finding("file-truncated", message, path, line,
                                "split the file (each file is indexed up to that limit; the rest is never read)"))
+        elif message.startswith("confidence ") and "outside 0..1" in message:
+            out.append(Finding("opinion-confidence", message, path, line,
+                               "write a confidence in 0..1 (0.7), or a percentage with % (70%)"))
         elif message.startswith("not a Retain fact"):
             out.append(Finding("malformed-retain", message, path, line,
                                'write it as "- W|B|O|S[(c=0..1)] @Entity: text" or move it out of ## Retain '

@@ -27,10 +27,24 @@ MAX_RESULT_CHARS = 60_000  # one tool result as compact JSON; longer lists are c
 MAX_FIELD_CHARS = 8_000  # one text field inside a tool result (a page, a fact written by hand)
 
 
+def too_long(argument: str, length: int, limit: int) -> str:
+    """The one wording of a text over its limit, in every shell: 'query: 2,001 characters; the limit is 2,000'."""
+    return f"{argument}: {length:,} characters; the limit is {limit:,}"
+
+
+def out_of_range(argument: str, value: object, low: int | None, high: int | None) -> str:
+    """The one wording of a number outside its bounds, in every shell: 'k: 5,000; expected 1 to 1,000'."""
+    shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
+    if low is not None and high is not None:
+        return f"{argument}: {shown}; expected {low:,} to {high:,}"
+    return f"{argument}: {shown}; expected at least {low:,}" if low is not None else \
+        f"{argument}: {shown}; expected at most {high:,}"
+
+
 def check_text(argument: str, value: str | None, limit: int = MAX_ARG_CHARS) -> None:
     """UserError naming `argument` when `value` is longer than `limit` characters."""
     if value is not None and len(value) > limit:
-        raise UserError(f"{argument}: {len(value):,} characters; the limit is {limit:,}")
+        raise UserError(too_long(argument, len(value), limit))
 
 
 def check_recall(query: str, k: int, **others: str | None) -> None:
@@ -44,7 +58,7 @@ def check_recall(query: str, k: int, **others: str | None) -> None:
 def check_k(k: int, most: int = MAX_K) -> None:
     """UserError when `k` results cannot be asked for (MIN_K to `most`: MAX_K, or a page's own bound)."""
     if not MIN_K <= k <= most:
-        raise UserError(f"k: {k}; expected {MIN_K} to {most:,}")
+        raise UserError(out_of_range("k", k, MIN_K, most))
 
 
 def clip(text: str, limit: int, mark: str = "…") -> str:

@@ -426,25 +426,28 @@ class Memory(StoreOps, AgentOps, Following):
         result: dict[str, Any] = {
             "applied": apply, "replacement": found.replacement, "files": sorted(found.files),
             "lines": [{"path": h.path, "line": h.line, "after": h.after} for h in found.hits],
+            "transcripts": {key: str(path) for key, path in sorted(found.transcripts.items())},
+            "transcript_lines": [{"path": h.path, "line": h.line, "after": h.after} for h in found.transcript_hits],
             "session_entries": self.store.purge(pattern, found.replacement, dry_run=True),
+            "copies": found.copies,
             "notices": ["copies outside the workspace (git history, backups) are not reached"],
         }
-        if self._has_sessions():  # the transcript note only where there are transcripts
-            result["notices"].insert(0, "session transcripts are OpenClaw's files and are not changed: their "
-                                        "entries are rewritten in the index; a transcript that is replaced or "
-                                        "rewritten is read again whole")
+        if found.copies:
+            result["notices"].insert(0, f"{len(found.copies)} other file(s) of the workspace hold it; the engine "
+                                        "does not read them and leaves them as they are (delete or edit them): "
+                                        + ", ".join(found.copies[:20]) + (" …" if len(found.copies) > 20 else ""))
+        if found.unsearched:
+            result["notices"].append(f"not searched (over {markdown.MAX_SCANNED_BYTES // 1_048_576} MB): "
+                                     + ", ".join(found.unsearched[:20]))
+        refused = markdown.problems(found)
+        if refused:
+            result["refused"] = refused
         if apply:
             result["changed"] = markdown.apply(self.workspace, found)
             self._sync(wait=INDEX_WAIT)
             result["session_entries"] = self.store.purge(pattern, found.replacement)
             result["notices"] += self.store.take_notices()
         return result
-
-    def _has_sessions(self) -> bool:
-        """Transcripts are configured, or the index still holds some."""
-        from ..workspace.transcripts import session_paths
-
-        return bool(session_paths(self.workspace.config)) or bool(self.store.session_states())
 
     def export(self, fmt: str = "jsonl", since: str | None = None) -> str | bytes:
         """Every fact (kind, entities, confidence, stated time, source, validity) as JSONL text, or a

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from .. import secrecy
 from ..errors import MemoryError_, UserError
 from ..timeparse import parse_day
 from .context import BulletArgsCommand, echo_json, memory_of
@@ -94,7 +95,7 @@ def recall_options(command: Any) -> Any:
         elif param.kind == "multiple":
             kwargs["multiple"] = True
         elif param.kind == "int":
-            kwargs["type"] = click.IntRange(param.low, param.high)
+            kwargs["type"] = Bounded(param.name, param.low, param.high)
         elif param.kind == "choice":
             kwargs["type"] = click.Choice(list(param.choices))
             kwargs["metavar"] = None
@@ -102,6 +103,25 @@ def recall_options(command: Any) -> Any:
             kwargs["default"], kwargs["show_default"] = param.default, True
         command = click.option(param.option, param.name, **kwargs)(command)
     return command
+
+
+class Bounded(click.IntRange):
+    """An integer option within bounds, refused in the words every shell uses (limits.out_of_range:
+    "k: 5,000; expected 1 to 1,000", as the MCP tools say it), exit 2 as a usage error."""
+
+    def __init__(self, argument: str, low: int | None, high: int | None) -> None:
+        super().__init__(low, high)
+        self.argument, self.low, self.high = argument, low, high
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        number = click.INT.convert(value, param, ctx)  # not a number: click's own message
+        if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
+            from ..limits import out_of_range
+
+            error = click.ClickException(out_of_range(self.argument, number, self.low, self.high))
+            error.exit_code = 2
+            raise error
+        return number
 
 
 @click.command()
@@ -157,7 +177,7 @@ def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:
             failed += 1
             query = spec.get("query") if isinstance(spec, dict) else None
             out = {"query": query, "error": str(exc) if str(exc).startswith("line") else f"line {number}: {exc}"}
-        click.echo(json.dumps(out, ensure_ascii=False))
+        click.echo(json.dumps(secrecy.blank_data(out), ensure_ascii=False))
     return failed
 
 

@@ -53,16 +53,23 @@ def _purge(mem, pattern: str, yes: bool, as_json: bool) -> None:  # api.Memory
         echo_json(result)
         return
     verb = "purged" if yes else "would purge"
-    for hit in result["lines"]:
+    for hit in result["lines"] + result["transcript_lines"]:
         echo(f"{hit['path']}:{hit['line']}: {hit['after']}")
     entries = result["session_entries"]
     how = f"replaced by {result['replacement']!r}" if result["replacement"] else "removed"
-    echo(f"{verb}: {len(result['lines'])} line(s) in {len(result['files'])} Markdown file(s) and "
+    transcripts = f", {len(result['transcript_lines'])} line(s) in {len(result['transcripts'])} transcript(s)" \
+        if result["transcripts"] else ""
+    echo(f"{verb}: {len(result['lines'])} line(s) in {len(result['files'])} Markdown file(s){transcripts} and "
          f"{entries} session entr{'y' if entries == 1 else 'ies'} ({how})")
+    for copy in result["copies"]:
+        echo(f"also in (not read by the engine, left as it is): {copy}")
     for notice in result["notices"]:
         echo(f"note: {notice}", err=True)
-    if not yes:
-        echo("run again with --yes to purge (the index, embedding cache and vector files are cleaned too)")
+    if result.get("refused"):
+        echo("cannot rewrite (a rebuild would read the text from them again): " + "; ".join(result["refused"]))
+    elif not yes:
+        echo("run again with --yes to purge (transcripts are redacted in place; the index, embedding cache and "
+             "vector files are cleaned too)")
 
 
 @click.command()

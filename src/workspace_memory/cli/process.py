@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from .. import secrecy
 from ..errors import IndexBusy, MemoryError_, ProviderUnavailable, StoreUnavailable
 
 EXIT_CODES = ((ProviderUnavailable, 3), (StoreUnavailable, 3), (IndexBusy, 4), (MemoryError_, 1))
@@ -24,14 +25,16 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def terminal_safe(text: object) -> str:
-    """`text` with control characters shown as \\xNN escapes (human output only; JSON stays exact)."""
-    return _CONTROL_RE.sub(lambda m: f"\\x{ord(m[0]):02x}", str(text))
+    """`text` with control characters shown as \\xNN escapes (human output only; JSON stays exact),
+    and any key this process holds blanked (secrecy)."""
+    return _CONTROL_RE.sub(lambda m: f"\\x{ord(m[0]):02x}", secrecy.blank(str(text)))
 
 
 def json_text(data: Any) -> str:
     """The --json output of every command, the one format: exact (no escaping beyond JSON's own),
-    indented by two. (JSON Lines, one compact object a line, is `recall --batch`'s and `export`'s.)"""
-    return json.dumps(data, ensure_ascii=False, indent=2, default=str)
+    indented by two. (JSON Lines, one compact object a line, is `recall --batch`'s and `export`'s.)
+    Any key this process holds is blanked (secrecy)."""
+    return json.dumps(secrecy.blank_data(data), ensure_ascii=False, indent=2, default=str)
 
 
 def one_blas_thread() -> None:
@@ -68,7 +71,7 @@ def guarded(call: Callable[[], object]) -> int:
     except Exception as exc:  # the last line of defence: one line, never a traceback
         if os.environ.get("MEMORY_DEBUG"):
             raise
-        detail = " ".join(str(exc).split())[:300] or type(exc).__name__
+        detail = " ".join(secrecy.blank(str(exc)).split())[:300] or type(exc).__name__
         say_error(f"memory: error: {detail} ({type(exc).__name__}; MEMORY_DEBUG=1 shows the traceback)")
         return 1
     return code if isinstance(code, int) else 0

@@ -89,6 +89,10 @@ def _space_rows(space: dict[str, Any] | None) -> list[tuple[str, str]]:
                                                                    if space["fallback_reason"] else "")))
     if space.get("key_from"):
         rows.append(("api key from", f"${space['key_from']}"))
+    for name, breaker in (space.get("breakers") or {}).items():
+        if breaker.get("state") != "closed":
+            rows.append(("circuit breaker", f"{name} {breaker['state']} until {breaker['until']} "
+                                            f"({breaker['failures_in_a_row']} failure(s) in a row: {breaker['reason']})"))
     for identity, tokens in (space.get("tokens_sent") or {}).items():
         rows.append(("tokens sent", f"{tokens} to {identity}"))
     cal = space.get("calibration") or {}

@@ -123,12 +123,16 @@ def log_notice(message: str) -> None:
     """
     import logging
 
-    logging.getLogger("workspace_memory.embed").warning("%s", message)
+    from .. import secrecy
+
+    logging.getLogger("workspace_memory.embed").warning("%s", secrecy.blank(message))
 
 
 def one_line(exc: BaseException, limit: int = 200) -> str:
-    """An exception's message on one line, cut to `limit` characters (for a notice)."""
-    return " ".join(str(exc).split())[:limit] or type(exc).__name__
+    """An exception's message on one line, any key blanked before it is cut to `limit` characters (a notice)."""
+    from .. import secrecy
+
+    return " ".join(secrecy.blank(str(exc)).split())[:limit] or type(exc).__name__
 
 
 def normalize_rows(vectors: np.ndarray, block: int = 65_536) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from .. import secrecy
 from ..errors import ProviderUnavailable
 from ..files import read_json_object, write_json_object
 
@@ -49,7 +50,7 @@ def write_space(state_dir: Path, embedder: Embedder, fallback_reason: str | None
         tokens[identity] = int(tokens.get(identity, 0)) + sent
         embedder.tokens = 0  # type: ignore[attr-defined] - counted once
     record = {"space": identity, "provider": embedder.provider, "model": embedder.model, "dim": embedder.dim,
-              "fallback_reason": fallback_reason, "tokens": tokens}
+              "fallback_reason": secrecy.blank(fallback_reason) if fallback_reason else None, "tokens": tokens}
     write_json_object(state_dir / SPACE_FILE, record)
 
 
@@ -84,7 +85,7 @@ def build_from(cfg: EmbeddingConfig, state_dir: Path, start: int = 0) -> tuple[E
 def handing_on(exc: BaseException, to: str) -> str:
     """The notice when a provider fails and the next one takes its texts."""
     target = "lexical search" if to == "none" else f"the fallback provider {to!r}"
-    return f"{exc}; using {target}"
+    return secrecy.blank(f"{exc}; using {target}")
 
 
 def run_chain(cfg: EmbeddingConfig, state_dir: Path, attempt: Callable[[Embedder], T],
@@ -126,10 +127,13 @@ def describe(cfg: EmbeddingConfig, embedder: Embedder | None, state_dir: Path) -
         "chain": list(cfg.chain),
         # `auto` resolves to `local`: that is the primary, not a fallback.
         "fallback_in_use": provider is not None and provider != {"auto": "local"}.get(cfg.chain[0], cfg.chain[0]),
-        "fallback_reason": record.get("fallback_reason") if record.get("provider") == provider else None,
+        # Blanked when read too: a record written before keys were blanked may hold one.
+        "fallback_reason": secrecy.blank(str(record.get("fallback_reason"))) if record.get("fallback_reason")
+        and record.get("provider") == provider else None,
         "key_from": remote.api_key_from if remote is not None else None,
         "tokens_sent": record.get("tokens") or {},
         "batch_jobs": _pending(state_dir),
+        "breakers": _breakers(cfg, state_dir),
         "calibration": _calibration(embedder, state_dir),
     }
 
@@ -150,6 +154,18 @@ def _calibration(embedder: Embedder | None, state_dir: Path) -> dict[str, Any] |
     if measured:
         return {"source": "measured", "floor": measured[0], "ceil": measured[1]}
     return {"source": "default", "floor": None, "ceil": None}  # MiniLM's, until `memory index` measures
+
+
+def _breakers(cfg: EmbeddingConfig, state_dir: Path) -> dict[str, dict[str, Any]]:
+    """The circuit breaker of each remote provider of the chain (embed.breaker): closed, or open
+    with its reason and until when."""
+    from .breaker import read_states
+    from .config import REMOTE_PROVIDERS
+    from .wire import WIRES
+
+    remote = {name: (cfg.remote_config(name).base_url or WIRES[name].base_url).rstrip("/")
+              for name in cfg.chain if name in REMOTE_PROVIDERS}
+    return read_states(state_dir, remote) if remote else {}
 
 
 def _pending(state_dir: Path) -> list[dict[str, Any]]:

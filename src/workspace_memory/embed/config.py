@@ -21,6 +21,7 @@ dimensions = 768              # optional; sent to servers that can shorten vecto
 retries = 4                   # 429 and 5xx are retried with backoff and Retry-After
 total_timeout = 120           # seconds for one batch of texts, retries included
 query_timeout = 3             # seconds for recall's question; then a lexical answer with a notice
+cooldown = 30                 # seconds recalls skip a provider that failed or stalled (0: never)
 ```
 
 A provider's key comes from `api_key_env` when it names a variable, else from the provider's usual
@@ -55,6 +56,7 @@ DEFAULT_TIMEOUT = 30.0
 DEFAULT_TOTAL_TIMEOUT = 120.0
 DEFAULT_QUERY_TIMEOUT = 3.0  # a recall waits this long for its question's vector, then answers lexically
 DEFAULT_RETRIES = 4
+DEFAULT_COOLDOWN = 30.0  # seconds a provider that failed or stalled is skipped by recalls (embed.breaker)
 
 
 @dataclass
@@ -73,8 +75,12 @@ class RemoteConfig:
     total_timeout: float = DEFAULT_TOTAL_TIMEOUT
     query_timeout: float = DEFAULT_QUERY_TIMEOUT
     retries: int = DEFAULT_RETRIES
+    cooldown: float = DEFAULT_COOLDOWN  # seconds a failing provider is skipped by recalls (embed.breaker)
     # Which variable the key came from (shown by status; the value never is).
     api_key_from: str | None = None
+    # Why the variable's value cannot be a key (secrecy.key_problem: names the variable, never the
+    # value); the provider is then unavailable with this line, and the fallback chain goes on.
+    key_problem: str | None = None
 
 
 @dataclass
@@ -172,8 +178,9 @@ class EmbeddingConfig:
         requested = provider
         if provider == "auto-remote":
             # OpenClaw's order, opt-in: OpenAI when its key resolves, then Gemini, else local as `auto`.
+            # A key that is set but unusable counts as set: the provider then says why it cannot run.
             provider = next((name for name in ("openai", "gemini")
-                             if _key(d.get(name), name, env)[0]), "auto")
+                             if any(_key(d.get(name), name, env)[::2])), "auto")
         remotes = {}
         for name in REMOTE_PROVIDERS:
             primary = name == provider or (name == "remote" and provider not in REMOTE_PROVIDERS)
@@ -201,18 +208,27 @@ def _provider(value: Any, what: str) -> str:
     return name
 
 
-def _key(table: Any, name: str, env: Mapping[str, str]) -> tuple[str | None, str | None]:
-    """(key, the variable it came from): `api_key_env` when the table names one, else the provider's
-    usual variables (embed.wire). A named variable that is unset gives (None, its name)."""
+def _key(table: Any, name: str, env: Mapping[str, str]) -> tuple[str | None, str | None, str | None]:
+    """(key, the variable it came from, why it cannot be a key): `api_key_env` when the table names
+    one, else the provider's usual variables (embed.wire). A named variable that is unset gives
+    (None, its name, None); a value with whitespace or a control character (a trailing CR) gives
+    (None, its name, the problem), so that it never reaches an HTTP header. A usable key is
+    registered with `secrecy`, which blanks it out of everything that leaves the process."""
+    from .. import secrecy
     from .wire import WIRES
 
     named = table.get("api_key_env") if isinstance(table, Mapping) else None
-    if named:
-        return env.get(str(named)) or None, str(named)
-    for var in WIRES[name].key_envs:
-        if env.get(var):
-            return env[var], var
-    return None, None
+    variables = (str(named),) if named else WIRES[name].key_envs
+    for var in variables:
+        value = env.get(var)
+        if not value:
+            continue
+        problem = secrecy.key_problem(value, var)
+        if problem:
+            return None, var, problem
+        secrecy.register(value)
+        return value, var, None
+    return None, (str(named) if named else None), None
 
 
 def _remote(table: Any, name: str, env: Mapping[str, str], env_model: str | None,
@@ -225,7 +241,9 @@ def _remote(table: Any, name: str, env: Mapping[str, str], env_model: str | None
     headers = table.get("headers") or {}
     if not isinstance(headers, Mapping):
         raise ValueError(f"{where} headers must be a table of strings")
-    api_key, api_key_from = _key(table, name, env)
+    headers = {str(k): str(v) for k, v in headers.items()}
+    _check_headers(headers, where)
+    api_key, api_key_from, key_problem = _key(table, name, env)
     dimensions = table.get("dimensions")
     return RemoteConfig(
         base_url=str(env_url or table.get("base_url") or "").rstrip("/"),
@@ -233,13 +251,36 @@ def _remote(table: Any, name: str, env: Mapping[str, str], env_model: str | None
         api_key_env=str(table["api_key_env"]) if table.get("api_key_env") else None,
         api_key=api_key,
         api_key_from=api_key_from,
-        headers={str(k): str(v) for k, v in headers.items()},
+        key_problem=key_problem,
+        headers=headers,
         timeout=_positive_number(table.get("timeout", DEFAULT_TIMEOUT), f"{where} timeout"),
         total_timeout=_positive_number(table.get("total_timeout", DEFAULT_TOTAL_TIMEOUT), f"{where} total_timeout"),
         query_timeout=_positive_number(table.get("query_timeout", DEFAULT_QUERY_TIMEOUT), f"{where} query_timeout"),
         retries=_count(table.get("retries", DEFAULT_RETRIES), f"{where} retries"),
+        cooldown=_seconds(table.get("cooldown", DEFAULT_COOLDOWN), f"{where} cooldown"),
         dimensions=int(_positive_number(dimensions, f"{where} dimensions")) if dimensions is not None else None,
     )
+
+
+def _check_headers(headers: dict[str, str], where: str) -> None:
+    """Header values are one line of printable text (ValueError naming the header, never its value);
+    a value under a name that says it is a credential (Authorization, X-Api-Key, ...) is registered
+    with `secrecy` like a key."""
+    from .. import secrecy
+
+    for header, value in headers.items():
+        problem = secrecy.header_problem(value, f"{where} headers.{header}")
+        if problem:
+            raise ValueError(problem)
+        if secrecy.is_secret_header(header):
+            secrecy.register_credential(value)
+
+
+def _seconds(value: Any, name: str) -> float:
+    """A number of seconds >= 0 from TOML (cooldown = 0 turns the breaker off)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ValueError(f"{name} must be a number of seconds >= 0, got {value!r}")
+    return float(value)
 
 
 def _count(value: Any, name: str) -> int:

@@ -7,9 +7,12 @@ The client is well behaved: texts are split into requests within the provider's 
 request, tokens per text and per request; a text over the limit is cut, as the providers would do);
 429 and 5xx are retried with exponential backoff, or after Retry-After when the server says, until
 `retries` or `total_timeout` runs out; each request has its own `timeout`; recall's question has
-`query_timeout` for everything. Every failure becomes `ProviderUnavailable` with a one-line reason
-(the fallback chain hands the texts on, naming it), and the key never appears in one: it is cut
-out of whatever the server echoed.
+`query_timeout` for everything, and `memory index` the indexing budget (`total_timeout`) from its
+first request on (the dimension probe of a first index included). Every failure becomes
+`ProviderUnavailable` with a one-line reason (the fallback chain hands the texts on, naming it),
+and the key never appears in one: it is blanked, whole and in pieces, out of whatever the server
+echoed (secrecy). A provider that fails or stalls is skipped by the calls with a recall's deadline
+for a cool-down (embed.breaker), so concurrent searches pay its timeout once.
 """
 
 from __future__ import annotations
@@ -21,10 +24,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import secrecy
 from ..endpoints import EndpointError, JsonEndpoint
 from ..errors import ProviderTimeout, ProviderUnavailable
 from ..tokens import estimate_tokens, fit_chars
 from .base import clip_texts, l2_normalize
+from .breaker import DEFAULT_COOLDOWN, breaker_for
 from .wire import DOCUMENT, QUERY, WIRES, Wire, WireError
 
 if TYPE_CHECKING:
@@ -56,11 +61,13 @@ class RemoteEmbedder:
         total_timeout: float = 120.0,
         query_timeout: float = 3.0,
         sleep: Callable[[float], None] = time.sleep,
+        state_dir: Path | None = None,
+        cooldown: float = DEFAULT_COOLDOWN,
     ) -> None:
         self.wire = wire or Wire()
         self.provider = self.wire.name
         self.base_url = base_url.rstrip("/")
-        self._key = api_key
+        secrecy.register(api_key)
         try:
             self._endpoint = JsonEndpoint(self.base_url, headers={**self.wire.auth_headers(api_key), **(headers or {})},
                                           timeout=timeout)
@@ -76,6 +83,7 @@ class RemoteEmbedder:
         self.retries = max(0, int(retries))
         self.total_timeout = total_timeout
         self.query_timeout = query_timeout
+        self.breaker = breaker_for(self.provider, self.base_url, state_dir, cooldown)
         self.dimensions = dimensions
         self._sleep = sleep
         self._dim: int | None = dimensions or self.wire.dims.get(model.removeprefix("models/"))
@@ -94,6 +102,8 @@ class RemoteEmbedder:
         name = cfg.provider
         wire = WIRES[name]()
         r = cfg.remote_config(name)
+        if r.key_problem:
+            raise ProviderUnavailable(f"{name} embeddings unavailable: {r.key_problem}")
         if r.api_key_env and not r.api_key:
             raise ProviderUnavailable(f"{name} embeddings unavailable: environment variable {r.api_key_env} "
                                       f"(named by [embedding.{name}] api_key_env) is not set")
@@ -103,7 +113,7 @@ class RemoteEmbedder:
         return cls(r.base_url or wire.base_url, r.model or wire.model, api_key=r.api_key, headers=r.headers,
                    batch_size=cfg.batch_size if name == "remote" else wire.max_texts, timeout=r.timeout,
                    dimensions=r.dimensions, wire=wire, retries=r.retries, total_timeout=r.total_timeout,
-                   query_timeout=r.query_timeout)
+                   query_timeout=r.query_timeout, state_dir=state_dir, cooldown=r.cooldown)
 
     @property
     def dim(self) -> int:
@@ -113,6 +123,14 @@ class RemoteEmbedder:
             self._embed_batch([_PROBE_TEXT], DOCUMENT, budget=self.query_timeout)
         assert self._dim is not None
         return self._dim
+
+    def ready_for_index(self) -> None:
+        """What `memory index` asks first, on the indexing budget (`total_timeout` with retries, not
+        a recall's deadline): the vector length when unknown, and one request when the breaker is
+        open, so that an index closes it for the recalls after it when the provider is back (an
+        index with nothing new to embed would send nothing otherwise)."""
+        if self._dim is None or self.breaker.describe()["state"] != "closed":
+            self._embed_batch([_PROBE_TEXT], DOCUMENT)
 
     @property
     def known_dim(self) -> int | None:
@@ -157,14 +175,25 @@ class RemoteEmbedder:
         return [*parts, part] if part else parts
 
     def _embed_batch(self, texts: Sequence[str], kind: str, budget: float | None = None) -> np.ndarray:
-        """One request (retried as the module docstring says), its answer validated."""
+        """One request (retried as the module docstring says), its answer validated.
+
+        A call with a `budget` (a recall's deadline) is skipped while the breaker is open; every
+        call's outcome opens or closes it (embed.breaker)."""
+        if budget is not None:
+            self.breaker.check(budget)
         path, payload = self.wire.request(self.model, [t or " " for t in texts], kind, self.dimensions)
-        body = self._post(path, payload, budget if budget is not None else self.total_timeout)
         try:
-            rows = self.wire.vectors(body, len(texts))
-        except WireError as exc:
-            raise self.unavailable(str(exc)) from None
-        arr = self.to_array(rows)
+            body = self._post(path, payload, budget if budget is not None else self.total_timeout)
+            try:
+                rows = self.wire.vectors(body, len(texts))
+            except WireError as exc:
+                raise self.unavailable(str(exc)) from None
+            arr = self.to_array(rows)
+        except ProviderUnavailable as exc:
+            if getattr(exc, "opens_breaker", True):
+                self.breaker.failed(getattr(exc, "reason", str(exc)), isinstance(exc, ProviderTimeout))
+            raise
+        self.breaker.succeeded()
         self.texts_sent += len(texts)
         used = self.wire.used_tokens(body)
         self.tokens += used if used is not None else sum(estimate_tokens(t) for t in texts)
@@ -207,7 +236,9 @@ class RemoteEmbedder:
             wait = error.retry_after if error.retry_after is not None else BACKOFF * 2**attempt
             if not retryable or attempt >= self.retries:
                 tries = f" (after {_attempts(attempt + 1)})" if attempt else ""
-                raise self.unavailable(f"{error}{tries}", timeout=error.timed_out)
+                # A 4xx about this request (400, 404, 413, 422) says nothing about the next one.
+                one_request = error.status is not None and 400 <= error.status < 500 and not retryable
+                raise self.unavailable(f"{error}{tries}", timeout=error.timed_out, opens_breaker=not one_request)
             if wait > MAX_WAIT or time.monotonic() + wait >= deadline:
                 raise self.unavailable(f"{error}; the provider asks to wait {wait:g}s, past this call's "
                                         f"{budget:g}s limit" if error.retry_after is not None else
@@ -221,12 +252,15 @@ class RemoteEmbedder:
         """The HTTP client (with the key's header), for batch jobs."""
         return self._endpoint
 
-    def unavailable(self, reason: str, timeout: bool = False) -> ProviderUnavailable:
-        """The error to raise; ProviderTimeout when time ran out (slow, not broken)."""
-        if self._key:
-            reason = reason.replace(self._key, "[key]")  # a server may echo what it was sent
+    def unavailable(self, reason: str, timeout: bool = False, opens_breaker: bool = True) -> ProviderUnavailable:
+        """The error to raise; ProviderTimeout when time ran out (slow, not broken). It carries
+        `reason` (for the breaker's record) and whether it opens the breaker."""
         cls = ProviderTimeout if timeout else ProviderUnavailable
-        return cls(f"{self.provider} embeddings unavailable: {self.base_url}: {reason}")
+        # A server may echo what it was sent: the key (registered by embed.config) is blanked, whole and in pieces.
+        error = cls(secrecy.blank(f"{self.provider} embeddings unavailable: {self.base_url}: {reason}"))
+        error.reason = secrecy.blank(reason)  # type: ignore[attr-defined]
+        error.opens_breaker = opens_breaker  # type: ignore[attr-defined]
+        return error
 
 
 def _attempts(n: int) -> str:

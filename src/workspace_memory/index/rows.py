@@ -141,9 +141,14 @@ def document_rows(key: str, role: str, day: date | None, decoded: DecodedText,
         parsed.chunks = [c for c in parsed.chunks if " ".join(c.text.split()) not in boilerplate]
     day_s = day.isoformat() if day else None
     meta = {k: v for k, v in parsed.meta.items() if _jsonable(v)}
+    problems = decoded.problems + parsed.warnings
+    if key == "bank/opinions.md":  # a hand-written confidence outside [0, 1] (markdown.confidence)
+        from ..markdown.confidence import page_warnings
+
+        problems += page_warnings(decoded.text)
     rows = DocumentRows(
         file={"path": key, "role": role, "day": day_s, "title": parsed.title, "meta": json.dumps(meta, default=str)},
-        warnings=sorted(decoded.problems + parsed.warnings),
+        warnings=sorted(problems),
     )
     rows.chunks = ChunkRows(key, role, day_s, parsed.chunks, len(decoded.text) > WINDOW_FILE_CHARS)
     return rows

@@ -159,6 +159,10 @@ class VectorSpace:
         from ..embed.chain import run_chain
 
         def attempt(embedder: Embedder) -> tuple[list[str], Any]:
+            # A remote provider's first request gets the indexing budget, not a recall's deadline.
+            ready = getattr(embedder, "ready_for_index", None)
+            if ready is not None:
+                ready()
             # The model loads here (and is exported to ONNX, once per machine), inside the progress bar.
             from ..embed import prepare_embedder
 

@@ -19,6 +19,7 @@ import contextlib
 import sys
 import threading
 
+from .. import secrecy
 from .http import DEFAULT_TOKEN_ENV, auth_options, http_token, is_loopback, parse_address, serve_http
 from .tools import INSTRUCTIONS, build_server
 
@@ -29,6 +30,7 @@ __all__ = ["DEFAULT_TOKEN_ENV", "INSTRUCTIONS", "build_server", "http_token", "i
 def serve(mem, http: str | None = None) -> None:  # api.Memory
     """Run the server until the client disconnects (stdio) or the process is stopped (HTTP)."""
     token = host = port = None
+    secrecy.blank_stderr()  # the SDK's and uvicorn's logs: any key is blanked there too
     if http is not None:
         host, port = parse_address(http)
         token = http_token(mem.workspace.config, host)

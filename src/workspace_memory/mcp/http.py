@@ -113,12 +113,18 @@ class JsonRpcGate:
     get HTTP 400 with -32600 / -32602, as on stdio. Requests the SDK itself refuses (a bad Host or
     Origin, no token) go to it unread, so its 421 / 403 / 401 stay first; a body over
     MAX_REQUEST_BYTES is 413 before it is read whole.
+
+    A request whose id is the id of a request still running in the same session (Mcp-Session-Id)
+    is answered at once with HTTP 409 and -32600: the SDK keys each answer's stream by its id, so
+    the two used to share one stream and neither was ever answered. An id may be used again once
+    its request has been answered.
     """
 
     def __init__(self, app, host: str, token: str | None) -> None:  # an ASGI app
         self.app = app
         self.names = allowed_names(host)
         self.bearer = f"Bearer {token}".encode() if token else None
+        self.running: set[tuple[bytes, str]] = set()  # (session, the id's JSON) of requests in progress
 
     def _for_the_sdk(self, scope: dict) -> bool:
         """True when the SDK refuses this request anyway (or it is not a JSON-RPC POST)."""
@@ -153,6 +159,16 @@ class JsonRpcGate:
         if error is not None:
             await _send(send, 400, json.dumps(error).encode(), [(b"content-type", b"application/json")])
             return
+        assert parsed is not None
+        key = None
+        if "method" in parsed and "id" in parsed:
+            key = (dict(scope["headers"]).get(b"mcp-session-id", b""), json.dumps(parsed["id"]))
+            if key in self.running:
+                error = error_reply(parsed["id"], INVALID_REQUEST, f"invalid request: id {key[1]} is the id of a "
+                                    "request still in progress in this session; use a new id")
+                await _send(send, 409, json.dumps(error).encode(), [(b"content-type", b"application/json")])
+                return
+            self.running.add(key)
         replayed = False
 
         async def replay() -> dict:
@@ -162,7 +178,11 @@ class JsonRpcGate:
             replayed = True
             return {"type": "http.request", "body": bytes(body), "more_body": False}
 
-        await self.app(scope, replay, send)
+        try:
+            await self.app(scope, replay, send)
+        finally:
+            if key is not None:
+                self.running.discard(key)
 
 
 HINT = ("a bearer token is required, set by whoever runs this server (the environment variable that memory.toml "

@@ -28,7 +28,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, ValidationError
 
-from .. import __version__
+from .. import __version__, secrecy
 from ..cancel import cancellable
 from ..errors import MemoryError_, UserError
 from ..limits import (
@@ -38,6 +38,8 @@ from ..limits import (
     cap_result,
     check_recall,
     compact_json,
+    out_of_range,
+    too_long,
 )
 from ..recall.params import BY_NAME as _P
 from ..timeparse import parse_day
@@ -89,7 +91,7 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
             raise ToolError(_relative(str(exc), root)) from None
         except (ValueError, TypeError, OSError) as exc:
             raise ToolError(_relative(" ".join(str(exc).split()) or type(exc).__name__, root)) from None
-        data = cap_result(data)
+        data = cap_result(secrecy.blank_data(data))  # any key blanked before anything is cut
         return CallToolResult(content=[TextContent(type="text", text=compact_json(data))], structured_content=data)
 
     def refuse(check: Callable[[], None]) -> None:
@@ -268,7 +270,7 @@ class _MemoryServer(MCPServer):
         except ToolError as exc:
             if isinstance(exc, UnexpectedToolError):
                 raise  # a crash: the SDK answers with a generic message and logs the traceback
-            return _error(_one_line(name, exc))
+            return _error(_one_line(name, exc, tool.parameters.get("properties", {})))
 
 
 def _relative(text: str, root: str) -> str:
@@ -278,17 +280,37 @@ def _relative(text: str, root: str) -> str:
 
 
 def _error(text: str) -> CallToolResult:
-    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+    return CallToolResult(content=[TextContent(type="text", text=secrecy.blank(text))], is_error=True)
 
 
-def _one_line(tool: str, exc: ToolError) -> str:
+def _one_line(tool: str, exc: ToolError, schema: dict[str, Any] | None = None) -> str:
+    """A tool error on one line. A size limit that the arguments' validation caught is said in the
+    words of limits.py, the CLI's: "query: 2,001 characters; the limit is 2,000"."""
     cause = exc.__cause__
     if isinstance(cause, ValidationError):
+        errors = cause.errors()
+        limits = [_limit_line(err, schema or {}) for err in errors]
+        if all(limits):
+            return "; ".join(limit for limit in limits if limit)
         problems = "; ".join(f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}"
-                             for err in cause.errors())
+                             for err in errors)
         return f"{tool}: bad arguments: {problems}"
     text = str(cause) if isinstance(cause, ToolError) else str(exc)
     return " ".join(text.split())
+
+
+def _limit_line(err: Any, schema: dict[str, Any]) -> str | None:
+    """limits.py's line for a pydantic error about a size or a bound (None for any other error)."""
+    name = str(err["loc"][0]) if err.get("loc") else "arguments"
+    ctx, value = err.get("ctx") or {}, err.get("input")
+    if err["type"] == "string_too_long" and isinstance(value, str):
+        return too_long(name, len(value), int(ctx["max_length"]))
+    if err["type"] in ("less_than_equal", "greater_than_equal", "less_than", "greater_than"):
+        bounds = schema.get(name, {})
+        low = bounds.get("minimum", next((b.get("minimum") for b in bounds.get("anyOf", []) if "minimum" in b), None))
+        high = bounds.get("maximum", next((b.get("maximum") for b in bounds.get("anyOf", []) if "maximum" in b), None))
+        return out_of_range(name, value, low, high)
+    return None
 
 
 def _day(value: str | None) -> date | None:

@@ -23,6 +23,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from .. import secrecy
 from ..endpoints import EndpointError, JsonEndpoint
 from ..errors import UserError
 from ..markdown.retain import normalize_bullet, validate_bullet
@@ -47,6 +48,7 @@ class ChatModel:
     timeout: float = 30.0
     summaries: bool = True
     retain: bool = True
+    key_problem: str | None = None  # why the variable's value cannot be a key (secrecy.key_problem)
 
     @property
     def label(self) -> str:
@@ -59,6 +61,8 @@ class ChatModel:
             "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
         }
         where = f"model {self.model} at {self.base_url.rstrip('/')}/chat/completions"
+        if self.key_problem:
+            raise ModelError(f"{where}: {self.key_problem}")
         try:
             data = JsonEndpoint(self.base_url, api_key=self.api_key, timeout=self.timeout).post(
                 "chat/completions", payload)
@@ -69,7 +73,7 @@ class ChatModel:
             raise ModelError(f"{where}: the reply is not a chat completion") from None
         if not isinstance(content, str):
             raise ModelError(f"{where}: the reply has no text")
-        return content
+        return secrecy.blank(content)  # a model that echoes its key never writes it into a bank page
 
 
 def model_from_config(config: dict[str, Any]) -> ChatModel | None:
@@ -90,10 +94,14 @@ def model_from_config(config: dict[str, Any]) -> ChatModel | None:
     if not section.get("base_url") or not section.get("model"):
         return None
     key_env = section.get("api_key_env")
+    key = os.environ.get(key_env) or None if key_env else None
+    problem = secrecy.key_problem(key, key_env) if key else None
+    if key and not problem:
+        secrecy.register(key)
     return ChatModel(
-        base_url=section["base_url"], model=section["model"],
-        api_key=os.environ.get(key_env) if key_env else None, timeout=float(timeout),
-        summaries=section.get("summaries", True), retain=section.get("retain", True),
+        base_url=section["base_url"], model=section["model"], api_key=None if problem else key,
+        timeout=float(timeout), summaries=section.get("summaries", True), retain=section.get("retain", True),
+        key_problem=problem,
     )
 
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 from ..facts.model import Fact
 from ..files import detect_newline
+from ..markdown.confidence import page_warnings, read_confidence
 from ..markdown.retain import DEFAULT_OPINION_CONFIDENCE, find_entities, slugify
 from .opinions import Evidence, HistoryEntry, Opinion, Tombstone, clamp
 from .regions import RegionError, find_region, one_line
@@ -54,7 +55,6 @@ _MARKER_RE = re.compile(r"^<!--\s*reflect:opinion\s+([^\s>]+)\s*-->\s*$")
 HEADING_RE = re.compile(r"^##(?:\s+(.*?))?\s*$")
 _SECTION_END_RE = re.compile(r"^#{1,2}(\s|$)")
 FIELD_RE = re.compile(r"^\s*[-*]\s+(entities|confidence|last updated)\s*:\s*(.*?)\s*$", re.I)
-_NUMBER_RE = re.compile(r"^(\d*[.,]?\d+)\s*(%?)")
 _LINK_RE = re.compile(r"^- \[([^\]#]+)#L(\d+)\]")
 _FENCE_RE = re.compile(r"^\s*(```|~~~)")
 
@@ -205,16 +205,10 @@ def parse_entities(text: str) -> list[str]:
 
 
 def parse_confidence(text: str | None) -> float | None:
-    """'0.85', '.85', '85%' or '85' -> 0.85; None when unreadable."""
-    if not text:
-        return None
-    m = _NUMBER_RE.match(text.strip())
-    if not m:
-        return None
-    value = float(m[1].replace(",", "."))
-    if m[2] or 1.0 < value <= 100.0:
-        value /= 100.0
-    return clamp(value) if 0.0 <= value <= 1.0 else None
+    """'0.85', '.85', '0,85' or '85%' -> 0.85; a bare number outside [0, 1] is clamped ('1.7' -> 1.0,
+    never 1.7 %: markdown.confidence, the Retain rule); None when unreadable."""
+    value, _ = read_confidence(text)
+    return None if value is None else clamp(value)
 
 
 # --------------------------------------------------------------------------------------- reconcile
@@ -223,6 +217,7 @@ def parse_confidence(text: str | None) -> float | None:
 def reconcile(page: Page, facts: list[Fact], today: str) -> Reconciled:
     """Fold the human's edits into the ledger's opinions (see the module docstring)."""
     out = Reconciled([], list(page.tombstones), {}, notices=list(page.notices))
+    out.notices += [f"{PAGE}:{line}: {message}" for line, message in page_warnings("".join(page.lines))]
     by_line = {(f.path, f.line): f for f in facts}
     for sec in page.sections:
         if sec.duplicate:

@@ -30,6 +30,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from .. import secrecy
 from ..errors import IndexBusy, MemoryError_, PathRefused, ProviderUnavailable, UserError
 from ..timeparse import parse_day
 from ..workspace import day_from_name
@@ -98,7 +99,7 @@ def _state(request: Request) -> UiState:
 def error_page(request: Request, code: int, title: str, message: str, extra: Safe | None = None) -> Response:
     body = el("div", el("h1", title), el("p", message, class_="error", role="alert"), extra,
               el("p", el("a", "Back to the timeline", href="/")))
-    return HTMLResponse(page(title, body, section="", footer=_state(request).footer), status_code=code)
+    return HTMLResponse(secrecy.blank(page(title, body, section="", footer=_state(request).footer)), status_code=code)
 
 
 async def render(request: Request, build: Callable[[Any], Built], title: str, section: str) -> Response:
@@ -114,7 +115,9 @@ async def render(request: Request, build: Callable[[Any], Built], title: str, se
         log.exception("memory ui: %s failed", request.url.path)
         return error_page(request, 500, "Internal error", "the server failed on this page; its log has the details")
     body, code = built if isinstance(built, tuple) else (built, 200)
-    return HTMLResponse(page(title, body, section=section, footer=_state(request).footer), status_code=code)
+    # Any key the process holds is blanked from the page, as from every other exit (secrecy).
+    return HTMLResponse(secrecy.blank(page(title, body, section=section, footer=_state(request).footer)),
+                        status_code=code)
 
 
 # ------------------------------------------------------------------------------------------ pages

@@ -46,8 +46,10 @@ def bind(host: str, port: int) -> socket.socket:
 def serve(mem, settings: UiSettings, *, fixed_now: bool = False, open_browser: bool = False,
           announce: Callable[[str], None] = print) -> None:
     """Serve the UI for `mem` until SIGINT or SIGTERM; `announce` gets the URL, then "stopped"."""
+    from .. import secrecy
     from .app import create_app
 
+    secrecy.blank_stderr()  # uvicorn's and the app's logs: no key
     sock = bind(settings.host, settings.port)
     settings = replace(settings, port=sock.getsockname()[1])
     config = uvicorn.Config(create_app(mem, settings, fixed_now=fixed_now), log_level="warning",
