@@ -16,7 +16,8 @@ embeddings; then, run after run and interleaved so that load hits all alike:
 
 With `--src` (repeatable), every run is made once with each source tree first on PYTHONPATH, in
 turn, so that two versions of the package are compared under the same load; the last column
-then gives each median as a ratio to the first source's.
+then gives each median as a ratio to the first source's. Each tree gets its own copy of the
+workspaces, indexed with its own code (their index schemas may differ).
 
 Wall time is what the target is about, but on a loaded machine it mostly measures waiting for
 a core; the CPU time (user + system) of the same children is printed beside it.
@@ -76,8 +77,8 @@ main()
 """
 
 
-def build(workdir: Path, data: Path) -> dict[str, Path]:
-    """Write and lexically index the two workspaces (kept in workdir between runs)."""
+def build(workdir: Path, data: Path, src: str | None = None) -> dict[str, Path]:
+    """Write and lexically index the two workspaces (kept in workdir between runs), with `src`'s code."""
     roots = {}
     conv = workdir / "conv-26"
     if not (conv / "memory").exists():
@@ -90,7 +91,7 @@ def build(workdir: Path, data: Path) -> dict[str, Path]:
     roots["365 days"] = year
     for name, root in roots.items():
         subprocess.run([MEMORY_BIN, "--workspace", str(root), "--now", WORKSPACES[name][0], "index"],
-                       check=True, capture_output=True, env=child_env())
+                       check=True, capture_output=True, env=child_env(src))
     return roots
 
 
@@ -141,23 +142,28 @@ def main() -> None:
     workdir = args.workdir or Path(tempfile.mkdtemp(prefix="wm-cold-"))
     load = os.getloadavg()
     try:
-        roots = build(workdir, args.data)
+        # Each source tree reads workspaces it indexed itself: two versions whose index schemas differ
+        # would otherwise read (or refuse) each other's index.
+        own = {src: build(workdir / f"src{i}" if len(sources) > 1 else workdir, args.data, src)
+               for i, src in enumerate(sources)}
+        roots = own[sources[0]]
         print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} at start; {args.runs} runs each; "
               "bytecode cache on")
         print(f"{'workspace':<10} {'python -c pass':>15} {'memory recall':>14} {'ratio':>6} {'p95':>7} "
               f"{'CPU: pass':>10} {'recall':>7} {'imports':>8} {'query':>7}  heavy modules"
               + ("  [source: recall vs the first]" if len(sources) > 1 else ""))
-        for name, root in roots.items():
+        for name in roots:
             now, queries = WORKSPACES[name]
             base, base_cpu = [], []
             runs = {src: ([], [], [], [], set()) for src in sources}  # wall, CPU, imports, query, heavy
             for i in range(args.runs):
                 q = queries[i % len(queries)]
-                argv = ["--workspace", str(root), "--now", now, "recall", q, "--mode", "lexical", "--json"]
                 seconds, cpu = wall([sys.executable, "-c", "pass"])
                 base.append(seconds)
                 base_cpu.append(cpu)
                 for src in sources:
+                    argv = ["--workspace", str(own[src][name]), "--now", now, "recall", q, "--mode", "lexical",
+                            "--json"]
                     full, full_cpu, imports, query, heavy = runs[src]
                     seconds, cpu = wall([MEMORY_BIN, *argv], src)
                     full.append(seconds)

@@ -184,14 +184,25 @@ def cold_recall(ws: Path, cache: Path, runs: int, srcs: list[str] | None = None,
     queries = NAMED_QUERIES if named else QUERIES
     trees = srcs or [""]
     envs = {t: child_env(cache) | ({"PYTHONPATH": t} if t else {}) for t in trees}
+    # Each tree reads a copy of the workspace it indexed itself: two versions whose index schemas differ
+    # would otherwise read (or refuse) each other's index. The copy keeps the embedding cache, so the
+    # index is rebuilt without embedding anything again.
+    spaces = {t: ws for t in trees}
+    if len(trees) > 1:
+        for i, t in enumerate(trees):
+            spaces[t] = ws.parent / f"{ws.name}-tree{i}"
+            if not spaces[t].exists():
+                shutil.copytree(ws, spaces[t])
+            timed(memory(spaces[t], "index"), envs[t])
     for t in trees:
         for q in queries[:2]:  # warm the bytecode cache and the OS file cache
-            timed(memory(ws, "recall", q, "--mode", "hybrid", "--json"), envs[t])
+            timed(memory(spaces[t], "recall", q, "--mode", "hybrid", "--json"), envs[t])
     got: dict[str, tuple[list[float], list[float], list[int]]] = {t: ([], [], []) for t in trees}
     for i in range(runs):
         query = queries[i % len(queries)]
         for t in trees:
-            wall, cpu, rss, _ = measured(memory(ws, "recall", query, "--mode", "hybrid", "--json"), envs[t])
+            wall, cpu, rss, _ = measured(memory(spaces[t], "recall", query, "--mode", "hybrid", "--json"),
+                                         envs[t])
             for column, value in zip(got[t], (wall, cpu, rss), strict=True):
                 column.append(value)
     first = statistics.median(got[trees[0]][0])

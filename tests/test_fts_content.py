@@ -19,7 +19,7 @@ from workspace_memory.api import Memory
 from workspace_memory.index.rows import path_words
 from workspace_memory.index.sqlite import fts_content
 from workspace_memory.index.sqlite import writer as sqlite_writer
-from workspace_memory.index.sqlite.schema import FTS_TOKENIZER
+from workspace_memory.index.sqlite.schema import FTS_TOKENIZER, SCHEMA_VERSION
 
 LONG = " ".join(f"Paragraph word{n} about the harbour crane schedule." for n in range(400))  # several pieces
 DAY = """# 2025-03-01
@@ -262,7 +262,7 @@ def test_an_index_that_held_copies_is_migrated_in_place(mem: Memory) -> None:
     mem2 = Memory.open(str(ws), "2025-03-02")
     try:
         conn = mem2.store.conn
-        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "9"
+        assert conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
         assert conn.execute("SELECT name FROM sqlite_master WHERE name LIKE '%fts_content'").fetchall() == []
         check(conn)
         assert answers() == expected

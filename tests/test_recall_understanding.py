@@ -124,7 +124,7 @@ def test_a_stated_range_counts_whatever_day_the_fact_was_written(ws: Path) -> No
 def test_a_window_with_no_entry_ranks_the_days_around_it_first(ws: Path) -> None:
     # Nothing was written on Sep 25 (Sep 15 and Sep 29 were): the week around it is browsed.
     out = R.recall(ws, "what happened on Sep 25")
-    assert any("no entry is dated" in n and "Sep 25" in n for n in out["notices"]), out["notices"]
+    assert any("no entry is written on or names" in n and "Sep 25" in n for n in out["notices"]), out["notices"]
     found = out["results"]
     assert found, "the week around the day is browsed"
     assert all(inside(h, date(2025, 9, 18), date(2025, 10, 2)) for h in found), R.contents(found)
@@ -141,16 +141,16 @@ def test_a_window_with_no_entry_still_searches_the_words(ws: Path) -> None:
 def test_a_window_counts_as_empty_when_nothing_in_it_passes_the_other_filters(ws: Path) -> None:
     # Sep 29 has a note and an observation, but no world fact.
     out = R.recall(ws, "Orchard on Sep 29", "--kind", "world")
-    assert any("no entry is dated" in n for n in out["notices"]), out["notices"]
+    assert any("no entry is written on or names" in n for n in out["notices"]), out["notices"]
     assert out["results"] and all(h["kind"] == "world" for h in out["results"])
     kept = R.recall(ws, "Orchard on Sep 29", "--kind", "observation")
-    assert not any("no entry is dated" in n for n in kept["notices"])
+    assert not any("no entry is written on or names" in n for n in kept["notices"])
     assert {h["timestamp"] for h in kept["results"]} == {"2025-09-29"}
 
 
 def test_a_window_that_holds_entries_is_browsed_without_notice(ws: Path) -> None:
     out = R.recall(ws, "what happened on Sep 29")
-    assert not any("no entry is dated" in n for n in out["notices"])
+    assert not any("no entry is written on or names" in n for n in out["notices"])
     assert {h["timestamp"] for h in out["results"]} == {"2025-09-29"}
 
 

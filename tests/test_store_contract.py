@@ -32,7 +32,8 @@ SETTINGS_FILES = {
     "memory/2025-03-01.md": (
         "# 2025-03-01\n\n## Retain\n- W @Peter: Dentist appointment on 03/04/2025.\n"
         "- W @Peter: Peter lives in Vienna.\n- W @Peter: Peter lives in Graz.\n"
-        "- O(c=0.8) @Peter: Peter should switch dentists.\n\nSome notes on the day.\n"),
+        "- O(c=0.8) @Peter: Peter should switch dentists.\n\nSome notes on the day; the follow-up is on Mar 12 and Peter will"
+        " be back on the 20th.\n"),
     "bank/entities/Peter.md": "---\nname: Peter Steinberger\naliases: [Pete]\n---\n# Peter\n\nA friend.\n",
 }
 EXTRA_FILES = {"notes/trip.md": "# Trip\n\nThe 12/05/2025 flight to Lisbon with @Anna.\n"}
@@ -86,6 +87,8 @@ def table_rows(execute: Any, where: str) -> dict[str, Any]:
         "entities": sorted(tuple(map(_plain, r)) for r in execute(
             f"SELECT key, slug, name, page_path, aliases, fact_count FROM entities {where}")),
         "warnings": sorted(tuple(r) for r in execute(f"SELECT path, line, message FROM warnings {where}")),
+        "chunk_days": sorted((entry[r[0]], _plain(r[1]), _plain(r[2])) for r in execute(
+            f"SELECT chunk_id, t_start, t_end FROM chunk_days {where}")),
         "sessions": sorted(tuple(r) for r in execute(f"SELECT path, size, lines, messages FROM session_files {where}")),
     }
     return out
@@ -232,6 +235,27 @@ def test_date_order_reads_facts_and_a_change_of_it_rebuilds(any_store: tuple[Wor
     dentist = next(f for c, f in _facts(store).items() if "Dentist" in c)
     assert (dentist.occurred_start, dentist.occurred_end) == ("2025-03-04", "2025-03-04")
     assert settings_changed(store.writer(), "MDY") is None
+
+
+def test_the_days_a_line_names_are_times_of_it(any_store: tuple[Workspace, Store]) -> None:
+    """A line written on Mar 1 that names Mar 12 and "the 20th" (issue 37): a window on either day holds it,
+    its row carries the days it names, and an edit that drops them drops them from the store."""
+    from workspace_memory.index.base import Filters
+
+    ws, store = any_store
+    sync(ws, store.writer())
+    for day in (date(2025, 3, 12), date(2025, 3, 20)):
+        window = Filters().within((day, day))
+        assert store.holds_entries(window)
+        ids = store.browse(window, 10)
+        rows = store.rows(ids)
+        assert [r["text"][:21] for r in rows.values()] == ["Some notes on the day"], rows
+        assert sorted(next(iter(rows.values()))["named"]) == [("2025-03-12", "2025-03-12"), ("2025-03-20", "2025-03-20")]
+    daily = ws.root / "memory" / "2025-03-01.md"
+    daily.write_text(daily.read_text(encoding="utf-8").replace("on Mar 12", "soon"), encoding="utf-8")
+    sync(ws, store.writer())
+    assert not store.holds_entries(Filters().within((date(2025, 3, 12), date(2025, 3, 12))))
+    assert store.holds_entries(Filters().within((date(2025, 3, 20), date(2025, 3, 20))))
 
 
 def test_entities_and_superseded_facts_follow_the_files(any_store: tuple[Workspace, Store]) -> None:

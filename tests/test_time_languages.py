@@ -133,10 +133,11 @@ def test_retain_facts_state_their_time_in_the_configured_languages(tmp_path: Pat
         "Sam: Maintains the tag list for the API.": (None, None),  # "tag", "mai": no German time
         "Sam: Dentist on Dec 3.": ("2025-12-03", "2025-12-03"),
     }
-    # Without the setting a fact is read in English only (the machine's locale never shapes the index),
-    # and changing the setting rebuilds the rows.
+    # Without the setting a fact is read in the language its words show (a month name: issue 37), never
+    # in the machine's locale's, and changing the setting rebuilds the rows.
     (root / "memory.toml").write_text("", encoding="utf-8")
     run_ok(root, "index", now=NOW)
     occurred = _occurred(root)
-    assert occurred["Sam: Zahnarzttermin am 3. Dezember."] == (None, None)
+    assert occurred["Sam: Zahnarzttermin am 3. Dezember."] == ("2025-12-03", "2025-12-03")
+    assert occurred["Sam: Maintains the tag list for the API."] == (None, None)
     assert occurred["Sam: Dentist on Dec 3."] == ("2025-12-03", "2025-12-03")

@@ -242,7 +242,8 @@ def test_longest_phrase_wins() -> None:
         ("past 10 days", D(2025, 11, 17), D(2025, 11, 27), "filter", ""),
         ("over the past week", D(2025, 11, 20), D(2025, 11, 27), "filter", ""),
         ("Peter around Nov 27", D(2025, 11, 24), D(2025, 11, 30), "boost", "Peter"),
-        ("around Dec 1", D(2024, 11, 28), D(2024, 12, 4), "boost", ""),  # latest Dec 1 not after now
+        ("around Dec 1", D(2025, 11, 28), D(2025, 12, 4), "boost", ""),  # the nearest Dec 1 (issue 37)
+        ("what happened around Dec 1", D(2024, 11, 28), D(2024, 12, 4), "boost", "what happened"),  # the past
         ("what happened on Nov 27?", D(2025, 11, 27), D(2025, 11, 27), "filter", "what happened"),
         ("in November 2025", D(2025, 11, 1), D(2025, 11, 30), "filter", ""),
         ("during November 2025", D(2025, 11, 1), D(2025, 11, 30), "filter", ""),
@@ -262,8 +263,9 @@ def test_longest_phrase_wins() -> None:
         ("2 days ago", D(2025, 11, 25), D(2025, 11, 25), "filter", ""),
         ("yesterday's meeting notes", D(2025, 11, 26), D(2025, 11, 26), "filter", "meeting notes"),
         ("what did Peter say (last week)?", D(2025, 11, 17), D(2025, 11, 23), "filter", "what did Peter say"),
-        ("in december", D(2024, 12, 1), D(2024, 12, 31), "filter", ""),
-        ("around the 1st of December", D(2024, 11, 28), D(2024, 12, 4), "boost", ""),
+        ("in december", D(2025, 12, 1), D(2025, 12, 31), "filter", ""),  # the coming month (issue 37)
+        ("what did we do in december", D(2024, 12, 1), D(2024, 12, 31), "filter", "what did we do"),
+        ("around the 1st of December", D(2025, 11, 28), D(2025, 12, 4), "boost", ""),
     ],
 )
 def test_extract_time_window(query: str, start: date | None, end: date | None, mode: str, rest: str) -> None:
@@ -429,8 +431,10 @@ def test_query_confidence_follows_how_sure_the_reading_is() -> None:
 
 def test_a_doubtful_phrase_is_still_found_and_a_title_is_not() -> None:
     assert extract_time_window("11/22/63 ending", NOW) == (None, "11/22/63 ending")
-    window, rest = extract_time_window("team lunch on Friday", NOW)
-    assert window is not None and window.start == D(2025, 11, 21) and rest == "team lunch"
+    window, rest = extract_time_window("team lunch on Friday", NOW)  # the nearest Friday (issue 37)
+    assert window is not None and window.start == D(2025, 11, 28) and rest == "team lunch"
+    window, rest = extract_time_window("what was the team lunch on Friday", NOW)  # asked in the past tense
+    assert window is not None and window.start == D(2025, 11, 21)
 
 
 @pytest.mark.parametrize(("env", "order"), [

@@ -1,114 +1,52 @@
-"""Time phrases in a question written in another of the model's languages ("letzte Woche", "上周").
+"""Time phrases in the model's other languages ("letzte Woche", "el 4 de diciembre", "上周末", "12月4日").
 
-The engine's own grammar (timeparse, timepoints) reads English and numeric dates. A question it
-finds no time phrase in, and that is written in another language the workspace reads, goes here:
+The engine's grammar (timeparse, timepoints) reads English and numeric dates. A text in another
+language is read by the same grammar after its time words are put into English, each language's
+words being data in `lang/timewords/<code>.py` (month and weekday names, "gestern", "la semana
+pasada", "vor zwei Wochen", "12月4日", habits such as "los domingos"; see that package):
 
-1. **Which languages.** `[time] languages` in memory.toml (default: English and the locale's
-   language), narrowed to those the question shows signs of: a Latin-script language needs one of
-   its own small words ("was", "qué", "est-ce", "não", "che", "het"); a script says its languages
-   by itself (Han and kana: Chinese and Japanese; Hangul: Korean; Cyrillic: Russian and
-   Ukrainian; Arabic, Hebrew, Greek, Thai, Devanagari). An English question is never read here.
-   (lang.identify.languages_of: telling languages apart is lang's, shared with question understanding.)
-2. **Our own rules first**, for the commonest relative phrases, those dateparser misses or reads
-   as one day ("hace dos semanas", "la semana pasada", "há duas semanas", "due settimane fa", "la
-   semaine dernière", "il y a deux semaines", "на прошлой неделе", "지난주") and those that would
-   otherwise load its language data for a phrase as plain as "gestern" or "letzte Woche". Each
-   becomes the English phrase it means and goes through the English grammar, so "two weeks ago"
-   means the same in every language.
-3. **dateparser** (`search_dates`, with the language given) for the rest: "vor drei Tagen", "am 3.
-   März", "le 21 janvier", "ontem", "上周", "3月3日". Its reading is a day, a week, a month or a
-   year (`DateDataParser`'s period), and the window is that period. A phrase must hold a digit, a
-   CJK character, two words or a word of four letters or more: dateparser reads "mit" (German for
-   "with") as Wednesday and "Sam" as Saturday. A phrase that means "now" ("jetzt", "ahora") is no
-   window.
+1. **Which languages.** The script says some by itself (Han and kana: Chinese and Japanese; Hangul:
+   Korean; Cyrillic: Russian); a Latin-script text needs one of a language's own small words
+   (lang.identify's MARKERS: "wer", "qué", "est-ce", "não", "che", "wij"), or one of its month or
+   weekday names or relative time words (`lang/timewords/_index.py`; for a question, only when it
+   holds a digit, a letter outside ASCII or a marker). `[time] languages` adds its languages, tried
+   last. An English text shows none of them and is never read here.
+2. **Translate, then read.** `translate` rewrites the text piece by piece (the language's REWRITES
+   first, then its words) and keeps where each piece came from; the English grammar finds the
+   phrase, and the phrase's place in the original text is the pieces' it covers. So "vom 5. bis 7.
+   Dezember" is the range "from 5 to 7 December" and means what it means in English, resolved by the
+   same rule (the nearest such day, ahead when the text looks ahead: timelean.lean, with the
+   language's FUTURE and PAST words).
+3. **dateparser** (`search_dates`, the language given) only for a language `[time] languages` names
+   that has no word list here (Arabic, Polish, Turkish, ...): it misreads the languages it shares
+   with the tables (11月18日 as 2024-12-07, "Sam" and "am" as days, "ENG-4121" as a year), so a
+   phrase it returns must stand as whole words, and hold a digit, two words or a word of four
+   letters or more.
 
-dateparser is imported on the first question that needs it (0.1-0.4 s with its language data,
-then about 2 ms a question); an English question, one with no sign of another language, or one
-with neither a digit nor a time word of that language (_TIME_STEMS), never imports it.
-The window is evidence, never a filter, with confidence CONFIDENCE, as for the English grammar.
+Costs (CPU, docs/recall.md has the table): a language's words are imported and their patterns
+compiled on the first text of that language (about 4-5 ms under load), then about 0.2 ms a text;
+dateparser's first call about 0.3 s, then about 2 ms. An English question imports neither, and a
+question with no sign of another language stops at step 1 (about 0.03 ms).
 """
 
 from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_right
 from datetime import date, datetime, timedelta
 
-from .lang.identify import languages_of
-from .timeparse import TimeWindow, extract_time_window
+from . import lang as _lang
+from .lang.identify import languages_of, marker_sets, scripts_of, words_of
+from .timelean import Anchor, lean, line_lean
+from .timeparse import DateRange, TimeWindow, find_all, find_phrase
+from .timepoints import WEEKDAYS as _EN_WEEKDAYS
 
-__all__ = ["default_languages", "extract_window", "languages_of"]
+__all__ = ["default_languages", "extract_window", "languages_of", "named_in", "translate"]
 
-CONFIDENCE = 0.8
-# The starts of the time words of each language (days, months, "yesterday", "week", "ago", "last"):
-# without a digit or one of these, a question holds no time phrase, and dateparser (its language
-# data costs 0.1-0.4 s to load) is not asked.
-_TIME_STEMS = {
-    "de": "gestern heute morgen vorgestern woche monat jahr tag montag dienstag mittwoch donnerstag freitag "
-          "samstag sonntag januar februar märz april mai juni juli august september oktober november dezember "
-          "letzt vorig nächst",
-    "es": "ayer hoy mañana semana mes año día lunes martes miércoles jueves viernes sábado domingo enero febrero "
-          "marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre pasad anoche",
-    "fr": "hier aujourd demain semaine mois année jour lundi mardi mercredi jeudi vendredi samedi dimanche "
-          "janvier février mars avril mai juin juillet août septembre octobre novembre décembre derni prochain",
-    "pt": "ontem hoje amanhã semana mês ano dia segunda terça quarta quinta sexta sábado domingo janeiro "
-          "fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro passad",
-    "it": "ieri oggi domani settimana mese anno giorno lunedì martedì mercoledì giovedì venerdì sabato domenica "
-          "gennaio febbraio marzo aprile maggio giugno luglio agosto settembre ottobre novembre dicembre scors",
-    "nl": "gisteren vandaag morgen week maand jaar dag maandag dinsdag woensdag donderdag vrijdag zaterdag "
-          "zondag januari februari maart april mei juni juli augustus september oktober november december vorig "
-          "geleden",
-}
-_TIME_STEM_TUPLES = {lang: tuple(words.split()) for lang, words in _TIME_STEMS.items()}
-_NUMBERS = {
-    "un": 1, "una": 1, "uno": 1, "um": 1, "uma": 1, "une": 1, "dos": 2, "duas": 2, "dois": 2, "due": 2,
-    "deux": 2, "tres": 3, "três": 3, "tre": 3, "trois": 3, "cuatro": 4, "quatro": 4, "quattro": 4, "quatre": 4,
-    "cinco": 5, "cinque": 5, "cinq": 5, "seis": 6, "sei": 6, "six": 6,
-    "einem": 1, "einer": 1, "zwei": 2, "drei": 3, "vier": 4, "fünf": 5, "sechs": 6, "sieben": 7,
-    "een": 1, "twee": 2, "drie": 3, "vijf": 5, "zes": 6, "zeven": 7,
-}
-_UNITS = {
-    "día": "day", "días": "day", "dia": "day", "dias": "day", "jour": "day", "jours": "day", "giorno": "day",
-    "giorni": "day", "semana": "week", "semanas": "week", "semaine": "week", "semaines": "week",
-    "settimana": "week", "settimane": "week", "mes": "month", "meses": "month", "mois": "month", "mese": "month",
-    "mesi": "month", "año": "year", "años": "year", "ano": "year", "anos": "year", "an": "year", "ans": "year",
-    "anno": "year", "anni": "year",
-    "tag": "day", "tage": "day", "tagen": "day", "woche": "week", "wochen": "week", "monat": "month",
-    "monate": "month", "monaten": "month", "jahr": "year", "jahre": "year", "jahren": "year",
-    "dag": "day", "dagen": "day", "week": "week", "weken": "week", "maand": "month", "maanden": "month",
-    "jaar": "year", "jaren": "year",
-}
-_N = r"(\d{1,3}|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + ")"
-_U = "(" + "|".join(sorted(_UNITS, key=len, reverse=True)) + ")"
-# (language, pattern, the English it means: a template over the pattern's groups)
-_RULES: tuple[tuple[str, str, str], ...] = (
-    ("es", rf"\bhace {_N} {_U}\b", "{0} {1}s ago"),
-    ("pt", rf"\bh[áa] {_N} {_U}\b", "{0} {1}s ago"),
-    ("fr", rf"\bil y a {_N} {_U}\b", "{0} {1}s ago"),
-    ("it", rf"\b{_N} {_U} fa\b", "{0} {1}s ago"),
-    ("de", rf"\bvor {_N} {_U}\b", "{0} {1}s ago"),
-    ("nl", rf"\b{_N} {_U} geleden\b", "{0} {1}s ago"),
-    ("de", r"\b(?:letzte|letzten|vorige|vorigen) woche\b", "last week"),
-    ("de", r"\b(?:letzten|vorigen) monat\b", "last month"), ("de", r"\b(?:letztes|voriges) jahr\b", "last year"),
-    ("de", r"\bvorgestern\b", "2 days ago"), ("de", r"\bgestern\b", "yesterday"), ("de", r"\bheute\b", "today"),
-    ("nl", r"\bvorige week\b", "last week"), ("nl", r"\bvorige maand\b", "last month"),
-    ("nl", r"\beergisteren\b", "2 days ago"), ("nl", r"\bgisteren\b", "yesterday"), ("nl", r"\bvandaag\b", "today"),
-    ("es", r"\banteayer\b", "2 days ago"), ("es", r"\bayer\b", "yesterday"), ("es", r"\bhoy\b", "today"),
-    ("pt", r"\banteontem\b", "2 days ago"), ("pt", r"\bontem\b", "yesterday"), ("pt", r"\bhoje\b", "today"),
-    ("fr", r"\bavant-hier\b", "2 days ago"), ("fr", r"\bhier\b", "yesterday"),
-    ("fr", r"\baujourd'hui\b", "today"),
-    ("it", r"\bl'altro ieri\b", "2 days ago"), ("it", r"\bieri\b", "yesterday"), ("it", r"\boggi\b", "today"),
-    ("es", r"\b(?:la )?semana pasada\b", "last week"), ("es", r"\b(?:el )?mes pasado\b", "last month"),
-    ("es", r"\b(?:el )?año pasado\b", "last year"),
-    ("pt", r"\b(?:na |a )?semana passada\b", "last week"), ("pt", r"\b(?:no |o )?mês passado\b", "last month"),
-    ("fr", r"\b(?:la )?semaine dernière\b", "last week"), ("fr", r"\b(?:le )?mois dernier\b", "last month"),
-    ("fr", r"\b(?:l')?année dernière\b", "last year"),
-    ("it", r"\b(?:la )?settimana scorsa\b", "last week"), ("it", r"\b(?:il )?mese scorso\b", "last month"),
-    ("ru", r"на прошлой неделе", "last week"), ("ru", r"в прошлом месяце", "last month"),
-    ("ko", r"지난\s?주", "last week"), ("ko", r"지난\s?달", "last month"),
-)
-_NOW_WORDS = frozenset("jetzt ahora maintenant agora ora adesso nu сейчас 现在 今 지금".split())
-_compiled: dict[str, list[tuple[re.Pattern[str], str]]] = {}
+CONFIDENCE = 0.8  # dateparser's readings
+# The languages with words in lang/timewords (a test compares this with the package's modules).
+TABLES = ("de", "es", "fr", "it", "ja", "ko", "nl", "pt", "ru", "zh")
 
 
 def default_languages(env: dict[str, str] | None = None) -> tuple[str, ...]:
@@ -119,52 +57,261 @@ def default_languages(env: dict[str, str] | None = None) -> tuple[str, ...]:
     return ("en",) if language in ("", "c", "posix", "en") or not language.isalpha() else ("en", language)
 
 
+def _shown(text: str, candidates: tuple[str, ...], names: bool) -> list[str]:
+    """The languages of `candidates` the text shows (step 1), the most marked first; then, with
+    `names`, those whose month or weekday names or relative time words it holds (`_index.NAMES`)."""
+    found = [code for code in scripts_of(text) if code in candidates]
+    words = words_of(text)
+    marked = sorted(((len(words & markers), code) for code, markers in marker_sets().items()
+                     if code in candidates and code not in found), key=lambda x: -x[0])
+    found += [code for n, code in marked if n]
+    if names and words:
+        from .lang.timewords._index import NAMES
+
+        for word in sorted(words & NAMES.keys()):
+            found += [code for code in NAMES[word] if code in candidates and code not in found]
+    return found
+
+
+def index_of_names() -> dict[str, tuple[str, ...]]:
+    """{word: languages} for `_index.NAMES`: each table's month and weekday names and the words it puts
+    into a relative time word, of four letters or more ("november" too: a question the English grammar
+    found no phrase in, "vom 19. bis 23. November", is read as German and Dutch)."""
+    relative = {"yesterday", "today", "tomorrow", "last", "next", "this", "week", "weekend", "2 days ago",
+                "last night", "this morning"}
+    out: dict[str, list[str]] = {}
+    for code in TABLES:
+        table = _lang.table("timewords", code)
+        words = [*getattr(table, "MONTHS", {}), *getattr(table, "WEEKDAYS", {}),
+                 *(w for w, english in getattr(table, "WORDS", {}).items() if english in relative)]
+        for word in words:
+            if len(word) >= 4 and word not in _ENGLISH:
+                out.setdefault(word, [])
+                if code not in out[word]:
+                    out[word].append(code)
+    return {word: tuple(codes) for word, codes in sorted(out.items())}
+
+
+_ENGLISH = frozenset({"pendant", "durante", "mini", "mars"})  # words of the tables people also write in English
+
+
 def extract_window(text: str, now: datetime, configured: tuple[str, ...], *,
                    fact: bool = False) -> tuple[TimeWindow | None, str]:
     """(window, text without its phrase) for a question in another language; (None, text) without one.
 
-    With `fact`, `text` is a Retain fact and `now` the day it was written: every configured
-    language is tried (a fact is short and holds none of a question's small words), a date without a
-    year is the nearest one ("am 3. Dezember" written on Nov 20 is the coming Dec 3), and only
-    languages whose time words it holds go to dateparser.
+    With `fact`, `text` is a Retain fact and `now` the day it was written: the configured languages
+    are tried besides those it shows, and the phrase is resolved as a line's are (the nearest day,
+    ahead when the fact looks ahead).
     """
-    languages = languages_of(text, configured, every_configured=fact)
-    if not languages:
+    candidates = tuple(dict.fromkeys((*TABLES, *(c for c in configured if c != "en"))))
+    codes = _shown(text, candidates, names=False)
+    if fact or codes or not text.isascii() or any(ch.isdigit() for ch in text):
+        # A sign of another language, or a digit: its month and weekday names too (one small module).
+        codes = _shown(text, candidates, names=True)
+    codes += [c for c in configured if c != "en" and c not in codes]  # `[time] languages`: tried last
+    if not codes:
         return None, text
-    low = text.casefold()
-    for lang in languages:
-        for pattern, english in _rules(lang):
-            m = pattern.search(low)
-            if m is None:
-                continue
-            groups = [str(_NUMBERS.get(g, g)) if g not in _UNITS else _UNITS[g] for g in m.groups()]
-            window, _ = extract_time_window(english.format(*groups), now)
-            if window is not None:
-                phrase = text[m.start():m.end()]
-                return TimeWindow(window.start, window.end, window.mode, phrase, CONFIDENCE), _without(text, m.span())
-    words = re.findall(r"[^\W\d_]+", low)
-    for lang in languages:
-        stems = _TIME_STEM_TUPLES.get(lang)
-        if stems is not None and not _holds_time_word(text, words, stems, strict=fact):
-            continue  # no time word of this language: no need to load dateparser's data for it
-        found = _dateparser_window(text, now, lang, "current_period" if fact else "past")
-        if found is not None:
-            return found
+    today = now.date()
+    for code in codes:
+        translated = translate(text, code)
+        if translated is None:
+            continue
+        base = Anchor.of(today, line_lean(text, (code,)) if fact else lean(text, (code,)))
+        found = find_phrase(translated.english, base, not fact, None)
+        if found is None:
+            continue
+        start, end = translated.original(found.start, found.end)
+        window = TimeWindow(found.span_start, found.span_end, found.mode, text[start:end].strip(), found.confidence)
+        return window, _without(text, (start, end))
+    for code in codes:
+        if code in TABLES or code not in configured:
+            continue
+        found_dp = _dateparser_window(text, now, code, "current_period" if fact else "past")
+        if found_dp is not None:
+            return found_dp
     return None, text
 
 
-def _rules(lang: str) -> list[tuple[re.Pattern[str], str]]:
-    if lang not in _compiled:
-        _compiled[lang] = [(re.compile(p), e) for lg, p, e in _RULES if lg == lang]
-    return _compiled[lang]
+def named_in(text: str, written: date | None, date_order: str | None,
+             configured: tuple[str, ...] = ()) -> list[DateRange]:
+    """The days a line of notes names, in English and in the languages it shows (timeparse.named_times
+    for each): "am 4. Dezember", "le 21 janvier", "12月4日", "next Tuesday"."""
+    from .timeparse import MAX_NAMED_DAYS, named_times
+
+    found = named_times(text, written, date_order)
+    if written is None or not text:
+        return found
+    candidates = tuple(dict.fromkeys((*TABLES, *(c for c in configured if c != "en"))))
+    for code in _shown(text, candidates, names=True):
+        translated = translate(text, code)
+        if translated is None or translated.english == text:
+            continue
+        base = Anchor.of(written, line_lean(text, (code,)))
+        for f in find_all(translated.english, base, date_order):
+            if f.span_start is None or f.span_end is None or (f.span_end - f.span_start).days >= MAX_NAMED_DAYS:
+                continue
+            days = DateRange(f.span_start, f.span_end)
+            if days not in found:
+                found.append(days)
+        break  # the language the line shows most
+    return found
 
 
-def _holds_time_word(text: str, words: list[str], stems: tuple[str, ...], strict: bool) -> bool:
-    """A digit or a time word of the language; `strict` (facts, whose language is not known): a
-    word equal to a stem, or starting with one of four letters or more ("maintain" is no "mai")."""
-    if not strict:
-        return any(ch.isdigit() for ch in text) or any(w.startswith(stems) for w in words)
-    return any(w in stems or any(len(s) >= 4 and w.startswith(s) for s in stems) for w in words)
+# ------------------------------------------------------------------------------------- translation
+
+
+class Translation:
+    """A text put into English: `english`, and for each piece (english start, english end, original
+    start, original end), so that a phrase found in the English is a phrase of the original."""
+
+    __slots__ = ("english", "pieces")
+
+    def __init__(self, english: str, pieces: list[tuple[int, int, int, int]]) -> None:
+        self.english, self.pieces = english, pieces
+
+    def original(self, start: int, end: int) -> tuple[int, int]:
+        """The original offsets of the English text [start, end)."""
+        starts = [p[0] for p in self.pieces]
+        first = self.pieces[max(bisect_right(starts, start) - 1, 0)]
+        last = self.pieces[max(bisect_right(starts, max(end - 1, start)) - 1, 0)]
+        return first[2], last[3]
+
+
+class _Table:
+    """One language's words, compiled: the rewrites and a map of words to English."""
+
+    __slots__ = ("rewrites", "words", "cjk_keys", "names", "numbers", "units", "months", "weekdays")
+
+    def __init__(self, module) -> None:
+        self.months: dict[str, int] = getattr(module, "MONTHS", {})
+        self.weekdays: dict[str, int] = getattr(module, "WEEKDAYS", {})
+        self.numbers: dict[str, int] = getattr(module, "NUMBERS", {})
+        self.units: dict[str, str] = getattr(module, "UNITS", {})
+        self.words: dict[str, str] = {}
+        for name, month in self.months.items():
+            if len(name) > 1:
+                self.words[name] = _MONTH_NAMES[month - 1]
+        for name, weekday in self.weekdays.items():
+            if len(name) > 2:
+                self.words[name] = _WEEKDAY_NAMES[weekday]
+        self.words.update(getattr(module, "WORDS", {}))
+        self.cjk_keys = sorted((k for k in self.words if _is_cjk(k[0])), key=len, reverse=True)
+        self.names = frozenset(k for k in (*self.months, *self.weekdays) if len(k) > 3)
+        fill = {"MONTH": _alternation(self.months), "WEEKDAY": _alternation(self.weekdays),
+                "N": r"(\d{1,3}|" + _alternation(self.numbers)[1:] if self.numbers else r"(\d{1,3})",
+                "UNIT": _alternation(self.units)}
+        self.rewrites = [(re.compile(re.sub(r"\{(MONTH|WEEKDAY|N|UNIT)\}", lambda m: fill[m.group(1)], pattern)),
+                          template) for pattern, template in getattr(module, "REWRITES", ())]
+
+
+# Capitalised: the grammar reads a lower-case "may" or "march" as a month only beside a year or a preposition.
+_MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                "October", "November", "December"]
+_WEEKDAY_NAMES = sorted(_EN_WEEKDAYS, key=_EN_WEEKDAYS.__getitem__)
+_tables: dict[str, _Table | None] = {}
+
+
+def _alternation(names: dict) -> str:
+    return "(" + "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True)) + ")" if names else "(?!)"
+
+
+def _is_cjk(ch: str) -> bool:
+    return "\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af"
+
+
+def _table(code: str) -> _Table | None:
+    if code not in _tables:
+        module = _lang.table("timewords", code) if code in TABLES else None
+        _tables[code] = _Table(module) if module is not None else None
+    return _tables[code]
+
+
+def translate(text: str, code: str) -> Translation | None:
+    """The text with the time words of language `code` in English (module docstring, step 2); None
+    when the language has no words here."""
+    table = _table(code)
+    if table is None:
+        return None
+    flat = text.replace("’", "'")
+    low = flat.lower() if len(flat.lower()) == len(flat) else flat
+    matches: list[tuple[int, int, str]] = []
+    for pattern, template in table.rewrites:
+        for m in pattern.finditer(low):
+            if m.end() > m.start() and not any(m.start() < e and s < m.end() for s, e, _ in matches):
+                matches.append((m.start(), m.end(), _expand(m, template, table)))
+    matches.sort()
+    out: list[str] = []
+    pieces: list[tuple[int, int, int, int]] = []
+    at = 0
+
+    def emit(english: str, start: int, end: int) -> None:
+        here = sum(len(x) for x in out)
+        out.append(english)
+        pieces.append((here, here + len(english), start, end))
+
+    for start, end, english in [*matches, (len(flat), len(flat), "")]:
+        _words(flat[at:start], low[at:start], at, table, emit)
+        if end > start:
+            emit(f" {english} " if english else " ", start, end)
+        at = end
+    return Translation("".join(out), pieces)
+
+
+_WORD: list[re.Pattern[str]] = []  # compiled on the first text that needs translating
+
+
+def _word_pattern() -> re.Pattern[str]:
+    if not _WORD:
+        _WORD.append(re.compile(r"[^\W\d_]+(?:[-'][^\W\d_]+)*|\d+|\s+|.", re.S))
+    return _WORD[0]
+
+
+def _words(text: str, low: str, offset: int, table: _Table, emit) -> None:
+    """Emit a stretch of text with each word the table knows in English (CJK: the longest known run)."""
+    i = 0
+    while i < len(text):
+        if _is_cjk(text[i]):
+            key = next((k for k in table.cjk_keys if low.startswith(k, i)), None)
+            if key is not None:
+                emit(f" {table.words[key]} ", offset + i, offset + i + len(key))
+                i += len(key)
+            else:
+                emit(text[i], offset + i, offset + i + 1)
+                i += 1
+            continue
+        m = _word_pattern().match(low, i)
+        end = m.end() if m else i + 1
+        word = low[i:end]
+        english = table.words.get(word)
+        emit(text[i:end] if english is None else english, offset + i, offset + end)
+        i = end
+
+
+def _expand(m: re.Match[str], template: str, table: _Table) -> str:
+    """A REWRITES template with its groups: {1}, {1:month}, {1:weekday}, {1:num}, {1:unit}, {1:th}."""
+
+    def field(f: re.Match[str]) -> str:
+        value, kind = m.group(int(f.group(1))), f.group(2)
+        if value is None:
+            return ""
+        value = value.strip()
+        if kind == "month":
+            n = int(value) if value.isdigit() else table.months.get(value, 0)
+            return _MONTH_NAMES[n - 1] if 1 <= n <= 12 else ""
+        if kind == "weekday":
+            return _WEEKDAY_NAMES[table.weekdays[value]] if value in table.weekdays else ""
+        if kind == "num":
+            return value if value.isdigit() else str(table.numbers.get(value, ""))
+        if kind == "unit":
+            return table.units.get(value, "")
+        if kind == "th":
+            return f"{int(value)}th" if value.isdigit() else ""
+        return value
+
+    return re.sub(r"\{(\d)(?::(\w+))?\}", field, template)
+
+
+# ---------------------------------------------------------------------------------------- dateparser
 
 
 def _dateparser_window(text: str, now: datetime, lang: str, prefer: str = "past") -> tuple[TimeWindow, str] | None:
@@ -182,7 +329,7 @@ def _dateparser_window(text: str, now: datetime, lang: str, prefer: str = "past"
     except Exception:  # a parser error is no window, never a failed recall
         return None
     for phrase, when in found:
-        if not _worth_reading(phrase) or phrase.strip().casefold() in _NOW_WORDS:
+        if not _worth_reading(phrase) or not _whole_words(text, phrase):
             continue
         try:
             period = DateDataParser(languages=[lang], settings=settings).get_date_data(phrase).period or "day"
@@ -201,6 +348,16 @@ def _worth_reading(phrase: str) -> bool:
         return True
     words = phrase.split()
     return len(words) >= 2 or (len(words) == 1 and len(words[0]) >= 4)
+
+
+def _whole_words(text: str, phrase: str) -> bool:
+    """The phrase stands as words of its own: not a piece of "ENG-4121", "Sam" or "v2024.1"."""
+    at = text.find(phrase.strip())
+    if at < 0:
+        return True
+    before = text[at - 1] if at > 0 else " "
+    after = text[at + len(phrase.strip()):][:1] or " "
+    return not (before.isalnum() or before in "-_./") and not (after.isalnum() or after in "-_/")
 
 
 def _period(day: date, period: str) -> tuple[date, date]:

@@ -43,6 +43,7 @@ from collections.abc import Callable, Mapping
 from datetime import date, datetime, timedelta
 
 from .errors import UserError
+from .timelean import Anchor, lean, line_lean
 from .timepoints import (
     MONTHS,
     PARTS_OF_DAY,
@@ -51,7 +52,6 @@ from .timepoints import (
     Point,
     Reader,
     Tok,
-    WrittenDay,
     add_months,
     default_date_order,
     latest_day,
@@ -72,12 +72,16 @@ __all__ = [
     "default_date_order",
     "extract_time_window",
     "parse_since",
+    "find_all",
+    "find_phrase",
+    "named_times",
     "resolve_stated_range",
 ]
 
 AROUND_DAYS = 3  # "around Nov 27" boosts Nov 24..Nov 30
 DATE_ORDERS = ("DMY", "MDY")
 DOUBTFUL = 0.75  # a query window less sure than this keeps its words in the search text
+MAX_NAMED_DAYS = 16  # a span a line names that is longer ("in 2024", "last month") is no day it is about
 
 # --------------------------------------------------------------------------------------------- results
 
@@ -134,7 +138,7 @@ def parse_day(value: str, what: str = "day") -> date:
 
 # ----------------------------------------------------------------------------------------- --since
 
-_SINCE_HELP = "expected 30d, 2w, 6m, 1y, 12h, YYYY-MM-DD, today or yesterday"
+_SINCE_HELP = "expected 30d, 2w, 6m, 1y, 12h, YYYY-MM-DD, today, yesterday, or ahead: +7d, +2w, +1m, tomorrow"
 
 
 def parse_since(value: str, now: datetime) -> date:
@@ -142,7 +146,8 @@ def parse_since(value: str, now: datetime) -> date:
 
     Accepts ``Nh`` (the day of now minus N hours), ``Nd``, ``Nw``, ``Nm`` (calendar months, day clamped),
     ``Ny``, an ISO date ``YYYY-MM-DD`` (an ISO datetime is accepted too and keeps its date), ``today`` and
-    ``yesterday``. Anything else raises ``ValueError`` with a one-line message.
+    ``yesterday``; and the days ahead: ``+Nd``, ``+Nw``, ``+Nm``, ``+Ny`` and ``tomorrow`` (``--until +7d``:
+    the coming week). Anything else raises ``ValueError`` with a one-line message.
     """
     text = value.strip().lower() if isinstance(value, str) else ""
     shown = _one_line(value if isinstance(value, str) else repr(value))
@@ -151,19 +156,21 @@ def parse_since(value: str, now: datetime) -> date:
             return now.date()
         if text == "yesterday":
             return now.date() - timedelta(days=1)
-        m = re.fullmatch(r"(\d{1,7})\s*([hdwmy])", text)
+        if text == "tomorrow":
+            return now.date() + timedelta(days=1)
+        m = re.fullmatch(r"(\+?)(\d{1,7})\s*([hdwmy])", text)
         if m:
-            n, unit = int(m.group(1)), m.group(2)
+            sign, n, unit = (1 if m.group(1) else -1), int(m.group(2)), m.group(3)
             if unit == "h":
-                return (now - timedelta(hours=n)).date()
+                return (now + sign * timedelta(hours=n)).date()
             today = now.date()
             if unit == "d":
-                return today - timedelta(days=n)
+                return today + sign * timedelta(days=n)
             if unit == "w":
-                return today - timedelta(weeks=n)
+                return today + sign * timedelta(weeks=n)
             if unit == "m":
-                return add_months(today, -n)
-            return add_months(today, -12 * n)
+                return add_months(today, sign * n)
+            return add_months(today, sign * 12 * n)
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             return date.fromisoformat(text)
         if re.fullmatch(r"\d{4}-\d{2}-\d{2}[t ][0-9:.+\-z]+", text):
@@ -250,8 +257,11 @@ class _Found:
 _Phrase = tuple[int, int, Callable[[], tuple[date | None, date | None, str] | None], float]
 
 
-def _phrases(r: Reader, i: int, query: bool) -> list[_Phrase]:
-    """Every phrase that starts at token i, in rule order (the longest wins later; ties: this order)."""
+def _phrases(r: Reader, i: int, query: bool, lines: bool = False) -> list[_Phrase]:
+    """Every phrase that starts at token i, in rule order (the longest wins later; ties: this order).
+
+    With `lines` (the days a line of notes names, not its stated range), a weekday alone is a day too
+    ("moves to Thursday", "Monday the quarterly review"), unless a habit ("every Thursday")."""
     out: list[_Phrase] = []
     base = r.base
     lead = i + 1 if r.word(i, ("from",)) else i
@@ -279,12 +289,18 @@ def _phrases(r: Reader, i: int, query: bool) -> list[_Phrase]:
         if after:
             shape, mode, _ = _PREPOSITIONS[prep[1]]
             p = after[1]
-            out.append((i, after[0], lambda: _shaped(p, shape, mode, base), p.confidence))
+            # "since March" is a March gone by, whichever way the rest of the text looks.
+            at = Anchor.of(base, -1) if base is not None and prep[1] == "since" else base
+            out.append((i, after[0], lambda: _shaped(p, shape, mode, at), p.confidence))
     alone = r.point(i)
-    if alone and not alone[1].bare:
+    if alone and (not alone[1].bare or lines and alone[1].kind == "weekday" and not r.word(i - 1, _HABIT_WORDS)):
         p = alone[1]
         out.append((i, alone[0], lambda: _shaped(p, lambda s, e: (s, e), "filter", base), p.confidence))
     return out
+
+
+# "every Thursday" is a habit, not a day; "the Friday evening" the Friday of something else the line names
+_HABIT_WORDS = frozenset({"every", "each", "most", "some", "the"})
 
 
 def _preposition(r: Reader, i: int) -> tuple[int, str] | None:
@@ -405,35 +421,92 @@ def _gate_words() -> re.Pattern[str]:
     return re.compile(r"[^\W\d_]+")  # timepoints' word tokens
 
 
-def _find(text: str, base: date | None, query: bool, date_order: str | None) -> _Found | None:
-    """The longest phrase that resolves (ties: the earliest, then rule order), or None."""
+def _candidates(text: str, base: date | None, query: bool, date_order: str | None, lines: bool = False) -> list:
+    """Every phrase of the text that stands as whole words: (-length, start, rule order, end, resolve,
+    confidence), longest first (ties: the earliest, then rule order)."""
     if not text or not _precheck(text):
-        return None
+        return []
     tokens = tokenize(text)
-    reader = Reader(tokens, base, date_order, guess=query)
+    reader = Reader(tokens, base, date_order, guess=query, ordinals=query or lines)
     candidates = []
     for i in range(len(tokens)):
         if tokens[i].kind == "sym":
             continue
-        for order, (first, end, resolve, confidence) in enumerate(_phrases(reader, i, query)):
+        for order, (first, end, resolve, confidence) in enumerate(_phrases(reader, i, query, lines)):
             stop = _edges(text, tokens, first, end)
             if stop is None or not _month_case_ok(tokens, first, end):
                 continue
             start = tokens[first].start
             candidates.append((start - stop, start, order, stop, resolve, confidence))
     candidates.sort(key=lambda c: c[:3])
-    for _, start, _, stop, resolve, confidence in candidates:
-        try:
-            result = resolve()
-        except (ValueError, OverflowError):  # "Feb 30", or arithmetic past year 1/9999: not a date
-            continue
-        if result is None:
-            continue
-        span_start, span_end, mode = result
-        if span_start is not None and span_end is not None and span_start > span_end:
-            continue  # "Dec 5–Dec 1": a typo, not a range
-        return _Found(start, stop, span_start, span_end, mode, confidence)
+    return candidates
+
+
+def _resolved(candidate: tuple) -> _Found | None:
+    _, start, _, stop, resolve, confidence = candidate
+    try:
+        result = resolve()
+    except (ValueError, OverflowError):  # "Feb 30", or arithmetic past year 1/9999: not a date
+        return None
+    if result is None:
+        return None
+    span_start, span_end, mode = (_plain(result[0]), _plain(result[1]), result[2])
+    if span_start is not None and span_end is not None and span_start > span_end:
+        return None  # "Dec 5–Dec 1": a typo, not a range
+    return _Found(start, stop, span_start, span_end, mode, confidence)
+
+
+def _plain(day: date | None) -> date | None:
+    """A day reckoned from an Anchor is an Anchor too (date arithmetic keeps the subclass): a plain date."""
+    return day if day is None or type(day) is date else date(day.year, day.month, day.day)
+
+
+def _find(text: str, base: date | None, query: bool, date_order: str | None) -> _Found | None:
+    """The longest phrase that resolves (ties: the earliest, then rule order), or None."""
+    for candidate in _candidates(text, base, query, date_order):
+        found = _resolved(candidate)
+        if found is not None:
+            return found
     return None
+
+
+def find_phrase(text: str, base: date | None, query: bool, date_order: str | None) -> _Found | None:
+    """The phrase a question (`query`) or a Retain fact states: the longest that resolves."""
+    return _find(text, base, query, date_order)
+
+
+def find_all(text: str, base: date | None, date_order: str | None, query: bool = False) -> list[_Found]:
+    """Every phrase of a line that resolves, none overlapping another, in text order (the longest
+    first where two overlap). A line's weekdays alone ("Planned next week: Monday the review,
+    Tuesday the dentist") lie in the week or range the line names, when one holds them."""
+    found: list[_Found] = []
+    for candidate in _candidates(text, base, query, date_order, lines=True):
+        if any(candidate[1] < f.end and f.start < candidate[3] for f in found):
+            continue
+        one = _resolved(candidate)
+        if one is not None:
+            found.append(one)
+    found.sort(key=lambda f: f.start)
+    # A weekday alone lies in the week or the range the same line names, when one holds that weekday
+    # ("Planned next week: Monday the review", "Staying with us Dec 5-7, arriving on Friday evening").
+    spans = [f for f in found if f.span_start is not None and f.span_end is not None
+             and 1 <= (f.span_end - f.span_start).days < MAX_NAMED_DAYS]
+    for f in found:
+        weekday = _weekday_alone(text[f.start:f.end])
+        if weekday is None:
+            continue
+        for other in spans:
+            day = other.span_start + timedelta(days=(weekday - other.span_start.weekday()) % 7)  # type: ignore[operator]
+            if day <= other.span_end:  # type: ignore[operator]
+                f.span_start = f.span_end = day
+                break
+    return found
+
+
+def _weekday_alone(phrase: str) -> int | None:
+    words = [w.lower() for w in _gate_words().findall(phrase)]
+    words = [w for w in words if w not in ("on", "the")]
+    return WEEKDAYS.get(words[0]) if len(words) == 1 else None
 
 
 # --------------------------------------------------------------------------------------- public API
@@ -450,8 +523,40 @@ def resolve_stated_range(text: str, written: date | None, date_order: str | None
     """
     if not isinstance(text, str):
         return None
-    found = _find(text, WrittenDay.of(written) if written is not None else None, False, date_order)
+    found = _find(text, Anchor.of(written, line_lean(text)) if written is not None else None, False, date_order)
     return DateRange(found.span_start, found.span_end) if found else None
+
+
+
+def named_times(text: str, written: date | None, date_order: str | None = None) -> list[DateRange]:
+    """The days a line names in the engine's grammar ("Dec 4 is the API deep-dive", "back on the 23rd",
+    "from Dec 4 to Dec 6", "next Tuesday"), resolved against the day it was written (the nearest such
+    day, ahead when the line looks ahead: `lean`). Closed spans of at most MAX_NAMED_DAYS days only;
+    a habit ("every Sunday") names no day. Without a day written, only dates with a year count."""
+    if not isinstance(text, str) or not _precheck(text):
+        return []
+    base = Anchor.of(written, line_lean(text)) if written is not None else None
+    out: list[DateRange] = []
+    for f in find_all(text, base, date_order):
+        if f.span_start is None or f.span_end is None:
+            continue
+        if f.span_start != f.span_end and _moved(text, f):
+            out += [DateRange(f.span_start, f.span_start), DateRange(f.span_end, f.span_end)]
+        elif (f.span_end - f.span_start).days < MAX_NAMED_DAYS:
+            out.append(DateRange(f.span_start, f.span_end))
+    return out
+
+
+def _moved(text: str, found: _Found) -> bool:
+    """"moved my appointment from Nov 27 to Dec 2": two days, not the days between (`MOVED` words of
+    lang/timewords/en.py in the four words before "from")."""
+    from . import lang
+
+    if not text[found.start:found.end].lower().startswith("from"):
+        return False
+    before = text[:found.start].lower().replace("’", "'").split()[-4:]
+    moved = getattr(lang.table("timewords", "en"), "MOVED", ())
+    return any(word.strip(",.;:") in moved for word in before)
 
 
 def extract_time_window(query: str, now: datetime,
@@ -469,7 +574,7 @@ def extract_time_window(query: str, now: datetime,
         today = now.date()
     except (AttributeError, ValueError, OverflowError):
         return None, query
-    found = _find(query, today, True, date_order)
+    found = _find(query, Anchor.of(today, lean(query)), True, date_order)
     if found is None:
         return None, query
     kept = [t.group(0) for t in re.finditer(r"\S+", query) if t.end() <= found.start or t.start() >= found.end]

@@ -14,6 +14,8 @@ import os
 import re
 from datetime import date, timedelta
 
+from .timelean import MONTHS_AHEAD, lean_of, leaning
+
 TWO_DIGIT_YEAR_SPAN = 10  # "1/5/24" said in 2025 is 2024; "11/22/63" is no date
 _ONE = timedelta(days=1)
 
@@ -134,13 +136,14 @@ class Point:
 class Reader:
     """The grammar over one text's tokens."""
 
-    def __init__(self, tokens: list[Tok], base: date | None, date_order: str | None, guess: bool) -> None:
+    def __init__(self, tokens: list[Tok], base: date | None, date_order: str | None, guess: bool,
+                 ordinals: bool | None = None) -> None:
         self.t = tokens
         self.base = base
         # The order of slashed dates; without one, a guess (queries) or no reading of an ambiguous one.
         self.order = date_order or (default_date_order() if guess else None)
         self.guessed = date_order is None
-        self.query = guess  # a question: "the 20th" reads as a day (Reader._ordinal_day)
+        self.query = guess if ordinals is None else ordinals  # "the 20th" reads as a day (Reader._ordinal_day)
         self._points: dict[tuple[int, bool], tuple[int, Point] | None] = {}
 
     def word(self, i: int, words: object) -> bool:
@@ -431,49 +434,24 @@ def _week_span(d: date) -> tuple[date, date]:
     return monday, monday + timedelta(days=6)
 
 
-class WrittenDay(date):
-    """The day a Retain fact was written. A year-less day in a fact is the one nearest to it ("Dentist
-    on Dec 3" written on Nov 20: the coming Dec 3; people note plans as often as past events); in a
-    question, the latest up to today (`latest_day`); a year-less month, the latest in both."""
-
-    @classmethod
-    def of(cls, day: date) -> WrittenDay:
-        return cls(day.year, day.month, day.day)
-
-
-def _nearest_day(month: int, day: int, base: date) -> date | None:
-    """The (month, day) nearest to base, in its year or the one before or after (a tie: the earlier)."""
+def latest_day(month: int, day: int, base: date) -> date | None:
+    """The (month, day) `base` leans to (Anchor; a plain date: the latest not after it); looks
+    eight years around for a 29 February."""
     found = []
-    for year in (base.year - 1, base.year, base.year + 1):
+    for year in range(base.year - 8, base.year + 9):
         with contextlib.suppress(ValueError):
             found.append(date(year, month, day))
-    return min(found, key=lambda d: (abs((d - base).days), d)) if found else None
-
-
-def latest_day(month: int, day: int, base: date) -> date | None:
-    """The latest (month, day) not after base; looks back far enough to find a 29 February. For a
-    fact's WrittenDay: the nearest one (see WrittenDay)."""
-    if isinstance(base, WrittenDay):
-        nearest = _nearest_day(month, day, base)
-        if nearest is not None:
-            return nearest
-    for year in range(base.year, base.year - 9, -1):
-        try:
-            candidate = date(year, month, day)
-        except ValueError:
-            continue
-        if candidate <= base:
-            return candidate
-    return None
+    return leaning(found, base)
 
 
 def _latest_month_day(day: int, base: date) -> date | None:
-    """The latest day numbered `day` of a month, not after base (a 31st: the last month that has one)."""
-    for back in range(12):
-        moved = add_months(base.replace(day=1), -back)
-        if day <= _month_days(moved.year, moved.month) and (found := moved.replace(day=day)) <= base:
-            return found
-    return None
+    """The day numbered `day` of a month that `base` leans to (a 31st: only months that have one)."""
+    found = []
+    for shift in range(-12, 13):
+        moved = add_months(base.replace(day=1), shift)
+        if day <= _month_days(moved.year, moved.month):
+            found.append(moved.replace(day=day))
+    return leaning(found, base)
 
 
 Span = tuple[date, date]
@@ -491,7 +469,14 @@ def _partial_span(kind: str, value: tuple, base: date | None) -> Span | None:
     if year is None:
         if base is None:
             return None
-        year = base.year if month <= base.month else base.year - 1
+        lean = lean_of(base)
+        ahead = base.year if month >= base.month else base.year + 1
+        back = base.year if month <= base.month else base.year - 1
+        if lean == 0:  # the coming month or the one after ("in December", on Nov 18); else the one gone by
+            gap_ahead = (ahead - base.year) * 12 + month - base.month
+            year = ahead if 0 < gap_ahead <= MONTHS_AHEAD else back
+        else:
+            year = ahead if lean > 0 else back
     return _month_span(year, month)
 
 
@@ -513,7 +498,8 @@ def span(p: Point, base: date | None) -> Span | None:
         d = base + timedelta(days=v)  # type: ignore[arg-type]
         return d, d
     if p.kind == "weekday":
-        d = base - timedelta(days=(base.weekday() - v) % 7)  # type: ignore[operator]
+        back = base - timedelta(days=(base.weekday() - v) % 7)  # type: ignore[operator]
+        d = leaning([back, back + timedelta(days=7)], base) or back
         return d, d
     if p.kind == "qweekday":
         q, target = v  # type: ignore[misc]

@@ -104,7 +104,8 @@ Progress = Callable[[int, int], None]
 class Filters(Value):
     """The hard filters of a recall (--since/--until/--kind/--entity) as data.
 
-    An entry passes when its day, or the time range its fact states, overlaps [since, until];
+    An entry passes when its day, or the time range its fact states, or a day it names ("Dec 4 is
+    the API deep-dive"), overlaps [since, until];
     its kind is one of `kinds` ("fact" = any fact kind); and it mentions one of `entity_keys`
     or sits on one of their pages. `window` narrows the time further (browsing a boost window).
     It must also come from one of `sources` (SOURCES; empty = any) and, unless
@@ -219,6 +220,7 @@ class ChunkRow(TypedDict, total=False):
     day: str | None
     t_start: str | None
     t_end: str | None
+    named: list[tuple[str, str]]  # the days the entry names besides its own (ISO start, end; index.rows.named_days)
     fact_content: str | None
     confidence: float | None
     entity_keys: list[str]

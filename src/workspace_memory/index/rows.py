@@ -150,7 +150,8 @@ def document_rows(key: str, role: str, day: date | None, decoded: DecodedText,
         file={"path": key, "role": role, "day": day_s, "title": parsed.title, "meta": json.dumps(meta, default=str)},
         warnings=sorted(problems),
     )
-    rows.chunks = ChunkRows(key, role, day_s, parsed.chunks, len(decoded.text) > WINDOW_FILE_CHARS)
+    rows.chunks = ChunkRows(key, role, day_s, parsed.chunks, len(decoded.text) > WINDOW_FILE_CHARS,
+                            (day, date_order, languages))
     return rows
 
 
@@ -165,10 +166,12 @@ class ChunkRows:
     Iterating gives the rows one by one (each pass makes them again); `len` is their number.
     """
 
-    __slots__ = ("key", "role", "day_s", "chunks", "windows")
+    __slots__ = ("key", "role", "day_s", "chunks", "windows", "time")
 
-    def __init__(self, key: str, role: str, day_s: str | None, chunks: list[Chunk], windows: bool) -> None:
+    def __init__(self, key: str, role: str, day_s: str | None, chunks: list[Chunk], windows: bool,
+                 time: tuple[date | None, str | None, tuple[str, ...]] = (None, None, ())) -> None:
         self.key, self.role, self.day_s, self.chunks, self.windows = key, role, day_s, chunks, windows
+        self.time = time  # (the day written, [time] date_order, [time] languages): the days a line names
 
     def __len__(self) -> int:
         return len(self.chunks)
@@ -189,6 +192,7 @@ class ChunkRows:
             part: list[Row] = []
             for chunk in self.chunks[start : start + size]:
                 chunk_row, fact_row, mentions = _chunk_rows(self.key, self.role, self.day_s, pwords, chunk)
+                chunk_row["named"] = named_days(chunk.text, chunk_row, *self.time)
                 # Retain facts are self-contained by design: the bullet before a fact is another fact,
                 # not its context. Narrative entries (conversation turns, log bullets) get context.
                 same_section = (previous is not None and previous.heading == chunk.heading
@@ -294,6 +298,24 @@ def _chunk_rows(key: str, role: str, day_s: str | None, pwords: str, chunk: Chun
         "path_text": pwords, "cjk": has_cjk(chunk.text),
     }
     return chunk_row, fact_row, chunk.entities
+
+
+def named_days(text: str, row: dict[str, Any], written: date | None, date_order: str | None,
+               languages: tuple[str, ...]) -> list[tuple[str, str]]:
+    """The days a line names besides its own (timelang.named_in): "Dec 4 is the API deep-dive" written on
+    Nov 10 names Dec 4. A time of the entry, stored beside it (the `chunk_days` rows); a recall about a
+    day finds the lines written on it and the lines that name it."""
+    if written is None or row["kind"] == "session":
+        return []
+    from ..timelang import named_in  # lazy: only indexing reads the days a line names
+
+    own = (row["t_start"], row["t_end"])
+    out: list[tuple[str, str]] = []
+    for days in named_in(text, written, date_order, languages):
+        pair = (days.start.isoformat(), days.end.isoformat())  # type: ignore[union-attr]
+        if pair != own and pair not in out:
+            out.append(pair)
+    return out
 
 
 def _jsonable(value: Any) -> bool:

@@ -24,14 +24,17 @@ class Dialect:
     """How a store writes what the filters need: `mark`, a parameter ("?" or "%s"); `as_date`, what
     turns a parameter into a date ("" where dates are ISO text); `one_of`, a column holding one of
     some values; `entities`, the entity clause, a format string of `alias`, `mentions` (the
-    `one_of` clause over the mentions' entity key) and `pages` (the same over the entities' key)."""
+    `one_of` clause over the mentions' entity key) and `pages` (the same over the entities' key);
+    `named_days`, the entries that name a day of a range besides their own (`chunk_days`), a format
+    string of `alias` and `day` (a parameter as a date)."""
 
-    __slots__ = ("mark", "as_date", "one_of", "entities", "mention_key", "page_key")
+    __slots__ = ("mark", "as_date", "one_of", "entities", "mention_key", "page_key", "named_days")
 
     def __init__(self, mark: str, as_date: str, one_of: OneOf, entities: str, mention_key: str,
-                 page_key: str) -> None:
+                 page_key: str, named_days: str) -> None:
         self.mark, self.as_date, self.one_of = mark, as_date, one_of
         self.entities, self.mention_key, self.page_key = entities, mention_key, page_key
+        self.named_days = named_days  # entries that name a day in a range: a format of `alias` and `day`
 
 
 def filter_sql(filters: Filters | None, dialect: Dialect, alias: str = "c") -> tuple[str, list[Any]]:
@@ -42,8 +45,10 @@ def filter_sql(filters: Filters | None, dialect: Dialect, alias: str = "c") -> t
     params: list[Any] = []
     day = dialect.mark + dialect.as_date
     for latest_start, earliest_end in filters.time_bounds():
-        clauses.append(f"{alias}.t_start IS NOT NULL AND {alias}.t_start <= {day} AND {alias}.t_end >= {day}")
-        params += [latest_start, earliest_end]
+        # Its own days (written, or the range its fact states), or a day it names (chunk_days).
+        own = f"{alias}.t_start IS NOT NULL AND {alias}.t_start <= {day} AND {alias}.t_end >= {day}"
+        clauses.append(f"(({own}) OR {dialect.named_days.format(alias=alias, day=day)})")
+        params += [latest_start, earliest_end, latest_start, earliest_end]
     clauses += filters.source_and_validity_sql(alias)
     kinds = filters.kind_list()
     if kinds:

@@ -244,14 +244,14 @@ def mark_invalid(bullet: str, day: str | None, reason: str | None = None) -> str
 
 def stated_range(text: str, written: date | None, date_order: str | None,
                  languages: tuple[str, ...]) -> DateRange | None:
-    """The time range a fact states: the English grammar, else (with a day written and other
-    `languages` configured) the phrase in another language ("Zahnarzt am 3. Dezember")."""
+    """The time range a fact states: the English grammar, else (with a day written) the phrase in
+    another language it shows, or one of `languages` ("Zahnarzt am 3. Dezember", timelang)."""
     found = resolve_stated_range(text, written, date_order)
-    if found is not None or written is None or not any(lang != "en" for lang in languages):
+    if found is not None or written is None:
         return found
     from datetime import datetime
 
-    from ..timelang import extract_window  # lazy: only workspaces that configure other languages
+    from ..timelang import extract_window  # lazy: only a fact with no English time phrase
 
     window, _ = extract_window(text, datetime(written.year, written.month, written.day), languages, fact=True)
     return DateRange(window.start, window.end) if window is not None else None

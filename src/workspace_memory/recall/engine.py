@@ -67,7 +67,7 @@ class _Query:
     """What every step of one recall needs."""
 
     __slots__ = ("store", "u", "terms", "filters", "pool", "mode", "semantic", "today", "settings",
-                 "events_only", "qvec", "tvec", "rows", "subjects", "question", "about_only", "names")
+                 "events_only", "qvec", "tvec", "rows", "subjects", "question", "about_only", "names", "k")
 
     def __init__(self, store: Store, u: Understood, terms: list[lexical.Term], filters: Filters, pool: int,
                  mode: str, semantic: Any, today: date, settings: RecallSettings,
@@ -77,6 +77,7 @@ class _Query:
         self.semantic = semantic  # recall.semantic.SemanticChannel | None
         self.today, self.settings = today, settings
         self.events_only = events_only  # "what happened last week": the question names nothing but a time
+        self.k = 10  # the results asked for
         self.qvec: Any = None  # the query's vector (numpy), when there is a semantic channel
         self.tvec: Any = None  # the query's vector without the names of the people it names (recall.topic)
         self.rows: dict[int, ChunkRow] = {}  # the candidates' rows read so far
@@ -119,7 +120,9 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
                        "by words (the whole query by meaning)")
         terms = terms[:MAX_FTS_TERMS]
     q = _Query(store, u, terms, filters, pool, mode, semantic, now.date(), settings,
-               events_only=u.window is not None and lexical.asks_for_events(terms, u.words))
+               events_only=u.window is not None
+               and lexical.asks_for_events(time_window.without_plan_words(terms, u.language), u.words))
+    q.k = req.k
     # 2-3. candidates and their relevance
     candidates = _candidates(q)
     checkpoint()  # the query is embedded and the channels searched: a cancelled call ranks nothing
@@ -156,6 +159,8 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
                                "factors": {k: round(v, 4) for k, v in cand.factors.items()}}
             if cand.filled:
                 item["explain"]["filled"] = True
+            if u.window is not None:
+                item["explain"]["time"] = time_window.how_inside(cand.row, u.window) or "outside the window"
         packets.append(item)
     return {"query": req.query, "mode": mode, "notices": notices, "results": pack(packets, req.k, req.budget)}
 
@@ -245,7 +250,19 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
         # A filter and no words (`memory recall --since 1d`): the filtered entries, newest first.
         candidates = {cid: Candidate(cid, 0.5, {"filter": 0.5}, found_by=["filter"])
                       for cid in q.store.browse(q.filters, q.pool)}
-    if window is not None and (q.events_only or not candidates):
+    # Trigger: the window holds entries, but fewer than k of them matched a word of the question (its
+    # words are frame words of a language the lexical rules do not know, "qu'est-ce qu'il y a", or
+    # name what the day's entries say in other words: "who is travelling next week?"). Why: a time
+    # question never answers with entries of other days alone while an entry is written on, or
+    # names, a day of its window. Outcome: the window's entries join. When none matched, the
+    # question is ranked as an events-only one (the window's days first: its words were asking for
+    # events); when some did, those keep their place and the others join at WINDOW_FLOOR, below
+    # them and below a strong match outside (which keeps its place).
+    inside = sum(1 for c in candidates.values() if "time window" in c.found_by)
+    short = window is not None and not q.events_only and not q.u.window_empty and inside < q.k
+    q.events_only = q.events_only or (short and inside == 0)
+    if window is not None and (q.events_only or not candidates or short):
+        floor = time_window.EVENTS_FLOOR if q.events_only or not candidates else time_window.WINDOW_FLOOR
         # "what happened last week": the entries inside the window, up to PER_DAY of each day.
         days = time_window.browsed(window, q.u.window_empty)
         for cid in q.store.browse(q.filters.within(days), q.pool * time_window.PER_DAY,
@@ -256,9 +273,10 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
                 if q.semantic is not None:
                     q.semantic.fill_both(q.qvec, q.tvec, {cid: cand})
                     cand.relevance = q.semantic.relevance(cand)
-            cand.found_by.append("time window")
-            cand.channels["window"] = time_window.EVENTS_FLOOR
-            cand.relevance = max(cand.relevance, time_window.EVENTS_FLOOR)
+            if "time window" not in cand.found_by:
+                cand.found_by.append("time window")
+            cand.channels["window"] = floor
+            cand.relevance = max(cand.relevance, floor)
     return candidates
 
 

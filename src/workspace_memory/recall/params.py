@@ -51,18 +51,21 @@ class Param:
         return f"Param({self.name!r}, {self.kind!r})"
 
 
-_WHEN = "30d|2w|6m|1y|DATE"
+_WHEN = "30d|2w|6m|1y|DATE|+7d"
 
 PARAMS: tuple[Param, ...] = (
     Param("query", "text", "What to find.", option=None, default="", limit=limits.MAX_QUERY_CHARS,
-          agent='What you want to know, in plain words ("where does Peter live"); time phrases work '
-                '("last week", "in November 2025").'),
+          agent='What you want to know, in plain words ("where does Peter live"); time phrases work, past and '
+                'ahead, in the model\'s languages ("last week", "in November 2025", "what\'s on Dec 4?", "next week").'),
     Param("k", "int", "Results to return.", default=10, low=limits.MIN_K, high=limits.MAX_K,
           agent="How many results (default 10)."),
-    Param("since", "text", "Only entries from this time on.", metavar=_WHEN,
-          agent="Only entries from this time on: 30d, 2w, 6m, 1y or YYYY-MM-DD."),
-    Param("until", "text", "Only entries up to this time.", metavar=_WHEN,
-          agent="Only entries up to this time: 30d, 2w, 6m, 1y or YYYY-MM-DD."),
+    Param("since", "text", "Only entries written on or naming a day from this time on.", metavar=_WHEN,
+          agent="Only entries written on or naming a day from this time on: 30d, 2w, 6m, 1y, YYYY-MM-DD, or "
+                "ahead: tomorrow, +7d."),
+    Param("until", "text", "Only entries written on or naming a day up to this time; ahead (+7d) alone: the "
+          "coming days from today.", metavar=_WHEN,
+          agent="Only entries written on or naming a day up to this time: 30d, 2w, 6m, 1y or YYYY-MM-DD; +7d "
+                "(or +2w, +1m) alone asks what is coming: the entries about the days from today to then."),
     Param("kind", "text", "world|experience|opinion|observation|note|session (comma-separated).", metavar="KIND",
           agent="world, experience, opinion, observation or note (comma-separated)."),
     Param("entity", "text", "Only entries about this entity.", metavar="NAME",

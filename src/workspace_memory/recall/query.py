@@ -144,6 +144,8 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
         u.until = parse_since(req.until, now) if req.until else None
     except ValueError as exc:
         raise UserError(str(exc)) from None
+    if u.until is not None and u.since is None and u.until > now.date():
+        u.since = now.date()  # `--until +7d` alone: the coming days, from today (not every day before)
     if u.since and u.until and u.since > u.until:
         raise UserError(f"--since {req.since} is after --until {req.until}")
     entities = store.entities()
@@ -154,8 +156,10 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
         u.entity_filter = (key,)
     question = u.text
     window, rest = extract_time_window(u.text, now, date_order)
-    if window is None and (len(languages) > 1 or languages[:1] != ("en",) or not u.text.isascii()):
-        from ..timelang import extract_window  # lazy: an English question never needs it
+    if window is None:
+        # Another language's time words (timelang): read only when the question shows that language
+        # (its script, its small words, or a month or weekday name beside a digit), or `[time] languages`.
+        from ..timelang import extract_window  # lazy: a question with an English phrase never needs it
 
         window, rest = extract_window(u.text, now, languages)
     if window is not None:
@@ -167,7 +171,8 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
             u.text = rest  # a sure phrase has said all it says; a doubtful one's words may be plain words
         u.window_empty = not store.holds_entries(u.filters().within(u.window))
         if u.window_empty:
-            u.notices.append(f"no entry is dated {window.phrase!r}; entries from the days around it rank first")
+            u.notices.append(f"no entry is written on or names {window.phrase!r}; entries from the days around "
+                             "it rank first")
     from ..lang.identify import question_language
 
     u.languages = languages

@@ -48,7 +48,11 @@ def _one_of(column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
 DIALECT = Dialect("%s", "::date", _one_of, "(EXISTS (SELECT 1 FROM mentions m WHERE m.workspace_id ="
                   " {alias}.workspace_id AND m.chunk_id = {alias}.id AND {mentions}) OR {alias}.path IN"
                   " (SELECT e.page_path FROM entities e WHERE e.workspace_id = {alias}.workspace_id AND {pages}))",
-                  "m.entity_key", "e.key")
+                  "m.entity_key", "e.key",
+                  # The days named are an uncorrelated array (chunk ids are unique across workspaces), so
+                  # that each side of the OR keeps its index: chunks_window, and the primary key for `id = ANY(...)`.
+                  "{alias}.id = ANY(ARRAY(SELECT d.chunk_id FROM chunk_days d WHERE d.t_start <= {day}"
+                  " AND d.t_end >= {day}))")
 
 
 
@@ -104,7 +108,7 @@ class PostgresReads:
                         "kind": kind,
                         "heading": heading, "text": text, "role": role, "day": iso(day), "t_start": iso(t_start),
                         "t_end": iso(t_end), "at": at, "invalid_at": invalid_at, "fact_content": content,
-                        "confidence": confidence, "entity_keys": [], "entity_names": []}
+                        "confidence": confidence, "entity_keys": [], "entity_names": [], "named": []}
             if path.startswith("bank/entities/"):
                 row["entity_keys"].append(path.rsplit("/", 1)[-1][:-3].lower())  # on the entity's page
             row["entity_keys"] += keys or []
@@ -112,6 +116,11 @@ class PostgresReads:
             if names is not None:
                 row["workspace"] = names.get(ws_id, str(ws_id))
             out[cid] = row
+        if out:
+            for cid, start, end in conn.execute(
+                    f"SELECT d.chunk_id, d.t_start, d.t_end FROM chunk_days d WHERE {scope(ws, 'd')[0]}"
+                    " AND d.chunk_id = ANY(%s) ORDER BY d.t_start", [*scope(ws, "d")[1], list(out)]):
+                out[cid]["named"].append((iso(start), iso(end)))
         return out
 
     @guarded

@@ -16,6 +16,7 @@ Tables (derived, rebuildable from Markdown, except the embedding cache, which on
                  `words` is the tsvector of words.py (A text, B path, C previous entry), `n_tokens`
                  its length for BM25; GIN on words, pg_trgm GIN on the text of CJK entries (when the
                  server has pg_trgm: m003), (workspace_id, t_end, t_start) for time windows (m007)
+  chunk_days     the days an entry names besides its own (m009), as in SQLite
   facts, mentions, entities, warnings    as in SQLite (mentions keep their order in `ord`); a fact
                  struck as no longer true has invalid_at on its facts row and its chunks (m004)
   lexemes        per workspace and stemmed word: entries containing it in text/path (df_main, what
@@ -197,15 +198,29 @@ def m008_sessions(conn: psycopg.Connection) -> None:
         conn.execute(sql)
 
 
+def m009_chunk_days(conn: psycopg.Connection) -> None:
+    """chunk_days: the days an entry names besides its own, as in SQLite (index.rows.named_days); a time
+    filter keeps an entry whose own days or one of these overlap it. Filled by the rebuild that
+    ROWS_SCHEMA asks for."""
+    for sql in (
+        """CREATE TABLE chunk_days (
+             workspace_id integer NOT NULL, chunk_id bigint NOT NULL, t_start date NOT NULL, t_end date NOT NULL)""",
+        "CREATE INDEX chunk_days_window ON chunk_days (t_end, t_start)",  # reads.filter_sql: across workspaces
+        "CREATE INDEX chunk_days_chunk ON chunk_days (workspace_id, chunk_id)",
+    ):
+        conn.execute(sql)
+
+
 MIGRATIONS: list[Migration] = [m001_extensions, m002_tables, m003_cjk_trigrams, m004_validity, m005_entry_start,
-                               m006_model, m007_time_windows, m008_sessions]
+                               m006_model, m007_time_windows, m008_sessions, m009_chunk_days]
 SCHEMA_VERSION = len(MIGRATIONS)
 # The version the settings fingerprint names (as index.sqlite.schema.ROWS_SCHEMA), not the number of
 # migrations: a migration that only adds an index or a side table leaves it as it is, so no workspace
 # of the database is parsed again for it; one that changes what the rows hold sets it to its own
 # number. 6 is what every fingerprint has said since m006 (the last to change rows was m005,
-# entry_start): kept, so that databases built before it are not rebuilt either.
-ROWS_SCHEMA = 6
+# entry_start): kept, so that databases built before it are not rebuilt either; m009 (chunk_days) holds
+# rows, so it is 9.
+ROWS_SCHEMA = 9
 
 
 def applied(conn: psycopg.Connection) -> int:

@@ -155,8 +155,8 @@ class PostgresWriter:
     # -- writing rows ---------------------------------------------------------------------------
     def clear(self) -> None:
         # Session rows go too (their read state with them): the next session sync reads every transcript whole.
-        for table in ("chunk_vectors", "vector_state", *WORD_TABLES, "facts", "mentions", "chunks", "warnings",
-                      "files", "entities", "session_files"):
+        for table in ("chunk_vectors", "vector_state", *WORD_TABLES, "facts", "mentions", "chunk_days", "chunks",
+                      "warnings", "files", "entities", "session_files"):
             self.db.conn.execute(f"DELETE FROM {table} WHERE workspace_id = %s", (self.ws_id,))
 
     def touch(self, path: str, mtime_ns: int, size: int) -> None:
@@ -179,7 +179,7 @@ class PostgresWriter:
             conn.execute(_COUNT_WORDS.format(table=words, where="c.id = ANY(%(ids)s)"),
                          {"ws": ws_id, "sign": -1, "ids": ids})
             for table, column in (("chunk_vectors", "chunk_id"), ("facts", "id"), ("mentions", "chunk_id"),
-                                  ("chunks", "id")):
+                                  ("chunk_days", "chunk_id"), ("chunks", "id")):
                 conn.execute(f"DELETE FROM {table} WHERE workspace_id = %s AND {column} = ANY(%s)", (ws_id, ids))
         for table in ("warnings", "files"):
             conn.execute(f"DELETE FROM {table} WHERE workspace_id = %s AND path = ANY(%s)", (ws_id, paths))
@@ -191,7 +191,7 @@ class PostgresWriter:
         now = datetime.now(UTC)
         n_chunks = sum(len(rows.chunks) for rows, _ in documents)
         base = next_ids(conn, ws_id, n_chunks) if n_chunks else 0
-        chunks, facts, mentions, warnings, files = [], [], [], [], []
+        chunks, facts, mentions, warnings, files, days = [], [], [], [], [], []
         for rows, body in documents:
             f = rows.file
             files.append((ws_id, f["path"], f["hash"], f["mtime_ns"], f["size"], f["role"], f["day"], f["title"],
@@ -200,6 +200,7 @@ class PostgresWriter:
             for chunk, fact, slugs in rows.chunks:
                 cid = base + len(chunks)
                 chunks.append(chunk_row(ws_id, cid, chunk))
+                days += [(ws_id, cid, start, end) for start, end in chunk.get("named", ())]
                 if fact is not None:
                     facts.append((ws_id, cid, *(fact[c] for c in _FACT_COLUMNS[2:])))
                 seen: set[str] = set()
@@ -212,6 +213,7 @@ class PostgresWriter:
         copy_rows(conn, "chunks", CHUNK_COLUMNS, chunks)
         copy_rows(conn, "facts", _FACT_COLUMNS, facts)
         copy_rows(conn, "mentions", ("workspace_id", "chunk_id", "entity_key", "slug", "ord"), mentions)
+        copy_rows(conn, "chunk_days", ("workspace_id", "chunk_id", "t_start", "t_end"), days)
         copy_rows(conn, "warnings", ("workspace_id", "path", "ord", "line", "message"), warnings)
         if chunks:
             count_words(conn, ws_id, base, base + len(chunks), +1)

@@ -23,7 +23,8 @@ def _one_of(column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
 
 # SQLite's SQL for index.sql_filters: dates are ISO text; one workspace per file.
 DIALECT = Dialect("?", "", _one_of, "({alias}.id IN (SELECT chunk_id FROM mentions WHERE {mentions})"
-                  " OR {alias}.path IN (SELECT page_path FROM entities WHERE {pages}))", "entity_key", "key")
+                  " OR {alias}.path IN (SELECT page_path FROM entities WHERE {pages}))", "entity_key", "key",
+                  "{alias}.id IN (SELECT chunk_id FROM chunk_days WHERE t_start <= {day} AND t_end >= {day})")
 
 
 
@@ -59,7 +60,7 @@ class SqliteReads:
             names = [d[0] for d in cur.description]
             for r in cur:
                 row: Any = dict(zip(names, r, strict=True))
-                row["entity_keys"], row["entity_names"] = [], []
+                row["entity_keys"], row["entity_names"], row["named"] = [], [], []
                 if row["path"].startswith("bank/entities/"):
                     row["entity_keys"].append(row["path"].rsplit("/", 1)[-1][:-3].lower())  # on the entity's page
                 out[r[0]] = row
@@ -71,6 +72,10 @@ class SqliteReads:
                 if cid in out:
                     out[cid]["entity_keys"].append(key)
                     out[cid]["entity_names"].append(name)
+            for cid, start, end in conn.execute(
+                    f"SELECT chunk_id, t_start, t_end FROM chunk_days WHERE chunk_id IN ({marks}) ORDER BY rowid", part):
+                if cid in out:
+                    out[cid]["named"].append((start, end))
         return out
 
     def superseded(self, ids: Sequence[int]) -> dict[int, int]:

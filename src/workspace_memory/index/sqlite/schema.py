@@ -14,6 +14,7 @@ Tables
               links (a fact's id is its chunk's id) and @mentions in notes
   entities    one row an entity: slug, display name, page path, aliases
   warnings    path, line, message: what status and doctor report
+  chunk_days  chunk -> a day or range the entry names besides its own (m010; index.rows.named_days)
   embedding_cache  provider, model, text hash -> dim, float32 vector (see vectors/embedding_cache.py)
   session_files   one row a session transcript (JSONL, outside the workspace): where it is, how
                   far it was read (byte offset, lines), a hash of its head (a replaced file is
@@ -159,15 +160,25 @@ def m009_fts_external_content(conn: sqlite3.Connection) -> None:
     journal.reset(conn)  # cached term counts are counted again, from the new index
 
 
+def m010_chunk_days(conn: sqlite3.Connection) -> None:
+    """chunk_days: the days an entry names besides its own ("Dec 4 is the API deep-dive" written on
+    Nov 10: Dec 4), one row a day or range (index.rows.named_days). A time filter keeps an entry whose
+    own days or one of these overlap it. Filled by the rebuild that ROWS_SCHEMA asks for."""
+    conn.execute("CREATE TABLE IF NOT EXISTS chunk_days (chunk_id INTEGER NOT NULL, t_start TEXT NOT NULL,"
+                 " t_end TEXT NOT NULL)")
+    conn.execute("CREATE INDEX IF NOT EXISTS chunk_days_window ON chunk_days(t_end, t_start)")
+    conn.execute("CREATE INDEX IF NOT EXISTS chunk_days_chunk ON chunk_days(chunk_id)")
+
+
 MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors, m003_fts_context, m004_superseded_by,
                                m005_embedding_cache, m006_sessions_and_validity, m007_entry_start, m008_fts_journal,
-                               m009_fts_external_content]
+                               m009_fts_external_content, m010_chunk_days]
 SCHEMA_VERSION = len(MIGRATIONS)
 # The version the settings fingerprint names: the last migration that changed what the derived rows
 # hold, so that a new one rebuilds the index. Later migrations only add side tables (m008) or
 # re-index the FTS tables from the rows (m009), which need no rebuild: a user's 100,000-entry
 # index is not parsed again for them.
-ROWS_SCHEMA = 7
+ROWS_SCHEMA = 10  # m010: the days an entry names (chunk_days)
 
 
 def current_version(conn: sqlite3.Connection) -> int:

@@ -112,6 +112,10 @@ def insert_chunks(conn: sqlite3.Connection, chunks: Sequence[tuple[dict, dict | 
         conn.executemany(f"INSERT OR REPLACE INTO facts({', '.join(cols)}) VALUES ({', '.join(':' + c for c in cols)})",
                          facts)
     conn.executemany(
+        "INSERT INTO chunk_days(chunk_id, t_start, t_end) VALUES (?, ?, ?)",
+        [(cid, start, end) for cid, (c, _, _) in zip(ids, chunks, strict=True) for start, end in c.get("named", ())],
+    )
+    conn.executemany(
         "INSERT OR IGNORE INTO mentions(chunk_id, entity_key, slug) VALUES (?, ?, ?)",
         [(cid, slug.lower(), slug) for cid, (_, _, mentions) in zip(ids, chunks, strict=True) for slug in mentions],
     )
@@ -135,7 +139,8 @@ def delete_paths(conn: sqlite3.Connection, paths: Sequence[str], keys: set[str] 
                 journal.deleting(conn, table, part)
             # Before the chunks go: the views still give the values these rows were indexed with.
             fts_content.unindex(conn, part)
-            for table, col in (("chunks_trigram", "rowid"), ("facts", "id"), ("mentions", "chunk_id")):
+            for table, col in (("chunks_trigram", "rowid"), ("facts", "id"), ("mentions", "chunk_id"),
+                               ("chunk_days", "chunk_id")):
                 conn.execute(f"DELETE FROM {table} WHERE {col} IN ({marks})", part)
         conn.execute("DELETE FROM chunks WHERE path = ?", (path,))
         conn.execute("DELETE FROM warnings WHERE path = ?", (path,))
@@ -187,8 +192,8 @@ class SqliteWriter:
         with transaction(self.conn):
             # Session rows go too (their offsets with them): the next session sync reads every transcript whole.
             fts_content.clear(self.conn)
-            for table in ("chunks_trigram", "facts", "mentions", "chunks", "warnings", "files", "entities",
-                          "session_files"):
+            for table in ("chunks_trigram", "facts", "mentions", "chunk_days", "chunks", "warnings", "files",
+                          "entities", "session_files"):
                 self.conn.execute(f"DELETE FROM {table}")
             journal.reset(self.conn)
 
