@@ -52,9 +52,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ..fuzzy import SAME_TOPIC
 from ..values import Value
 
-SIMILAR = 60.0  # textmatch.similarity at which two statements without topic words are about one thing
+SIMILAR = SAME_TOPIC  # textmatch.similarity at which two statements without topic words are about one thing
 NEGATION_SCOPE = 4  # words after a negation that it flips ("not a good fit": good is flipped)
 LABELS = ("support", "contradiction", "unclear", "unrelated")
 

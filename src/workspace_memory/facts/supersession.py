@@ -42,14 +42,15 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Protocol
 
+from ..fuzzy import SAME_CLAIM
 from ..markdown.names import display_name
 
-NEGATION_MATCH = 75.0
+NEGATION_MATCH = SAME_CLAIM
 ATTRIBUTE_ORDER = ("residence", "whereabouts", "employer", "relationship", "role", "status", "date")
 
 
 class FactLike(Protocol):
-    """What supersession needs from a fact (reflect.facts.Fact satisfies it)."""
+    """What supersession needs from a fact (facts.model.Fact satisfies it)."""
 
     id: int
     kind: str

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from ..markdown.parse import split_to_fit
 from ..tokens import CHUNK_TOKENS, has_cjk
 from ..workspace.transcripts import SessionFile
+from .base import INDEX_WAIT
 from .records import ReadDeltas, SessionDelta, SessionReport, SessionState
 from .rows import path_words, session_embed_text, text_hash
 
@@ -320,8 +321,8 @@ def _due(sf: SessionFile, old: SessionState | None, min_bytes: int, min_lines: i
 
 
 def sync_sessions(store: Any, files: Sequence[SessionFile], tz: tzinfo, *, min_bytes: int = 0,
-                  min_lines: int = 0, wait: float | None = 60.0, configured: bool = True) -> SessionReport:
-    """Bring a store's session entries up to date with `files` (index.base.Store.apply_sessions).
+                  min_lines: int = 0, wait: float | None = INDEX_WAIT, configured: bool = True) -> SessionReport:
+    """Bring a store's session entries up to date with `files` (apply_sessions, through its writer).
 
     Stats first, without the store's lock: only transcripts that changed (and, with thresholds,
     passed one) are read under it; when none did and none is gone, the lock is never taken.
@@ -335,7 +336,7 @@ def sync_sessions(store: Any, files: Sequence[SessionFile], tz: tzinfo, *, min_b
     if not due and not set(states) - keys:
         return SessionReport(files=len(files), pending=len(changed), seconds=time.perf_counter() - started)
     read = deltas(due, tz, configured=configured, present=keys)
-    report = store.apply_sessions(read, wait=wait)
+    report = apply_sessions(store.writer(), read, wait=wait)
     report.files, report.pending = len(files), report.pending + len(changed) - len(due)
     report.seconds = time.perf_counter() - started
     return report
@@ -345,7 +346,7 @@ def sync_sessions(store: Any, files: Sequence[SessionFile], tz: tzinfo, *, min_b
 
 
 def apply_sessions(writer: IndexWriter, read: ReadDeltas, *, wait: float | None) -> SessionReport:
-    """Store.apply_sessions on every store: take the writer's lock, read the deltas from the stored
+    """Every store alike: take the writer's lock, read the deltas from the stored
     states and apply them, one transcript per transaction (readers see a transcript's new messages
     all at once and never wait), then bump the generation when entries changed."""
     report = SessionReport()

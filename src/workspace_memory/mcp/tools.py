@@ -109,7 +109,7 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
     @server.tool(annotations=_READ)
     async def memory_search(  # the names, bounds, choices and words of recall/params.py (tests/test_recall_params.py)
         query: Annotated[str, _text(_P["query"].agent, _P["query"].limit)],
-        k: Annotated[int, Field(ge=_P["k"].low, le=_P["k"].high, description=_P["k"].agent)] = 10,
+        k: Annotated[int, Field(ge=_P["k"].low, le=_P["k"].high, description=_P["k"].agent)] = _P["k"].default,
         since: Since = None,
         until: Until = None,
         kind: Annotated[str | None, _text(_P["kind"].agent)] = None,

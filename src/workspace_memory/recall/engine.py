@@ -32,7 +32,7 @@ from typing import Any
 from ..cancel import checkpoint
 from ..errors import UserError
 from ..index.base import ChunkRow, Filters, Store
-from ..limits import MAX_FTS_TERMS
+from ..limits import MAX_FTS_TERMS, check_k
 from ..markdown.names import WORD_NOT_CJK
 from . import asking, lexical, topic
 from . import subject as entry_subject
@@ -41,6 +41,7 @@ from .candidates import Candidate
 from .dedupe import dedupe
 from .neighbours import neighbour_ids, propagate
 from .pack import pack, packet
+from .params import MODES
 from .query import RecallRequest, Understood, understand
 from .rank import dated_day, importance_factor, recency_factor
 from .settings import RecallSettings
@@ -57,7 +58,6 @@ OPINION_MISS = 0.6  # "what does Peter prefer": this entry is not one of (Peter'
 # asks something of the entity ("what did Sam lose at the conference?"), the entity's entries
 # compete by what they say about that, with no floor: naming Sam is not relevance to a lost umbrella.
 ENTITY_FLOOR = 0.3
-MODES = ("auto", "lexical", "semantic", "hybrid")
 MMR_POOL = 3  # MMR reorders the best k x MMR_POOL results
 
 
@@ -100,8 +100,7 @@ def recall(store: Store, req: RecallRequest, *, now: datetime, semantic=None,
     is the workspace's `[time] date_order` (how slashed dates in the question read), and
     `languages` its `[time] languages` (what a time phrase may be written in; timelang).
     """
-    if req.k < 1:
-        raise UserError("--k must be at least 1")
+    check_k(req.k)
     if req.mode not in MODES:
         raise UserError(f"--mode {req.mode!r}: expected one of {', '.join(MODES)}")
     with store.snapshot():  # one consistent view of the index, whatever a sync commits meanwhile

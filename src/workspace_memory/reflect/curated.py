@@ -16,9 +16,10 @@ from collections.abc import Callable
 from ..facts.model import EntityInfo, Fact, entity_info, strip_entity_prefix
 from ..facts.supersession import why
 from ..facts.textmatch import cluster
+from ..fuzzy import RESTATED
 from .regions import one_line, relative_link
 
-DUPLICATE_THRESHOLD = 90.0
+DUPLICATE_THRESHOLD = RESTATED
 CURATED = {"world": ("bank/world.md", "World", "world"), "experience": ("bank/experience.md", "Experience",
                                                                           "experience")}
 NEW_PAGE_TEXT = {

@@ -4,8 +4,8 @@ Update rule (docs/reflect.md)
 --------------------
 Every ``O`` fact creates or updates an opinion. A new fact is matched to an existing opinion
 when they share an entity (or both name none) and their claims are similar
-(``textmatch.similarity`` >= MATCH_THRESHOLD = 60; world/experience facts need
-EVIDENCE_MATCH_THRESHOLD = 75). With `[reflect] embeddings = true` in memory.toml the score is
+(``textmatch.similarity`` >= MATCH_THRESHOLD, fuzzy.SAME_TOPIC; world/experience facts need
+EVIDENCE_MATCH_THRESHOLD, fuzzy.SAME_CLAIM). With `[reflect] embeddings = true` in memory.toml the score is
 0.5 * lexical + 50 * cosine of the workspace's embeddings. The best match wins; ties go to the
 opinion listed first.
 A matched fact *contradicts* when its polarity differs (negation, "no longer", "stopped",
@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from ..facts.model import Fact
 from ..facts.stance import Stance, stance
 from ..facts.textmatch import Claim, analyze, similarity
+from ..fuzzy import SAME_CLAIM, SAME_TOPIC
 from ..markdown.retain import DEFAULT_OPINION_CONFIDENCE, slugify
 
 MAX_UP = 0.10
@@ -75,8 +76,8 @@ LOW_RESTATEMENT_GAP = 0.3
 REPLACE_DAYS = 2
 REPLACE_BELOW = 0.5
 WITHDRAWN_BASE = 0.5  # the confidence an opinion would have with no evidence either way
-MATCH_THRESHOLD = 60.0
-EVIDENCE_MATCH_THRESHOLD = 75.0
+MATCH_THRESHOLD = SAME_TOPIC
+EVIDENCE_MATCH_THRESHOLD = SAME_CLAIM
 
 _KIND_LETTER = {"opinion": "O", "world": "W", "experience": "B", "observation": "S"}
 

@@ -34,7 +34,8 @@ from ..errors import UserError
 from ..facts.model import Fact, by_key, entity_info
 from ..facts.supersession import superseded_ids
 from ..files import ensure_state_dir
-from ..index.base import Store
+from ..index.base import INDEX_WAIT, Store
+from ..index.indexer import sync
 from ..locks import file_lock
 from ..timeparse import parse_since
 from ..workspace.layout import Workspace
@@ -45,7 +46,6 @@ from .regions import RegionError, region_body, replace_region
 from .writer import PageWriter
 
 LOCK_WAIT = 5.0
-INDEX_WAIT = 60.0  # how long to wait for a concurrent `memory index` before giving up (IndexBusy)
 BUSY_MESSAGE = "another reflect is running"
 
 
@@ -132,7 +132,7 @@ def reflect(ws: Workspace, store: Store, now: datetime, since: str = "7d", *, dr
             report.busy = True
         else:
             # The index's facts, not its vectors (which would load an embedding model reflect does not need).
-            report.notices += store.sync(ws, wait=INDEX_WAIT).notices
+            report.notices += sync(ws, store.writer(), wait=INDEX_WAIT).notices
             model = model_from_config(ws.config) if use_model else None
             _Run(ws, store, now.date(), since_day, report, model, embed_similarity).run(apply_core)
     report.seconds = time.perf_counter() - started

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ...errors import IndexBusy
+from ..base import INDEX_WAIT
 from .schema import MIGRATIONS, SCHEMA_VERSION, current_version
 
 BUSY_TIMEOUT_MS = 30_000
@@ -50,7 +51,7 @@ def connect(path: Path) -> sqlite3.Connection:
 
 
 @contextlib.contextmanager
-def writer_lock(state_dir: Path, *, wait: float | None = 60.0) -> Iterator[bool]:
+def writer_lock(state_dir: Path, *, wait: float | None = INDEX_WAIT) -> Iterator[bool]:
     """Hold the single-writer lock. Yields True when held, False when `wait=0` and it is busy.
 
     `wait=None` waits forever; otherwise IndexBusy is raised after `wait` seconds.
