@@ -384,10 +384,10 @@ def hostile(examples: int, seed: int = 0) -> dict:
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
+    from workspace_memory.dates.parse import extract_time_window, resolve_stated_range
     from workspace_memory.markdown.frontmatter import split_frontmatter
     from workspace_memory.markdown.parse import parse_markdown
     from workspace_memory.markdown.retain import parse_retain_bullet, validate_bullet
-    from workspace_memory.timeparse import extract_time_window, resolve_stated_range
 
     written = date(2025, 11, 27)
     now = datetime(2025, 11, 30, 18, tzinfo=UTC)

@@ -17,8 +17,8 @@ PACKAGE = Path(workspace_memory.__file__).parent
 
 # Lowest first. A name is the first part of a module path under workspace_memory.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "clock", "tokens", "locks", "files", "endpoints", "timeparse", "timepoints", "timelean", "timelang",
-     "lang", "values", "limits", "binds", "cancel", "secrecy", "fuzzy"),  # base: import nothing above
+    ("errors", "clock", "tokens", "locks", "files", "endpoints", "dates", "lang", "values", "limits", "binds",
+     "cancel", "secrecy", "fuzzy"),  # base: import nothing above
     ("markdown",),  # parse, retain grammar, frontmatter
     ("workspace",),  # layout, config, the writes people see, file events
     ("media",),  # images, PDFs, voice notes: derived text and metadata (the extraction worker)

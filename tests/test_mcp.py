@@ -285,7 +285,7 @@ def test_stdio_streams_keep_stray_prints_off_the_wire() -> None:
                                                 ("2025-W48-1", "expected YYYY-MM-DD"),
                                                 ("2026-02-30", "day 2026-02-30: no such date")])
 def test_the_day_argument_is_read_as_the_cli_reads_it(value: str, message: str) -> None:
-    """timeparse.parse_day, as `memory retain --date` (date.fromisoformat alone takes 20251130)."""
+    """dates.parse.parse_day, as `memory retain --date` (date.fromisoformat alone takes 20251130)."""
     from mcp.server.mcpserver.exceptions import ToolError
 
     from workspace_memory.mcp.tools import _day

@@ -8,10 +8,10 @@ from datetime import date
 
 import pytest
 
+from workspace_memory.dates.parse import DateRange, TimeWindow
 from workspace_memory.facts.entity_info import EntityInfo
 from workspace_memory.index.base import Filters, SyncReport, Term
 from workspace_memory.recall.settings import RecallSettings
-from workspace_memory.timeparse import DateRange, TimeWindow
 from workspace_memory.workspace.layout import MarkdownFile
 
 D = date(2025, 11, 27)

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from workspace_memory.dates.parse import DateRange
 from workspace_memory.markdown.retain import (
     DEFAULT_OPINION_CONFIDENCE,
     ENTITY_RE,
@@ -20,7 +21,6 @@ from workspace_memory.markdown.retain import (
     slugify,
     validate_bullet,
 )
-from workspace_memory.timeparse import DateRange
 
 WRITTEN = date(2025, 11, 27)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_ok, write_files
-from workspace_memory.timelang import default_languages, extract_window, languages_of
+from workspace_memory.dates.languages import default_languages, extract_window, languages_of
 
 NOW = "2025-11-24T18:00"
 LANGUAGES = '[time]\nlanguages = ["en", "de", "es", "fr", "pt", "it", "nl"]\n'
@@ -82,7 +82,7 @@ def test_noise_words_never_become_dates(question: str) -> None:
 def test_an_english_question_never_reads_another_language() -> None:
     assert languages_of("When was the last standup with Peter?", ("en", "de", "fr", "es", "pt", "it", "nl")) == []
     code = ("import sys, json; from datetime import datetime;"
-            "from workspace_memory.timelang import extract_window;"
+            "from workspace_memory.dates.languages import extract_window;"
             "w, _ = extract_window('What happened to the bike?', datetime(2025, 11, 24), ('en', 'de', 'fr'));"
             "print(json.dumps([w is None, 'dateparser' in sys.modules]))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

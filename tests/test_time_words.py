@@ -14,9 +14,9 @@ from datetime import date, datetime
 import pytest
 
 from workspace_memory import lang
-from workspace_memory.timelang import TABLES, extract_window, index_of_names, named_in, translate
-from workspace_memory.timelean import lean
-from workspace_memory.timeparse import extract_time_window, named_times
+from workspace_memory.dates.languages import TABLES, extract_window, index_of_names, named_in, translate
+from workspace_memory.dates.lean import lean
+from workspace_memory.dates.parse import extract_time_window, named_times
 
 NOW = datetime(2025, 11, 26, 18)  # a Wednesday
 D = date
@@ -146,7 +146,7 @@ def test_a_year_less_day_is_the_nearest_ahead_when_the_question_looks_ahead() ->
     # The same rule for lines and Retain facts: "bring it back in December" written on Nov 18.
     assert [(r.start, r.end) for r in named_times("Dentist on Dec 3.", D(2025, 11, 20))] == [
         (D(2025, 12, 3), D(2025, 12, 3))]
-    from workspace_memory.timeparse import resolve_stated_range
+    from workspace_memory.dates.parse import resolve_stated_range
 
     december = resolve_stated_range("Lent him the drill; bring it back in December.", D(2025, 11, 18))
     assert (december.start, december.end) == (D(2025, 12, 1), D(2025, 12, 31))
@@ -191,8 +191,8 @@ def test_the_tables_are_the_packages_modules_and_the_names_index_is_theirs() -> 
 
 def test_an_english_question_reads_no_other_language_and_never_loads_dateparser() -> None:
     code = ("import sys, json; from datetime import datetime;"
-            "from workspace_memory.timelang import extract_window;"
-            "from workspace_memory.timeparse import extract_time_window;"
+            "from workspace_memory.dates.languages import extract_window;"
+            "from workspace_memory.dates.parse import extract_time_window;"
             "a = extract_time_window('What happened on Dec 4?', datetime(2025, 11, 24));"
             "b = extract_window('Who is Sam and what does he like?', datetime(2025, 11, 24), ('en',));"
             "print(json.dumps([a[0] is not None, b[0] is None, 'dateparser' in sys.modules,"

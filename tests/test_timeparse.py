@@ -1,4 +1,4 @@
-"""Tests for workspace_memory.timeparse: --since values, ranges stated in facts, windows in queries."""
+"""Tests for workspace_memory.dates.parse: --since values, ranges stated in facts, windows in queries."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from workspace_memory.timeparse import (
+from workspace_memory.dates.parse import (
     AROUND_DAYS,
     DOUBTFUL,
     DateRange,
@@ -31,10 +31,10 @@ D = date
 
 
 def test_time_phrases_need_no_heavy_import() -> None:
-    # A cold CLI must start fast: the time grammar is tokens and tables (timeparse, timepoints),
+    # A cold CLI must start fast: the time grammar is tokens and tables (dates.parse, dates.points),
     # never dateparser (its rules took ~99 ms to compile) nor numpy.
     code = (
-        "import sys; import workspace_memory.timeparse as t; "
+        "import sys; import workspace_memory.dates.parse as t; "
         "t.extract_time_window('what did I do last week?', __import__('datetime').datetime(2025, 1, 1)); "
         "t.resolve_stated_range('W in Marrakech (Nov 27-Dec 1, 2025)', None); "
         "print('dateparser' in sys.modules or 'numpy' in sys.modules)"
@@ -476,7 +476,7 @@ _wordy = st.lists(st.sampled_from(
 @example("decided since March", D(2025, 11, 27))
 def test_the_cheap_gate_never_hides_a_phrase(text: str, written: date) -> None:
     """The word gate is only a shortcut: without it, the grammar finds the same (or nothing)."""
-    import workspace_memory.timeparse as tp
+    import workspace_memory.dates.parse as tp
 
     gated = resolve_stated_range(text, written), extract_time_window(text, datetime(2025, 11, 27, 9))
     real = tp._precheck
@@ -490,7 +490,7 @@ def test_the_cheap_gate_never_hides_a_phrase(text: str, written: date) -> None:
 @pytest.mark.parametrize("text", ["The market was busy", "maybe later", "We decided on the doctor",
                                   "a separate summary of the novel", "junior staff"])
 def test_words_that_merely_contain_a_month_skip_the_grammar(text: str) -> None:
-    import workspace_memory.timeparse as tp
+    import workspace_memory.dates.parse as tp
 
     assert not tp._precheck(text)
     assert tp._precheck(text + " in March") and tp._precheck("back on Monday") and tp._precheck("v2")
@@ -500,8 +500,8 @@ def test_words_that_merely_contain_a_month_skip_the_grammar(text: str) -> None:
                                                 ("2025-W48-1", "expected YYYY-MM-DD"), ("30.02.2026", "expected"),
                                                 ("2026-02-30", "--date 2026-02-30: no such date")])
 def test_a_day_argument_is_yyyy_mm_dd_and_a_real_day(value: str, message: str) -> None:
+    from workspace_memory.dates.parse import parse_day
     from workspace_memory.errors import UserError
-    from workspace_memory.timeparse import parse_day
 
     with pytest.raises(UserError, match=message):
         parse_day(value, "--date")

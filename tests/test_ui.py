@@ -258,7 +258,7 @@ def test_retain_writes_through_memory_retain_and_needs_the_form_secret(
 
 
 def test_a_day_is_read_as_the_cli_reads_it(shared_ws: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """timeparse.parse_day for the day page and the retain form (date.fromisoformat alone takes 20251130)."""
+    """dates.parse.parse_day for the day page and the retain form (date.fromisoformat alone takes 20251130)."""
     with serving(shared_ws, monkeypatch) as base:
         code, _, body = fetch(base + "/day/20251130")
         assert code == 404 and "day &#x27;20251130&#x27;: expected YYYY-MM-DD" in body.replace("&#39;", "&#x27;"), body

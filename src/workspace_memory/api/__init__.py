@@ -510,8 +510,8 @@ class Memory(StoreOps, AgentOps, Following):
         """Every fact (kind, entities, confidence, stated time, source, validity) as JSONL text, or a
         Markdown zip as bytes (see index.export); `since` keeps the facts whose time (index.base.entry_time)
         reaches it, as `recall --since` does."""
+        from ..dates.parse import parse_since
         from ..index.export import FORMATS, fact_records, to_jsonl, to_markdown_zip
-        from ..timeparse import parse_since
 
         if fmt not in FORMATS:
             raise UserError(f"--format {fmt!r}: expected one of {', '.join(FORMATS)}")

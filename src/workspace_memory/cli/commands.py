@@ -8,8 +8,8 @@ from typing import Any
 import click
 
 from .. import secrecy
+from ..dates.parse import parse_day
 from ..errors import MemoryError_, UserError
-from ..timeparse import parse_day
 from .context import BulletArgsCommand, echo_json, memory_of
 from .render import echo
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import click
 
+from ..dates.parse import parse_day
 from ..errors import UserError
-from ..timeparse import parse_day
 from .context import echo_json, memory_of
 from .render import echo
 

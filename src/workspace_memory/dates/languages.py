@@ -1,6 +1,6 @@
 """Time phrases in the model's other languages ("letzte Woche", "el 4 de diciembre", "上周末", "12月4日").
 
-The engine's grammar (timeparse, timepoints) reads English and numeric dates. A text in another
+The engine's grammar (dates.parse, dates.points) reads English and numeric dates. A text in another
 language is read by the same grammar after its time words are put into English, each language's
 words being data in `lang/timewords/<code>.py` (month and weekday names, "gestern", "la semana
 pasada", "vor zwei Wochen", "12月4日", habits such as "los domingos"; see that package):
@@ -15,7 +15,7 @@ pasada", "vor zwei Wochen", "12月4日", habits such as "los domingos"; see that
    first, then its words) and keeps where each piece came from; the English grammar finds the
    phrase, and the phrase's place in the original text is the pieces' it covers. So "vom 5. bis 7.
    Dezember" is the range "from 5 to 7 December" and means what it means in English, resolved by the
-   same rule (the nearest such day, ahead when the text looks ahead: timelean.lean, with the
+   same rule (the nearest such day, ahead when the text looks ahead: dates.lean.lean, with the
    language's FUTURE and PAST words).
 3. **dateparser** (`search_dates`, the language given) only for a language `[time] languages` names
    that has no word list here (Arabic, Polish, Turkish, ...): it misreads the languages it shares
@@ -36,11 +36,11 @@ import re
 from bisect import bisect_right
 from datetime import date, datetime, timedelta
 
-from . import lang as _lang
-from .lang.identify import languages_of, marker_sets, scripts_of, words_of
-from .timelean import Anchor, lean, line_lean
-from .timeparse import DateRange, TimeWindow, find_all, find_phrase
-from .timepoints import WEEKDAYS as _EN_WEEKDAYS
+from .. import lang as _lang
+from ..lang.identify import languages_of, marker_sets, scripts_of, words_of
+from .lean import Anchor, lean, line_lean
+from .parse import DateRange, TimeWindow, find_all, find_phrase
+from .points import WEEKDAYS as _EN_WEEKDAYS
 
 __all__ = ["default_languages", "extract_window", "languages_of", "named_in", "translate"]
 
@@ -66,7 +66,7 @@ def _shown(text: str, candidates: tuple[str, ...], names: bool) -> list[str]:
                      if code in candidates and code not in found), key=lambda x: -x[0])
     found += [code for n, code in marked if n]
     if names and words:
-        from .lang.timewords._index import NAMES
+        from ..lang.timewords._index import NAMES
 
         for word in sorted(words & NAMES.keys()):
             found += [code for code in NAMES[word] if code in candidates and code not in found]
@@ -134,9 +134,9 @@ def extract_window(text: str, now: datetime, configured: tuple[str, ...], *,
 
 def named_in(text: str, written: date | None, date_order: str | None,
              configured: tuple[str, ...] = ()) -> list[DateRange]:
-    """The days a line of notes names, in English and in the languages it shows (timeparse.named_times
+    """The days a line of notes names, in English and in the languages it shows (dates.parse.named_times
     for each): "am 4. Dezember", "le 21 janvier", "12月4日", "next Tuesday"."""
-    from .timeparse import MAX_NAMED_DAYS, named_times
+    from .parse import MAX_NAMED_DAYS, named_times
 
     found = named_times(text, written, date_order)
     if written is None or not text:

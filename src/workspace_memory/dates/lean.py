@@ -4,7 +4,7 @@ One rule for questions and for notes: "Dec 4", "the 13th", "Friday", "am 4. Deze
 nearest such day to the day the text is read against (`Anchor`: now for a question, the day a file is
 named after for a line), ahead when the text looks ahead, back when a question asks in the past
 tense (`lean`, with each language's FUTURE and PAST words from lang/timewords). A line of notes
-leans ahead or to the nearest day, never back (`line_lean`). timepoints resolves the points by it.
+leans ahead or to the nearest day, never back (`line_lean`). dates.points resolves the points by it.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class Anchor(date):
     -1 (the past: the latest such day not after it; a plain `date` leans so), 0 (the nearest such
     day, before or after), +1 (ahead: the earliest not before it). A line of notes leans 0, or +1
     when it looks ahead ("Dentist on Dec 3" written on Nov 20: the coming Dec 3; people note plans
-    as often as past events); a question leans by its tense (timeparse: "what did I do on the 5th"
+    as often as past events); a question leans by its tense (dates.parse: "what did I do on the 5th"
     -1, "what's on the 13th" +1, "whose birthday is on Friday" 0). A year-less month leaning 0 is
     the coming one only within MONTHS_AHEAD ("bring it back in December", written on Nov 18).
     """
@@ -56,7 +56,7 @@ def lean(text: str, codes: tuple[str, ...] = ("en",)) -> int:
     """Which way a question or a line looks: +1 ahead (a future tense, "next", "planned", "what's
     on"), -1 back (a past tense, "ago", "yesterday"), 0 neither; ahead wins where both show ("what
     did we plan for Friday?"). The words are each language's FUTURE and PAST (lang/timewords)."""
-    from . import lang  # lazy: only a text that holds a date reads its language's words
+    from .. import lang  # lazy: only a text that holds a date reads its language's words
 
     low = " " + " ".join(text.casefold().replace("’", "'").split()) + " "
     past = False

@@ -42,9 +42,10 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, timedelta
 
-from .errors import UserError
-from .timelean import Anchor, lean, line_lean
-from .timepoints import (
+from ..errors import UserError
+from ..values import Value
+from .lean import Anchor, lean, line_lean
+from .points import (
     MONTHS,
     PARTS_OF_DAY,
     RELATIVE,
@@ -59,7 +60,6 @@ from .timepoints import (
     span,
     tokenize,
 )
-from .values import Value
 
 __all__ = [
     "AROUND_DAYS",
@@ -204,7 +204,7 @@ def date_order_setting(table: Mapping[str, object] | None) -> str | None:
 
 
 def languages_setting(table: Mapping[str, object] | None) -> tuple[str, ...] | None:
-    """`[time] languages` (["de", "en"]): the languages questions are read in (timelang), None when unset.
+    """`[time] languages` (["de", "en"]): the languages questions are read in (dates.languages), None when unset.
 
     ValueError when it is not a list of two- or three-letter language codes.
     """
@@ -407,7 +407,7 @@ def _month_case_ok(tokens: list[Tok], first: int, end: int) -> bool:
 def _precheck(text: str) -> bool:
     """Cheap gate: a phrase needs a digit or one of the time words, as a word of its own.
 
-    Whole words, as the grammar reads them (timepoints.tokenize): every phrase without a digit holds
+    Whole words, as the grammar reads them (dates.points.tokenize): every phrase without a digit holds
     one of _PRECHECK_WORDS as a token. (A substring test let "market", "maybe" and "decided" through
     as "mar", "may" and "dec": most sentences paid for the whole grammar.)
     """
@@ -418,7 +418,7 @@ def _precheck(text: str) -> bool:
 
 @functools.cache
 def _gate_words() -> re.Pattern[str]:
-    return re.compile(r"[^\W\d_]+")  # timepoints' word tokens
+    return re.compile(r"[^\W\d_]+")  # dates.points' word tokens
 
 
 def _candidates(text: str, base: date | None, query: bool, date_order: str | None, lines: bool = False) -> list:
@@ -550,7 +550,7 @@ def named_times(text: str, written: date | None, date_order: str | None = None) 
 def _moved(text: str, found: _Found) -> bool:
     """"moved my appointment from Nov 27 to Dec 2": two days, not the days between (`MOVED` words of
     lang/timewords/en.py in the four words before "from")."""
-    from . import lang
+    from .. import lang
 
     if not text[found.start:found.end].lower().startswith("from"):
         return False

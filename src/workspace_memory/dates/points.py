@@ -1,9 +1,9 @@
-"""Points in time as people write them, and the days they mean (the grammar under timeparse).
+"""Points in time as people write them, and the days they mean (the grammar under dates.parse).
 
 A text is cut into tokens (ISO dates, numeric dates with dots or slashes, numbers with an optional
 ordinal suffix, words, punctuation) by one small pattern, compiled on first use; `Reader` reads a
 point at a token ("Nov 27", "the 21st of January", "21.01.2024", "last week", "3 days ago", "the
-Friday before X", a bare "March", "2024" or "Tuesday"), and `span` turns it into days. timeparse
+Friday before X", a bare "March", "2024" or "Tuesday"), and `span` turns it into days. dates.parse
 puts points together into phrases ("since X", "X to Y", "around X") and documents the conventions.
 """
 
@@ -14,7 +14,7 @@ import os
 import re
 from datetime import date, timedelta
 
-from .timelean import MONTHS_AHEAD, lean_of, leaning
+from .lean import MONTHS_AHEAD, lean_of, leaning
 
 TWO_DIGIT_YEAR_SPAN = 10  # "1/5/24" said in 2025 is 2024; "11/22/63" is no date
 _ONE = timedelta(days=1)

@@ -302,12 +302,12 @@ def _chunk_rows(key: str, role: str, day_s: str | None, pwords: str, chunk: Chun
 
 def named_days(text: str, row: dict[str, Any], written: date | None, date_order: str | None,
                languages: tuple[str, ...]) -> list[tuple[str, str]]:
-    """The days a line names besides its own (timelang.named_in): "Dec 4 is the API deep-dive" written on
+    """The days a line names besides its own (dates.languages.named_in): "Dec 4 is the API deep-dive" written on
     Nov 10 names Dec 4. A time of the entry, stored beside it (the `chunk_days` rows); a recall about a
     day finds the lines written on it and the lines that name it."""
     if written is None or row["kind"] == "session":
         return []
-    from ..timelang import named_in  # lazy: only indexing reads the days a line names
+    from ..dates.languages import named_in  # lazy: only indexing reads the days a line names
 
     own = (row["t_start"], row["t_end"])
     out: list[tuple[str, str]] = []

@@ -106,7 +106,7 @@ def question_language(text: str, configured: tuple[str, ...] = ("en",)) -> str |
 
 
 def languages_of(text: str, configured: tuple[str, ...], every_configured: bool = False) -> list[str]:
-    """The languages other than English to read `text`'s time phrases in (timelang): those its scripts
+    """The languages other than English to read `text`'s time phrases in (dates.languages): those its scripts
     name, and each configured one whose marker words it holds (with `every_configured`, each configured
     one, markers or not; a configured language without markers, when the text has a letter outside ASCII)."""
     found = scripts_of(text)

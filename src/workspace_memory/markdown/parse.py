@@ -96,7 +96,7 @@ def parse_markdown(text: str, day: date | None = None, date_order: str | None = 
 
     `day` is the day a daily log is about (from its file name); facts use it to resolve
     relative time phrases such as "last Tuesday", `date_order` ("DMY" | "MDY") to read
-    slashed dates (timeparse.resolve_stated_range), and `languages` the other languages a fact
+    slashed dates (dates.parse.resolve_stated_range), and `languages` the other languages a fact
     may state its time in (markdown.retain.stated_range).
     """
     text = normalize_newlines(text)

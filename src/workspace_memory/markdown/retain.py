@@ -24,8 +24,8 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
+from ..dates.parse import DateRange, resolve_stated_range
 from ..limits import MAX_FACT_CHARS
-from ..timeparse import DateRange, resolve_stated_range
 from .names import SLUG, WORD_NOT_CJK, display_name, slugify
 
 __all__ = [
@@ -245,13 +245,13 @@ def mark_invalid(bullet: str, day: str | None, reason: str | None = None) -> str
 def stated_range(text: str, written: date | None, date_order: str | None,
                  languages: tuple[str, ...]) -> DateRange | None:
     """The time range a fact states: the English grammar, else (with a day written) the phrase in
-    another language it shows, or one of `languages` ("Zahnarzt am 3. Dezember", timelang)."""
+    another language it shows, or one of `languages` ("Zahnarzt am 3. Dezember", dates.languages)."""
     found = resolve_stated_range(text, written, date_order)
     if found is not None or written is None:
         return found
     from datetime import datetime
 
-    from ..timelang import extract_window  # lazy: only a fact with no English time phrase
+    from ..dates.languages import extract_window  # lazy: only a fact with no English time phrase
 
     window, _ = extract_window(text, datetime(written.year, written.month, written.day), languages, fact=True)
     return DateRange(window.start, window.end) if window is not None else None

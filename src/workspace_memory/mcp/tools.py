@@ -30,6 +30,7 @@ from pydantic import Field, ValidationError
 
 from .. import __version__, secrecy
 from ..cancel import cancellable
+from ..dates.parse import parse_day
 from ..errors import MemoryError_, UserError
 from ..limits import (
     MAX_ARG_CHARS,
@@ -44,7 +45,6 @@ from ..limits import (
     too_long,
 )
 from ..recall.params import BY_NAME as _P
-from ..timeparse import parse_day
 from .schemas import OUTPUT_SCHEMAS
 
 INSTRUCTIONS = """\
@@ -336,7 +336,7 @@ def _limit_line(err: Any, schema: dict[str, Any]) -> str | None:
 
 
 def _day(value: str | None) -> date | None:
-    """The `day` argument, read as every shell reads a day (timeparse.parse_day)."""
+    """The `day` argument, read as every shell reads a day (dates.parse.parse_day)."""
     if value is None:
         return None
     try:

@@ -98,7 +98,7 @@ def recall(store: Store, req: RecallRequest, *, now: datetime, semantic=None,
     `semantic` is a recall.semantic.SemanticChannel when vectors are available (it adds
     vector candidates, fuses and diversifies); without it recall is lexical. `date_order`
     is the workspace's `[time] date_order` (how slashed dates in the question read), and
-    `languages` its `[time] languages` (what a time phrase may be written in; timelang).
+    `languages` its `[time] languages` (what a time phrase may be written in; dates.languages).
     """
     check_k(req.k)
     if req.mode not in MODES:

@@ -5,7 +5,7 @@ query text itself:
 - a time phrase ("last week", "in November 2025", "around Nov 27", "On Friday before
   10.01.2024") is evidence about *when*, not a filter (DESIGN §3): the window it names is a
   candidate pool of its own and entries inside it rank higher, by as much as the parse is
-  sure (timeparse's confidence); a strong match outside is never dropped. A sure phrase
+  sure (dates.parse's confidence); a strong match outside is never dropped. A sure phrase
   leaves the search text; a doubtful one ("on Friday", "03/04/2024" without a configured
   date order) keeps its words there too. A window that no entry falls in gets a notice;
 - entity names (`@Peter`, a bare name or alias, fuzzy for typos) boost entries about them;
@@ -25,11 +25,11 @@ import re
 from datetime import date, datetime
 
 from .. import lang
+from ..dates.parse import DOUBTFUL, extract_time_window, parse_since
 from ..errors import UserError
 from ..facts.entities import mentioned, resolve
 from ..index.base import Filters, Store
 from ..markdown.names import CJK, WORD_NOT_CJK
-from ..timeparse import DOUBTFUL, extract_time_window, parse_since
 from ..values import Value
 from .settings import parse_sources
 
@@ -96,7 +96,7 @@ class Understood:
     opinion = False  # the question asks what someone prefers / thinks / likes
     present = False  # the question asks how things are now (supersession applies)
     time_phrase: str | None = None
-    window_confidence = 0.0  # how sure the time phrase's reading is (timeparse)
+    window_confidence = 0.0  # how sure the time phrase's reading is (dates.parse)
     window_empty = False  # no entry that the filters let through lies inside the window
     sources: tuple[str, ...] = ()  # empty: every source
     language: str | None = None  # the question's language (lang.identify), None: nothing says
@@ -132,7 +132,7 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
                languages: tuple[str, ...] = ("en",)) -> Understood:
     """Apply the rules in the module docstring to a request (`date_order` and `languages`: the
     workspace's `[time]`; a question with no English time phrase may hold one in another of
-    `languages`, read by timelang)."""
+    `languages`, read by dates.languages)."""
     u = Understood(text=req.query.strip(), kinds=parse_kind(req.kind), include_invalid=req.include_invalid)
     if req.source:
         try:
@@ -157,9 +157,9 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
     question = u.text
     window, rest = extract_time_window(u.text, now, date_order)
     if window is None:
-        # Another language's time words (timelang): read only when the question shows that language
+        # Another language's time words (dates.languages): read only when the question shows that language
         # (its script, its small words, or a month or weekday name beside a digit), or `[time] languages`.
-        from ..timelang import extract_window  # lazy: a question with an English phrase never needs it
+        from ..dates.languages import extract_window  # lazy: a question with an English phrase never needs it
 
         window, rest = extract_window(u.text, now, languages)
     if window is not None:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..agent.core import CoreSettings
+from ..dates.parse import parse_since
 from ..errors import UserError
 from ..facts.model import Fact, by_key, entity_info
 from ..facts.supersession import superseded_ids
@@ -37,7 +38,6 @@ from ..files import ensure_state_dir
 from ..index.base import INDEX_WAIT, Store
 from ..index.indexer import sync
 from ..locks import file_lock
-from ..timeparse import parse_since
 from ..workspace.layout import Workspace
 from . import assist, curated, entity_pages, opinions_md, opinions_render, proposals, stale
 from .model import ChatModel, model_from_config

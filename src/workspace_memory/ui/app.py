@@ -31,8 +31,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .. import secrecy
+from ..dates.parse import parse_day
 from ..errors import IndexBusy, MemoryError_, PathRefused, ProviderUnavailable, UserError
-from ..timeparse import parse_day
 from ..workspace import day_from_name
 from . import views_days, views_entities, views_search, views_status
 from .html import Safe, el

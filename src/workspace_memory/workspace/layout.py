@@ -17,8 +17,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from ..dates.parse import date_order_setting, languages_setting
 from ..errors import IndexBusy, PathRefused, UserError
-from ..timeparse import date_order_setting, languages_setting
 from ..values import Value
 
 DEFAULT_WORKSPACE = "~/.openclaw/workspace"
@@ -160,12 +160,13 @@ class Workspace:
 
     @property
     def time_languages(self) -> tuple[str, ...]:
-        """`[time] languages`: what a question's time phrase may be written in (timelang); by default
+        """`[time] languages`: what a question's time phrase may be written in (dates.languages); by default
         English and the locale's language."""
         configured = languages_setting(self.config.get("time"))
         if configured is not None:
             return configured
-        from ..timelang import default_languages  # lazy: only a question without an English phrase needs it
+        # lazy: only a question without an English phrase needs it
+        from ..dates.languages import default_languages
 
         return default_languages()
 

@@ -1,7 +1,7 @@
-"""Time words per language (`lang/timewords/<code>.py`, see workspace_memory.lang), read by timelang.
+"""Time words per language (`lang/timewords/<code>.py`, see workspace_memory.lang), read by dates.languages.
 
-Each module holds plain constants; timelang turns a text of that language into the English the
-engine's grammar (timeparse, timepoints) reads, word by word and phrase by phrase, keeping where
+Each module holds plain constants; dates.languages turns a text of that language into the English the
+engine's grammar (dates.parse, dates.points) reads, word by word and phrase by phrase, keeping where
 each piece came from, so that a phrase found in the English is a phrase of the original text:
 
 - `MONTHS` and `WEEKDAYS`: names (full, short, with and without accents) -> 1..12 and 0..6 (Monday 0).
@@ -14,7 +14,7 @@ each piece came from, so that a phrase found in the English is a phrase of the o
   A habit ("jeden Sonntag", "los domingos", "每周日") is rewritten to "" so it is never one day.
 - `NUMBERS` (number words -> int) and `UNITS` (-> "day" | "week" | "month" | "year").
 - `FUTURE` and `PAST`: words or short phrases that make a question or a line look ahead or back
-  (timelean.lean: the direction a year-less date leans).
+  (dates.lean.lean: the direction a year-less date leans).
 - `NOW`: words that mean "now" (never a window).
 
 A language without a module has no words here: its questions go to dateparser when `[time] languages`

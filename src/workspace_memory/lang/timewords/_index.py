@@ -1,4 +1,4 @@
-"""Which languages a word shows (timelang._shown), for a text with no small word of its own language.
+"""Which languages a word shows (dates.languages._shown), for a text with no small word of its own language.
 
 Every table's month and weekday names and the words it puts into a relative time word ("gestern",
 "letztes", "enero", "vendredi"), of four letters or more. Derived from the tables: tests/test_time_words.py
