@@ -57,7 +57,7 @@ $(NODE_STAMP): $(NODE_LOCKS)
 node: $(NODE_STAMP)
 
 lint: install
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks tools
 
 test: install lint node
 	$(BIN)/pytest -q -n 2 -p no:cacheprovider
