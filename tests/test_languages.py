@@ -170,6 +170,28 @@ NOTES = {
         - Peter在慕尼黑Schwabing区找到了一套两居室。
         - 上传服务报错误码E4012。
         - 和Priya吃午饭。
+        - 检查了配置项billing.retry_limit；生产环境里设为5。
+        """),
+    "de": ("memory/2025-11-19.md", """\
+        # 2025-11-19
+
+        ## Notizen
+        - Die Zahnarztpraxis hat meinen Termin auf Dienstag verschoben.
+        - Tom hat die Testsuite aufgeteilt; die Pipeline braucht jetzt zwölf Minuten.
+        - Mittagessen mit Priya in der Kantine.
+        """),
+    "nl": ("memory/2025-11-18.md", """\
+        # 2025-11-18
+
+        ## Notities
+        - Afspraak bij de tandarts verzet naar donderdag.
+        - Fietsen met Peter langs de Amstel.
+        """),
+    "ja": ("memory/2025-11-17.md", """\
+        # 2025-11-17
+
+        ## メモ
+        - 設定キーqueue.max_depthを確認した。本番では5になっている。
         """),
 }
 
@@ -180,7 +202,7 @@ def lang_ws(store: str, tmp_path: Path, request: pytest.FixtureRequest) -> Path:
     for path, text in NOTES.values():
         (root / path).parent.mkdir(parents=True, exist_ok=True)
         (root / path).write_text(textwrap.dedent(text), encoding="utf-8")
-    (root / "memory.toml").write_text('[time]\nlanguages = ["en", "fr", "zh"]\n', encoding="utf-8")
+    (root / "memory.toml").write_text('[time]\nlanguages = ["en", "fr", "zh", "de", "nl", "ja"]\n', encoding="utf-8")
     run_ok(root, "index")
     return root
 
@@ -189,6 +211,13 @@ def lang_ws(store: str, tmp_path: Path, request: pytest.FixtureRequest) -> Path:
     ("Qui remplace Lea ?", "Tom remplaçait Lea"),  # remplace ~ remplaçait: the stem, on both stores
     ("Schwabing", "Schwabing区"),  # a word glued to Chinese text
     ("e4012", "E4012"),
+    # an identifier of several words glued to Chinese or Japanese text, on both stores
+    ("billing.retry_limit", "billing.retry_limit"),
+    ("queue.max_depth", "queue.max_depth"),
+    # a German or Dutch compound no note holds whole, searched as the parts the notes hold
+    ("Wann ist mein Zahnarzttermin?", "Zahnarztpraxis hat meinen Termin"),
+    ("Wer hat die Test-Pipeline schneller gemacht?", "Testsuite aufgeteilt"),
+    ("Wanneer is mijn tandartsafspraak?", "tandarts verzet"),
 ])
 def test_the_lexical_channel_in_the_user_s_language(lang_ws: Path, question: str, needle: str) -> None:
     hits = recall_json(lang_ws, question, "--mode", "lexical", now="2025-11-22")["results"]
@@ -218,3 +247,18 @@ def test_an_english_question_never_loads_another_language_s_data(tmp_path: Path)
     assert "workspace_memory.lang.words.en" in loaded
     assert not [m for m in loaded if m.startswith("workspace_memory.lang.words.") and not m.endswith(".en")]
     assert "Stemmer" not in loaded
+
+
+def test_a_compound_is_split_only_where_no_entry_holds_it_whole(lang_ws: Path) -> None:
+    """"Zahnarztpraxis" is in the notes: searched whole, it finds its line; a German word no note holds
+    and no two known parts make ("Fahrradschloss") stays as it is (no results, not every Termin)."""
+    hits = recall_json(lang_ws, "Zahnarztpraxis", "--mode", "lexical", now="2025-11-22")["results"]
+    assert hits and "Zahnarztpraxis" in hits[0]["content"]
+    assert recall_json(lang_ws, "Wo ist mein Fahrradschloss?", "--mode", "lexical", now="2025-11-22")["results"] == []
+
+
+def test_an_identifier_keeps_its_form_for_glued_search() -> None:
+    terms = query_terms("billing.retry_limit")
+    assert [(t.label, t.glue, t.glued_text) for t in terms] == [
+        ("billing retry_limit", "billing.retry_limit", "billing.retry_limit")]
+    assert query_terms("Zahnarzt Termin")[0].glue is None  # words typed apart are no identifier

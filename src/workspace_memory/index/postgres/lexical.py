@@ -101,7 +101,7 @@ def frequencies(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term],
             extra = conn.execute(
                 f"SELECT count(*) FROM chunks c WHERE workspace_id = ANY(%s) AND cjk AND lower(text) LIKE %s"
                 f" AND NOT COALESCE(words @@ %s::tsquery, false){_and(role)}",
-                (ws, _like(term.label), tsquery_phrase(term_words(term), MAIN))).fetchone()[0]
+                (ws, _like(term.glued_text or ""), tsquery_phrase(term_words(term), MAIN))).fetchone()[0]
             main, anywhere = out[term.label]
             out[term.label] = (main + extra, anywhere + extra)
     return out
@@ -142,7 +142,7 @@ def candidates(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term], l
     if "memory" in sources(filters, stats):  # a word glued to CJK text (Term.glued), in Markdown entries
         where = f"{SOURCES['memory'][0]}{_and(where)}"
         for term in (t for t in terms if t.glued):
-            for cid, value in _cjk_candidates(conn, ws, term.label, where, params, limit,
+            for cid, value in _cjk_candidates(conn, ws, term.glued_text or "", where, params, limit,
                                               dfs["memory"][term.label][0], fold=True):
                 pool[cid] = max(pool.get(cid, 0.0), value, 1e-9)
     return pool

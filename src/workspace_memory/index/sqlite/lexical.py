@@ -94,7 +94,7 @@ def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filt
     if filters.source_roles()[0]:  # a word glued to CJK text (Term.glued), in Markdown entries
         where, params = filter_sql(filters.replace(sources=("memory",)))
         for term in (t for t in terms if t.glued):
-            for cid, b in _cjk_candidates(conn, term.label, where, params, limit):
+            for cid, b in _cjk_candidates(conn, term.glued_text or "", where, params, limit):
                 bm25[cid] = max(bm25.get(cid, 0.0), b, 1e-9)
     return bm25
 
@@ -151,7 +151,7 @@ def count_matches(conn: sqlite3.Connection, term: Term, table: str = "chunks_fts
                 "SELECT COUNT(*) FROM chunks_trigram JOIN chunks c ON c.id = chunks_trigram.rowid"
                 " WHERE chunks_trigram MATCH ? AND c.role IS NOT 'session' AND c.id NOT IN"
                 f" (SELECT rowid FROM {table} WHERE {table} MATCH ?)",
-                (fts_phrase(term), f"{_MAIN} : {fts_phrase(term)}")).fetchone()[0]
+                ('"' + (term.glued_text or "").replace('"', "") + '"', f"{_MAIN} : {fts_phrase(term)}")).fetchone()[0]
         return count
     if table != FTS_TABLES[0]:
         return 0  # CJK runs are counted once, over the trigram table that holds every source
