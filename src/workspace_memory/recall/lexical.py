@@ -117,6 +117,14 @@ def with_stem(term: Term, algorithm: str) -> Term:
     stem, folded = _fold(stemmer.stemWord(word)), _fold(word)
     if len(stem) < 3 or stem == folded or not folded.startswith(stem):
         return term  # "Straße" -> "strass" is no start of "straße": the word itself
+    # The index puts a prefix through its Porter as it does its words: "doming"* is searched as
+    # "dome"*, which no "domingos" (indexed "domingo") starts. So the prefix is cut back to a start
+    # Porter leaves as it is ("domin"*), which every Porter form of the word still begins with.
+    porter = _stemmer("porter")
+    while porter is not None and len(stem) > 3 and porter.stemWord(stem) != stem:
+        stem = stem[:-1]
+    if porter is not None and porter.stemWord(stem) != stem:
+        return term
     return Term(word, stem=stem)
 
 
