@@ -68,27 +68,39 @@ def held_out(results: dict[str, dict], mode: str, current: str) -> dict[str, tup
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("constants", nargs="+", help='"module.NAME=current,other,..."')
+    ap.add_argument("constants", nargs="*", help='"module.NAME=current,other,..."')
+    ap.add_argument("--report", help="print the held-out table of a JSON an earlier --out wrote (no runs)")
     ap.add_argument("--modes", default="lexical,hybrid")
     ap.add_argument("--workdir", default="/tmp/languages-fit")
     ap.add_argument("--out", help="write every measurement as JSON here")
     args = ap.parse_args()
+    if args.report:
+        for name, results in json.loads(Path(args.report).read_text()).items():
+            show(name, results, args.modes)
+        return
     workdir = Path(args.workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     report = {}
     for spec in args.constants:
         name, _, values = spec.partition("=")
-        values_list = values.split(",")
-        results = {v: measure(f"{name}={v}", args.modes, workdir) for v in values_list}
-        report[name] = results
-        for mode in args.modes.split(","):
-            rows = held_out(results, mode, values_list[0])
-            cells = "  ".join(f"{lang} {best}:{got[1]}/{cur[1]}" for lang, (best, got, cur) in rows.items())
-            gain = sum(got[1] - cur[1] for _, got, cur in rows.values())
-            print(f"{name:28} {mode:8} held out (chosen value: hits@3 / current's)  {cells}  total {gain:+d}",
-                  flush=True)
-    if args.out:
-        Path(args.out).write_text(json.dumps(report, indent=1))
+        report[name] = {v: measure(f"{name}={v}", args.modes, workdir) for v in values.split(",")}
+        show(name, report[name], args.modes)
+        if args.out:
+            Path(args.out).write_text(json.dumps(report, indent=1))
+
+
+def show(name: str, results: dict[str, dict], modes: str) -> None:
+    """One line per mode: for each held-out language, the value chosen on the others and the language's
+    hits at 3 (and at 1) under it / under the current value (the first of `results`)."""
+    current = next(iter(results))
+    for mode in modes.split(","):
+        rows = held_out(results, mode, current)
+        cells = "  ".join(f"{lang} {best}: {got[1]}/{cur[1]} ({got[0]}/{cur[0]})"
+                          for lang, (best, got, cur) in rows.items())
+        gain3 = sum(got[1] - cur[1] for _, got, cur in rows.values())
+        gain1 = sum(got[0] - cur[0] for _, got, cur in rows.values())
+        print(f"{name} {mode}: held out, chosen value: hit@3 (hit@1) chosen/current  {cells}"
+              f"  total {gain3:+d} ({gain1:+d})", flush=True)
 
 
 if __name__ == "__main__":
