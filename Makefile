@@ -21,11 +21,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # torch first, pinned: 2.13.0 is the CPU wheel on this machine's disk; left to the resolver,
-# sentence-transformers would pull a multi-GB CUDA build.
+# sentence-transformers would pull a multi-GB CUDA build. [media] brings the OCR and PDF extractors
+# the media tests and `make demo`'s image and PDF need (docs/media.md).
 $(STAMP): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[local,dev]'
+	$(BIN)/python -m pip install -q -e '.[local,dev,media]'
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -69,8 +70,9 @@ test-fast: install lint
 demo: install
 	rm -rf $(DEMO)
 	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) init
-	cp examples/memory/*.md $(DEMO)/memory/
+	cp -r examples/memory/. $(DEMO)/memory/
 	cp examples/bank/entities/*.md $(DEMO)/bank/entities/
+	printf '[media]\nenabled = true\n' > $(DEMO)/memory.toml
 	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) index
 	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) status
 	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) recall "Baileys crash fix" --k 3
@@ -78,6 +80,12 @@ demo: install
 	@echo "# Cross-lingual: an English question finds a note written in Chinese (memory/2025-11-27.md)."
 	@echo "# The default model, use-multilingual-v3, maps 16 languages into one space; lexical search alone does not find it."
 	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) recall "what do users in Shanghai want" --k 2
+	@echo "# Media ([media] in memory.toml): a photo of a whiteboard and a PDF, found by the text in them (OCR, PDF text)."
+	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) recall "retry queue for dropped sends" --k 2
+	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) recall "how much is the hosting invoice for the gateway" --k 2
+	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) get memory/2025-11-25-whiteboard.jpg
+	@echo "# An English question finds a German slide (memory/slides/2025-11-26-projektstart.png): its OCR text, in the model's space."
+	$(BIN)/memory --workspace $(DEMO) --now $(DEMO_NOW) recall "what are the goals of the project start" --k 2
 
 bench: install
 	$(BIN)/python benchmarks/synthetic.py

@@ -30,6 +30,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -115,7 +117,8 @@ class Home:
                 "allow": ["workspace-memory"], "load": {"paths": [str(PLUGIN_DIR)]},
                 "slots": {"memory": "workspace-memory"},
                 "entries": {"workspace-memory": {"enabled": True, "config": {
-                    "command": memory_executable(), "env": {"MEMORY_NOW": now}}}},
+                    "command": memory_executable(), "env": {"MEMORY_NOW": now},
+                    "dreaming": {"enabled": False}}}},  # as installed: no config write, no plugin reload
             }
         (root / "openclaw.json").write_text(json.dumps(config, indent=1))
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_")} | {
@@ -141,6 +144,32 @@ class Home:
             raise SystemExit(f"{self.system}: index failed: {proc.stderr[-2000:]}")
         return time.perf_counter() - t0
 
+    @contextmanager
+    def gateway(self) -> Iterator[subprocess.Popen]:
+        """`openclaw gateway run` for this home, once it listens (its output in ROOT/gateway.log); stopped after."""
+        log = (self.root / "gateway.log").open("w")
+        gw = subprocess.Popen([str(NODE_BIN / "openclaw"), "gateway", "run", "--port", str(self.port), "--bind",
+                               "loopback", "--auth", "token", "--token", TOKEN], stdout=log, stderr=subprocess.STDOUT,
+                              env=self.env, cwd=self.root)
+        try:
+            deadline = time.monotonic() + 180
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                    break
+                except OSError:
+                    if gw.poll() is not None or time.monotonic() > deadline:
+                        raise SystemExit(f"gateway did not start: {(self.root / 'gateway.log').read_text()[-3000:]}") from None
+                    time.sleep(0.5)
+            yield gw
+        finally:
+            gw.terminate()
+            try:
+                gw.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                gw.kill()
+            log.close()
+
     def invoke(self, query: str, k: int) -> dict:
         req = urllib.request.Request(
             f"http://127.0.0.1:{self.port}/tools/invoke",
@@ -161,20 +190,7 @@ def run_system(system: str, samples: list[dict], k: int, tmp: Path) -> dict:
         now = (last + timedelta(days=1)).date().isoformat()
         home = Home(root, root / "workspace", system, now)
         index_s += home.index()
-        log = (root / "gateway.log").open("w")
-        gw = subprocess.Popen([str(NODE_BIN / "openclaw"), "gateway", "run", "--port", str(home.port), "--bind",
-                               "loopback", "--auth", "token", "--token", TOKEN], stdout=log, stderr=subprocess.STDOUT,
-                              env=home.env, cwd=root)
-        try:
-            deadline = time.monotonic() + 180
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", home.port), timeout=1).close()
-                    break
-                except OSError:
-                    if gw.poll() is not None or time.monotonic() > deadline:
-                        raise SystemExit(f"gateway did not start: {(root / 'gateway.log').read_text()[-3000:]}") from None
-                    time.sleep(0.5)
+        with home.gateway() as gw:
             time.sleep(2)  # the plugin's service starts its engine with the gateway: let it be
             first = True
             for qa in sample["qa"]:
@@ -190,13 +206,6 @@ def run_system(system: str, samples: list[dict], k: int, tmp: Path) -> dict:
                 rows.append({"category": CATEGORIES[qa["category"]], **score(results, evidence, files, k)})
             engine = [p for p in descendants(gw.pid) if b"mcp" in Path(f"/proc/{p}/cmdline").read_bytes()]
             rss.append({"gateway_kib": rss_kib(gw.pid), "engine_kib": sum(rss_kib(p) for p in engine)})
-        finally:
-            gw.terminate()
-            try:
-                gw.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                gw.kill()
-            log.close()
     metrics = [m for m in rows[0] if m != "category"]
     table = {m: round(statistics.mean(r[m] for r in rows), 3) for m in metrics}
     lat = sorted(latencies)

@@ -20,6 +20,7 @@ LAYERS: list[tuple[str, ...]] = [
      "lang", "values", "limits", "binds", "cancel", "secrecy"),  # base: import nothing above
     ("markdown",),  # parse, retain grammar, frontmatter
     ("workspace",),  # layout, config, the writes people see, file events
+    ("media",),  # images, PDFs, voice notes: derived text and metadata (the extraction worker)
     ("agent",),  # core memory blocks, trigger recall, the flush prompt
     ("facts",),  # the domain: Fact, entities, supersession, text matching
     ("embed",),  # providers

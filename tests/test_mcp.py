@@ -4,6 +4,7 @@ server) and over a real loopback HTTP port (streamable HTTP, with and without a 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -26,12 +27,14 @@ from conftest import (
     memory_executable,
     recall_json,
     run_memory,
+    run_ok,
     tree_hashes,
     wait_listening,
 )
 
 TOOLS = {"memory_search", "memory_get", "memory_retain", "memory_entity", "memory_entities", "memory_core_show",
-         "memory_core_append", "memory_core_replace", "memory_core_insert", "memory_core_rethink", "memory_reflect"}
+         "memory_core_append", "memory_core_replace", "memory_core_insert", "memory_core_rethink", "memory_reflect",
+         "memory_triggers", "memory_status"}
 
 
 def stdio(workspace: Path) -> StdioServerParameters:
@@ -101,6 +104,21 @@ def test_every_tool_over_stdio(indexed_workspace: Path) -> None:
             assert error and "read-only" in message
             error, edit = await call(client, "memory_core_rethink", block="Human", text="- Name: Peter")
             assert not error and (ws / "MEMORY.md").read_text().endswith("## Human\n- Name: Peter\n")
+
+            # status: the index's figures, as `memory status --json` gives them
+            error, status = await call(client, "memory_status")
+            cli_status = json.loads(run_ok(ws, "status", "--json"))
+            assert not error and (status["files"], status["chunks"]) == (cli_status["files"], cli_status["chunks"])
+            # triggers: the entries a message names, or all of them with their phrases
+            (ws / "bank").mkdir(exist_ok=True)
+            (ws / "bank" / "world.md").write_text("# World\n\n- No deploys on Fridays. <!-- trigger: deploy freeze -->\n")
+            error, listed = await call(client, "memory_triggers")
+            assert not error and [(r["source"], r["phrases"]) for r in listed["results"]] == [
+                ("bank/world.md#L3", ["deploy freeze"])]
+            error, named = await call(client, "memory_triggers", message="Is there a deploy freeze today?")
+            assert not error and [r["source"] for r in named["results"]] == ["bank/world.md#L3"]
+            error, named = await call(client, "memory_triggers", message="Good morning")
+            assert not error and named["results"] == []
 
             # reflect: a dry run unless asked
             before = tree_hashes(ws)

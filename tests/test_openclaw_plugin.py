@@ -91,7 +91,10 @@ class OpenClaw:
                 "allow": ["workspace-memory"],
                 "load": {"paths": [str(PLUGIN_DIR)]},
                 "slots": {"memory": "workspace-memory"},
-                "entries": {"workspace-memory": {"enabled": True, "config": {"command": command}}},
+                # dreaming off, as the install sets it (docs/openclaw.md): else the plugin writes it at the
+                # gateway's first start, and OpenClaw reloads the plugin mid-test
+                "entries": {"workspace-memory": {"enabled": True, "config": {"command": command,
+                                                                             "dreaming": {"enabled": False}}}},
             },
         }
         if search:
@@ -143,7 +146,7 @@ def test_inspect_shows_the_plugin_loaded_in_the_memory_slot(oc: OpenClaw) -> Non
     assert plugin["activationReason"] == "selected memory slot"
     assert set(plugin["toolNames"]) == TOOLS
     assert plugin["cliCommands"] == ["memory"]
-    assert plugin["services"] == ["workspace-memory-engine"]
+    assert plugin["services"] == ["workspace-memory-engine", "workspace-memory-reflect-schedule"]
     assert plugin["rootDir"] == str(PLUGIN_DIR)
 
 

@@ -447,7 +447,7 @@ NOT_FOR_A_LEXICAL_RECALL = (
     "workspace_memory.index.sessions", "workspace_memory.embed", "workspace_memory.markdown.parse",
     "workspace_memory.reflect", "workspace_memory.facts.model", "workspace_memory.index.records",
     "workspace_memory.files", "workspace_memory.locks", "workspace_memory.index.ports",
-    "workspace_memory.index.vector_space",
+    "workspace_memory.index.vector_space", "workspace_memory.media", "workspace_memory.index.media_rows",
 )
 # The agent's call (the console script's quick path) also leaves these out.
 NOT_ON_THE_AGENTS_CALL = ("click", "dataclasses", "inspect", "numpy")

@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from conftest import run_ok, write_files
-from workspace_memory.agent.triggers import MAX_CHARS, find_triggers, phrase_score, trigger_entries
+from workspace_memory.agent.triggers import (
+    MAX_CHARS,
+    find_triggers,
+    list_triggers,
+    phrase_score,
+    trigger_entries,
+)
 
 FILES = {
     "MEMORY.md": """\
@@ -109,6 +115,16 @@ def test_entries_are_compact_sections_or_items() -> None:
 def test_daily_notes_never_qualify(sources: list) -> None:
     found = find_triggers("espresso machine", sources)["results"]
     assert [r["path"] for r in found] == ["MEMORY.md"]
+
+
+def test_listing_gives_every_entry_with_its_phrases(sources: list) -> None:
+    """The list a runtime that matches messages itself gets (OpenClaw's trigger recall): the entries
+    find_triggers chooses from, daily notes left out, each with its phrases; capped."""
+    listed = list_triggers(sources)
+    assert [r["source"] for r in listed["results"]] == ["MEMORY.md#L3-L6", "MEMORY.md#L8-L9", "MEMORY.md#L12",
+                                                        "bank/entities/Andy.md#L3-L4", "bank/world.md#L3-L5"]
+    assert listed["results"][0]["phrases"] == ["espresso machine", "coffee maker"] and listed["total"] == 5
+    assert len(list_triggers(sources, limit=2)["results"]) == 2
 
 
 def test_at_most_three_entries_within_the_budget() -> None:

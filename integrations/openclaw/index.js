@@ -11,6 +11,14 @@ export default definePluginEntry({
   description: "Offline memory engine: memory_search/memory_get, retain, reflect, core memory, and `openclaw memory recall|reflect`",
   kind: "memory",
   register(api) {
-    register(api);
+    register(api, {
+      // OpenClaw's session-visibility checks, for transcript hits (src/visibility.js), loaded on first use.
+      sdk: async () => {
+        const [visibility, hits] = await Promise.all([
+          import("openclaw/plugin-sdk/session-visibility"), import("openclaw/plugin-sdk/session-transcript-hit"),
+        ]);
+        return { visibility, hits };
+      },
+    });
   },
 });

@@ -110,7 +110,7 @@ def _check(mem, notices: list[str]) -> list[Finding]:
                                 "Markdown", True, {"rebuild": True}), *_symlinks(ws)]
     notices += mem.refresh()  # the cheap sync every read does: the index then describes the files
     status = mem.store.status()
-    found += _index_health(mem, notices) + _warnings(status["warnings"]) + _missing_pages(mem.store)
+    found += _index_health(mem, notices) + _warnings(status["warnings"]) + _missing_pages(mem.store) + _media(ws)
     return found + _evidence(ws) + _symlinks(ws)
 
 
@@ -179,7 +179,20 @@ def _embedding_space(mem, notices: list[str]) -> list[Finding]:
                     f"fix {space['chain'][0]} (key, URL, quota), then run `memory index`: it moves back to it")]
 
 
+def _media(ws: Workspace) -> list[Finding]:
+    """An extractor `[media]` needs that this machine lacks: media files are then found by name only."""
+    if "media" not in ws.config:
+        return []
+    from .media.available import report
+    from .media.settings import media_settings
+
+    return [Finding("media-extractor", line.split(" (", 1)[0], None, None, line.split(" (", 1)[1].rstrip(")"))
+            for line in report(media_settings(ws.config))["missing"]]
+
+
 def _warnings(warnings: list[dict[str, Any]]) -> list[Finding]:
+    from .media.reading import is_media_path
+
     out = []
     for w in warnings:
         path, line, message = w["path"], w["line"], w["message"]
@@ -189,6 +202,10 @@ def _warnings(warnings: list[dict[str, Any]]) -> list[Finding]:
         elif message.startswith("file is ") and "are indexed" in message:
             out.append(Finding("file-truncated", message, path, line,
                                "split the file (each file is indexed up to that limit; the rest is never read)"))
+        elif is_media_path(path):
+            out.append(Finding("media-skipped", message, path, None,
+                               "it is found by its name and metadata; replace it with a readable copy, or "
+                               f"describe it in {path}.md (a sidecar you write wins)"))
         elif message.startswith("confidence ") and "outside 0..1" in message:
             out.append(Finding("opinion-confidence", message, path, line,
                                "write a confidence in 0..1 (0.7), or a percentage with % (70%)"))

@@ -7,10 +7,14 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { agentWorkspaces } from "./agents.js";
+import { listPublicArtifacts } from "./artifacts.js";
 import { registerMemoryCli } from "./cli.js";
+import { desiredJob, readReflectSchedule, reflectScheduleService } from "./cron.js";
 import { DEFAULT_TIMEOUT_MS, EnginePool } from "./engine.js";
 import { providerKeys } from "./keys.js";
 import { citationsMode, promptSection } from "./mapping.js";
+import { createMemoryRuntime } from "./runtime.js";
 import { TOOL_NAMES, createGetTool, createPassThroughTools, createSearchTool } from "./tools.js";
 
 export const PLUGIN_ID = "workspace-memory";
@@ -149,8 +153,11 @@ export function byteSize(v) {
   return Math.floor(Number(m[1]) * unit);
 }
 
-/** The registration, separate from definePluginEntry so the node tests drive it with a fake api. @param {any} api */
-export function register(api) {
+/**
+ * The registration, separate from definePluginEntry so the node tests drive it with a fake api.
+ * @param {any} api @param {{sdk?: () => Promise<{visibility: any, hits: any}>}} [host] what index.js loads from OpenClaw
+ */
+export function register(api, host = {}) {
   const pc = readPluginConfig(api.pluginConfig);
   const pool = new EnginePool({ command: pc.command, env: pc.env, timeoutMs: pc.timeoutMs });
   const liveConfig = () => (api.runtime?.config?.current ? api.runtime.config.current() : api.config);
@@ -166,6 +173,8 @@ export function register(api) {
   };
   const deps = { engineFor, configOf };
   const flushCache = new Map();
+  /** Each agent's workspace in `cfg`, grouped (artifacts, the reflect schedule). @param {any} cfg */
+  const workspacesOf = (cfg) => agentWorkspaces(cfg, (agentId) => resolveWorkspace(pc, { agentId, config: cfg }));
 
   api.registerMemoryCapability({
     deterministicRecallToolName: "memory_search",
@@ -176,6 +185,9 @@ export function register(api) {
       const cfg = params.cfg ?? liveConfig();
       return flushPlan(pc, resolveWorkspace(pc, { config: cfg }), cfg, flushCache);
     },
+    // memory.search, doctor's memory status, the Control UI's Memories tab, trigger recall (runtime.js)
+    runtime: createMemoryRuntime({ engineForAgent: (cfg, agentId) => engineFor({ agentId, config: cfg }), sdk: host.sdk }),
+    publicArtifacts: { listArtifacts: (/** @type {any} */ params) => listPublicArtifacts(workspacesOf(params?.cfg ?? liveConfig())) },
   });
 
   api.registerTool((/** @type {any} */ ctx) => createSearchTool(ctx, deps), { names: ["memory_search"] });
@@ -194,6 +206,19 @@ export function register(api) {
       pool.closeAll();
     },
   });
+
+  // The managed reflect job in OpenClaw's cron, one per agent workspace (cron.js), from the live config.
+  api.registerService(reflectScheduleService(api, {
+    pluginId: PLUGIN_ID,
+    jobsFor: (/** @type {any} */ cfg) => {
+      const raw = cfg?.plugins?.entries?.[PLUGIN_ID]?.config ?? api.pluginConfig;
+      const schedule = readReflectSchedule(raw?.reflect, cfg);
+      if (!schedule.enabled) return [];
+      const live = readPluginConfig(raw);
+      return workspacesOf(cfg).map((group) => desiredJob(group, schedule, {
+        command: live.command, env: { ...live.env, ...engineEnv(cfg, group.agentIds[0]) } }));
+    },
+  }));
 
   api.registerCli((/** @type {any} */ ctx) => {
     registerMemoryCli(ctx.program, (agent) => {

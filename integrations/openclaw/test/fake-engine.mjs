@@ -36,6 +36,15 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
     else if (String(args.path).includes("missing")) fail(msg.id, `${args.path}: no such file`);
     else ok(msg.id, { path: args.path.split("#")[0], start_line: args.from_line ?? 1, end_line: (args.from_line ?? 1) + 1,
       total_lines: 10, text: "a\nb", next_from: (args.from_line ?? 1) + 2, received: args });
+  } else if (name === "memory_status") {
+    ok(msg.id, { workspace, index: `sqlite ${workspace}/.memory/index.sqlite`, files: 21, chunks: 54, facts: 18, entities: 5,
+      last_sync: "2025-11-30T12:00:00+00:00", index_age_seconds: 3.5, modes: ["lexical", "semantic", "hybrid"],
+      embedding: "local/use-multilingual-v3", embedding_space: { model: "use-multilingual-v3" }, warnings: [{}], notices: [] });
+  } else if (name === "memory_triggers") {
+    ok(msg.id, { results: [{ source: "MEMORY.md#L3-L4", path: "MEMORY.md", start_line: 3, end_line: 4,
+      phrases: ["espresso machine", "coffee maker"], text: "## Kitchen\n- The espresso machine is broken." },
+    { source: "memory/2025-11-10.md#L7", path: "memory/2025-11-10.md", start_line: 7, end_line: 7,
+      phrases: ["vienna"], text: "Peter lives in Vienna." }], total: 2 });
   } else if (name === "env") {
     // What keys.js handed over: the child's environment, and its argv (which must not hold them).
     ok(msg.id, { env: Object.fromEntries(["OPENAI_API_KEY", "GEMINI_API_KEY", "VOYAGE_API_KEY", "MISTRAL_API_KEY"]

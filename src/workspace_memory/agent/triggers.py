@@ -36,6 +36,7 @@ EXACT_BELOW = 5
 MAX_ENTRIES = 3
 ENTRY_CHARS = 600
 MAX_CHARS = MAX_ENTRIES * ENTRY_CHARS  # 1,800
+MAX_LISTED = 200  # list_triggers: entries listed at most (a runtime that matches them itself)
 _WORD_RE = re.compile(r"\w+")
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 _LIST_ITEM_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
@@ -144,6 +145,17 @@ def phrase_score(phrase: str, message: str, message_words: list[str] | None = No
         if best == 100.0:
             break
     return best
+
+
+def list_triggers(sources: list[tuple[str, str]], limit: int = MAX_LISTED) -> dict:
+    """Every trigger entry of `sources` [(path, text)], in file order, for a runtime that matches
+    messages itself (OpenClaw's trigger recall): the same entries `find_triggers` chooses from,
+    with their phrases; at most `limit` (<= MAX_LISTED). Daily logs are skipped."""
+    limit = max(1, min(limit, MAX_LISTED))
+    entries = [e for path, text in sources if file_role(path) in ("core", "bank") for e in trigger_entries(path, text)]
+    results = [{"source": e.source, "path": e.path, "start_line": e.start_line, "end_line": e.end_line,
+                "phrases": list(e.phrases), "text": e.text} for e in entries[:limit]]
+    return {"results": results, "total": len(entries)}
 
 
 def find_triggers(message: str, sources: list[tuple[str, str]]) -> dict:

@@ -177,7 +177,8 @@ class Memory(StoreOps, AgentOps, Following):
             # A rebuild also re-chooses the embedding model: the settings (or today's default) decide.
             self.store.record_model(None)
             self.vector_space.forget()
-        report = self.store.sync(self.workspace, rebuild=rebuild, progress=progress, wait=INDEX_WAIT)
+        report = self.store.sync(self.workspace, rebuild=rebuild, progress=progress, wait=INDEX_WAIT,
+                                 extract_media=True)
         report.notices[:0] = self.store.take_notices()
         sessions = self.sync_sessions(wait=INDEX_WAIT)
         if sessions.files or sessions.removed or sessions.notices:
@@ -318,9 +319,16 @@ class Memory(StoreOps, AgentOps, Following):
         """Counts, warnings with path:line, index age and available search modes."""
         notices = self.refresh()
         embedding, model_notices = self.vector_space.label()
-        return {"workspace": str(self.workspace.root) if self.checkout else None, "index": self.store.describe(),
-                **self.store.status(), "modes": ["lexical", "semantic", "hybrid"] if embedding else ["lexical"],
-                "embedding": embedding, "embedding_space": self.embedding_space(), "notices": notices + model_notices}
+        out = {"workspace": str(self.workspace.root) if self.checkout else None, "index": self.store.describe(),
+               **self.store.status(), "modes": ["lexical", "semantic", "hybrid"] if embedding else ["lexical"],
+               "embedding": embedding, "embedding_space": self.embedding_space(), "notices": notices + model_notices}
+        if "media" in self.workspace.config:  # what media indexing can do here, and what to add (media.available)
+            from ..media.available import report
+            from ..media.settings import media_settings
+
+            out["media"] = report(media_settings(self.workspace.config))
+            out["notices"] += [f"media: {line}" for line in out["media"]["missing"]]
+        return out
 
     def embedding_space(self) -> dict[str, Any] | None:
         """Provider, model, dimensions, chain and fallback in use, tokens sent (VectorSpace.describe);
@@ -361,19 +369,40 @@ class Memory(StoreOps, AgentOps, Following):
         `memory/x.md#L7-L9` exactly lines 7 to 9; explicit `start` / `lines` win. Store-only,
         the text comes from the store (the file as it was last indexed).
         """
+        from ..workspace.layout import ANY_MEDIA_SUFFIX
         from ..workspace.paging import page_text, parse_citation, read_page, store_key
 
         check_text("path", path)
         path, cited_start, cited_lines = parse_citation(path)
         start = start if start is not None else cited_start or 1
         lines = lines if lines is not None else cited_lines
+        if self.checkout and "media" in self.workspace.config:
+            from ..media.reading import derived_text, is_media_path
+
+            if is_media_path(path):  # an image, PDF or voice note: its derived text, marked as such
+                key, text, note = derived_text(self.workspace, path)
+                page = page_text(key, text, start, lines, max_chars)
+                page.derived = note
+                return page
         if self.checkout:
             return read_page(self.workspace, path, start, lines, max_chars)
         key = store_key(path)
         text = self.store.file_text(key)
         if text is None:
             raise PathRefused(f"{path}: no such file in workspace {self.store_config.workspace!r} of the store")
-        return page_text(key, text, start, lines, max_chars)
+        page = page_text(key, text, start, lines, max_chars)
+        if key.lower().endswith(ANY_MEDIA_SUFFIX):  # the text the index derived from an image, PDF or voice note
+            page.derived = f"text derived from this {key.rsplit('.', 1)[-1].lower()} file, as last indexed"
+        return page
+
+    def media_file(self, path: str) -> tuple[bytes, str]:
+        """A media file's bytes and content type, for `memory ui` to show beside its derived text
+        (media.reading.media_bytes: confined like `get`, bounded, typed by content)."""
+        from ..media.reading import media_bytes
+
+        check_text("path", path)
+        self._needs_checkout("showing a media file")
+        return media_bytes(self.workspace, path)
 
     def retain(self, bullet: str, day: date | None = None) -> RetainWrite:
         """Append a validated Retain bullet to a day's log (see `workspace.retain_writer.retain`)."""
@@ -421,10 +450,22 @@ class Memory(StoreOps, AgentOps, Following):
             "copies": found.copies,
             "notices": ["copies outside the workspace (git history, backups) are not reached"],
         }
-        if found.copies:
-            result["notices"].insert(0, f"{len(found.copies)} other file(s) of the workspace hold it; the engine "
+        media = self._purge_media(pattern, found.replacement, result, dry_run=True)
+        if "media_transcripts" in result:  # with [media], its files and transcripts are read: said apart
+            from ..workspace.layout import ANY_MEDIA_SUFFIX
+
+            result["media_files"] = [c for c in found.copies if c.lower().endswith(ANY_MEDIA_SUFFIX)]
+            skip = set(result["media_files"]) | set(result["media_transcripts"])
+            result["copies"] = [c for c in found.copies if c not in skip]
+            if result["media_entries"] or result["media_files"]:
+                result["notices"].append("images, PDFs and recordings are not changed: the text derived from "
+                                         "them is rewritten in the cache and the index; delete or replace a file "
+                                         "that must go")
+        copies = result["copies"]
+        if copies:
+            result["notices"].insert(0, f"{len(copies)} other file(s) of the workspace hold it; the engine "
                                         "does not read them and leaves them as they are (delete or edit them): "
-                                        + ", ".join(found.copies[:20]) + (" …" if len(found.copies) > 20 else ""))
+                                        + ", ".join(copies[:20]) + (" …" if len(copies) > 20 else ""))
         if found.unsearched:
             result["notices"].append(f"not searched (over {markdown.MAX_SCANNED_BYTES // 1_048_576} MB): "
                                      + ", ".join(found.unsearched[:20]))
@@ -433,10 +474,26 @@ class Memory(StoreOps, AgentOps, Following):
             result["refused"] = refused
         if apply:
             result["changed"] = markdown.apply(self.workspace, found)
-            self.store.sync(self.workspace, wait=INDEX_WAIT)
+            rebuild = media and self._purge_media(pattern, found.replacement, result, dry_run=False)
+            # A media file's rows come from its cache entry, and its own bytes did not change: rebuild.
+            self.store.sync(self.workspace, wait=INDEX_WAIT, rebuild=rebuild)
             result["session_entries"] = self.store.purge(pattern, found.replacement)
             result["notices"] += self.store.take_notices()
         return result
+
+    def _purge_media(self, pattern: str, replacement: str, result: dict[str, Any], dry_run: bool) -> bool:
+        """The media side of a purge (media.purge): cached derived text and voice notes' transcripts.
+        True when some held the pattern (a media file's rows then come from a rewritten cache: rebuild)."""
+        if not self.checkout or "media" not in self.workspace.config:
+            return False
+        from ..media.purge import purge_cache, purge_transcripts
+        from ..media.settings import media_settings
+
+        suffixes = media_settings(self.workspace.config).suffixes()
+        cached = purge_cache(self.workspace.state_dir, pattern, replacement, dry_run)
+        transcripts = purge_transcripts(self.workspace, suffixes, pattern, replacement, dry_run)
+        result["media_entries"], result["media_transcripts"] = cached, transcripts
+        return bool(cached or transcripts)
 
     def export(self, fmt: str = "jsonl", since: str | None = None) -> str | bytes:
         """Every fact (kind, entities, confidence, stated time, source, validity) as JSONL text, or a

@@ -91,6 +91,18 @@ class AgentOps:
     def triggers(self, message: str) -> dict[str, Any]:
         """Core entries whose `<!-- trigger: ... -->` phrases match `message` strongly (agent/triggers.py)."""
         from ..agent.triggers import find_triggers
+
+        return find_triggers(message, self._trigger_sources())
+
+    def trigger_entries(self, limit: int | None = None) -> dict[str, Any]:
+        """Every trigger entry with its phrases (agent/triggers.list_triggers), for a runtime that
+        matches messages itself."""
+        from ..agent.triggers import MAX_LISTED, list_triggers
+
+        return list_triggers(self._trigger_sources(), MAX_LISTED if limit is None else limit)
+
+    def _trigger_sources(self) -> list[tuple[str, str]]:
+        """(key, text) of MEMORY.md and the bank pages: where triggers live."""
         from ..files import decode_markdown
 
         sources = []
@@ -100,7 +112,7 @@ class AgentOps:
                     sources.append((mf.key, decode_markdown(fh.read()).text))
             except OSError:
                 continue
-        return find_triggers(message, sources)
+        return sources
 
     def flush_prompt(self) -> dict[str, str]:
         """The system/user prompt pair a runtime sends before compacting a session (agent/flush.py)."""

@@ -40,7 +40,7 @@ class Following:
     @_repairing
     def index_changes(self, changes: Changes) -> SyncReport:
         """Index a batch of changes seen by the watcher (`memory watch`), embedding new text when it can."""
-        report = self._sync_changes(changes, wait=INDEX_WAIT)
+        report = self._sync_changes(changes, wait=INDEX_WAIT, extract_media=True)
         if report.dirty:
             report.notices += self._embed_new_text()
         return report
@@ -61,11 +61,12 @@ class Following:
             return [*report.notices, "the index is being updated by another process; results may be a moment behind"]
         return report.notices
 
-    def _sync_changes(self, changes: Changes, wait: float) -> SyncReport:
-        """Sync the changed keys (or everything), then bring the vectors kept in memory along."""
+    def _sync_changes(self, changes: Changes, wait: float, extract_media: bool = False) -> SyncReport:
+        """Sync the changed keys (or everything), then bring the vectors kept in memory along.
+        `extract_media`: the watcher's own sync reads new media files' text; a read's never does."""
         before = self.store.generation()
         report = self.store.sync(self.workspace, wait=wait, rebuild_if_stale=False,
-                                 only=None if changes.rescan else set(changes.keys))
+                                 only=None if changes.rescan else set(changes.keys), extract_media=extract_media)
         report.notices[:0] = self.store.take_notices()
         if report.busy and self._watcher is not None:
             self._watcher.put_back(changes)  # retried by the next read

@@ -41,6 +41,16 @@ def render_recall(result: dict[str, Any]) -> None:
             echo("    why: " + found + ", ".join(f"{k}={v}" for k, v in (ex["channels"] | ex["factors"]).items()))
 
 
+def _media_rows(media: dict[str, Any] | None) -> list[tuple[str, str]]:
+    """`[media]`: on or off, and each extractor (what is missing is in the notices, with how to add it)."""
+    if not media:
+        return []
+    if not media["enabled"]:
+        return [("media", "off ([media] enabled = false)")]
+    found = ", ".join(f"{k} {v or 'missing'}" for k, v in media["extractors"].items())
+    return [("media", f"{', '.join(media['modalities'])}; {found}")]
+
+
 def render_status(data: dict[str, Any]) -> None:
     """A rich table of counts, then warnings as path:line lines."""
     from rich.console import Console
@@ -66,6 +76,7 @@ def render_status(data: dict[str, Any]) -> None:
         ("search modes", ", ".join(data["modes"])),
         ("embedding", data.get("embedding") or "none (lexical search)"),
         *_space_rows(data.get("embedding_space")),
+        *_media_rows(data.get("media")),
         ("warnings", str(len(data["warnings"]))),
     ]
     for key, value in rows:

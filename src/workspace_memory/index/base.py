@@ -464,10 +464,11 @@ class Store(StoreReader, Protocol):
 
     def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0,
              progress: Progress | None = None, rebuild_if_stale: bool = True,
-             only: set[str] | None = None) -> SyncReport:
+             only: set[str] | None = None, extract_media: bool = False) -> SyncReport:
         """index.indexer.sync through `writer()`: bring the rows up to date with the workspace's
         Markdown (only changed files are parsed; `only`: just these workspace keys). `wait=0`
-        returns at once (busy) when another writer works."""
+        returns at once (busy) when another writer works. `extract_media`: read new media files'
+        text (`memory index`, `memory watch`; never a recall)."""
         ...
 
     def generation(self) -> int:

@@ -15,7 +15,9 @@ Every store runs these steps (index.ports says what a store supplies; the SQL is
    fingerprint, and bump the generation when entries changed.
 
 Indexing never writes Markdown: files are only opened for reading. Session transcripts are
-applied by index.sessions.apply_sessions through the same writer.
+applied by index.sessions.apply_sessions through the same writer. With `[media]` enabled, images,
+PDFs and voice notes are scanned too (index.media_rows): their derived text is read in
+`memory index` / `memory watch` (`extract_media=True`), never in a recall's sync.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from .sync_plan import settings_fingerprint as _fingerprint
 if TYPE_CHECKING:
     from ..workspace.layout import MarkdownFile, Workspace
     from .base import Progress
+    from .media_rows import MediaIndexing
     from .ports import Document, IndexWriter
     from .sync_plan import Pending
 
@@ -39,31 +42,64 @@ BATCH = 200  # files a transaction: keeps readers' view fresh and memory flat on
 
 
 def settings_fingerprint(writer: IndexWriter, date_order: str | None = None,
-                         languages: tuple[str, ...] = ()) -> dict[str, object]:
-    """Everything that shapes this store's rows (`date_order`, `languages`: the workspace's `[time]`)."""
-    return _fingerprint(writer.schema, writer.tokenizer, date_order, languages)
+                         languages: tuple[str, ...] = (), media: dict | None = None) -> dict[str, object]:
+    """Everything that shapes this store's rows (`date_order`, `languages`: the workspace's `[time]`;
+    `media`: its `[media]`, MediaIndexing.fingerprint)."""
+    return _fingerprint(writer.schema, writer.tokenizer, date_order, languages, media)
 
 
 def settings_changed(writer: IndexWriter, date_order: str | None = None,
                      languages: tuple[str, ...] = ()) -> str | None:
-    """What changed since the rows were built with other settings ("chunk_tokens 200 -> 180"), or None."""
+    """What changed since the rows were built with other settings ("chunk_tokens 200 -> 180"), or None.
+
+    `[media]` is not compared here (the callers pass only `[time]`); a sync compares it."""
     stored, has_rows, _ = writer.stored([])
-    return fingerprint_change(stored, settings_fingerprint(writer, date_order, languages), has_rows)
+    current = settings_fingerprint(writer, date_order, languages)
+    if stored is not None:
+        old = json.loads(stored) if isinstance(stored, str) else stored
+        if "media" in old:
+            current["media"] = old["media"]
+    return fingerprint_change(stored, current, has_rows)
 
 
 def sync(ws: Workspace, writer: IndexWriter, *, rebuild: bool = False, wait: float | None = 60.0,
          progress: Progress | None = None, rebuild_if_stale: bool = True,
-         only: set[str] | None = None) -> SyncReport:
+         only: set[str] | None = None, extract_media: bool = False) -> SyncReport:
     """Bring the store's rows up to date with `ws`; see the module docstring for the steps.
 
     `wait=0` returns at once with `busy=True` when another process is writing. `progress(done,
     total)` is called while parsing. `only` limits the scan to these workspace keys (a watcher that
     saw them change). When the settings fingerprint changed, the rows are rebuilt; with
     `rebuild_if_stale=False` (a recall) they are left as they are and a notice says so.
+    `extract_media` (`memory index`, `memory watch`): read the text of new media files; without it
+    they are indexed by name until then (index.media_rows).
     """
     started = time.perf_counter()
     report = SyncReport()
-    fingerprint = settings_fingerprint(writer, ws.date_order, ws.fact_languages)
+    media = _media(ws, extract_media)
+    try:
+        return _sync(ws, writer, report, started, media, rebuild, wait, progress, rebuild_if_stale, only)
+    finally:
+        if media is not None:
+            report.notices += media.notices()
+            media.close()
+
+
+def _media(ws: Workspace, extract: bool) -> MediaIndexing | None:
+    """The media side of a sync, when `[media]` is enabled (else None: nothing of media/ is imported)."""
+    if "media" not in ws.config:
+        return None
+    from .media_rows import MediaIndexing, media_settings_of
+
+    settings = media_settings_of(ws)
+    return MediaIndexing(ws, settings, extract) if settings is not None and settings.enabled else None
+
+
+def _sync(ws: Workspace, writer: IndexWriter, report: SyncReport, started: float, media: MediaIndexing | None,
+          rebuild: bool, wait: float | None, progress: Progress | None, rebuild_if_stale: bool,
+          only: set[str] | None) -> SyncReport:
+    fingerprint = settings_fingerprint(writer, ws.date_order, ws.fact_languages,
+                                       media.fingerprint() if media is not None else None)
     stale, known = None, {}
     if not rebuild:
         stored, has_rows, known = writer.stored(None if only is None else sorted(only))
@@ -77,7 +113,7 @@ def sync(ws: Workspace, writer: IndexWriter, *, rebuild: bool = False, wait: flo
     if rebuild:
         only = None
     else:
-        pending = scan(ws, known, False, only)
+        pending = scan(ws, known, False, only, media)
         if not pending.candidates and not pending.removed:
             report.unchanged = pending.total
             report.seconds = time.perf_counter() - started
@@ -90,11 +126,11 @@ def sync(ws: Workspace, writer: IndexWriter, *, rebuild: bool = False, wait: flo
         with writer.transaction() if rebuild else contextlib.nullcontext():
             if rebuild:
                 writer.clear()
-                pending = scan(ws, {}, True)
+                pending = scan(ws, {}, True, media=media)
             else:  # another writer may have synced some meanwhile
                 pending = recheck(pending, writer.stored(changed_paths(pending))[2])
             report.unchanged = pending.total - len(pending.candidates)
-            _apply(ws, writer, pending, report, progress)
+            _apply(ws, writer, pending, report, progress, media)
             keys = None if rebuild else report.entity_keys
             with writer.transaction():
                 update_entities(writer, keys)
@@ -107,8 +143,10 @@ def sync(ws: Workspace, writer: IndexWriter, *, rebuild: bool = False, wait: flo
 
 
 def _apply(ws: Workspace, writer: IndexWriter, pending: Pending, report: SyncReport,
-           progress: Progress | None) -> None:
+           progress: Progress | None, media: MediaIndexing | None = None) -> None:
     """Delete the rows of files that are gone, then replace those of changed files, a batch a transaction."""
+    if media is not None:  # OCR takes seconds a file: done first, a file at a time, with progress
+        media.prepare(pending.candidates, pending.known, progress)
     if pending.removed:
         with writer.transaction():
             report.removed_chunk_ids += _delete(writer, pending.removed, report)
@@ -119,7 +157,7 @@ def _apply(ws: Workspace, writer: IndexWriter, pending: Pending, report: SyncRep
         with writer.transaction():
             documents = []
             for mf, mtime_ns, size in batch:
-                document = _read(ws, writer, mf, mtime_ns, size, pending.known.get(mf.key), report)
+                document = _read(ws, writer, mf, mtime_ns, size, pending.known.get(mf.key), report, media)
                 if document is not None:
                     documents.append(document)
             report.new_chunk_ids += writer.insert_documents(documents)
@@ -128,24 +166,19 @@ def _apply(ws: Workspace, writer: IndexWriter, pending: Pending, report: SyncRep
 
 
 def _read(ws: Workspace, writer: IndexWriter, mf: MarkdownFile, mtime_ns: int, size: int,
-          old: tuple[int, int, str] | None, report: SyncReport) -> Document | None:
+          old: tuple[int, int, str] | None, report: SyncReport, media: MediaIndexing | None = None) -> Document | None:
     """One changed file's new rows (its old rows deleted), or None when only its stat changed."""
     from ..files import decode_markdown, looks_binary, read_bounded  # lazy: a recall reads no file
     from .rows import file_rows, mentioned
 
+    if media is not None and media.handles(mf.key):
+        return _read_media(ws, writer, media, mf, mtime_ns, size, old, report)
     try:
         digest, head, total = read_bounded(mf.path)  # read only: indexing never writes Markdown
     except OSError:
         return None
-    if old is not None and old[2] == digest:
-        writer.touch(mf.key, mtime_ns, size)
-        report.touched += 1
+    if not _clear_old(writer, mf, mtime_ns, size, old, digest, report):
         return None
-    if old is not None:
-        report.removed_chunk_ids += _delete(writer, [mf.key], report)
-        report.changed += 1
-    else:
-        report.added += 1
     rows = file_rows(mf.key, mf.role, mf.day, head, total, ws.date_order, ws.fact_languages)
     rows.file |= {"hash": digest, "mtime_ns": mtime_ns, "size": size}
     report.entity_keys.update(page_key(mf.key))
@@ -153,6 +186,37 @@ def _read(ws: Workspace, writer: IndexWriter, mf: MarkdownFile, mtime_ns: int, s
     # A store that keeps texts serves `get` and recall on machines without a checkout (binary files: none).
     text = None if not writer.keeps_texts or looks_binary(head) else decode_markdown(head).text
     return rows, text
+
+
+def _read_media(ws: Workspace, writer: IndexWriter, media: MediaIndexing, mf: MarkdownFile, mtime_ns: int,
+                size: int, old: tuple[int, int, str] | None, report: SyncReport) -> Document | None:
+    """_read for an image, PDF or voice note: its rows are those of its derived text (index.media_rows)."""
+    from .rows import mentioned
+
+    digest = media.digest(mf)
+    if digest is None:
+        return None
+    if not _clear_old(writer, mf, mtime_ns, size, old, digest, report):
+        return None
+    rows, text, digest = media.rows(mf, mtime_ns, digest, ws.date_order, ws.fact_languages)
+    rows.file |= {"hash": digest, "mtime_ns": mtime_ns, "size": size}
+    report.entity_keys.update(mentioned(rows.chunks))
+    return rows, text if writer.keeps_texts else None
+
+
+def _clear_old(writer: IndexWriter, mf: MarkdownFile, mtime_ns: int, size: int, old: tuple[int, int, str] | None,
+               digest: str, report: SyncReport) -> bool:
+    """False when the content is the same (only the stat is stored); else delete the old rows and count."""
+    if old is not None and old[2] == digest:
+        writer.touch(mf.key, mtime_ns, size)
+        report.touched += 1
+        return False
+    if old is not None:
+        report.removed_chunk_ids += _delete(writer, [mf.key], report)
+        report.changed += 1
+    else:
+        report.added += 1
+    return True
 
 
 def _delete(writer: IndexWriter, paths: list[str], report: SyncReport) -> list[int]:

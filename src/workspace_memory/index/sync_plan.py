@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..workspace.layout import MarkdownFile, Workspace
 
 if TYPE_CHECKING:
+    from .media_rows import MediaIndexing
     from .ports import Known  # path -> (mtime_ns, size, hash)
 
 
@@ -32,9 +33,16 @@ class Pending:
         self.candidates, self.removed, self.known, self.total = candidates, removed, known, total
 
 
-def scan(ws: Workspace, known: Known, everything: bool, only: set[str] | None = None) -> Pending:
-    """Stat every Markdown file (or, with `only`, just those workspace keys) against `known`."""
-    files = ws.markdown_files() if only is None else ws.files_for_keys(only)
+def scan(ws: Workspace, known: Known, everything: bool, only: set[str] | None = None,
+         media: MediaIndexing | None = None) -> Pending:
+    """Stat every Markdown file (or, with `only`, just those workspace keys) against `known`.
+
+    With `media`, its media files too: a media file's stat includes its sidecars' (a transcript or
+    a `photo.png.md` written later re-reads it), and a sync that extracts takes up the files whose
+    text a recall left for later (hash `pending:`).
+    """
+    suffixes = media.suffixes if media is not None else ()
+    files = ws.markdown_files(suffixes) if only is None else ws.files_for_keys(only, suffixes)
     candidates = []
     seen = set()
     for mf in files:
@@ -45,17 +53,39 @@ def scan(ws: Workspace, known: Known, everything: bool, only: set[str] | None = 
             st = os.stat(mf.path, follow_symlinks=False)
         except OSError:
             continue
+        mtime_ns, size = st.st_mtime_ns, st.st_size
+        retry = False
+        if media is not None and media.handles(mf.key):
+            mtime_ns, size, retry = media_stat(mf, mtime_ns, size, known.get(mf.key), media.extract)
         old = known.get(mf.key)
-        if everything or old is None or old[0] != st.st_mtime_ns or old[1] != st.st_size:
-            candidates.append((mf, st.st_mtime_ns, st.st_size))
+        if everything or retry or old is None or old[0] != mtime_ns or old[1] != size:
+            candidates.append((mf, mtime_ns, size))
     removed = sorted(set(known) - seen)
     return Pending(candidates, removed, known, len(seen))
+
+
+def media_stat(mf: MarkdownFile, mtime_ns: int, size: int, old: tuple | None,
+               extract: bool) -> tuple[int, int, bool]:
+    """A media file's (mtime_ns, size) with its sidecars', and whether a sync that extracts must read
+    it again (a recall indexed it by name only)."""
+    from ..media.settings import modality
+    from ..media.sidecars import sidecar_stat
+
+    try:
+        side_mtime, side_size = sidecar_stat(str(mf.path), modality(mf.key) == "audio")
+    except OSError:
+        side_mtime, side_size = 0, 0
+    from ..media.settings import PENDING
+
+    retry = extract and old is not None and str(old[2] or "").startswith(PENDING)
+    return max(mtime_ns, side_mtime), size + side_size, retry
 
 
 def recheck(pending: Pending, known: Known) -> Pending:
     """Drop the candidates that another process indexed between our scan and our lock (`known`: now)."""
     candidates = [(mf, m, s) for mf, m, s in pending.candidates
-                  if known.get(mf.key) is None or known[mf.key][:2] != (m, s)]
+                  if known.get(mf.key) is None or known[mf.key][:2] != (m, s)
+                  or str(known[mf.key][2] or "").startswith("pending:")]  # media.settings.PENDING: text to read
     removed = [p for p in pending.removed if p in known]
     return Pending(candidates, removed, known, pending.total)
 
@@ -74,7 +104,7 @@ def page_key(path: str) -> set[str]:
 
 
 def settings_fingerprint(schema: int, tokenizer: str, date_order: str | None = None,
-                         languages: tuple[str, ...] = ()) -> dict[str, object]:
+                         languages: tuple[str, ...] = (), media: dict | None = None) -> dict[str, object]:
     """Everything that shapes a store's derived rows; when it changes the index must be rebuilt.
 
     `date_order` is the workspace's `[time] date_order` (how facts' slashed dates read), and
@@ -91,6 +121,8 @@ def settings_fingerprint(schema: int, tokenizer: str, date_order: str | None = N
         "embed_text": EMBED_SCHEME, "sessions": SESSION_PARSER, "date_order": date_order or "unset"}
     if languages:
         fingerprint["fact_languages"] = list(languages)
+    if media:  # `[media]` (media.settings.MediaSettings.fingerprint): only when media files are indexed
+        fingerprint["media"] = media
     return fingerprint
 
 

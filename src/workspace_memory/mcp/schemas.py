@@ -46,7 +46,9 @@ _FACT = {"type": "object", "properties": {
 _PAGE = _obj(("path", "start_line", "end_line", "total_lines", "text", "next_from"),
              path=_t("string"), start_line=_t("integer"), end_line=_t("integer"), total_lines=_t("integer"),
              text=_t("string"), next_from=_t(["integer", "null"], "Where the next page starts; null at the end."),
-             cut_line=_INT_OR_NULL, cut_line_chars=_INT_OR_NULL)
+             cut_line=_INT_OR_NULL, cut_line_chars=_INT_OR_NULL,
+             derived=_t(["string", "null"], "For an image, PDF or voice note: the text is derived from the "
+                        "file (OCR, PDF text, a transcript), and by what; null for Markdown."))
 
 _EDIT = _obj(("path", "block", "changed"), path=_t("string"), operation=_t("string"), block=_t("string"),
              changed=_t("boolean"), chars_before=_t("integer"), chars_current=_t("integer"),
@@ -77,6 +79,17 @@ OUTPUT_SCHEMAS: dict[str, dict[str, Any]] = {
     "memory_core_replace": _EDIT,
     "memory_core_insert": _EDIT,
     "memory_core_rethink": _EDIT,
+    "memory_triggers": _obj(("results",), message=_STR_OR_NULL, threshold=_t("number"), chars=_t("integer"),
+                            total=_t("integer", "Without a message: how many trigger entries there are."),
+                            results=_list({"type": "object", "properties": {
+                                "source": _t("string"), "path": _t("string"), "start_line": _t("integer"),
+                                "end_line": _t("integer"), "trigger": _t("string"), "phrases": _list(_t("string")),
+                                "score": _t("number"), "text": _t("string")}})),
+    "memory_status": _obj(("files", "chunks", "modes"), workspace=_STR_OR_NULL, index=_t("string"),
+                          files=_t("integer"), chunks=_t("integer"), facts=_t("integer"), entities=_t("integer"),
+                          last_sync=_STR_OR_NULL, index_age_seconds=_t(["number", "null"]),
+                          modes=_list(_t("string")), embedding=_STR_OR_NULL, warnings=_list(_t("object")),
+                          notices=_NOTICES),
     "memory_reflect": _obj(("dry_run", "changed"), since=_t("string"), facts=_t("integer"), dry_run=_t("boolean"),
                            busy=_t("boolean"), entity_pages=_t("object"), opinions=_t("object"),
                            proposals=_list(_t("object")), applied_core=_t(["integer", "boolean", "array", "null"]),

@@ -37,6 +37,7 @@ from ..limits import (
     MAX_FACT_CHARS,
     cap_result,
     check_recall,
+    check_text,
     compact_json,
     out_of_range,
     too_long,
@@ -213,6 +214,24 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
         """Rewrite a whole core memory block with new text: to reorganise or condense it when it
         is near its limit or outdated. Keep everything that is still true."""
         return await call(lambda: mem.core_rethink(block, text))
+
+    @server.tool(annotations=_READ)
+    async def memory_triggers(
+        message: Annotated[str | None, _text("The incoming message. Without it, every trigger entry is listed "
+                                             "with its phrases (at most 200).", MAX_FACT_CHARS)] = None,
+    ) -> CallToolResult:
+        """Trigger recall before a reply: the core and bank entries whose <!-- trigger: ... --> phrases
+        the message names (at most 3, 1,800 characters), to put into the context without a search."""
+        if message is None:
+            return await call(mem.trigger_entries)
+        refuse(lambda: check_text("message", message, MAX_FACT_CHARS))
+        return await call(lambda: mem.triggers(message))
+
+    @server.tool(annotations=_READ)
+    async def memory_status() -> CallToolResult:
+        """The index's state: files, chunks, facts, entities, the last sync and its age, the search
+        modes and embedding model in use, and warnings with path:line."""
+        return await call(mem.status)
 
     @server.tool(annotations=_CHANGE)
     async def memory_reflect(

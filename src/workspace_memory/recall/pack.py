@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..tokens import estimate_tokens, fit_chars
+from ..workspace.layout import ANY_MEDIA_SUFFIX
 
 SNIPPET_CHARS = 700
 RESULT_OVERHEAD_TOKENS = 20  # path, lines, kind, date: what a packet costs beyond its content
@@ -46,6 +47,10 @@ def packet(row: dict[str, Any], score: float, entities: list[str]) -> dict[str, 
         "end_line": row["end_line"],
         "score": round(score, 4),
     }
+    if row["path"].lower().endswith(ANY_MEDIA_SUFFIX):  # an image, PDF or voice note: say what read its text
+        from ..media.derive import label_of_entry
+
+        item["derived"] = label_of_entry(row.get("heading"))
     if row.get("invalid_at"):  # only with --include-invalid
         item["invalid_at"] = row["invalid_at"]
     return item

@@ -170,6 +170,17 @@ async def file(request: Request) -> Response:
     return await render(request, build, path, "")
 
 
+async def media(request: Request) -> Response:
+    """A media file's bytes (an image beside its derived text, a voice note to play, a PDF to open)."""
+    path = request.path_params["path"]
+    state = _state(request)
+    try:
+        data, mime = await state.worker.run(lambda m: m.media_file(path))
+    except (PathRefused, UserError) as exc:
+        return HTMLResponse(f"{exc}", status_code=404)
+    return Response(data, media_type=mime, headers={"Content-Disposition": "inline"})
+
+
 async def search(request: Request) -> Response:
     form = {key: request.query_params.get(key, "").strip() for key in ("q", "mode", "k", "since", "entity", "kind")}
 
@@ -298,6 +309,7 @@ def create_app(mem, settings: UiSettings, *, fixed_now: bool = False) -> Starlet
 
     routes = [
         Route("/", timeline), Route("/day/{day}", day), Route("/file/{path:path}", file),
+        Route("/media/{path:path}", media),
         Route("/search", search), Route("/entities", entities), Route("/entity/{name}", entity),
         Route("/opinions", opinions), Route("/status", status), Route("/retain", retain, methods=["POST"]),
         Mount("/static", StaticFiles(packages=[("workspace_memory.ui", "static")]), name="static"),

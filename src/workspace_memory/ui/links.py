@@ -40,6 +40,11 @@ def file_href(path: str, start: int | None = None) -> str:
     return f"/file/{quote(path, safe='/')}" + (f"?from={start}" if start and start > 1 else "")
 
 
+def media_href(path: str) -> str:
+    """The bytes of a media file (an image, a PDF, a voice note), for the page that shows its text."""
+    return f"/media/{quote(path, safe='/')}"
+
+
 def entity_href(slug: str) -> str:
     return f"/entity/{quote(slug, safe='')}"
 

@@ -9,7 +9,7 @@ from typing import Any
 from .charts import day_bars
 from .html import Safe, el
 from .layout import notices, retain_form
-from .links import file_href, source_href
+from .links import file_href, media_href, source_href
 from .markdown_view import render_markdown
 
 
@@ -90,11 +90,27 @@ def _document(path: str, pg: Any, day: date | None, focus: tuple[str, int] | Non
     if pg.next_from is not None:
         more = el("p", el("a", f"Continue from line {pg.next_from}", href=file_href(path, pg.next_from)),
                   class_="more")
+    text = render_markdown(pg.text, path, day=day, first_line=pg.start_line, focus=line)
+    derived = getattr(pg, "derived", None)
+    if derived:  # a media file: the picture (or player, or link) beside the text derived from it
+        text = el("div", _media_view(path), el("div", el("p", derived, class_="meta"), text), class_="media-doc")
     return el("article",
               el("header", el("h2", el("a", path, href=source_href(path)), class_="doc-path"),
                  el("p", f"lines {pg.start_line}-{pg.end_line} of {pg.total_lines}", class_="meta")),
-              render_markdown(pg.text, path, day=day, first_line=pg.start_line, focus=line), more,
-              class_="card doc")
+              text, more, class_="card doc")
+
+
+_SHOWN = (".jpg", ".jpeg", ".png", ".gif", ".webp")
+_PLAYED = (".mp3", ".wav", ".ogg", ".opus", ".m4a", ".aac", ".flac")
+
+
+def _media_view(path: str) -> Safe:
+    lower = path.lower()
+    if lower.endswith(_SHOWN):
+        return el("figure", el("img", src=media_href(path), alt=f"the image {path}", loading="lazy"), class_="media")
+    if lower.endswith(_PLAYED):
+        return el("figure", el("audio", controls="controls", src=media_href(path), preload="none"), class_="media")
+    return el("figure", el("a", "open the file", href=media_href(path)), class_="media")
 
 
 def file_body(path: str, pg: Any, day: date | None, focus: int | None) -> Safe:

@@ -29,6 +29,14 @@ REPAIR_DIR = ".memory-repair"
 CORE_NAME = "MEMORY.md"
 LEGACY_CORE_NAME = "memory.md"
 SCANNED_DIRS = ("memory", "bank")
+# Media files (issue 41, `[media]` in memory.toml): OpenClaw's image and audio extensions
+# (OpenClaw 2026.9.6's multimodal specs) and PDFs, found under memory/ and the extra paths.
+MEDIA_SUFFIXES = {
+    "image": (".jpg", ".jpeg", ".png", ".webp", ".gif", ".heic", ".heif"),
+    "audio": (".mp3", ".wav", ".ogg", ".opus", ".m4a", ".m2a", ".aac", ".flac"),
+    "pdf": (".pdf",),
+}
+ANY_MEDIA_SUFFIX = tuple(suffix for suffixes in MEDIA_SUFFIXES.values() for suffix in suffixes)
 WRITE_LOCK_WAIT = 30.0  # seconds a writer waits for another writer of the same file
 
 # What files.atomic_write_text names its temporary file: ".<name>.<12 hex>.tmp".
@@ -218,18 +226,22 @@ class Workspace:
         return roots
 
     # -- enumeration ---------------------------------------------------------------------
-    def markdown_files(self) -> Iterator[MarkdownFile]:
-        """Every indexable Markdown file, never following a symlink, in a stable order."""
+    def markdown_files(self, media: tuple[str, ...] = ()) -> Iterator[MarkdownFile]:
+        """Every indexable Markdown file, never following a symlink, in a stable order.
+
+        `media`: file suffixes (".png", ...) of media files to yield too, from memory/ and the
+        extra paths (never bank/: bank pages are the curated Markdown), in the same walk.
+        """
         core = self.core_path
         if core.is_file() and not core.is_symlink():
             yield MarkdownFile(core.name, core)
         for folder in SCANNED_DIRS:
-            yield from self._walk(self.root / folder)
+            yield from self._walk(self.root / folder, media if folder == "memory" else ())
         for extra in self.extra_roots():
-            if extra.is_file() and extra.suffix.lower() == ".md":
+            if extra.is_file() and (extra.suffix.lower() == ".md" or extra.suffix.lower() in media):
                 yield MarkdownFile(self.key_for(extra), extra)
             elif extra.is_dir():
-                yield from self._walk(extra)
+                yield from self._walk(extra, media)
 
     def core_and_bank_files(self) -> Iterator[MarkdownFile]:
         """MEMORY.md and the pages under bank/: the curated memory (trigger recall, doctor's link check)."""
@@ -238,16 +250,19 @@ class Workspace:
             yield MarkdownFile(core.name, core)
         yield from self._walk(self.root / "bank")
 
-    def files_for_keys(self, keys: set[str]) -> Iterator[MarkdownFile]:
+    def files_for_keys(self, keys: set[str], media: tuple[str, ...] = ()) -> Iterator[MarkdownFile]:
         """The indexable Markdown files among these workspace keys (the rest: gone or not ours).
 
-        The same rules as `markdown_files`, checked for a few paths a watcher saw change, so a
-        long-lived process re-syncs them without walking the whole workspace.
+        The same rules as `markdown_files` (`media`: its media suffixes too), checked for a few
+        paths a watcher saw change, so a long-lived process re-syncs them without walking the
+        whole workspace.
         """
         roots = [self.root / d for d in SCANNED_DIRS] + self.extra_roots()
         for key in sorted(keys):
             path = Path(key) if os.path.isabs(key) else self.root / key
-            if not key.lower().endswith(".md") or not path.is_file():
+            lower = key.lower()
+            is_media = bool(media) and lower.endswith(media) and not lower.startswith("bank/")
+            if not (lower.endswith(".md") or is_media) or not path.is_file():
                 continue
             if key in (CORE_NAME, LEGACY_CORE_NAME):
                 if path == self.core_path and not path.is_symlink():
@@ -261,7 +276,7 @@ class Workspace:
             if not links and not any(p.startswith(".") for p in inside) and not top.is_symlink():
                 yield MarkdownFile(key, path)
 
-    def _walk(self, top: Path) -> Iterator[MarkdownFile]:
+    def _walk(self, top: Path, media: tuple[str, ...] = ()) -> Iterator[MarkdownFile]:
         if not top.is_dir() or top.is_symlink():
             return
         root = str(self.root) + os.sep
@@ -278,7 +293,8 @@ class Workspace:
                     continue  # hidden folders hold state and repair archives; links are never followed
                 if entry.is_dir(follow_symlinks=False):
                     subdirs.append(entry.path)
-                elif entry.name.lower().endswith(".md") and entry.is_file(follow_symlinks=False):
+                elif ((entry.name.lower().endswith(".md") or (media and entry.name.lower().endswith(media)))
+                      and entry.is_file(follow_symlinks=False)):
                     inside = entry.path.startswith(root)
                     key = entry.path[len(root):].replace(os.sep, "/") if inside else entry.path
                     yield MarkdownFile(key, entry.path)
@@ -315,18 +331,19 @@ class Workspace:
             return path.as_posix()
 
     # -- path safety ---------------------------------------------------------------------
-    def resolve_markdown(self, user_path: str) -> MarkdownFile:
+    def resolve_markdown(self, user_path: str, media: tuple[str, ...] = ()) -> MarkdownFile:
         """Confine a user-given path to the workspace's Markdown (for `get` and MCP reads).
 
-        Refuses: non-.md files, symlinks anywhere on the way, anything outside MEMORY.md,
-        memory/, bank/ and the extra paths (so `../` and absolute paths elsewhere fail).
+        Refuses: non-.md files (but for the `media` suffixes, whose derived text is read),
+        symlinks anywhere on the way, anything outside MEMORY.md, memory/, bank/ and the extra
+        paths (so `../` and absolute paths elsewhere fail).
         """
         if not user_path or "\x00" in user_path:
             raise PathRefused("empty or invalid path")
         candidate = Path(os.path.expanduser(user_path))
         if not candidate.is_absolute():
             candidate = self.root / candidate
-        if candidate.suffix.lower() != ".md":
+        if candidate.suffix.lower() != ".md" and candidate.suffix.lower() not in media:
             raise PathRefused(f"{user_path}: only Markdown (.md) files can be read")
         normal = Path(os.path.normpath(candidate))
         allowed = [self.root / CORE_NAME, self.root / LEGACY_CORE_NAME]
@@ -376,7 +393,7 @@ def _refuse_links(path: Path, stop: Path | None) -> None:
 # are checked by the module that reads it (embed.config, recall.settings, reflect.model, ...).
 CONFIG_KEYS: dict[str, type] = {
     "timezone": str, "extra_paths": list, "embedding": dict, "recall": dict, "reflect": dict,
-    "store": dict, "sessions": dict, "ui": dict, "core": dict, "time": dict, "mcp": dict,
+    "store": dict, "sessions": dict, "ui": dict, "core": dict, "time": dict, "mcp": dict, "media": dict,
 }
 _TYPE_NAMES = {str: "a string", list: "a list", dict: "a table"}
 

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 from ..errors import PathRefused, UserError
 from ..files import decode_markdown
 from ..markdown.parse import normalize_newlines
-from .layout import Workspace
+from .layout import ANY_MEDIA_SUFFIX, Workspace
 from .transcripts import SESSIONS_PREFIX
 
 DEFAULT_LINES = 120
@@ -44,6 +44,9 @@ class Page:
     next_from: int | None  # where the next page starts, or None at the end
     cut_line: int | None = None  # a line longer than the page, shown only up to max_chars
     cut_line_chars: int | None = None  # that line's full length
+    # Set for a media file (an image, a PDF, a voice note): the text is derived from it, not the file
+    # itself, and this says by what ("text derived from this image by rapidocr 3.10.0").
+    derived: str | None = None
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -51,6 +54,8 @@ class Page:
     def hint(self) -> str:
         """One line that tells a reader where this page sits and how to get the next."""
         where = f"lines {self.start_line}-{self.end_line} of {self.total_lines}"
+        if self.derived:
+            where = f"{self.derived}; {where}"
         if self.cut_line is not None:
             shown = len(self.text)
             where += f"; line {self.cut_line} cut after {shown:,} of its {self.cut_line_chars:,} characters"
@@ -93,7 +98,7 @@ def store_key(path: str) -> str:
     key = path.split("#", 1)[0].replace("\\", "/")
     while key.startswith("./"):
         key = key[2:]
-    if not key.lower().endswith(".md"):
+    if not key.lower().endswith((".md", *ANY_MEDIA_SUFFIX)):  # a media file's derived text, when the store keeps texts
         raise PathRefused(f"{path}: only Markdown (.md) files can be read")
     return key
 

@@ -46,7 +46,7 @@ from watchdog.events import (
     FileSystemEventHandler,
 )
 
-from .layout import CORE_NAME, LEGACY_CORE_NAME, Workspace
+from .layout import ANY_MEDIA_SUFFIX, CORE_NAME, LEGACY_CORE_NAME, MEDIA_SUFFIXES, Workspace
 
 DEBOUNCE_SECONDS = 1.5
 MAX_BATCH_SECONDS = 10.0
@@ -56,6 +56,9 @@ SESSION_POLL_SECONDS = 5.0  # how often a long-lived process compares the transc
 SESSION_REST_SECONDS = 60.0  # lines left under the thresholds are indexed after this long anyway
 MARKER_NAME = "watch.marker"  # under .memory/: written by settle(), never indexed
 _CORE_NAMES = (CORE_NAME, LEGACY_CORE_NAME)
+# Every media suffix: the sync keeps only those `[media]` enables (Workspace.files_for_keys).
+_MEDIA = ANY_MEDIA_SUFFIX
+_TRANSCRIPTS = (".vtt", ".srt", ".txt")  # an audio file's transcript sidecars
 
 
 @dataclass(frozen=True)
@@ -145,8 +148,17 @@ class Watcher:
         elif key in _CORE_NAMES:
             for name in _CORE_NAMES:  # MEMORY.md appearing retires an indexed memory.md, and back
                 self._mark(key=name)
-        elif key.lower().endswith(".md"):
+        elif key.lower().endswith((".md", *_MEDIA)):
             self._mark(key=key)
+            if key.lower()[:-3].endswith(_MEDIA):  # photo.png.md describes photo.png: both are synced
+                self._mark(key=key[:-3])
+        elif key.lower().endswith(_TRANSCRIPTS):  # a voice note's transcript: the voice note changed
+            stem, stem_path = key.rsplit(".", 1)[0], path.rsplit(".", 1)[0]
+            if stem.lower().endswith(_MEDIA):
+                self._mark(key=stem)  # voice.m4a.vtt
+            for suffix in MEDIA_SUFFIXES["audio"]:  # voice.vtt beside voice.m4a
+                if os.path.exists(stem_path + suffix):
+                    self._mark(key=stem + suffix)
 
     def _mark(self, key: str | None = None, rescan: bool = False) -> None:
         with self._cond:

@@ -159,12 +159,13 @@ class PostgresStore:
         return PostgresWriter(self.db, self.own_id())
 
     def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,
-             rebuild_if_stale: bool = True, only: set[str] | None = None) -> SyncReport:
+             rebuild_if_stale: bool = True, only: set[str] | None = None,
+             extract_media: bool = False) -> SyncReport:
         from ..indexer import sync
 
         writer = self.writer()
         report = sync(ws, writer, rebuild=rebuild, wait=wait, progress=progress,
-                      rebuild_if_stale=rebuild_if_stale, only=only)
+                      rebuild_if_stale=rebuild_if_stale, only=only, extract_media=extract_media)
         self._stats = None
         return report
 

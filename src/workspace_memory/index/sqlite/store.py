@@ -101,11 +101,12 @@ class SqliteStore:
         return SqliteWriter(self.conn, self.state_dir)
 
     def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,
-             rebuild_if_stale: bool = True, only: set[str] | None = None) -> SyncReport:
+             rebuild_if_stale: bool = True, only: set[str] | None = None,
+             extract_media: bool = False) -> SyncReport:
         from ..indexer import sync
 
         return sync(ws, self.writer(), rebuild=rebuild, wait=wait, progress=progress,
-                    rebuild_if_stale=rebuild_if_stale, only=only)
+                    rebuild_if_stale=rebuild_if_stale, only=only, extract_media=extract_media)
 
     def generation(self) -> int:
         return generation(self.conn)

@@ -1,0 +1,27 @@
+// The agents OpenClaw's config names, grouped by the workspace their memory lives in (cron.js keeps
+// one reflect job per workspace; artifacts.js lists each workspace's files once).
+
+/** Agent ids in OpenClaw's config (agents.list, agents.entries), else OpenClaw's default "main". @param {any} cfg */
+export function agentIds(cfg) {
+  const agents = cfg?.agents;
+  const ids = [
+    ...(Array.isArray(agents?.list) ? agents.list.map((/** @type {any} */ a) => a?.id) : []),
+    ...(agents?.entries && typeof agents.entries === "object" ? Object.keys(agents.entries) : []),
+  ].filter((id) => typeof id === "string" && id.trim()).map((id) => id.trim().toLowerCase());
+  return ids.length ? [...new Set(ids)] : ["main"];
+}
+
+/**
+ * Workspaces with the agents that use each, in the order of their first agent.
+ * @param {any} cfg @param {(agentId: string) => string} workspaceOf
+ * @returns {{workspaceDir: string, agentIds: string[]}[]}
+ */
+export function agentWorkspaces(cfg, workspaceOf) {
+  /** @type {Map<string, string[]>} */
+  const byDir = new Map();
+  for (const id of agentIds(cfg)) {
+    const dir = workspaceOf(id);
+    byDir.set(dir, [...(byDir.get(dir) ?? []), id]);
+  }
+  return [...byDir].map(([workspaceDir, ids]) => ({ workspaceDir, agentIds: ids }));
+}
