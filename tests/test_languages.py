@@ -16,7 +16,7 @@ from workspace_memory import lang
 from workspace_memory.facts.entities import _MENTION_RE
 from workspace_memory.lang.identify import question_language
 from workspace_memory.markdown.retain import find_entities
-from workspace_memory.recall.lexical import asks_for_events, has_content, query_terms
+from workspace_memory.recall.lexical import _may_be_compound, asks_for_events, has_content, query_terms
 from workspace_memory.recall.query import asks_about_now, holds_any
 from workspace_memory.recall.subject import subject_of
 
@@ -194,6 +194,7 @@ NOTES = {
         - Die Zahnarztpraxis hat meinen Termin auf Dienstag verschoben.
         - Tom hat die Testsuite aufgeteilt; die Pipeline braucht jetzt zwölf Minuten.
         - Mittagessen mit Priya in der Kantine.
+        - Für Mara ein Geschenk zum Geburtstag gekauft.
         """),
     "nl": ("memory/2025-11-18.md", """\
         # 2025-11-18
@@ -233,6 +234,7 @@ def lang_ws(store: str, tmp_path: Path, request: pytest.FixtureRequest) -> Path:
     ("Wann ist mein Zahnarzttermin?", "Zahnarztpraxis hat meinen Termin"),
     ("Wer hat die Test-Pipeline schneller gemacht?", "Testsuite aufgeteilt"),
     ("Wanneer is mijn tandartsafspraak?", "tandarts verzet"),
+    ("Welche Geburtstagsgeschenke habe ich gekauft?", "Geschenk zum Geburtstag"),  # cut on its stem
     ("¿Qué hace Tom los domingos?", "todos los domingos"),  # the stem's prefix as the index's Porter reads it
 ])
 def test_the_lexical_channel_in_the_user_s_language(lang_ws: Path, question: str, needle: str) -> None:
@@ -278,3 +280,8 @@ def test_an_identifier_keeps_its_form_for_glued_search() -> None:
     assert [(t.label, t.glue, t.glued_text) for t in terms] == [
         ("billing retry_limit", "billing.retry_limit", "billing.retry_limit")]
     assert query_terms("Zahnarzt Termin")[0].glue is None  # words typed apart are no identifier
+
+
+def test_only_long_words_and_hyphenated_ones_may_be_compounds() -> None:
+    terms = query_terms("Welche Geburtstagsgeschenke, config.yaml und Test-Pipeline?", words("de"))
+    assert [t.label for t in terms if _may_be_compound(t)] == ["geburtstagsgeschenke", "test pipeline"]

@@ -149,14 +149,15 @@ def split_compounds(store: Store, terms: list[Term], table=None) -> list[Term]:
     """
     if not getattr(table, "COMPOUNDS", False):
         return terms
-    maybe = [t for t in terms if not t.cjk and not t.stem and _compound_words(t.label)]
+    maybe = [t for t in terms if _may_be_compound(t)]
     if not maybe:
         return terms
     dfs = store.document_frequencies(maybe)
     algorithm = getattr(table, "STEMMER", None)
     out: list[Term] = []
     for term in terms:
-        parts = _compound_parts(store, term.label) if term in maybe and not dfs[term.label] else None
+        # a plural or inflected compound is cut on its stem ("Geburtstagsgeschenke" -> "geburtstagsgeschenk")
+        parts = _compound_parts(store, term.stem or term.label) if term in maybe and not dfs[term.label] else None
         if not parts:
             out.append(term)
             continue
@@ -167,12 +168,15 @@ def split_compounds(store: Store, terms: list[Term], table=None) -> list[Term]:
     return list(dict.fromkeys(out))
 
 
-def _compound_words(label: str) -> bool:
-    """A label that may be a compound: one long word or a few words of letters (a hyphenated compound)."""
-    words = label.split()
+def _may_be_compound(term: Term) -> bool:
+    """One long word of letters, or a few words of letters joined by hyphens ("Test-Pipeline")."""
+    if term.cjk:
+        return False
+    words = term.label.split()
     if len(words) == 1:
-        return len(label) >= 2 * COMPOUND_PART and label.isalpha()
-    return len(words) <= 3 and all(w.isalpha() and len(w) >= 2 for w in words)
+        return len(term.stem or term.label) >= 2 * COMPOUND_PART and term.label.isalpha()
+    hyphens = term.glue is not None and set(re.sub(r"\w", "", term.glue)) == {"-"}
+    return hyphens and len(words) <= 3 and all(w.isalpha() and len(w) >= 2 for w in words)
 
 
 def _compound_parts(store: Store, label: str) -> list[str] | None:
