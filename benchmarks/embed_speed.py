@@ -90,15 +90,15 @@ def export_once(tmp: Path, cache: Path) -> None:
 def throughput(tmp: Path, cache: Path, rounds: int = 3) -> None:
     from workspace_memory.api import Memory
     from workspace_memory.embed.local import LocalEmbedder
-    from workspace_memory.index.sqlite.vector_sync import missing_vectors
+    from workspace_memory.index.indexer import sync
 
     embedder = LocalEmbedder(cache_dir=cache)
     ws = tmp / "texts"
     generate(ws, 60, 50)
     probe = Memory.open(str(ws), NOW)
-    conn = probe.store.conn
-    probe.store.sync(probe.workspace)
-    entries = [text for _, text in missing_vectors(conn, embedder)]
+    sync(probe.workspace, probe.store.writer())
+    entries = [text for _, text in probe.store.writer().texts_without_vectors(embedder.provider, embedder.model,
+                                                                              embedder.dim)]
     probe.close()
     docs = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "../shared/DESIGN.md"]
     prose = [p.strip() for doc in docs if doc.is_file()

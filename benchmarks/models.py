@@ -85,13 +85,13 @@ def model_env(model: str | None, cache: Path) -> dict[str, str]:
 def embedded_texts(root: Path, model: str) -> list[str]:
     """The exact texts `memory index` embeds for this workspace (read from a lexical-only index)."""
     from workspace_memory.api import Memory
-    from workspace_memory.index.sqlite.vector_sync import missing_vectors
 
     os.environ |= {"MEMORY_EMBED_PROVIDER": "local", "MEMORY_EMBED_MODEL": model}
     mem = Memory.open(str(root), NOW)
     try:
         embedder, _ = mem.embedder()
-        return [text for _, text in missing_vectors(mem.store.conn, embedder)]
+        missing = mem.store.writer().texts_without_vectors(embedder.provider, embedder.model, embedder.dim)
+        return [text for _, text in missing]
     finally:
         mem.close()
 

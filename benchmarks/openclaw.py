@@ -1,7 +1,8 @@
 """OpenClaw's own memory (memory-core) against this engine through the plugin, in the real gateway.
 
     python benchmarks/openclaw.py [--conversations conv-26,conv-30,conv-41] [--k 25]
-                                  [--systems memory-core,plugin] [--out benchmarks/out/openclaw.json]
+                                  [--systems memory-core,memory-core-2023,plugin] [--cli-rounds 5]
+                                  [--out benchmarks/out/openclaw.json]
 
 Needs `make node` (Node 26 and openclaw 2026.9.6 in .node/) and ../shared/benchmarks/locomo/locomo10.json.
 Each LoCoMo conversation becomes one workspace exactly as benchmarks/locomo.py writes it (one daily log
@@ -10,11 +11,23 @@ workspace, the system indexes it, and one `openclaw gateway run` (loopback, toke
 every scorable question is then one `POST /tools/invoke memory_search {query, maxResults: K}`, the same
 call an agent makes, timed on the client. memory-core runs as shipped in its FTS mode
 (`memory.search.provider: "none"`: its embeddings need a download or a key); the plugin runs the
-engine's defaults (hybrid, the offline multilingual model), "now" the day after the last session.
+engine's defaults (hybrid, the offline multilingual model), installed as `memory openclaw install`
+sets it up (memory-core off).
+
+The clock is fair: LoCoMo's sessions are dated 2023, and memory-core's temporal decay (a 30-day half
+life, always on) counts from today, while the engine can be given a "now". So every session date is
+shifted by the same number of days, the last session becoming yesterday, and both systems run on
+the real clock: memory-core's decay acts as it does on a user's fresh notes. `memory-core-2023` is
+memory-core on the dates as LoCoMo has them (its decay then weighs three-year-old notes).
 
 Reported per system: evidence recall at 5/10/K results and at 1,000 / 2,000 / 4,000 characters of
-returned text (results in rank order while the lines they cover fit), p50/p95 per call, the first
-call's latency, and the RSS of the gateway (and of the engine child for the plugin) after the run.
+returned text (results in rank order while the lines they cover fit), p50/p95 per call, the CPU
+time per call (user + system of the gateway and its children, from the second call on: a figure a
+loaded machine does not inflate as it does wall time), the first call after the gateway said "ready", and the RSS of the gateway (and of the engine child for the
+plugin) after the run. Then the command line, on the first conversation: `openclaw memory search`
+with memory-core and `openclaw memory recall` / `openclaw memory search` with the plugin, run in
+turn (A B C A B C ...) `--cli-rounds` times: wall time and CPU time (user + system of the command and
+its children), medians.
 """
 
 from __future__ import annotations
@@ -22,6 +35,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import resource
 import shutil
 import socket
 import statistics
@@ -32,11 +47,11 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from locomo import CATEGORIES, DATA, normalize_evidence, within_budget, write_workspace
+from locomo import CATEGORIES, DATA, normalize_evidence, parse_session_time, within_budget, write_workspace
 
 REPO = Path(__file__).resolve().parents[1]
 NODE_BIN = REPO / ".node" / "bin"
@@ -76,6 +91,18 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds the processes have used so far (/proc/<pid>/stat)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def descendants(pid: int) -> list[int]:
     found, todo = [], [pid]
     while todo:
@@ -83,6 +110,21 @@ def descendants(pid: int) -> list[int]:
             found.append(child)
             todo.append(child)
     return found
+
+
+def shifted(sample: dict, to_yesterday: bool) -> dict:
+    """The conversation with every session date moved by the same number of days, so that its last
+    session is yesterday (UTC); unchanged when not `to_yesterday`."""
+    if not to_yesterday:
+        return sample
+    conv = dict(sample["conversation"])
+    keys = [k for k in conv if re.fullmatch(r"session_\d+_date_time", k) and conv.get(k.removesuffix("_date_time"))]
+    last = max(parse_session_time(conv[k]) for k in keys)
+    delta = (date.today() - timedelta(days=1)) - last.date()
+    for k in keys:
+        when = parse_session_time(conv[k]) + delta
+        conv[k] = f"{when:%I:%M %p}".lower().lstrip("0") + f" on {when.day} {when:%B}, {when.year}"
+    return {**sample, "conversation": conv}
 
 
 def found_share(results: list[dict], evidence: list[tuple[str, int]]) -> float:
@@ -100,7 +142,8 @@ def score(results: list[dict], evidence: list[tuple[str, int]], files: dict[str,
 class Home:
     """A throwaway OpenClaw home whose agent's workspace is one conversation."""
 
-    def __init__(self, root: Path, workspace: Path, system: str, now: str) -> None:
+    def __init__(self, root: Path, workspace: Path, system: str, now: str | None = None) -> None:
+        """`now` (an ISO day): the engine's MEMORY_NOW, for a benchmark that keeps a data set's own dates."""
         self.root, self.workspace, self.system = root, workspace, system
         self.port = free_port()
         (root / "home").mkdir(parents=True, exist_ok=True)
@@ -110,22 +153,23 @@ class Home:
             "models": {"catalogRefresh": {"enabled": False}},
             "gateway": {"mode": "local", "bind": "loopback", "port": self.port, "auth": {"mode": "token", "token": TOKEN}},
         }
-        if system == "memory-core":
+        if system.startswith("memory-core"):
             config["memory"] = {"search": {"provider": "none"}}
-        else:
+        else:  # as `memory openclaw install` sets it up
             config["plugins"] = {
-                "allow": ["workspace-memory"], "load": {"paths": [str(PLUGIN_DIR)]},
-                "slots": {"memory": "workspace-memory"},
-                "entries": {"workspace-memory": {"enabled": True, "config": {
-                    "command": memory_executable(), "env": {"MEMORY_NOW": now},
-                    "dreaming": {"enabled": False}}}},  # as installed: no config write, no plugin reload
+                "load": {"paths": [str(PLUGIN_DIR)]}, "slots": {"memory": "workspace-memory"},
+                "entries": {"workspace-memory": {"enabled": True, "config": {"command": memory_executable()}},
+                            "memory-core": {"enabled": False}},
             }
+            if now:
+                config["plugins"]["entries"]["workspace-memory"]["config"]["env"] = {"MEMORY_NOW": now}
         (root / "openclaw.json").write_text(json.dumps(config, indent=1))
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_")} | {
             "HOME": str(root / "home"), "OPENCLAW_CONFIG_PATH": str(root / "openclaw.json"),
             "OPENCLAW_STATE_DIR": str(root / "home" / ".openclaw"), "PATH": f"{NODE_BIN}:{os.environ['PATH']}",
             "OPENCLAW_NO_AUTO_UPDATE": "1", "DO_NOT_TRACK": "1", "OPENCLAW_DISABLE_BONJOUR": "1",
             "OPENCLAW_SKIP_CHANNELS": "1", "OPENCLAW_NO_ONBOARD": "1", "OPENCLAW_NO_PROMPT": "1",
+            "FORCE_COLOR": "0", "NO_COLOR": "1",
             "MEMORY_CACHE_DIR": os.environ.get("MEMORY_CACHE_DIR", str(Path.home() / ".cache" / "workspace-memory")),
         }
 
@@ -135,7 +179,7 @@ class Home:
 
     def index(self) -> float:
         t0 = time.perf_counter()
-        if self.system == "memory-core":
+        if self.system.startswith("memory-core"):
             proc = self.run("memory", "index", "--force")
         else:
             proc = subprocess.run([memory_executable(), "--workspace", str(self.workspace), "index"], capture_output=True,
@@ -146,29 +190,17 @@ class Home:
 
     @contextmanager
     def gateway(self) -> Iterator[subprocess.Popen]:
-        """`openclaw gateway run` for this home, once it listens (its output in ROOT/gateway.log); stopped after."""
-        log = (self.root / "gateway.log").open("w")
-        gw = subprocess.Popen([str(NODE_BIN / "openclaw"), "gateway", "run", "--port", str(self.port), "--bind",
-                               "loopback", "--auth", "token", "--token", TOKEN], stdout=log, stderr=subprocess.STDOUT,
-                              env=self.env, cwd=self.root)
-        try:
-            deadline = time.monotonic() + 180
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                    break
-                except OSError:
-                    if gw.poll() is not None or time.monotonic() > deadline:
-                        raise SystemExit(f"gateway did not start: {(self.root / 'gateway.log').read_text()[-3000:]}") from None
-                    time.sleep(0.5)
-            yield gw
-        finally:
-            gw.terminate()
+        """`openclaw gateway run` for this home once it is ready (its output in ROOT/gateway.log); stopped after."""
+        log_path = self.root / "gateway.log"
+        with log_path.open("w") as log:
+            gw = subprocess.Popen([str(NODE_BIN / "openclaw"), "gateway", "run", "--port", str(self.port), "--bind",
+                                   "loopback", "--auth", "token", "--token", TOKEN], stdout=log,
+                                  stderr=subprocess.STDOUT, env=self.env, cwd=self.root)
             try:
-                gw.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                gw.kill()
-            log.close()
+                wait_ready(gw, log_path, self.port)
+                yield gw
+            finally:
+                stop(gw)
 
     def invoke(self, query: str, k: int) -> dict:
         req = urllib.request.Request(
@@ -182,21 +214,49 @@ class Home:
         return answer["result"]["details"]
 
 
+def wait_ready(gw: subprocess.Popen, log: Path, port: int) -> float:
+    """Wait until the gateway logs "ready" (the plugin's service has warmed the engine by then);
+    the seconds it took."""
+    started, deadline = time.monotonic(), time.monotonic() + 300
+    while "[gateway] ready" not in re.sub(r"\x1b\[[0-9;]*m", "", log.read_text(errors="replace")):
+        if gw.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit(f"gateway did not start: {log.read_text()[-3000:]}")
+        time.sleep(0.2)
+    socket.create_connection(("127.0.0.1", port), timeout=5).close()
+    return time.monotonic() - started
+
+
+def stop(gw: subprocess.Popen) -> None:
+    """Stop a gateway: SIGTERM, then SIGKILL after a minute."""
+    gw.terminate()
+    try:
+        gw.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        gw.kill()
+
+
 def run_system(system: str, samples: list[dict], k: int, tmp: Path) -> dict:
-    rows, latencies, firsts, rss, index_s = [], [], [], [], 0.0
+    rows, latencies, firsts, rss, index_s, ready_s, cpu_s = [], [], [], [], 0.0, [], 0.0
     for sample in samples:
         root = tmp / system / sample["sample_id"]
-        where, files, last = write_workspace(sample, root / "workspace")
-        now = (last + timedelta(days=1)).date().isoformat()
-        home = Home(root, root / "workspace", system, now)
+        where, files, _ = write_workspace(shifted(sample, system != "memory-core-2023"), root / "workspace")
+        home = Home(root, root / "workspace", system)
         index_s += home.index()
-        with home.gateway() as gw:
-            time.sleep(2)  # the plugin's service starts its engine with the gateway: let it be
-            first = True
+        log_path = root / "gateway.log"
+        log = log_path.open("w")
+        gw = subprocess.Popen([str(NODE_BIN / "openclaw"), "gateway", "run", "--port", str(home.port), "--bind",
+                               "loopback", "--auth", "token", "--token", TOKEN], stdout=log, stderr=subprocess.STDOUT,
+                              env=home.env, cwd=root)
+        try:
+            ready_s.append(round(wait_ready(gw, log_path, home.port), 1))
+            first, cpu_from = True, None
             for qa in sample["qa"]:
                 evidence = [where[d] for d in normalize_evidence(qa.get("evidence", [])) if d in where]
                 if not evidence:
                     continue
+                if not first and cpu_from is None:  # CPU from the second call on: the gateway and its engine
+                    serving = [gw.pid, *descendants(gw.pid)]
+                    cpu_from = cpu_seconds(serving)
                 t0 = time.perf_counter()
                 details = home.invoke(qa["question"], k)
                 ms = (time.perf_counter() - t0) * 1000
@@ -204,20 +264,61 @@ def run_system(system: str, samples: list[dict], k: int, tmp: Path) -> dict:
                 first = False
                 results = [r for r in details.get("results", []) if "startLine" in r]
                 rows.append({"category": CATEGORIES[qa["category"]], **score(results, evidence, files, k)})
+            if cpu_from is not None:
+                cpu_s += cpu_seconds(serving) - cpu_from
             engine = [p for p in descendants(gw.pid) if b"mcp" in Path(f"/proc/{p}/cmdline").read_bytes()]
             rss.append({"gateway_kib": rss_kib(gw.pid), "engine_kib": sum(rss_kib(p) for p in engine)})
+        finally:
+            stop(gw)
+            log.close()
     metrics = [m for m in rows[0] if m != "category"]
     table = {m: round(statistics.mean(r[m] for r in rows), 3) for m in metrics}
     lat = sorted(latencies)
     return {"system": system, "questions": len(rows), **table,
             "p50_ms": round(statistics.median(lat), 1), "p95_ms": round(lat[int(0.95 * (len(lat) - 1))], 1),
-            "first_call_ms": [round(f) for f in firsts], "index_s": round(index_s, 1), "rss": rss}
+            "cpu_ms_per_call": round(1000 * cpu_s / max(1, len(latencies)), 1),
+            "first_call_ms": [round(f) for f in firsts], "ready_s": ready_s, "index_s": round(index_s, 1), "rss": rss}
+
+
+def timed(home: Home, *args: str) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the command and its children) of one `openclaw ...`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = home.run(*args)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        raise SystemExit(f"openclaw {' '.join(args)} failed: {proc.stderr[-2000:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def cli_times(sample: dict, tmp: Path, rounds: int) -> dict:
+    """`openclaw memory search` (memory-core) and `openclaw memory recall|search` (the plugin) on one
+    conversation's shifted workspace, in turn, `rounds` times each: the medians of wall and CPU time."""
+    homes = {}
+    for system in ("memory-core", "plugin"):
+        root = tmp / "cli" / system
+        write_workspace(shifted(sample, True), root / "workspace")
+        homes[system] = Home(root, root / "workspace", system)
+        homes[system].index()
+    runs = {"memory-core search": (homes["memory-core"], "search"), "plugin recall": (homes["plugin"], "recall"),
+            "plugin search": (homes["plugin"], "search")}
+    questions = [qa["question"] for qa in sample["qa"][:rounds + 1]]
+    for home, verb in runs.values():  # one unmeasured run each: OpenClaw's first run migrates its state
+        timed(home, "memory", verb, questions[0])
+    got: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
+    for question in questions[1:]:
+        for name, (home, verb) in runs.items():
+            got[name].append(timed(home, "memory", verb, question))
+    return {name: {"wall_s": round(statistics.median(w for w, _ in t), 2), "cpu_s": round(statistics.median(c for _, c in t), 2),
+                   "runs": len(t)} for name, t in got.items()}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--conversations", default="conv-26,conv-30,conv-41")
-    parser.add_argument("--systems", default="memory-core,plugin")
+    parser.add_argument("--systems", default="memory-core,memory-core-2023,plugin")
+    parser.add_argument("--cli-rounds", type=int, default=5, help="rounds of the command-line timing (0: none)")
     parser.add_argument("--k", type=int, default=25)
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--out", type=Path)
@@ -227,10 +328,15 @@ def main() -> None:
     wanted = args.conversations.split(",")
     samples = [s for s in json.loads(args.data.read_text()) if s["sample_id"] in wanted]
     tmp = Path(tempfile.mkdtemp(prefix="openclaw-bench-"))
+    started = datetime.now(UTC)
     try:
-        report = [run_system(system, samples, args.k, tmp) for system in args.systems.split(",")]
+        report: list[dict] = [run_system(system, samples, args.k, tmp) for system in args.systems.split(",")]
+        if args.cli_rounds:
+            report.append({"cli": cli_times(samples[0], tmp, args.cli_rounds), "conversation": samples[0]["sample_id"]})
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    load = os.getloadavg()
+    report.append({"started": started.isoformat(timespec="seconds"), "load_1_5_15": [round(x, 1) for x in load]})
     for row in report:
         print(json.dumps(row))
     if args.out:

@@ -374,6 +374,9 @@ def count_steps(calls: tuple) -> int:
     return count
 
 
+MAX_SECONDS_HUGE_FILE = 120.0  # `memory index` of a 50 MB one-line file (once a bound in tests/)
+
+
 def hostile(examples: int, seed: int = 0) -> dict:
     """Fuzz the parsers with hypothesis: no crash, bounded time per input; then a 50 MB one-line file."""
     from datetime import date, datetime
@@ -540,7 +543,15 @@ def main() -> None:
         print(json.dumps({"corruption": results}, indent=2))
         print(f"corruption: {sum(r['ok'] for r in results)}/{len(results)} recovered with Markdown unchanged")
     if args.what in ("hostile", "all"):
-        print(json.dumps({"hostile": hostile(args.examples)}, indent=2))
+        out = hostile(args.examples)
+        print(json.dumps({"hostile": out}, indent=2))
+        from mcp_hostile import over_bounds
+
+        over = over_bounds(out["memory mcp"])
+        if out["50 MB one-line file"]["seconds"] >= MAX_SECONDS_HUGE_FILE:
+            over.append(f"50 MB one-line file: {out['50 MB one-line file']['seconds']} s")
+        for line in over:
+            print(f"hostile: over the bound: {line}")
     if args.what in ("confinement", "all"):
         results = confinement()
         print(json.dumps({"confinement": results}, indent=2))

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from stats import pct, time_recalls
 from workspace_gen import generate
 from workspace_memory.api import Memory
-from workspace_memory.index.sqlite.vector_sync import missing_vectors
+from workspace_memory.index.indexer import sync
 from workspace_memory.recall.query import RecallRequest
 
 NOW = "2025-11-30T18:00"
@@ -55,9 +55,10 @@ def index_vs_encode(tmp: Path, days: int) -> None:
     generate(root, days, 50)
 
     probe = Memory.open(str(root), NOW)
-    probe.store.sync(probe.workspace)  # parse only, to list the exact texts the index embeds
+    sync(probe.workspace, probe.store.writer())  # parse only, to list the exact texts the index embeds
     # The exact texts the index embeds: each entry alone and after the previous entry.
-    texts = [text for _, text in missing_vectors(probe.store.conn, embedder)]
+    texts = [text for _, text in probe.store.writer().texts_without_vectors(embedder.provider, embedder.model,
+                                                                            embedder.dim)]
     probe.close()
     shutil.rmtree(root / ".memory" / "index.sqlite", ignore_errors=True)
     for leftover in (root / ".memory").glob("index.sqlite*"):

@@ -22,8 +22,8 @@ from pathlib import Path
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from workspace_memory.api import Memory
-from workspace_memory.index.sqlite import vector_sync
-from workspace_memory.index.sqlite.hnsw import VectorStore
+from workspace_memory.index.sqlite.vectors import sync as vector_sync
+from workspace_memory.index.sqlite.vectors.hnsw import VectorStore
 
 
 def main() -> None:

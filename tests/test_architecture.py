@@ -8,6 +8,7 @@ within a layer, only to the module's own package (recall/ and reflect/ never imp
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import workspace_memory
@@ -17,7 +18,7 @@ PACKAGE = Path(workspace_memory.__file__).parent
 # Lowest first. A name is the first part of a module path under workspace_memory.
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "clock", "tokens", "locks", "files", "endpoints", "timeparse", "timepoints", "timelean", "timelang",
-     "lang", "values", "limits", "binds", "cancel", "secrecy"),  # base: import nothing above
+     "lang", "values", "limits", "binds", "cancel", "secrecy", "fuzzy"),  # base: import nothing above
     ("markdown",),  # parse, retain grammar, frontmatter
     ("workspace",),  # layout, config, the writes people see, file events
     ("media",),  # images, PDFs, voice notes: derived text and metadata (the extraction worker)
@@ -290,15 +291,49 @@ def test_the_checker_sees_the_root_facade_and_third_party_imports(tmp_path: Path
 
 
 def test_every_package_folder_is_installed() -> None:
-    """pyproject.toml lists the packages (a plain src layout, no discovery): a folder of modules
-    missing from it is missing from a wheel."""
+    """pyproject.toml lists the packages (a plain src layout, no discovery): a folder of modules or
+    of package data (ui/static, bank_templates/bank) missing from it is missing from a wheel
+    (tests/test_wheel.py builds one and checks)."""
     import tomllib
 
     listed = set(tomllib.loads((PACKAGE.parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
                  ["tool"]["setuptools"]["packages"])
-    on_disk = {".".join(("workspace_memory", *p.parent.relative_to(PACKAGE).parts)) for p in PACKAGE.rglob("*.py")}
+    on_disk = {".".join(("workspace_memory", *p.parent.relative_to(PACKAGE).parts)) for p in PACKAGE.rglob("*")
+               if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"}
     assert on_disk == listed, f"pyproject.toml [tool.setuptools] packages: add {sorted(on_disk - listed)}, " \
                               f"remove {sorted(listed - on_disk)}"
+
+
+def test_nothing_below_api_takes_the_facade() -> None:
+    """doctor, spaces, workspace.watch (and every module below api/) take the narrow things they
+    use (the workspace, the store's roles, callables), never `Memory` (`mem`), so nothing calls back
+    up into the façade (docs/architecture.md, "No calls back up")."""
+    found = []
+    for module, path in _modules():
+        if not module or RANK[module.split(".")[0]] >= RANK["api"]:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                args = node.args
+                names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+                if "mem" in names:
+                    found.append(f"{path.relative_to(PACKAGE)}:{node.lineno} {node.name}(mem, ...)")
+    assert not found, "a module below api/ takes the façade:\n" + "\n".join(found)
+
+
+# A number written where texts are compared fuzzily: a bar of its own instead of fuzzy.py's.
+_FUZZY_NUMBER = re.compile(
+    r"score_cutoff=\d|(?:fuzz\.\w+|similarity|ratio_at_least|partial_ratio_below|partial_below|bound)\([^()]*\)"
+    r"\s*[<>]=?\s*\d|(?:partial_below|bound|ratio_at_least)\([^()]*,\s*\d+(?:\.\d+)?\)"
+    r"|^(?!EXACT_)[A-Z_]*(?:THRESHOLD|_MATCH|FUZZY|SIMILAR)[A-Z_]*\s*=\s*\d", re.M)  # EXACT_: vector search sizes
+
+
+def test_fuzzy_bars_are_declared_once() -> None:
+    """Every fuzzy comparison names its purpose's bar in fuzzy.py (docs/architecture.md, "One
+    declaration"), never a number of its own."""
+    found = [f"{path.relative_to(PACKAGE)}: {m.group(0)}" for _, path in _modules() if path.name != "fuzzy.py"
+             for m in _FUZZY_NUMBER.finditer(path.read_text(encoding="utf-8"))]
+    assert not found, "fuzzy bars written as numbers (use workspace_memory.fuzzy):\n" + "\n".join(found)
 
 
 def test_public_names() -> None:

@@ -21,6 +21,7 @@ import pytest
 import recall_ws as R
 from conftest import clean_env, memory_executable, run_memory
 from http_fixtures import JsonServer, send_json
+from pg_fixtures import use_postgres
 from provider_servers import DIM, bag_of_words
 
 KEY = "sk-batch-test-0b7f33"
@@ -192,10 +193,9 @@ def test_a_killed_index_resumes_its_jobs_and_pays_nothing_twice(tmp_path, server
     cmd = [memory_executable(), "--workspace", str(ws), "--now", R.NOW, "index"]
     proc = subprocess.Popen(cmd, env=clean_env(ENV), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 60
-        while len(jobs(ws)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(0.3)  # a few polls of jobs that stay in progress
+        deadline = time.monotonic() + 60  # a bound on waiting for the events, never a figure asserted
+        while (len(jobs(ws)) < 2 or server.calls["poll"] < 2) and time.monotonic() < deadline:
+            time.sleep(0.05)  # both jobs recorded, and polled at least twice while they stay in progress
         os.kill(proc.pid, signal.SIGKILL)
     finally:
         proc.wait(10)
@@ -250,6 +250,21 @@ def test_without_waiting_the_jobs_are_collected_by_the_next_index(tmp_path, serv
     ws_toml.write_text(ws_toml.read_text().replace("wait = false\n", ""))
     index(ws)
     assert jobs(ws) == {} and server.calls["create"] == 3 and server.sync_texts == []
+
+
+def test_batch_jobs_and_the_estimate_work_on_postgres(tmp_path, server, pg_url):
+    """The backlog goes through the store's port (IndexWriter.texts_without_vectors and
+    put_embeddings), so a Postgres store estimates and embeds through batch jobs as SQLite does."""
+    ws = use_postgres(workspace(tmp_path, server, "openai"), pg_url)
+    code, out, err = run_memory(ws, "index", "--estimate", "--json", now=R.NOW, env=ENV)
+    assert code == 0, err
+    estimate = json.loads(out)
+    assert estimate["provider"] == "openai" and estimate["texts"] > 20 and server.calls["upload"] == 0
+    index(ws)
+    assert server.calls["create"] == -(-estimate["texts"] // 15) and server.sync_texts == []  # 15 texts a job
+    assert sorted(set(server.uploaded())) == sorted(server.uploaded()) and len(server.uploaded()) == estimate["texts"]
+    code, out, err = run_memory(ws, "index", "--estimate", "--json", now=R.NOW, env=ENV)
+    assert code == 0 and json.loads(out)["texts"] == 0, err
 
 
 def test_no_batch_and_small_indexes_use_ordinary_requests(tmp_path, server):

@@ -12,8 +12,8 @@ from workspace_memory.embed.fake import FakeEmbedder
 from workspace_memory.index.indexer import sync as index_sync
 from workspace_memory.index.rows import text_hash
 from workspace_memory.index.sqlite.connection import connect, migrate
-from workspace_memory.index.sqlite.embedding_cache import EmbeddingCache
-from workspace_memory.index.sqlite.vector_sync import embed_missing
+from workspace_memory.index.sqlite.vectors.embedding_cache import EmbeddingCache
+from workspace_memory.index.sqlite.vectors.sync import embed_missing
 from workspace_memory.index.sqlite.writer import SqliteWriter
 from workspace_memory.workspace.layout import Workspace
 
@@ -117,7 +117,7 @@ def test_cached_vectors_of_another_length_are_re_embedded(tmp_path, conn):
 
 def test_the_label_query_looks_each_chunk_up_in_the_cache(indexed_workspace: Path) -> None:
     """Not the cache scanned outside and every chunk inside it (quadratic: minutes at 100k chunks)."""
-    from workspace_memory.index.sqlite.vector_sync import _LABELED
+    from workspace_memory.index.sqlite.vectors.sync import _LABELED
 
     with index_db(indexed_workspace) as conn:
         for sql in (_LABELED.format(where=""), _LABELED.format(where="").replace(", e.vector", "")):
@@ -129,8 +129,9 @@ def test_the_label_query_looks_each_chunk_up_in_the_cache(indexed_workspace: Pat
 
 def test_vectors_complete_at_this_generation_are_not_looked_for_again(tmp_path, conn, monkeypatch):
     """A cold recall skips the search for missing vectors while the index says none can be missing."""
-    from workspace_memory.index.sqlite import vector_sync, vectors
     from workspace_memory.index.sqlite.vectors import SqliteVectors
+    from workspace_memory.index.sqlite.vectors import sqlite_vectors as vectors
+    from workspace_memory.index.sqlite.vectors import sync as vector_sync
     from workspace_memory.index.sqlite.writer import generation
 
     ws = _workspace(tmp_path / "ws")
@@ -157,7 +158,7 @@ def test_vectors_complete_at_this_generation_are_not_looked_for_again(tmp_path, 
 
 
 def test_completeness_is_not_recorded_when_the_chunks_changed_meanwhile(tmp_path, conn):
-    from workspace_memory.index.sqlite import vector_sync
+    from workspace_memory.index.sqlite.vectors import sync as vector_sync
     from workspace_memory.index.sqlite.writer import generation
 
     ws = _workspace(tmp_path / "ws")

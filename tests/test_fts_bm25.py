@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from workspace_memory.api import Memory
+from workspace_memory.index import lexical_plan
 from workspace_memory.index.base import Filters, Term
 from workspace_memory.index.sqlite import bm25, lexical
 from workspace_memory.index.sqlite.read_cache import ReadCache
@@ -75,11 +76,11 @@ def test_varints_follow_sqlite_encoding() -> None:
 
 def test_newest_first_pool_keeps_fts5_numbers(index: sqlite3.Connection, monkeypatch: pytest.MonkeyPatch) -> None:
     """With a budget of 1 every word is 'common': the pool's values are still FTS5's bm25()."""
-    monkeypatch.setattr(lexical, "RANK_BUDGET", 1)
+    monkeypatch.setattr(lexical_plan, "RANK_BUDGET", 1)
     terms = [Term("deploy"), Term("pipeline")]
     dfs = {table: {t.label: lexical.count_matches(index, t, table) for t in terms}
            for table in ("chunks_fts", "sessions_fts")}
-    pool = lexical.candidates(index, terms, 50, Filters(), dfs, ReadCache())
+    pool = lexical_plan.candidates(lexical.FtsSearch(index, dfs, ReadCache()), terms, 50, Filters())
     fts = dict(index.execute("SELECT rowid, -bm25(chunks_fts, 1.0, 0.6, 0.3) FROM chunks_fts "
                              "WHERE chunks_fts MATCH '\"deploy\" OR \"pipeline\"'"))
     assert pool

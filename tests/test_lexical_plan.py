@@ -21,17 +21,17 @@ def term(word: str) -> Term:
 def _fts_plan(terms: list[Term], dfs: dict[str, int]) -> list[tuple[str, bool]]:
     """The FTS5 expressions SQLite's lexical channel runs, each with whether BM25 orders it: the
     store-neutral plan within the store's budget, as lexical.py renders it."""
-    return [(lexical.fts_expression(step), step.ranked) for step in lexical_plan.plan(terms, dfs, lexical.RANK_BUDGET)]
+    return [(lexical.fts_expression(step), step.ranked) for step in lexical_plan.plan(terms, dfs, lexical_plan.RANK_BUDGET)]
 
 
 def test_rare_words_are_ranked_together_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lexical, "RANK_BUDGET", 100)
+    monkeypatch.setattr(lexical_plan, "RANK_BUDGET", 100)
     plan = _fts_plan([term("quokka"), term("wombat")], {"quokka": 3, "wombat": 40})
     assert plan == [('"quokka" OR "wombat"', True)]
 
 
 def test_common_words_are_taken_newest_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lexical, "RANK_BUDGET", 100)
+    monkeypatch.setattr(lexical_plan, "RANK_BUDGET", 100)
     dfs = {"deploy": 5000, "pipeline": 900, "quokka": 3, "risk": 90}
     plan = _fts_plan([term(w) for w in dfs], dfs)
     # rarest first: quokka (3) and risk (90) fit in 100; the rest are common
@@ -47,7 +47,7 @@ def test_words_that_never_occur_are_not_searched() -> None:
 
 
 def test_a_single_common_word_still_finds_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(lexical, "RANK_BUDGET", 10)
+    monkeypatch.setattr(lexical_plan, "RANK_BUDGET", 10)
     assert _fts_plan([term("deploy")], {"deploy": 500}) == [('"deploy"', False)]
 
 
@@ -69,7 +69,7 @@ def busy_workspace(tmp_path: Path) -> Path:
 
 def test_old_rare_word_beats_many_newer_common_ones(busy_workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMORY_EMBED_PROVIDER", "none")
-    monkeypatch.setattr(lexical, "RANK_BUDGET", 10)  # "deploy" (120 chunks) is common here
+    monkeypatch.setattr(lexical_plan, "RANK_BUDGET", 10)  # "deploy" (120 chunks) is common here
     mem = Memory.open(str(busy_workspace), "2025-11-30")
     mem.index()
     hits = mem.recall(RecallRequest("deploy quokka", k=5, mode="lexical"))["results"]
@@ -80,7 +80,7 @@ def test_old_rare_word_beats_many_newer_common_ones(busy_workspace: Path, monkey
 def test_common_words_alone_prefer_chunks_with_all_of_them(busy_workspace: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMORY_EMBED_PROVIDER", "none")
-    monkeypatch.setattr(lexical, "RANK_BUDGET", 10)
+    monkeypatch.setattr(lexical_plan, "RANK_BUDGET", 10)
     mem = Memory.open(str(busy_workspace), "2025-11-30")
     mem.index()
     hits = mem.recall(RecallRequest("deploy pipeline dashboards", k=5, mode="lexical"))["results"]

@@ -58,3 +58,15 @@ def test_every_shell_refuses_a_limit_in_the_same_words(shared_ws: Path) -> None:
             said[line].append(("mcp http", _http_tool_error(url, session, rid, tool, arguments)))
     for line, answers in said.items():
         assert answers == [("cli", line), ("mcp stdio", line), ("mcp http", line)], answers
+
+
+def test_an_empty_query_is_refused_over_mcp_as_on_the_command_line(shared_ws: Path) -> None:
+    """`memory recall ""` exits 2; memory_search with an empty (or blank) query and no filter is a tool
+    error in one line, never an empty result list that looks like "nothing remembered"."""
+    assert run_memory(shared_ws, "recall", "")[0] == 2
+    with raw_stdio(shared_ws) as server:
+        for rid, query in enumerate(("", "   "), start=1):
+            assert tool_error(server.call(rid, "memory_search", query=query)) == \
+                "query: empty; give a query (or a filter such as since or entity)"
+        reply = server.call(3, "memory_search", query="", since="2000-01-01")
+        assert not reply["result"].get("isError"), reply

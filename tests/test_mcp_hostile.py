@@ -138,12 +138,10 @@ def test_stdio_line_over_the_limit_is_skipped_and_the_server_goes_on(shared_ws: 
     with raw_stdio(shared_ws) as server:
         huge = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
             "name": "memory_search", "arguments": {"query": "Peter " * (MAX_REQUEST_BYTES // 3)}}})
-        started = time.monotonic()
         reply = server.request(huge)
         assert reply["id"] is None and f"{MAX_REQUEST_BYTES:,} bytes" in rpc_error(reply, -32600)
         assert server.request({"jsonrpc": "2.0", "id": 2, "method": "ping"})["result"] == {}
-        assert time.monotonic() - started < 10
-        assert server.proc.poll() is None
+        assert server.proc.poll() is None  # how fast: benchmarks/mcp_hostile.py (MAX_SECONDS)
 
 
 def test_unknown_tool_and_prompt_are_invalid_params_and_only_tools_are_advertised(shared_ws: Path) -> None:
@@ -165,7 +163,6 @@ def test_oversized_arguments_are_refused_before_any_work(indexed_workspace: Path
     ws = indexed_workspace
     before = (ws / "MEMORY.md").read_bytes()
     with raw_stdio(ws) as server:
-        started = time.monotonic()
         text = tool_error(server.call(1, "memory_search", query="Peter " * 50_000, k=3))  # 300 KB
         assert "query" in text and f"{MAX_QUERY_CHARS}" in text.replace(",", "")
         assert "k" in tool_error(server.call(2, "memory_search", query="Peter", k=5000))
@@ -175,12 +172,55 @@ def test_oversized_arguments_are_refused_before_any_work(indexed_workspace: Path
         assert "name" in tool_error(server.call(5, "memory_entity", name="P" * 100_000))
         assert "path" in tool_error(server.call(6, "memory_get", path="a/" * 100_000 + "x.md"))
         text = tool_error(server.call(7, "memory_search", query="Peter", colour="blue"))
-        assert "unknown argument 'colour'" in text
-        assert time.monotonic() - started < 10  # each refused at once (a 1 MB query took 40 s)
+        assert "unknown argument 'colour'" in text  # each refused before any work: the test below
         reply = server.call(8, "memory_search", query="espresso", k=2)
         assert not reply["result"].get("isError") and reply["result"]["structuredContent"]["results"]
     assert (ws / "MEMORY.md").read_bytes() == before
     assert "x" * 1000 not in "".join(p.read_text() for p in (ws / "memory").glob("*.md"))
+
+
+# Lines of our code a refusal may run (benchmarks/reliability.count_steps): 20-420 on 2026-12-06,
+# where an ordinary recall of the same workspace runs about 3,500 and a 300 KB query that was
+# looked at would run hundreds of thousands. A count of work, the same on any machine.
+MAX_REFUSAL_STEPS = 1_000
+
+
+def test_oversized_arguments_cost_a_bounded_number_of_steps(indexed_workspace: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "benchmarks"))
+    from reliability import count_steps
+    from workspace_memory.api import Memory
+    from workspace_memory.errors import UserError
+    from workspace_memory.recall.query import RecallRequest
+
+    monkeypatch.setenv("MEMORY_EMBED_PROVIDER", "none")
+    mem = Memory.open(str(indexed_workspace), NOW)
+    mem.refresh()  # the index opened and synced: what is counted is the refusal alone
+    big_line = json.dumps({"bullet": "W @Peter: " + "x" * 2_000_000, "kind": "world"}).encode() + b"\n"
+    calls = {
+        "query": lambda: mem.recall(RecallRequest("Peter " * 50_000, k=3)),
+        "k": lambda: mem.recall(RecallRequest("Peter", k=5000)),
+        "bullet": lambda: mem.retain("W @Peter: " + "x" * 1_000_000),
+        "text": lambda: mem.core_append("Human", "y" * 1_000_000),
+        "name": lambda: mem.entity("P" * 100_000),
+        "path": lambda: mem.get("a/" * 100_000 + "x.md"),
+        "big.jsonl:1": lambda: mem.import_facts([big_line], "big.jsonl"),
+    }
+    said: dict[str, str] = {}
+
+    def refused(name: str, call) -> None:
+        with pytest.raises(UserError) as caught:
+            call()
+        said[name] = str(caught.value)
+
+    try:
+        for name, call in calls.items():
+            steps = count_steps(((refused, name, call),))
+            assert name in said[name] and steps < MAX_REFUSAL_STEPS, (name, steps, said[name])
+    finally:
+        mem.close()
 
 
 def test_the_cli_has_the_same_limits(indexed_workspace: Path, tmp_path: Path) -> None:
@@ -191,9 +231,8 @@ def test_the_cli_has_the_same_limits(indexed_workspace: Path, tmp_path: Path) ->
     assert "bullet" in line and f"{MAX_FACT_CHARS:,}" in line
     big = tmp_path / "big.jsonl"
     big.write_text(json.dumps({"bullet": "W @Peter: " + "x" * 2_000_000, "kind": "world"}) + "\n")
-    started = time.monotonic()
     line = assert_one_line_error(*run_memory(ws, "import", str(big)))
-    assert "big.jsonl:1" in line and time.monotonic() - started < 20
+    assert "big.jsonl:1" in line
     fact = tmp_path / "fact.jsonl"
     fact.write_text(json.dumps({"bullet": "W @Peter: " + "x" * MAX_FACT_CHARS, "kind": "world"}) + "\n")
     line = assert_one_line_error(*run_memory(ws, "import", str(fact)))
@@ -263,14 +302,12 @@ def test_reads_do_not_queue_behind_a_refused_slow_call(shared_ws: Path) -> None:
     """One 300 KB query (once 40 s of embedding) and 10 normal searches in flight together."""
     with raw_stdio(shared_ws) as server:
         server.call(1, "memory_search", query="warm up", k=1)
-        started = time.monotonic()
         server.send({"jsonrpc": "2.0", "id": 100, "method": "tools/call",
                      "params": {"name": "memory_search", "arguments": {"query": "Peter " * 50_000}}})
         for i in range(10):
             server.send({"jsonrpc": "2.0", "id": 200 + i, "method": "tools/call",
                          "params": {"name": "memory_search", "arguments": {"query": "espresso", "k": 3}}})
-        replies = {r["id"]: r for r in (server.recv() for _ in range(11))}
-        assert time.monotonic() - started < 15
+        replies = {r["id"]: r for r in (server.recv() for _ in range(11))}  # how fast: benchmarks/mcp_hostile.py
     assert replies[100]["result"]["isError"]
     assert all(replies[200 + i]["result"]["structuredContent"]["results"] for i in range(10))
 
@@ -311,6 +348,9 @@ def test_a_call_cancelled_while_it_waits_never_runs() -> None:
     assert mem.calls == ["entities", "Andy"]
 
 
+STEPS = 1000
+
+
 def test_a_running_call_that_is_cancelled_stops_at_the_next_checkpoint() -> None:
     import anyio
 
@@ -319,11 +359,13 @@ def test_a_running_call_that_is_cancelled_stops_at_the_next_checkpoint() -> None
 
     class Looping:
         stopped = threading.Event()
+        steps = 0  # of the pipeline, run so far
 
         def entities(self) -> list:
             try:
-                for _ in range(1000):  # 10 s unless cancelled: one step of a long pipeline per turn
+                for _ in range(STEPS):  # 10 s unless cancelled: one step of a long pipeline per turn
                     checkpoint()
+                    self.steps += 1
                     time.sleep(0.01)
             except Cancelled:
                 self.stopped.set()
@@ -336,17 +378,16 @@ def test_a_running_call_that_is_cancelled_stops_at_the_next_checkpoint() -> None
     mem = Looping()
     server = build_server(mem)
 
-    async def scenario() -> float:
-        started = time.monotonic()
+    async def scenario() -> int:
         with anyio.move_on_after(0.3):
             await server.call_tool("memory_entities", {})
-        answered = time.monotonic() - started
+        answered_at = mem.steps
         result = await server.call_tool("memory_entity", {"name": "Peter"})  # the lock is free again
         assert not result.is_error
-        return answered
+        return answered_at
 
-    assert anyio.run(scenario) < 1.0  # the caller is answered at once
-    assert mem.stopped.wait(2)
+    assert anyio.run(scenario) < STEPS  # the caller is answered while the pipeline still runs
+    assert mem.stopped.wait(10) and mem.steps < STEPS  # which stops at its next checkpoint
 
 
 def test_a_cancelled_request_is_never_answered_and_the_server_goes_on(shared_ws: Path) -> None:

@@ -394,9 +394,7 @@ def test_without_the_ocr_engine_images_are_found_by_name_and_status_says_what_to
     assert any("pip install 'workspace-memory[media]'" in n for n in status["notices"])
     page = mem.get("memory/IMG_9.jpg")
     assert "taken 2026-11-20 08:00" in page.text and "Capybara" not in page.text
-    from workspace_memory.doctor import run_doctor
-
-    assert any(f.code == "media-extractor" for f in run_doctor(mem).findings)
+    assert any(f.code == "media-extractor" for f in mem.doctor().findings)
 
 
 # -- the worker: a timeout kills it, a memory cap bounds it -------------------------------------

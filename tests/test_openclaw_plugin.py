@@ -38,8 +38,8 @@ REPO = Path(__file__).resolve().parents[1]
 NODE_BIN = REPO / ".node" / "bin"
 PLUGIN_DIR = REPO / "integrations" / "openclaw"
 TOKEN = "test-token-29"
-TOOLS = {"memory_search", "memory_get", "memory_retain", "memory_reflect", "memory_entity", "memory_core_show",
-         "memory_core_append", "memory_core_replace", "memory_core_insert", "memory_core_rethink"}
+# Every tool of the engine's tools/list (src/engine-tools.json; memory-core's two under their names).
+TOOLS = {t["name"] for t in json.loads((PLUGIN_DIR / "src" / "engine-tools.json").read_text(encoding="utf-8"))}
 CITATION = re.compile(r"^(MEMORY\.md|memory/[\w./-]+\.md|bank/[\w./-]+\.md)#L\d+(-L\d+)?$")
 
 
@@ -116,13 +116,18 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def oc(tmp_path_factory: pytest.TempPathFactory) -> OpenClaw:
+def indexed_openclaw(tmp_path_factory: pytest.TempPathFactory, name: str) -> OpenClaw:
+    """A throwaway OpenClaw home (the plugin selected) over a fresh, indexed workspace."""
     _toolchain()
-    root = tmp_path_factory.mktemp("openclaw")
+    root = tmp_path_factory.mktemp(name)
     ws = build_workspace(root / "workspace")
     run_ok(ws, "index")
-    oc = OpenClaw(root, ws, memory_executable())
+    return OpenClaw(root, ws, memory_executable())
+
+
+@pytest.fixture(scope="module")
+def oc(tmp_path_factory: pytest.TempPathFactory) -> OpenClaw:
+    oc = indexed_openclaw(tmp_path_factory, "openclaw")
     # OpenClaw's first command in a new home migrates its state and says so on stdout (the
     # plugin prints nothing; test_inspect... checks it): get that done before the tests read stdout.
     first = oc.run("memory", "recall", "warm up", "--json")
@@ -508,14 +513,27 @@ def test_plugin_unit_tests_pass_under_node() -> None:
     assert re.search(r"^# fail 0$", proc.stdout, re.M) and not re.search(r"^# pass 0$", proc.stdout, re.M)
 
 
+def test_the_plugin_javascript_type_checks() -> None:
+    """`tsc -p integrations/openclaw` (strict, checkJs over the JSDoc types; typescript pinned in
+    tools/node's lock) finds nothing."""
+    _toolchain()
+    tsc = REPO / ".node" / "node_modules" / "typescript" / "bin" / "tsc"
+    if not tsc.exists():
+        pytest.skip("typescript is missing from .node/: run `make node` (tools/node/package.json pins it)")
+    proc = subprocess.run([str(NODE_BIN / "node"), str(tsc), "-p", str(PLUGIN_DIR)], capture_output=True, text=True,
+                          timeout=300, cwd=PLUGIN_DIR, env=clean_env())
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+
+
 def test_the_plugins_memory_search_maps_onto_the_declared_parameters() -> None:
     """memory-core's memory_search (query, maxResults, corpus) becomes the engine's memory_search
-    arguments within recall/params.py's declaration: k clamped to its bounds, corpus to a declared
-    source, and no argument the engine's tool does not take."""
+    arguments: maxResults bounded as recall/params.py's k, corpus a declared source, values passed as
+    given (the engine refuses what is out of bounds), and no argument the engine's tool does not take."""
     from workspace_memory.recall.params import BY_NAME, PARAMS
 
     _toolchain()
-    script = ("import {MEMORY_SEARCH_PARAMETERS as p, searchArgs} from './src/mapping.js';\n"
+    script = ("import {searchArgs} from './src/mapping.js';\n"
+              "import {MEMORY_SEARCH_PARAMETERS as p} from './src/schemas.js';\n"
               "const corpora = p.properties.corpus.enum;\n"
               "console.log(JSON.stringify({schema: p, low: searchArgs({query: 'x', maxResults: 0}),\n"
               "  high: searchArgs({query: 'x', maxResults: 1e9}),\n"
@@ -525,8 +543,9 @@ def test_the_plugins_memory_search_maps_onto_the_declared_parameters() -> None:
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout)
     k, source = BY_NAME["k"], BY_NAME["source"]
-    assert got["schema"]["properties"]["maxResults"]["minimum"] == k.low
-    assert (got["low"]["k"], got["high"]["k"]) == (k.low, k.high)
+    bounds = got["schema"]["properties"]["maxResults"]
+    assert (bounds["minimum"], bounds["maximum"]) == (k.low, k.high)
+    assert (got["low"]["k"], got["high"]["k"]) == (0, 10**9), "out of range goes to the engine, which refuses it"
     sent = [got["low"], got["high"], *(args for _, args in got["corpora"])]
     offered = {p.name for p in PARAMS if p.agent is not None}
     assert all(set(args) <= offered for args in sent), sent

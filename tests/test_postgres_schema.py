@@ -13,10 +13,12 @@ import pytest
 
 from conftest import build_workspace
 from workspace_memory.index.base import Filters
+from workspace_memory.index.indexer import settings_changed, sync
 from workspace_memory.index.postgres import schema
 from workspace_memory.index.postgres.lexical import ends_in_the_past
-from workspace_memory.index.postgres.reads import browse, filter_sql, holds_entries, scope
+from workspace_memory.index.postgres.reads import DIALECT, scope
 from workspace_memory.index.postgres.store import PostgresStore
+from workspace_memory.index.sql_filters import filter_sql
 from workspace_memory.workspace.layout import Workspace
 
 
@@ -48,7 +50,7 @@ def test_migrations_that_only_add_indexes_rebuild_nothing(tmp_path: Path, fresh_
     index) and m008 (session tables) rebuilt none."""
     ws = Workspace.open(build_workspace(tmp_path / "ws"))
     before = PostgresStore(fresh_url, "ws")
-    assert before.sync(ws).added
+    assert sync(ws, before.writer()).added
     ids = before.db.conn.execute("SELECT array_agg(id ORDER BY id) FROM chunks").fetchone()[0]
     generation = before.generation()
     before.close()
@@ -56,11 +58,11 @@ def test_migrations_that_only_add_indexes_rebuild_nothing(tmp_path: Path, fresh_
     monkeypatch.setattr(schema, "SCHEMA_VERSION", len(schema.MIGRATIONS))
     after = PostgresStore(fresh_url, "ws")
     try:
-        report = after.sync(ws)
+        report = sync(ws, after.writer())
         assert schema.applied(after.db.conn) == schema.SCHEMA_VERSION
         assert after.db.conn.execute("SELECT to_regclass('chunks_test_only')").fetchone()[0] is not None
         assert not report.notices and not report.dirty and report.unchanged == len(list(ws.root.rglob("*.md")))
-        assert after.settings_changed(ws.date_order) is None
+        assert settings_changed(after.writer(), ws.date_order) is None
         assert after.generation() == generation
         assert after.db.conn.execute("SELECT array_agg(id ORDER BY id) FROM chunks").fetchone()[0] == ids
         stored = after.db.conn.execute("SELECT fingerprint FROM workspaces").fetchone()[0]
@@ -95,13 +97,13 @@ def test_time_windows_are_served_by_their_index(fresh_url: str, names: list[str]
         conn = store.db.conn
         conn.execute("ANALYZE chunks")
         window = Filters(include_invalid=True).within((date(2024, 11, 24), date(2024, 11, 30)))
-        where, params = filter_sql(window)
+        where, params = filter_sql(window, DIALECT)
         in_ws, ws_params = scope(store.ids)
         assert "chunks_window" in _plan(conn, f"SELECT c.id FROM chunks c WHERE {in_ws} AND {where}",
                                         [*ws_params, *params])
-        assert holds_entries(conn, store.ids, window)
-        assert not holds_entries(conn, store.ids, Filters(include_invalid=True).within((date(2030, 1, 1), None)))
-        ids = browse(conn, store.ids, window, 1000, per_day=12)
+        assert store.holds_entries(window)
+        assert not store.holds_entries(Filters(include_invalid=True).within((date(2030, 1, 1), None)))
+        ids = store.browse(window, 1000, per_day=12)
         assert len(ids) == 7 * 12  # 12 a day of the view (as on SQLite: days, not workspaces)
     finally:
         store.close()

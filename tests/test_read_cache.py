@@ -11,6 +11,7 @@ import pytest
 
 from workspace_memory.api import Memory
 from workspace_memory.index.base import Term
+from workspace_memory.index.indexer import settings_changed
 from workspace_memory.index.sqlite import bm25, journal, lexical, read_cache
 from workspace_memory.index.sqlite.read_cache import ReadCache
 
@@ -135,6 +136,6 @@ def test_the_journal_migration_does_not_rebuild(ws: Memory) -> None:
     from workspace_memory.index.sqlite.schema import ROWS_SCHEMA
 
     conn = ws.store.conn
-    assert ws.store.settings_changed(ws.workspace.date_order) is None
+    assert settings_changed(ws.store.writer(), ws.workspace.date_order) is None
     fingerprint = conn.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()[0]
     assert f'"schema": {ROWS_SCHEMA}' in fingerprint

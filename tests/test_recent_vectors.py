@@ -13,7 +13,8 @@ import pytest
 
 import recall_ws as R
 from workspace_memory.api import Memory
-from workspace_memory.index.sqlite import recent_file, vector_sync
+from workspace_memory.index.sqlite.vectors import recent_file
+from workspace_memory.index.sqlite.vectors import sync as vector_sync
 
 
 @pytest.fixture(autouse=True)

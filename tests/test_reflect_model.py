@@ -142,3 +142,45 @@ def test_embedding_similarity_is_a_cached_cosine() -> None:
     calls = embedder.calls
     sim("likes tea", "likes tea")
     assert embedder.calls == calls
+
+
+class StanceChat(JsonServer):
+    """A scripted model that judges stances: "contradiction" for any pair, recording each question."""
+
+    asked: list[str] = []
+
+    def handle(self, handler: BaseHTTPRequestHandler, method: str, path: str, raw: bytes) -> None:
+        body = json.loads(raw)
+        system, user = body["messages"][0]["content"], body["messages"][1]["content"]
+        if "compare two opinions" in system:
+            type(self).asked.append(user)
+            content = "Contradiction."
+        else:
+            content = SUMMARY if "summarise" in system else RETAIN
+        send_json(handler, 200, {"choices": [{"message": {"role": "assistant", "content": content}}]})
+
+
+def test_a_configured_model_judges_the_pairs_the_rule_leaves_unclear(tmp_path: Path) -> None:
+    StanceChat.asked = []
+    srv = StanceChat()
+    try:
+        root = tmp_path / "ws"
+        (root / "memory").mkdir(parents=True)
+        (root / "memory.toml").write_text(f'[reflect.model]\nbase_url = "{srv.base_url}"\nmodel = "judge-test"\n'
+                                          "summaries = false\nretain = false\n")
+        (root / "memory/2025-11-25.md").write_text("# 2025-11-25\n\n## Retain\n- O(c=0.7) @Mara: Her code reviews "
+                                                   "are sloppy.\n- O(c=0.7) @Sam: Rust is overhyped.\n")
+        (root / "memory/2025-11-27.md").write_text("# 2025-11-27\n\n## Retain\n- O(c=0.8) @Mara: Her code reviews "
+                                                   "are thorough.\n- O(c=0.8) @Sam: Rust is a good fit after all.\n")
+        report = run(root)
+        assert not report.notices, report.notices
+        # Only the unclear pair went to the model; the rule decided the other (polarity).
+        assert StanceChat.asked == ["First: Mara: Her code reviews are sloppy.\nSecond: Mara: Her code reviews "
+                                    "are thorough."]
+        page = (root / "bank/opinions.md").read_text()
+        assert "(model judge-test: contrast: sloppy vs thorough)" in page
+        assert "may contradict" not in page
+        run(root)  # applied once: a second run asks nothing
+        assert len(StanceChat.asked) == 1
+    finally:
+        srv.close()

@@ -116,7 +116,8 @@ def test_weekly_cron_reinforces_contradicts_and_replaces_with_history(weeks: Pat
     fourth = run(weeks, "2025-11-30")
     assert fourth.stats.contradicted == {"warelay-baileys-is-reliable-enough-for-production"}
     world = (weeks / "bank/world.md").read_text()
-    assert "- ~~Lives in Vienna~~ (superseded by [memory/2025-11-26.md#L7](../memory/2025-11-26.md#L7))" in world
+    assert ("- ~~Lives in Vienna~~ (superseded by [memory/2025-11-26.md#L7](../memory/2025-11-26.md#L7); "
+            "residence: Lives in -> Moved)") in world  # what matched (facts.supersession.why)
     # The two "Lives in Vienna" facts are near-duplicates: one bullet, both sources.
     assert world.count("Lives in Vienna") == 1 and "; also [memory/2025-11-03.md#L8]" in world
     peter = (weeks / "bank/entities/Peter.md").read_text()

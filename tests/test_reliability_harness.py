@@ -56,12 +56,11 @@ def test_parsers_survive_fuzzing_in_bounded_work() -> None:
         assert out[name]["cases"] == 60
         assert out[name]["max_steps"] < most, out[name]
     huge = out["50 MB one-line file"]
-    assert huge["exit"] == 0 and huge["seconds"] < 120 and huge["max_rss_mb"] < 1024, huge
-    mcp = out["memory mcp"]  # issue 22: every hostile case answered at once, the server going on
-    for name, case in mcp.items():
+    assert huge["exit"] == 0 and huge["max_rss_mb"] < 1024, huge  # its time: reliability.MAX_SECONDS_HUGE_FILE
+    mcp = out["memory mcp"]  # issue 22: every hostile case answered, the server going on
+    for name, case in mcp.items():  # how fast: mcp_hostile.MAX_SECONDS and MAX_LOAD_RATIO, in the benchmark
         if name != "slow-call load":
-            assert case["seconds"] < 10 and case["peak_rss_mb"] < 1024 and case.get("server_goes_on", True), (name, case)
-    assert mcp["slow-call load"]["ratio"] < 2, mcp["slow-call load"]
+            assert case["answer"] and case["peak_rss_mb"] < 1024 and case.get("server_goes_on", True), (name, case)
 
 
 def test_hostile_paths_are_refused(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from session_files import conversation, write_lines
 from workspace_memory.embed.fake import FakeEmbedder
 from workspace_memory.index.embedding import texts_to_embed
 from workspace_memory.index.rows import SESSION_EMBED_CHARS, text_hash
-from workspace_memory.index.sqlite.embedding_cache import EmbeddingCache
+from workspace_memory.index.sqlite.vectors.embedding_cache import EmbeddingCache
 
 FAKE = {"MEMORY_EMBED_PROVIDER": None}
 LONG = ("I went through the reconnect logic of the bridge and the retry loop gives up after five tries, which "

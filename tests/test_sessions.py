@@ -370,7 +370,7 @@ def test_a_follower_polls_on_its_clock_and_reads_lines_under_the_thresholds_only
     run_ok(sessions_ws, "index")
     now = [0.0]
     with opened(sessions_ws) as mem:
-        follower = SessionFollower(mem, clock=lambda: now[0])
+        follower = SessionFollower(mem.follow_sessions, clock=lambda: now[0])
         write_lines(transcript(sessions_ws), [message("user", "a lone kingfisher", "2025-11-30T10:00:00Z")], mode="a")
         now[0] = SESSION_POLL_SECONDS / 2
         assert follower.tick() is None  # not yet time to compare sizes

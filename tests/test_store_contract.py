@@ -20,6 +20,7 @@ from conftest import run_ok, write_files
 from pg_fixtures import STORES, store_name
 from session_files import conversation, write_lines
 from workspace_memory.index.base import Store
+from workspace_memory.index.indexer import settings_changed, sync
 from workspace_memory.workspace.layout import Workspace
 
 FAKE = {"MEMORY_EMBED_PROVIDER": "fake"}
@@ -181,11 +182,11 @@ def _facts(store: Store) -> dict[str, Any]:
 
 def test_a_first_sync_adds_every_file_and_a_second_changes_nothing(any_store: tuple[Workspace, Store]) -> None:
     ws, store = any_store
-    first = store.sync(ws)
+    first = sync(ws, store.writer())
     assert (first.added, first.changed, first.removed) == (3, 0, 0) and first.dirty
     generation = store.generation()
     assert generation >= 1 and store.status()["files"] == 3
-    again = store.sync(ws)
+    again = sync(ws, store.writer())
     assert (again.added, again.changed, again.touched, again.unchanged) == (0, 0, 0, 3)
     assert store.generation() == generation and not again.notices
 
@@ -193,11 +194,11 @@ def test_a_first_sync_adds_every_file_and_a_second_changes_nothing(any_store: tu
 def test_an_edit_a_touch_and_a_removal(any_store: tuple[Workspace, Store]) -> None:
     """Only what changed is parsed; a touched file keeps its entries and the generation; ids are never reused."""
     ws, store = any_store
-    store.sync(ws)
+    sync(ws, store.writer())
     old_ids = {f.id for f in store.facts()}
     daily = ws.root / "memory" / "2025-03-01.md"
     daily.write_text(daily.read_text(encoding="utf-8") + "- W @Peter: Peter bought a bike.\n", encoding="utf-8")
-    edited = store.sync(ws)
+    edited = sync(ws, store.writer())
     assert (edited.added, edited.changed, edited.removed) == (0, 1, 0)
     assert edited.new_chunk_ids and min(edited.new_chunk_ids) > max(old_ids)  # never reused
     assert sorted(edited.new_chunk_ids) == list(range(min(edited.new_chunk_ids), max(edited.new_chunk_ids) + 1))
@@ -207,11 +208,11 @@ def test_an_edit_a_touch_and_a_removal(any_store: tuple[Workspace, Store]) -> No
     import os
 
     os.utime(core, ns=(core.stat().st_atime_ns, core.stat().st_mtime_ns + 10**9))
-    touched = store.sync(ws)
+    touched = sync(ws, store.writer())
     assert (touched.touched, touched.changed, touched.dirty) == (1, 0, False)
     assert store.generation() == generation
     core.unlink()
-    removed = store.sync(ws)
+    removed = sync(ws, store.writer())
     assert removed.removed == 1 and removed.removed_chunk_ids and store.generation() > generation
     assert store.status()["files"] == 2
 
@@ -220,20 +221,20 @@ def test_date_order_reads_facts_and_a_change_of_it_rebuilds(any_store: tuple[Wor
     """`[time] date_order` is part of the settings on every store: "03/04/2025" is 3 April with DMY; with
     MDY a recall leaves the index as it is (and says so), and an index rebuilds it as 4 March."""
     ws, store = any_store
-    store.sync(ws)
+    sync(ws, store.writer())
     dentist = next(f for c, f in _facts(store).items() if "Dentist" in c)
     assert (dentist.occurred_start, dentist.occurred_end) == ("2025-04-03", "2025-04-03")
-    assert store.settings_changed("DMY") is None
-    assert "date_order DMY -> MDY" in (store.settings_changed("MDY") or "")
+    assert settings_changed(store.writer(), "DMY") is None
+    assert "date_order DMY -> MDY" in (settings_changed(store.writer(), "MDY") or "")
     (ws.root / "memory.toml").write_text('[time]\ndate_order = "MDY"\n', encoding="utf-8")
     ws = Workspace.open(ws.root)
-    kept = store.sync(ws, rebuild_if_stale=False)
+    kept = sync(ws, store.writer(), rebuild_if_stale=False)
     assert kept.notices and "run `memory index`" in kept.notices[0] and not kept.dirty
-    rebuilt = store.sync(ws)
+    rebuilt = sync(ws, store.writer())
     assert "rebuilt the index" in rebuilt.notices[0] and rebuilt.added == 3
     dentist = next(f for c, f in _facts(store).items() if "Dentist" in c)
     assert (dentist.occurred_start, dentist.occurred_end) == ("2025-03-04", "2025-03-04")
-    assert store.settings_changed("MDY") is None
+    assert settings_changed(store.writer(), "MDY") is None
 
 
 def test_the_days_a_line_names_are_times_of_it(any_store: tuple[Workspace, Store]) -> None:
@@ -242,7 +243,7 @@ def test_the_days_a_line_names_are_times_of_it(any_store: tuple[Workspace, Store
     from workspace_memory.index.base import Filters
 
     ws, store = any_store
-    store.sync(ws)
+    sync(ws, store.writer())
     for day in (date(2025, 3, 12), date(2025, 3, 20)):
         window = Filters().within((day, day))
         assert store.holds_entries(window)
@@ -252,38 +253,38 @@ def test_the_days_a_line_names_are_times_of_it(any_store: tuple[Workspace, Store
         assert sorted(next(iter(rows.values()))["named"]) == [("2025-03-12", "2025-03-12"), ("2025-03-20", "2025-03-20")]
     daily = ws.root / "memory" / "2025-03-01.md"
     daily.write_text(daily.read_text(encoding="utf-8").replace("on Mar 12", "soon"), encoding="utf-8")
-    store.sync(ws)
+    sync(ws, store.writer())
     assert not store.holds_entries(Filters().within((date(2025, 3, 12), date(2025, 3, 12))))
     assert store.holds_entries(Filters().within((date(2025, 3, 20), date(2025, 3, 20))))
 
 
 def test_entities_and_superseded_facts_follow_the_files(any_store: tuple[Workspace, Store]) -> None:
     ws, store = any_store
-    store.sync(ws)
+    sync(ws, store.writer())
     peter = next(e for e in store.entities() if e.key == "peter")
     assert peter.name == "Peter Steinberger" and "Pete" in peter.aliases and peter.page_path == "bank/entities/Peter.md"
     facts = _facts(store)
     vienna, graz = (next(f.id for c, f in facts.items() if town in c) for town in ("Vienna", "Graz"))
     assert store.superseded([vienna, graz]) == {vienna: graz}
     (ws.root / "bank" / "entities" / "Peter.md").unlink()  # the page goes: the name comes from the slug again
-    store.sync(ws)
+    sync(ws, store.writer())
     assert next(e for e in store.entities() if e.key == "peter").page_path is None
 
 
 def test_a_busy_writer_lets_a_recall_read_at_once(any_store: tuple[Workspace, Store]) -> None:
     """wait=0 (a recall) never waits for another writer: it says busy and reads the index as it is."""
     ws, store = any_store
-    store.sync(ws)
+    sync(ws, store.writer())
     (ws.root / "memory" / "2025-03-02.md").write_text("# 2025-03-02\n\nA new day.\n", encoding="utf-8")
     other = _second(ws, store)
     try:
         with other.writer().lock(60) as held:
             assert held
-            report = store.sync(ws, wait=0)
+            report = sync(ws, store.writer(), wait=0)
             assert report.busy and not report.dirty
     finally:
         other.close()
-    assert store.sync(ws, wait=0).added == 1
+    assert sync(ws, store.writer(), wait=0).added == 1
 
 
 def test_transcripts_are_applied_through_the_writer(any_store: tuple[Workspace, Store], tmp_path: Path) -> None:
@@ -294,7 +295,7 @@ def test_transcripts_are_applied_through_the_writer(any_store: tuple[Workspace, 
     from workspace_memory.workspace.transcripts import SessionFile
 
     ws, store = any_store
-    store.sync(ws)
+    sync(ws, store.writer())
     path = tmp_path / "sessions" / "s1.jsonl"
     lines = conversation("s1", datetime(2025, 3, 2, 9, tzinfo=UTC), [("user", "Where is the dentist?"),
                                                                      ("assistant", "On Main Street.")])
@@ -314,6 +315,19 @@ def test_transcripts_are_applied_through_the_writer(any_store: tuple[Workspace, 
     assert gone.removed == 1 and store.session_states() == {}
 
 
+def test_the_store_is_its_roles() -> None:
+    """`Store` is the roles its callers use, each member declared in one role; nothing of its own."""
+    from workspace_memory.index.base import Maintenance, RecallReads, ReflectReads, VectorRecords
+    from workspace_memory.index.base import Store as StorePort
+
+    assert [name for name in vars(StorePort) if not name.startswith("_")] == []
+    roles = (RecallReads, ReflectReads, VectorRecords, Maintenance)
+    assert set(StorePort.__mro__) >= set(roles)
+    declared = [name for role in roles for name in [*vars(role), *vars(role).get("__annotations__", {})]
+                if not name.startswith("_")]
+    assert len(declared) == len(set(declared)) and len(declared) >= 30, declared
+
+
 def test_what_a_store_lacks_is_declared_not_probed(any_store: tuple[Workspace, Store]) -> None:
     """Every member of the ports (Store, VectorIndex, IndexWriter) exists on every store: the façade
     never asks `getattr(store, name, None)`."""
@@ -323,11 +337,12 @@ def test_what_a_store_lacks_is_declared_not_probed(any_store: tuple[Workspace, S
     from workspace_memory.index.ports import IndexWriter
 
     ws, store = any_store
-    store.sync(ws)
+    sync(ws, store.writer())
     objects = {StorePort: store, VectorIndex: store.vectors(FakeEmbedder()), IndexWriter: store.writer()}
     for port, obj in objects.items():
-        members = {name for klass in port.__mro__ if klass.__module__.startswith("workspace_memory")
-                   for name in vars(klass) if not name.startswith("_")} | set(getattr(port, "__annotations__", {}))
+        ours = [klass for klass in port.__mro__ if klass.__module__.startswith("workspace_memory")]
+        members = {name for klass in ours for name in [*vars(klass), *vars(klass).get("__annotations__", {})]
+                   if not name.startswith("_")}
         assert sorted(m for m in members if not hasattr(obj, m)) == [], (port.__name__, type(obj).__name__)
 
 
@@ -342,7 +357,7 @@ def test_a_purge_rewrites_session_entries_and_the_next_ones_context(any_store: t
     from workspace_memory.workspace.transcripts import SessionFile
 
     ws, store = any_store
-    store.sync(ws)
+    sync(ws, store.writer())
     path = tmp_path / "sessions" / "s2.jsonl"
     write_lines(path, conversation("s2", datetime(2025, 3, 2, 9, tzinfo=UTC), [
         ("user", "My token is zebracode42, keep it"), ("assistant", "Noted, I will keep it safe.")]))

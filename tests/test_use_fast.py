@@ -132,7 +132,7 @@ def test_release_drops_the_model_and_the_next_encoding_loads_it_again(model) -> 
 
 def test_a_big_index_releases_the_model_before_the_vector_file(tmp_path, monkeypatch) -> None:
     from workspace_memory.api import Memory
-    from workspace_memory.index.sqlite import vectors
+    from workspace_memory.index.sqlite.vectors import sqlite_vectors as vectors
 
     released: list[str] = []
     monkeypatch.setattr(vectors, "RELEASE_AFTER", 3)

@@ -1,4 +1,4 @@
-"""A cold reader maps its vectors (issue 27, index/sqlite/vector_side.py): the int8 copy beside the
+"""A cold reader maps its vectors (issue 27, index/sqlite/vectors/int8_copy.py): the int8 copy beside the
 HNSW file, scanned and released block by block, and the float32 vectors of a few candidates read
 and checked one by one. The answers are the exact search's; nothing is copied into memory."""
 
@@ -14,8 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from workspace_memory.index.sqlite import hnsw, vector_side
-from workspace_memory.index.sqlite.hnsw import VectorStore
+from workspace_memory.index.sqlite.vectors import hnsw
+from workspace_memory.index.sqlite.vectors import int8_copy as vector_side
+from workspace_memory.index.sqlite.vectors.hnsw import VectorStore
 
 DIM = 64
 
@@ -156,8 +157,9 @@ PEAK = "def peak():\n    return int(next(x for x in open('/proc/self/status') if
 CHILD = textwrap.dedent("""
     import json, sys
     import numpy as np
-    from workspace_memory.index.sqlite import hnsw, vector_side
-    from workspace_memory.index.sqlite.hnsw import VectorStore
+    from workspace_memory.index.sqlite.vectors import hnsw
+    from workspace_memory.index.sqlite.vectors import int8_copy as vector_side
+    from workspace_memory.index.sqlite.vectors.hnsw import VectorStore
     vector_side.MAP_FROM_BYTES, vector_side.BLOCK = 0, 2048
     before = peak()
     store = VectorStore(sys.argv[1], int(sys.argv[2]), "test")
@@ -202,8 +204,9 @@ def test_a_streamed_build_answers_as_a_rebuild(tmp_path, mapped_from_any_size) -
 BUILD_CHILD = textwrap.dedent("""
     import json, sys
     import numpy as np
-    from workspace_memory.index.sqlite import hnsw, vector_side
-    from workspace_memory.index.sqlite.hnsw import VectorStore
+    from workspace_memory.index.sqlite.vectors import hnsw
+    from workspace_memory.index.sqlite.vectors import int8_copy as vector_side
+    from workspace_memory.index.sqlite.vectors.hnsw import VectorStore
     vector_side.MAP_FROM_BYTES = 0  # read back as a big file is: mapped
     dim, n, step = int(sys.argv[2]), int(sys.argv[3]), 500
     def batches():  # made on the fly, as SQLite's rows are read: the whole set never exists

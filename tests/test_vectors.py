@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from workspace_memory.index.sqlite.hnsw import EXACT_THRESHOLD, HNSW_EF_SEARCH, VectorStore
+from workspace_memory.index.sqlite.vectors.hnsw import EXACT_THRESHOLD, HNSW_EF_SEARCH, VectorStore
 
 DIM = 16
 
@@ -120,7 +120,7 @@ def test_persistence_round_trip(tmp_path, rng):
 
 
 def test_loading_falls_back_when_the_file_layout_is_unexpected(tmp_path, rng, monkeypatch):
-    import workspace_memory.index.sqlite.hnsw_file as vectors
+    import workspace_memory.index.sqlite.vectors.hnsw_file as vectors
 
     path = tmp_path / "v.hnsw"
     store = VectorStore(path, DIM)

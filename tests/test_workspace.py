@@ -283,3 +283,25 @@ def test_resolve_markdown_refuses(tmp_path: Path, user_path: str) -> None:
         user_path = str(outside)
     with pytest.raises(PathRefused):
         ws.resolve_markdown(user_path)
+
+
+def test_the_state_folder_ignores_itself_in_git_without_init(tmp_path: Path) -> None:
+    """`.memory/` holds a .gitignore of its own (`*`), written by whatever creates the folder first
+    (here `memory index` in a folder where `memory init` never ran), so `git status` shows none of it;
+    a .gitignore the user changed is left as it is."""
+    import shutil
+    import subprocess
+
+    ws = tmp_path / "notes"
+    (ws / "memory").mkdir(parents=True)
+    (ws / "memory" / "2025-11-30.md").write_text("# Sunday\n\n- Peter drinks espresso.\n", encoding="utf-8")
+    run_ok(ws, "index")
+    assert (ws / ".memory" / ".gitignore").read_text(encoding="utf-8").splitlines()[-1] == "*"
+    if shutil.which("git"):
+        subprocess.run(["git", "init", "-q", str(ws)], check=True)
+        status = subprocess.run(["git", "-C", str(ws), "status", "--porcelain", "--untracked-files=all"],
+                                capture_output=True, text=True, check=True).stdout
+        assert ".memory" not in status and "memory/2025-11-30.md" in status, status
+    (ws / ".memory" / ".gitignore").write_text("index.sqlite\n", encoding="utf-8")
+    run_ok(ws, "retain", "W @Peter: Lives in Vienna.")
+    assert (ws / ".memory" / ".gitignore").read_text(encoding="utf-8") == "index.sqlite\n"

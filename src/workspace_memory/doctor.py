@@ -27,17 +27,23 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rapidfuzz import fuzz
 
 from .files import atomic_write_text, decode_markdown
+from .fuzzy import PHRASE_IN_TEXT
 from .workspace.layout import CORE_NAME, LEGACY_CORE_NAME, REPAIR_DIR, SCANNED_DIRS, Workspace
 
-EVIDENCE_MATCH = 90.0  # partial ratio between a link's claim and the target line's content
+if TYPE_CHECKING:
+    from .index.base import Store, SyncReport
+    from .index.vector_space import VectorSpace
+
+EVIDENCE_MATCH = PHRASE_IN_TEXT  # partial ratio between a link's claim and the target line's content
 MIN_CLAIM_CHARS = 12  # shorter claims say too little to check a link's content against
 _LINK_RE = re.compile(r"\[([^\]\n]*)\]\(([^)\s]+)\)")
 _CITATION_RE = re.compile(r"(?<![\w/.-])((?:memory|bank)/[\w./-]+\.md|MEMORY\.md)#L(\d+)(?:-L?(\d+))?")
@@ -82,14 +88,29 @@ class DoctorReport:
                 "fixed": [f.to_dict() for f in self.fixed], "notices": self.notices}
 
 
-def run_doctor(mem, fix: bool = False) -> DoctorReport:  # api.Memory
-    """Check the workspace of `mem`; with `fix`, repair what can be repaired and check again."""
-    mem.workspace.require()
+# (code, what, path, line, how) of findings another pipeline made (reflect's pages)
+PageFindings = Callable[[], list[tuple[str, str, str, "int | None", str]]]
+
+
+class Examined:
+    """What doctor examines and how it repairs the index: the workspace, its store, the embedder and
+    vectors of the index (index.vector_space), the cheap sync every read does (`refresh`, returning
+    notices) and `memory index` (`reindex(rebuild)`). The façade (api) hands them in."""
+
+    def __init__(self, ws: Workspace, store: Store, space: VectorSpace, refresh: Callable[[], list[str]],
+                 reindex: Callable[[bool], SyncReport]) -> None:
+        self.ws, self.store, self.space, self.refresh, self.reindex = ws, store, space, refresh, reindex
+
+
+def run_doctor(at: Examined, fix: bool = False, pages: PageFindings | None = None) -> DoctorReport:
+    """Check the workspace; with `fix`, repair what can be repaired and check again. `pages`: what
+    reflect finds on its pages (api hands it in: doctor and reflect are side by side)."""
+    at.ws.require()
     report = DoctorReport()
-    found = _check(mem, report.notices)
+    found = _check(at, report.notices, pages)
     if fix and any(f.fixable for f in found):
-        _fix(mem, found, report.notices)
-        after = _check(mem, report.notices)
+        _fix(at, found, report.notices)
+        after = _check(at, report.notices, pages)
         keys = {(f.code, f.path, f.line) for f in after}
         report.fixed = [f for f in found if f.fixable and (f.code, f.path, f.line) not in keys]
         found = after
@@ -100,24 +121,30 @@ def run_doctor(mem, fix: bool = False) -> DoctorReport:  # api.Memory
 # -- checks -------------------------------------------------------------------------------------
 
 
-def _check(mem, notices: list[str]) -> list[Finding]:
-    ws: Workspace = mem.workspace
+def _check(at: Examined, notices: list[str], pages: PageFindings | None = None) -> list[Finding]:
+    ws = at.ws
     found = _split_core(ws)
-    damaged = mem.store.damaged()  # probed before opening: opening moves a damaged index aside
+    damaged = at.store.damaged()  # probed before opening: opening moves a damaged index aside
     if damaged:
-        return [*found, Finding("index-unreadable", f"the index cannot be read ({damaged})", _index_where(mem), None,
+        return [*found, Finding("index-unreadable", f"the index cannot be read ({damaged})", _index_where(at), None,
                                 "run `memory index --rebuild` (or `memory doctor --fix`); it is rebuilt from "
                                 "Markdown", True, {"rebuild": True}), *_symlinks(ws)]
-    notices += mem.refresh()  # the cheap sync every read does: the index then describes the files
-    status = mem.store.status()
-    found += _index_health(mem, notices) + _warnings(status["warnings"]) + _missing_pages(mem.store) + _media(ws)
-    return found + _evidence(ws) + _symlinks(ws)
+    notices += at.refresh()  # the cheap sync every read does: the index then describes the files
+    status = at.store.status()
+    found += _index_health(at, notices) + _warnings(status["warnings"]) + _missing_pages(at.store) + _media(ws)
+    return found + _evidence(ws) + _symlinks(ws) + _pages(pages)
 
 
-def _index_where(mem) -> str:
+def _pages(pages: PageFindings | None) -> list[Finding]:
+    """What the caller found on reflect's pages (stale MEMORY.md lines, hand edits inside regions:
+    reflect.stale.findings, handed in by api, since doctor and reflect are side by side)."""
+    return [Finding(code, what, path, line, how) for code, what, path, line, how in (pages() if pages else [])]
+
+
+def _index_where(at: Examined) -> str:
     """The index's file as a workspace path when the store has one (".memory/index.sqlite")."""
-    path = mem.store.path
-    return mem.workspace.key_for(Path(path)) if path is not None else mem.store.describe()
+    path = at.store.path
+    return at.ws.key_for(Path(path)) if path is not None else at.store.describe()
 
 
 def _split_core(ws: Workspace) -> list[Finding]:
@@ -133,37 +160,38 @@ def _split_core(ws: Workspace) -> list[Finding]:
     return []
 
 
-def _index_health(mem, notices: list[str]) -> list[Finding]:
+def _index_health(at: Examined, notices: list[str]) -> list[Finding]:
     from .errors import ProviderUnavailable
+    from .index.indexer import settings_changed
 
     out = []
-    for check in mem.store_health():  # the store itself: SQLite and FTS5, or the server, pgvector, migrations
+    for check in at.store.health():  # the store itself: SQLite and FTS5, or the server, pgvector, migrations
         if not check["ok"]:
-            out.append(Finding(f"store-{check['check']}", check["detail"], _index_where(mem), None,
+            out.append(Finding(f"store-{check['check']}", check["detail"], _index_where(at), None,
                                "see `memory store health`; docs/postgres.md says what the store needs"))
-    stale = mem.store.settings_changed(mem.workspace.date_order, mem.workspace.fact_languages)
+    stale = settings_changed(at.store.writer(), at.ws.date_order, at.ws.fact_languages)
     if stale:
-        out.append(Finding("index-settings", f"the index was built with other settings ({stale})", _index_where(mem),
+        out.append(Finding("index-settings", f"the index was built with other settings ({stale})", _index_where(at),
                            None,
                            "run `memory index --rebuild` (or `memory doctor --fix`)", True, {"rebuild": True}))
     try:
-        embedder, _ = mem.embedder()
+        embedder, _ = at.space.embedder()
     except ProviderUnavailable as exc:
         return [*out, Finding("embedding-provider", str(exc), None, None,
                               "set the provider's key or URL in the environment or memory.toml [embedding], "
                               "or add a fallback (fallback = [\"local\"])")]
-    out += _embedding_space(mem, notices)
-    count = (mem.store.vectors(embedder).missing() or 0) if embedder is not None else 0
+    out += _embedding_space(at.space, notices)
+    count = (at.store.vectors(embedder).missing() or 0) if embedder is not None else 0
     if count:
         out.append(Finding("index-vectors", f"{count} text(s) have no embedding yet; semantic search misses them",
-                           _index_where(mem), None, "run `memory index` (or `memory doctor --fix`)", True))
+                           _index_where(at), None, "run `memory index` (or `memory doctor --fix`)", True))
     return out
 
 
-def _embedding_space(mem, notices: list[str]) -> list[Finding]:
+def _embedding_space(vectors: VectorSpace, notices: list[str]) -> list[Finding]:
     """The space in use as a notice (provider, model, dimensions, chain, batch jobs, tokens); a
     finding when it is a fallback's: the primary failed at the last `memory index` (embed.chain)."""
-    space = mem.embedding_space()
+    space = vectors.describe()
     if not space or not space["provider"]:
         return []
     tokens = sum(space["tokens_sent"].values())
@@ -401,8 +429,8 @@ def repoint(line: str, span: tuple[int, int], old: int, new: int) -> str:
 # -- fixes --------------------------------------------------------------------------------------
 
 
-def _fix(mem, found: list[Finding], notices: list[str]) -> None:
-    ws: Workspace = mem.workspace
+def _fix(at: Examined, found: list[Finding], notices: list[str]) -> None:
+    ws = at.ws
     for finding in found:
         if finding.code == "split-core":
             notices.append(merge_split_core(ws))
@@ -414,9 +442,7 @@ def _fix(mem, found: list[Finding], notices: list[str]) -> None:
         _repoint_page(ws, page, fixes, notices)
     index = [f for f in found if f.code.startswith("index-")]
     if index:
-        if any(f.data.get("rebuild") for f in index):
-            mem.close()  # an unreadable index is moved aside and rebuilt when it is opened again
-        report = mem.index(rebuild=any(f.data.get("rebuild") for f in index))
+        report = at.reindex(any(f.data.get("rebuild") for f in index))
         notices += report.notices
 
 

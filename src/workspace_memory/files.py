@@ -91,6 +91,22 @@ def detect_newline(text: str) -> str:
     return "\r\n" if text.count("\r\n") > text.count("\n") / 2 and "\r\n" in text else "\n"
 
 
+STATE_GITIGNORE = "# Derived state of workspace-memory (the index, vectors, locks): never committed.\n*\n"
+
+
+def ensure_state_dir(folder: Path) -> Path:
+    """Create the workspace's `.memory/` folder if needed, with a `.gitignore` inside that ignores it
+    all, so git never shows the derived state as untracked, whether or not `memory init` ran (init
+    also adds `.memory/` to the workspace's own .gitignore). The ignore file is written once and
+    never rewritten; a folder where it cannot be written (read-only) is left as it is."""
+    folder.mkdir(parents=True, exist_ok=True)
+    ignore = folder / ".gitignore"
+    if not ignore.exists() and not ignore.is_symlink():
+        with contextlib.suppress(OSError):
+            atomic_write_text(ignore, STATE_GITIGNORE)
+    return folder
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """Write `text` to `path` atomically (temp file in the same folder, fsync, rename).
 

@@ -15,7 +15,8 @@ from .errors import UserError
 
 MAX_QUERY_CHARS = 2_000  # a search query (memory_search `query`, `memory recall QUERY`)
 MAX_FTS_TERMS = 64  # distinct words of a query sent to full-text search; the rest are left out, with a notice
-MAX_K = 1_000  # results per search
+MIN_K = 1  # results per search: at least one,
+MAX_K = 1_000  # and at most this many
 MAX_BUDGET = 1_000_000  # tokens a search's results may be packed into (--budget, memory_search `budget`)
 MAX_FACT_CHARS = 4_000  # one Retain fact (retain, import)
 MAX_EDIT_CHARS = 20_000  # the text of one core-memory edit (each of old/new/text)
@@ -49,10 +50,22 @@ def check_text(argument: str, value: str | None, limit: int = MAX_ARG_CHARS) -> 
 def check_recall(query: str, k: int, **others: str | None) -> None:
     """The bounds of one search: the query, k, and the short text filters (since, until, kind, entity)."""
     check_text("query", query, MAX_QUERY_CHARS)
-    if not 1 <= k <= MAX_K:
-        raise UserError(out_of_range("k", k, 1, MAX_K))
+    check_k(k)
     for name, value in others.items():
         check_text(name, value)
+
+
+def check_something_asked(query: str, **filters: str | None) -> None:
+    """A search asks for something: a query, or a filter (since, until, kind, entity). The CLI
+    says the same with its flags' names (`memory recall ""` exits 2)."""
+    if not query.strip() and not any(filters.values()):
+        raise UserError("query: empty; give a query (or a filter such as since or entity)")
+
+
+def check_k(k: int, most: int = MAX_K) -> None:
+    """UserError when `k` results cannot be asked for (MIN_K to `most`: MAX_K, or a page's own bound)."""
+    if not MIN_K <= k <= most:
+        raise UserError(out_of_range("k", k, MIN_K, most))
 
 
 def clip(text: str, limit: int, mark: str = "…") -> str:

@@ -1,9 +1,14 @@
 // `openclaw memory ...`: the engine's own CLI, run in the workspace with stdio passed through, so the
 // output, --json and the exit codes are the engine's. `search` is memory-core's alias, in its shape.
 import { spawn } from "node:child_process";
+import os from "node:os";
 import { searchResult } from "./mapping.js";
 
-/** Subcommands that run `memory <same name> ...` as they are. */
+/**
+ * Subcommands that run `memory <same name> ...` as they are: every command of the engine's CLI
+ * (tests/test_openclaw_plugin.py checks this list against the engine's), `openclaw` excepted (it
+ * installs this plugin).
+ */
 export const PASSED = {
   recall: "Find what memory says about QUERY, with sources as path#Lline (--k --since --until --entity --kind --mode --explain --json)",
   reflect: "Update entity pages, opinions and lists from recent facts (--since --dry-run --apply-core --json)",
@@ -14,8 +19,18 @@ export const PASSED = {
   forget: "Mark a fact as no longer true (it stays, struck through)",
   retain: "Validate a fact (\"W @Peter: ...\") and append it to today's log",
   entity: "Tell me about NAME: its page, its facts, its opinions",
+  entities: "List the known entities with their fact counts, most facts first",
+  opinions: "List the opinions with confidence, history and evidence",
   core: "Core memory: the ## blocks of MEMORY.md",
+  triggers: "Core entries whose trigger phrases a message names",
   "flush-prompt": "The prompts sent before a session is compacted",
+  export: "Write every fact with its kind, entities, confidence, time and source (JSONL or CSV)",
+  import: "Append exported facts as Retain bullets to their days",
+  init: "Lay out a workspace from the bank templates (never overwrites a file)",
+  store: "The store that holds the index (SQLite under .memory/ or Postgres)",
+  watch: "Keep the index fresh as files change, until stopped",
+  ui: "Browse memory in a web page (offline)",
+  mcp: "Serve the memory tools over MCP (stdio, or streamable HTTP)",
 };
 
 /** memory-core subcommands with no counterpart here, and where they went. */
@@ -52,7 +67,11 @@ export async function runEngineCli(eng, args, opts = {}) {
       process.stderr.write(`workspace-memory: cannot run \`${eng.command}\`: ${err.message} (install workspace-memory, or set plugins.entries.workspace-memory.config.command)\n`);
       resolve({ code: 127, stdout });
     });
-    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), stdout }));
+    child.on("close", (code, signal) => {
+      if (signal) process.stderr.write(`workspace-memory: \`memory ${args.find((a) => !a.startsWith("-")) ?? ""}\` was killed (${signal}) before it finished\n`);
+      // A signal's exit code as a shell reports it (128 + its number), never 0.
+      resolve({ code: code ?? 128 + (os.constants.signals[/** @type {NodeJS.Signals} */ (signal)] ?? 0), stdout });
+    });
   });
 }
 
@@ -66,7 +85,9 @@ function takeOption(argv, name) {
 }
 
 /**
- * memory-core's `memory search [query] [--query] [--max-results N] [--min-score X] [--json]` over `memory recall --json`.
+ * memory-core's `memory search [query] [--query Q] [--max-results N] [--min-score X] [--json]` over
+ * `memory recall --json`; any other option is recall's (--since, --entity, --mode...). The query and
+ * the options are the engine's to check: its refusal and exit code are the command's.
  * @param {EngineCli} eng @param {string[]} raw
  */
 export async function runSearch(eng, raw) {
@@ -76,25 +97,21 @@ export async function runSearch(eng, raw) {
   const max = takeOption(argv, "--max-results");
   const min = takeOption(argv, "--min-score");
   const q = takeOption(argv, "--query");
-  takeOption(argv, "--agent");
-  const query = q ?? argv.join(" ");
-  if (!query.trim()) {
-    process.stderr.write("openclaw memory search: a query is required\n");
-    return 2;
-  }
-  const { code, stdout } = await runEngineCli(eng, ["recall", query, "--k", String(max ?? 6), "--json"], { capture: true });
+  const recallArgs = q === undefined ? argv : [q, ...argv];
+  const { code, stdout } = await runEngineCli(eng, ["recall", ...recallArgs, "--k", String(max ?? 6), "--json"], { capture: true });
   if (code !== 0) return code;
   const shaped = searchResult(JSON.parse(stdout), { minScore: min === undefined ? undefined : Number(min), include: false });
+  const results = /** @type {any[]} */ (shaped.results);
   if (json) {
-    process.stdout.write(`${JSON.stringify({ results: shaped.results }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ results }, null, 2)}\n`);
     return 0;
   }
-  if (shaped.results.length === 0) {
+  if (results.length === 0) {
     process.stdout.write("No matches.\n");
     return 0;
   }
   const lines = [];
-  for (const r of shaped.results) {
+  for (const r of results) {
     lines.push(`${Number(r.score).toFixed(3)} ${r.path}:${r.startLine}-${r.endLine}`, String(r.snippet), "");
   }
   process.stdout.write(`${lines.join("\n").trim()}\n`);

@@ -153,12 +153,14 @@ export async function reconcileJobs(cron, desired, opts) {
 /**
  * The dreaming switch memory-core reads from the slot owner's entry: set dreaming.enabled = false
  * when nothing is set (memory-core's promotion would run beside reflect); an explicit value is the
- * user's and stays. Returns whether it wrote.
+ * user's and stays, and so is memory-core turned off (then it is not loaded). Returns whether it wrote.
  * @param {any} api @param {string} pluginId
  */
 export async function disableMemoryCoreDreaming(api, pluginId) {
   const current = api.runtime?.config?.current?.() ?? api.config;
   if (current?.plugins?.entries?.[pluginId]?.config?.dreaming?.enabled !== undefined) return false;
+  // memory-core turned off (what `memory openclaw install` writes) is not loaded at all: no dreaming to stop.
+  if (current?.plugins?.entries?.["memory-core"]?.enabled === false) return false;
   if (typeof api.runtime?.config?.mutateConfigFile !== "function") return false;
   const alreadySet = new Error("dreaming.enabled is set in the file");
   try {
@@ -168,6 +170,7 @@ export async function disableMemoryCoreDreaming(api, pluginId) {
         // The file decides (the running config may lag behind a write not yet reloaded): a value
         // there is kept, and nothing is written, so a reload never triggers another write.
         if (draft?.plugins?.entries?.[pluginId]?.config?.dreaming?.enabled !== undefined) throw alreadySet;
+        if (draft?.plugins?.entries?.["memory-core"]?.enabled === false) throw alreadySet;
         draft.plugins ??= {};
         draft.plugins.entries ??= {};
         draft.plugins.entries[pluginId] ??= {};

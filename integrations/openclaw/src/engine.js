@@ -2,10 +2,37 @@
 // (newline-delimited JSON-RPC). No recall logic here: every answer is the engine's.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { RestartPolicy } from "./restart.js";
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 const PROTOCOL_VERSION = "2025-06-18";
 const STDERR_TAIL = 2_000;
+const PING_MS = 5_000; // after a call's deadline: a child that does not answer a ping within this is hung
+const KILL_GRACE_MS = 2_000; // close(): SIGTERM, then SIGKILL when the child is still there
+const START_MS = 60_000; // the handshake's deadline: a cold start on a loaded machine takes seconds
+
+/**
+ * Every live child of this process, killed when the process exits however it exits (a stopped child
+ * included). One set and one exit listener per process, however often OpenClaw loads this module
+ * (it loads plugins again for tool discovery and for each registry).
+ * @type {Set<import("node:child_process").ChildProcess>}
+ */
+const LIVE = (() => {
+  const key = Symbol.for("workspace-memory.engine-children");
+  const holder = /** @type {any} */ (globalThis);
+  if (!holder[key]) {
+    const live = new Set();
+    holder[key] = live;
+    process.once("exit", () => {
+      for (const child of live) {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* already gone */ }
+      }
+    });
+  }
+  return holder[key];
+})();
 
 /** A failure the agent or the CLI user should read as one line. */
 export class EngineError extends Error {
@@ -26,9 +53,15 @@ export class EngineError extends Error {
  *   (keys.js), asked at each start: never in argv, the pool's key, a file or a message
  * @property {number} [timeoutMs] per-call deadline
  * @property {typeof spawn} [spawnFn] injected in tests
+ * @property {RestartPolicy} [restarts] when to start again after a death (restart.js)
+ * @property {number} [pingMs] how long a ping may take before a silent child counts as hung
  */
 
-/** A `memory --workspace W mcp` child, started on first use and restarted after it dies. */
+/**
+ * A `memory --workspace W mcp` child, started on first use and restarted after it dies. A call past its
+ * deadline is cancelled; when the child then does not answer a ping either (hung, stopped), it is
+ * killed and the next call starts another, with the waits and the limit of restart.js.
+ */
 export class Engine {
   /** @param {EngineOptions} opts */
   constructor(opts) {
@@ -43,10 +76,14 @@ export class Engine {
     /** @type {Promise<void> | null} */
     this.ready = null;
     this.nextId = 1;
-    /** @type {Map<number, {resolve: Function, reject: Function}>} */
+    /** @type {Map<number, {resolve: Function, reject: Function, touch: () => void}>} */
     this.pending = new Map();
     this.stderr = "";
     this.starts = 0;
+    this.restarts = opts.restarts ?? new RestartPolicy();
+    this.pingMs = opts.pingMs ?? PING_MS;
+    /** why the last child was killed by us (its exit then says so) */
+    this.killedFor = "";
   }
 
   /** The child's pid while it runs (tests kill it to check the restart). */
@@ -65,7 +102,24 @@ export class Engine {
   }
 
   async #spawn() {
+    try {
+      await this.restarts.admit();
+    } catch (err) {
+      throw new EngineError(/** @type {Error} */ (err).message, { code: "gave-up" });
+    }
+    try {
+      await this.#start();
+    } catch (err) {
+      // A death while starting was counted by its exit; a spawn error or a silent start is counted here.
+      if (/** @type {any} */ (err).code !== "exited") this.restarts.failed(/** @type {Error} */ (err).message.replace(/^workspace-memory: /, ""));
+      if (this.child) this.#kill(this.child, "it did not finish starting");
+      throw err;
+    }
+  }
+
+  async #start() {
     this.starts += 1;
+    this.killedFor = "";
     this.stderr = "";
     const secret = this.secretEnv ? await this.secretEnv().catch(() => ({})) : {};
     const child = this.spawnFn(this.command, ["--workspace", this.workspace, "mcp"], {
@@ -74,6 +128,7 @@ export class Engine {
       env: { ...process.env, ...secret, ...this.env },
     });
     this.child = child;
+    LIVE.add(child);
     let buffer = "";
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk) => {
@@ -89,10 +144,24 @@ export class Engine {
     child.stderr.on("data", (chunk) => {
       this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
     });
+    // Every stream and the child itself may report errors more than once (EPIPE after a death, a failed
+    // kill): all are handled here, none reaches the gateway as an uncaught exception.
     child.stdin.on("error", () => {});
+    child.stdout.on("error", () => {});
+    child.stderr.on("error", () => {});
+    let started = false;
     const spawned = new Promise((resolve, reject) => {
-      child.once("spawn", resolve);
-      child.once("error", (err) => {
+      child.once("spawn", () => {
+        started = true;
+        resolve(undefined);
+      });
+      child.on("error", (err) => {
+        if (started) {
+          this.stderr = `${this.stderr}\n${err.message}`.slice(-STDERR_TAIL);
+          return;
+        }
+        LIVE.delete(child);
+        if (this.child === child) this.child = null;
         const missing = /** @type {any} */ (err).code === "ENOENT";
         reject(new EngineError(missing
           ? `workspace-memory: the engine \`${this.command}\` was not found (install workspace-memory, or set plugins.entries.workspace-memory.config.command)`
@@ -105,7 +174,7 @@ export class Engine {
       protocolVersion: PROTOCOL_VERSION,
       capabilities: {},
       clientInfo: { name: "openclaw-workspace-memory", version: "0.1.0" },
-    }, this.timeoutMs);
+    }, Math.max(this.timeoutMs, START_MS));
     this.#send({ jsonrpc: "2.0", method: "notifications/initialized" });
   }
 
@@ -117,7 +186,11 @@ export class Engine {
     } catch {
       return; // not protocol: the engine logs to stderr, never here
     }
-    if (msg.id === undefined || msg.method) return; // a notification or a request from the server
+    if (msg.method === "notifications/progress") {
+      this.pending.get(msg.params?.progressToken)?.touch(); // progress: the call's deadline starts again
+      return;
+    }
+    if (msg.id === undefined || msg.method) return; // another notification, or a request from the server
     const waiter = this.pending.get(msg.id);
     if (!waiter) return;
     this.pending.delete(msg.id);
@@ -127,13 +200,15 @@ export class Engine {
 
   /** @param {import("node:child_process").ChildProcess} child @param {number|null} code @param {string|null} signal */
   #onExit(child, code, signal) {
+    LIVE.delete(child);
     if (this.child !== child) return;
     this.child = null;
     this.ready = null;
-    const why = signal ? `was killed (${signal})` : `exited with code ${code}`;
     const tail = this.stderr.trim().split("\n").slice(-1)[0] ?? "";
-    const err = new EngineError(`workspace-memory: the engine ${why}${tail ? `: ${tail}` : ""}; the next call restarts it`,
-      { code: "exited" });
+    const why = this.killedFor ? `was killed: ${this.killedFor}`
+      : `${signal ? `was killed (${signal})` : `exited with code ${code}`}${tail ? `: ${tail}` : ""}`;
+    this.restarts.failed(why);
+    const err = new EngineError(`workspace-memory: the engine ${why}; the next call starts a new one`, { code: "exited" });
     for (const waiter of this.pending.values()) waiter.reject(err);
     this.pending.clear();
   }
@@ -147,6 +222,8 @@ export class Engine {
   /** @param {string} method @param {object} params @param {number} timeoutMs @param {AbortSignal} [signal] */
   #request(method, params, timeoutMs, signal) {
     const id = this.nextId++;
+    const what = method === "tools/call" ? /** @type {any} */ (params).name : method;
+    const child = this.child;
     return new Promise((resolve, reject) => {
       const cancel = (/** @type {EngineError} */ err) => {
         if (!this.pending.delete(id)) return;
@@ -155,12 +232,27 @@ export class Engine {
         } catch { /* the child is gone */ }
         reject(err);
       };
-      const timer = setTimeout(() => cancel(new EngineError(
-        `workspace-memory: ${method === "tools/call" ? params.name : method} did not answer within ${Math.round(timeoutMs / 1000)} s`,
-        { code: "timeout" })), timeoutMs);
+      const expire = () => {
+        const seconds = Math.round(timeoutMs / 1000);
+        if (method === "ping" || !child) {
+          cancel(new EngineError(`workspace-memory: ${what} did not answer within ${seconds} s`, { code: "timeout" }));
+          return;
+        }
+        // Busy or hung? A live server answers a ping at once, even while a tool runs.
+        this.#request("ping", {}, this.pingMs).then(
+          () => cancel(new EngineError(`workspace-memory: ${what} did not answer within ${seconds} s`, { code: "timeout" })),
+          () => this.#kill(child, `${what} got no answer within ${seconds} s, nor a ping within ${Math.round(this.pingMs / 1000)} s`),
+        );
+      };
+      let timer = setTimeout(expire, timeoutMs);
+      const touch = () => {
+        clearTimeout(timer);
+        timer = setTimeout(expire, timeoutMs);
+      };
       const onAbort = () => cancel(new EngineError("workspace-memory: the call was cancelled", { code: "aborted" }));
       signal?.addEventListener("abort", onAbort, { once: true });
       this.pending.set(id, {
+        touch,
         resolve: (/** @type {any} */ v) => { clearTimeout(timer); signal?.removeEventListener("abort", onAbort); resolve(v); },
         reject: (/** @type {any} */ e) => { clearTimeout(timer); signal?.removeEventListener("abort", onAbort); reject(e); },
       });
@@ -180,8 +272,13 @@ export class Engine {
    */
   async call(name, args, opts = {}) {
     await this.start();
-    const result = await this.#request("tools/call", { name, arguments: args }, opts.timeoutMs ?? this.timeoutMs, opts.signal);
-    const text = (result?.content ?? []).filter((c) => c?.type === "text").map((c) => c.text).join("\n");
+    const id = this.nextId; // the request's id, also its progress token
+    const result = await this.#request("tools/call", { name, arguments: args, _meta: { progressToken: id } },
+      opts.timeoutMs ?? this.timeoutMs, opts.signal);
+    this.restarts.succeeded();
+    /** @type {{type?: string, text?: string}[]} */
+    const content = result?.content ?? [];
+    const text = content.filter((c) => c?.type === "text").map((c) => c.text).join("\n");
     if (result?.isError) throw new EngineError(text || `workspace-memory: ${name} failed`, { code: "tool" });
     if (result?.structuredContent !== undefined && result.structuredContent !== null) return result.structuredContent;
     try {
@@ -191,17 +288,52 @@ export class Engine {
     }
   }
 
-  /** Stop the child (the service's stop, or the pool closing). */
+  /**
+   * Kill a hung child (SIGKILL: a stopped process ignores SIGTERM until continued); its exit fails the
+   * pending calls with `reason`, and the next call starts a new child.
+   * @param {import("node:child_process").ChildProcess} child @param {string} reason
+   */
+  #kill(child, reason) {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (this.child === child) this.killedFor = reason;
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone meanwhile */ }
+  }
+
+  /**
+   * Stop the child (the service's stop, or the pool closing): EOF and SIGTERM, SIGCONT in case it was
+   * stopped, then SIGKILL after a grace; resolves when it is gone.
+   * @returns {Promise<void>}
+   */
   close() {
     const child = this.child;
     this.child = null;
     this.ready = null;
     for (const waiter of this.pending.values()) waiter.reject(new EngineError("workspace-memory: the engine was stopped", { code: "stopped" }));
     this.pending.clear();
-    if (child && child.exitCode === null) {
-      child.stdin?.end();
-      child.kill("SIGTERM");
-    }
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        LIVE.delete(child);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* gone */ }
+      }, KILL_GRACE_MS);
+      timer.unref?.();
+      child.once("exit", done);
+      try {
+        child.stdin?.end();
+        child.kill("SIGTERM");
+        child.kill("SIGCONT");
+      } catch {
+        done();
+      }
+    });
   }
 }
 
@@ -229,8 +361,10 @@ export class EnginePool {
     return engine;
   }
 
+  /** Stop every engine; resolves when all children are gone. */
   closeAll() {
-    for (const engine of this.engines.values()) engine.close();
+    const closing = [...this.engines.values()].map((engine) => engine.close());
     this.engines.clear();
+    return Promise.all(closing).then(() => undefined);
   }
 }

@@ -4,37 +4,13 @@
 export const DEFAULT_MAX_RESULTS = 6; // memory-core's default
 export const SNIPPET_MAX_CHARS = 700;
 
-export const MEMORY_SEARCH_PARAMETERS = {
-  type: "object",
-  properties: {
-    query: { type: "string" },
-    maxResults: { type: "integer", minimum: 1 },
-    minScore: { type: "number" },
-    corpus: { type: "string", enum: ["memory", "wiki", "all", "sessions"] },
-  },
-  required: ["query"],
-  additionalProperties: false,
-};
-
-export const MEMORY_GET_PARAMETERS = {
-  type: "object",
-  properties: {
-    path: { type: "string" },
-    from: { type: "integer", minimum: 1 },
-    lines: { type: "integer", minimum: 1 },
-    corpus: { type: "string", enum: ["memory", "wiki", "all"] },
-  },
-  required: ["path"],
-  additionalProperties: false,
-};
-
 /** @param {any} cfg OpenClaw's config @returns {"auto"|"on"|"off"} */
 export function citationsMode(cfg) {
   const mode = cfg?.memory?.citations;
   return mode === "on" || mode === "off" ? mode : "auto";
 }
 
-/** memory-core's rule: auto shows citations in direct chats, not in groups and channels. */
+/** memory-core's rule: auto shows citations in direct chats, not in groups and channels. @param {string} mode @param {unknown} sessionKey */
 export function includeCitations(mode, sessionKey) {
   if (mode === "on") return true;
   if (mode === "off") return false;
@@ -43,18 +19,17 @@ export function includeCitations(mode, sessionKey) {
 }
 
 /**
- * memory_search's parameters as the engine's memory_search arguments.
- * @param {{query: string, maxResults?: number, minScore?: number, corpus?: string}} params
+ * memory_search's parameters as the engine's memory_search arguments, values as given: the engine
+ * checks them (an empty or long query, maxResults out of 1..1000 or not a number, an unknown corpus)
+ * and its one-line refusal is the answer, as `memory recall --k` refuses.
+ * @param {{query?: unknown, maxResults?: unknown, minScore?: number, corpus?: unknown}} params
  */
 export function searchArgs(params) {
-  const query = typeof params?.query === "string" ? params.query.trim() : "";
-  if (!query) throw new TypeError("memory_search: query is required");
   /** @type {Record<string, unknown>} */
-  const args = { query, k: clampInt(params.maxResults, DEFAULT_MAX_RESULTS, 1, 1000) };
-  const corpus = params.corpus;
-  if (corpus === "sessions") args.source = "sessions";
-  else if (corpus === "all") args.source = "all";
-  else if (corpus === "memory") args.source = "memory";
+  const args = { query: typeof params?.query === "string" ? params.query.trim() : params?.query ?? "",
+    k: params?.maxResults ?? DEFAULT_MAX_RESULTS };
+  const corpus = params?.corpus;
+  if (corpus !== undefined && corpus !== "wiki") args.source = corpus; // memory, sessions, all; else the engine refuses
   return args;
 }
 
@@ -100,16 +75,14 @@ export function searchResult(recall, opts = {}) {
 }
 
 /**
- * memory_get's parameters as the engine's memory_get arguments.
- * @param {{path: string, from?: number, lines?: number}} params
+ * memory_get's parameters as the engine's memory_get arguments, values as given (the engine checks them).
+ * @param {{path?: unknown, from?: unknown, lines?: unknown}} params
  */
 export function getArgs(params) {
-  const p = typeof params?.path === "string" ? params.path.trim() : "";
-  if (!p) throw new TypeError("memory_get: path is required");
   /** @type {Record<string, unknown>} */
-  const args = { path: p };
-  if (params.from !== undefined) args.from_line = clampInt(params.from, 1, 1, Number.MAX_SAFE_INTEGER);
-  if (params.lines !== undefined) args.lines = clampInt(params.lines, 120, 1, 120);
+  const args = { path: typeof params?.path === "string" ? params.path.trim() : params?.path ?? "" };
+  if (params?.from !== undefined) args.from_line = params.from;
+  if (params?.lines !== undefined) args.lines = params.lines;
   return args;
 }
 
@@ -129,13 +102,6 @@ export function getFailure(path, err) {
   const message = err.message;
   const status = /** @type {any} */ (err).code === "tool" && /no such file|not found/i.test(message) ? "not_found" : "error";
   return { status, path, text: "", error: message };
-}
-
-/** @param {unknown} v @param {number} dflt @param {number} lo @param {number} hi */
-function clampInt(v, dflt, lo, hi) {
-  const n = typeof v === "number" ? Math.trunc(v) : Number.parseInt(String(v ?? ""), 10);
-  if (!Number.isFinite(n)) return dflt;
-  return Math.min(hi, Math.max(lo, n));
 }
 
 /** The "## Memory Recall" prompt section (memory-core's wording, our tools). @param {{availableTools: Set<string>, citationsMode?: string}} params */

@@ -1,6 +1,6 @@
 // OpenClaw's memory.search.multimodal as the engine's [media] table (docs/media.md, "OpenClaw").
-// engineEnv (plugin.js) lays it into $MEMORY_CONFIG_OVERLAY: `const media = mediaOverlay(defaults, own);
-// if (media) overlay.media = media;` A per-agent setting wins over the defaults, key by key.
+// engineEnv (plugin.js) lays it into $MEMORY_CONFIG_OVERLAY as `media`.
+// A per-agent setting wins over the defaults, key by key.
 
 const MODALITIES = ["image", "audio"];
 

@@ -3,7 +3,6 @@
 // A thin shell: the tools, the prompt, the flush and `openclaw memory ...` all ask the engine
 // (`memory mcp`, one long-lived child per workspace; the `memory` CLI for the command line).
 // Registration writes nothing to stdout (it would break every `openclaw ... --json`).
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,8 +11,10 @@ import { listPublicArtifacts } from "./artifacts.js";
 import { registerMemoryCli } from "./cli.js";
 import { desiredJob, readReflectSchedule, reflectScheduleService } from "./cron.js";
 import { DEFAULT_TIMEOUT_MS, EnginePool } from "./engine.js";
-import { providerKeys } from "./keys.js";
+import { FlushPromptCache, byteSize, flushPlan } from "./flush.js";
+import { namedProviders, providerKeys } from "./keys.js";
 import { citationsMode, promptSection } from "./mapping.js";
+import { mediaOverlay } from "./media.js";
 import { createMemoryRuntime } from "./runtime.js";
 import { TOOL_NAMES, createGetTool, createPassThroughTools, createSearchTool } from "./tools.js";
 
@@ -21,7 +22,7 @@ export const PLUGIN_ID = "workspace-memory";
 
 /**
  * @typedef {object} PluginConfig
- * @property {string} [command]
+ * @property {string} command
  * @property {string} [workspace]
  * @property {Record<string,string>} [env]
  * @property {number} [timeoutMs]
@@ -49,7 +50,7 @@ function expandHome(p) {
 /**
  * The workspace an agent's memory lives in: the plugin's override, else the agent's workspaceDir,
  * else the configured agent or default workspace, else OpenClaw's default.
- * @param {PluginConfig} pc @param {{workspaceDir?: string, agentId?: string, config?: any}} ctx
+ * @param {{workspace?: string}} pc @param {{workspaceDir?: string, agentId?: string, config?: any}} ctx
  */
 export function resolveWorkspace(pc, ctx = {}) {
   if (pc.workspace) return path.resolve(expandHome(pc.workspace));
@@ -75,8 +76,9 @@ function stateDir() {
 /**
  * OpenClaw's memory.search settings (per-agent ones first) as the engine's config overlay
  * ($MEMORY_CONFIG_OVERLAY, laid over the workspace's memory.toml): extraPaths -> extra_paths,
- * sources -> [recall] sources, and with "sessions" the agent's JSONL sessions folder -> [sessions] paths
- * (when that folder exists). Empty when OpenClaw sets none of them.
+ * sources -> [recall] sources, and with "sessions" the agent's transcripts -> [sessions] paths: its
+ * SQLite store (agents/<id>/agent/openclaw-agent.sqlite) and its JSONL folder, those that exist. Empty
+ * when OpenClaw sets none of them.
  * @param {any} cfg @param {string} [agentId] @returns {Record<string,string>}
  */
 export function engineEnv(cfg, agentId) {
@@ -90,68 +92,17 @@ export function engineEnv(cfg, agentId) {
   const sources = Array.isArray(configured) ? configured.filter((s) => s === "memory" || s === "sessions") : [];
   if (sources.length) {
     overlay.recall = { sources };
-    const folder = path.join(stateDir(), "agents", agentId || "main", "sessions");
-    if (sources.includes("sessions") && fs.existsSync(folder)) overlay.sessions = { paths: [folder] };
+    // The agent's transcripts: OpenClaw 2026.9's SQLite store, and the JSONL folder of older installs.
+    const agentDir = path.join(stateDir(), "agents", agentId || "main");
+    const found = [path.join(agentDir, "agent", "openclaw-agent.sqlite"), path.join(agentDir, "sessions")].filter((p) => fs.existsSync(p));
+    if (sources.includes("sessions") && found.length) overlay.sessions = { paths: found };
   }
+  const media = mediaOverlay(defaults, own); // memory.search.multimodal as the engine's [media]
+  if (media) overlay.media = media;
   return Object.keys(overlay).length ? { MEMORY_CONFIG_OVERLAY: JSON.stringify(overlay) } : {};
 }
 
-/**
- * The pre-compaction flush plan, with the engine's prompts (`memory flush-prompt --json`), cached per day.
- * @param {PluginConfig} pc @param {string} workspace @param {any} cfg @param {Map<string, any>} cache
- */
-export function flushPlan(pc, workspace, cfg, cache) {
-  const defaults = cfg?.agents?.defaults?.compaction?.memoryFlush;
-  if (defaults?.enabled === false) return null;
-  const day = new Date().toISOString().slice(0, 10);
-  const key = `${workspace}\n${day}`;
-  let prompts = cache.get(key);
-  if (!prompts) {
-    try {
-      const out = execFileSync(pc.command, ["--workspace", workspace, "flush-prompt", "--json"], {
-        env: { ...process.env, ...pc.env }, encoding: "utf8", timeout: 15_000, stdio: ["ignore", "pipe", "ignore"],
-      });
-      prompts = JSON.parse(out);
-      cache.set(key, prompts);
-    } catch {
-      return null; // no engine: no flush (the tools say why when called)
-    }
-  }
-  const hints = openclawFlushHints(prompts.path);
-  const soft = Number.isInteger(defaults?.softThresholdTokens) && defaults.softThresholdTokens >= 0 ? defaults.softThresholdTokens : 4000;
-  return {
-    softThresholdTokens: soft,
-    forceFlushTranscriptBytes: byteSize(defaults?.forceFlushTranscriptBytes) ?? 2 * 1024 * 1024,
-    reserveTokensFloor: 20_000,
-    model: typeof defaults?.model === "string" && defaults.model.trim() ? defaults.model.trim() : undefined,
-    prompt: `${prompts.user}\n\n${hints}`,
-    systemPrompt: `${prompts.system}\n\n${hints}`,
-    relativePath: prompts.path,
-  };
-}
-
-/**
- * What OpenClaw's flush turn needs besides the engine's prompt: its tools there are read and write
- * (write may only append to today's log, memory_retain is not offered), and memory-core's safety hints.
- * @param {string} rel the log's path, memory/YYYY-MM-DD.md
- */
-export function openclawFlushHints(rel) {
-  return [
-    `In this flush turn the tools are read and write, and write may only append to ${rel}: append the facts there as a "## Retain" section, one bullet per fact (e.g. "- W @Peter: Lives in Vienna.").`,
-    `Store durable memories only in ${rel} (create memory/ if needed).`,
-    `If ${rel} already exists, APPEND new content only and do not overwrite existing entries.`,
-    "Treat workspace bootstrap/reference files such as MEMORY.md, DREAMS.md, SOUL.md, and AGENTS.md as read-only during this flush; never overwrite, replace, or edit them.",
-  ].join("\n");
-}
-
-/** A byte size as OpenClaw writes it: 2097152, "2mb", "512kb", "100b". @param {unknown} v */
-export function byteSize(v) {
-  if (typeof v === "number") return Number.isFinite(v) && v >= 0 ? Math.floor(v) : undefined;
-  const m = typeof v === "string" ? /^\s*(\d+(?:\.\d+)?)\s*(b|kb|k|mb|m|gb|g)?\s*$/i.exec(v) : null;
-  if (!m) return undefined;
-  const unit = { b: 1, k: 1024, kb: 1024, m: 1024 ** 2, mb: 1024 ** 2, g: 1024 ** 3, gb: 1024 ** 3 }[(m[2] ?? "b").toLowerCase()] ?? 1;
-  return Math.floor(Number(m[1]) * unit);
-}
+export { byteSize, flushPlan };
 
 /**
  * The registration, separate from definePluginEntry so the node tests drive it with a fake api.
@@ -164,7 +115,9 @@ export function register(api, host = {}) {
   /** @param {any} ctx */
   const configOf = (ctx) => ctx?.getRuntimeConfig?.() ?? ctx?.runtimeConfig ?? ctx?.config ?? liveConfig();
   /** OpenClaw's resolved provider keys, for one engine child's environment (keys.js). @param {any} cfg @param {string} [agentId] @param {string} [workspaceDir] */
-  const keysFor = (cfg, agentId, workspaceDir) => () => providerKeys(api.runtime, cfg, { agent: agentEntry(cfg, agentId), workspaceDir });
+  const keysFor = (cfg, agentId, workspaceDir) => () => providerKeys(api.runtime, cfg, { agent: agentEntry(cfg, agentId), workspaceDir,
+    providers: workspaceDir ? namedProviders(workspaceDir, { ...pc.env, ...engineEnv(cfg, agentId) }, cfg) : undefined });
+  const flushCache = new FlushPromptCache({ command: pc.command, env: pc.env });
   /** @param {any} ctx */
   const engineFor = (ctx) => {
     const cfg = configOf(ctx);
@@ -172,7 +125,6 @@ export function register(api, host = {}) {
     return pool.get(workspace, engineEnv(cfg, ctx?.agentId), keysFor(cfg, ctx?.agentId, workspace));
   };
   const deps = { engineFor, configOf };
-  const flushCache = new Map();
   /** Each agent's workspace in `cfg`, grouped (artifacts, the reflect schedule). @param {any} cfg */
   const workspacesOf = (cfg) => agentWorkspaces(cfg, (agentId) => resolveWorkspace(pc, { agentId, config: cfg }));
 
@@ -183,27 +135,38 @@ export function register(api, host = {}) {
     }),
     flushPlanResolver: (/** @type {any} */ params = {}) => {
       const cfg = params.cfg ?? liveConfig();
-      return flushPlan(pc, resolveWorkspace(pc, { config: cfg }), cfg, flushCache);
+      return flushPlan(flushCache, resolveWorkspace(pc, { config: cfg }), cfg);
     },
     // memory.search, doctor's memory status, the Control UI's Memories tab, trigger recall (runtime.js)
     runtime: createMemoryRuntime({ engineForAgent: (cfg, agentId) => engineFor({ agentId, config: cfg }), sdk: host.sdk }),
     publicArtifacts: { listArtifacts: (/** @type {any} */ params) => listPublicArtifacts(workspacesOf(params?.cfg ?? liveConfig())) },
   });
 
-  api.registerTool((/** @type {any} */ ctx) => createSearchTool(ctx, deps), { names: ["memory_search"] });
+  api.registerTool((/** @type {any} */ ctx) => {
+    // A turn's tools are made before its pre-compaction flush can run: fetch the flush prompts now.
+    flushCache.prefetch(resolveWorkspace(pc, { ...ctx, config: configOf(ctx) }));
+    return createSearchTool(ctx, deps);
+  }, { names: ["memory_search"] });
   api.registerTool((/** @type {any} */ ctx) => createGetTool(ctx, deps), { names: ["memory_get"] });
   api.registerTool((/** @type {any} */ ctx) => createPassThroughTools(ctx, deps), { names: TOOL_NAMES.slice(2) });
 
   api.registerService({
     id: "workspace-memory-engine",
-    /** Start the default workspace's engine with the gateway, so the first search is warm. @param {any} ctx */
+    /**
+     * Start the default workspace's engine with the gateway and warm it with one search (its model,
+     * vectors and index loaded): OpenClaw awaits a service's start before it reports ready, so the
+     * first memory_search after "ready" is a warm one. Bounded by the call's deadline.
+     * @param {any} ctx
+     */
     async start(ctx) {
       const workspace = resolveWorkspace(pc, { workspaceDir: ctx?.workspaceDir, config: ctx?.config });
       const engine = pool.get(workspace, engineEnv(ctx?.config), keysFor(ctx?.config, undefined, workspace));
-      engine.start().catch((/** @type {Error} */ err) => ctx?.logger?.warn?.(err.message));
+      flushCache.prefetch(workspace);
+      await engine.call("memory_search", { query: "warm up", k: 1 })
+        .catch((/** @type {Error} */ err) => ctx?.logger?.warn?.(err.message));
     },
     async stop() {
-      pool.closeAll();
+      await pool.closeAll();
     },
   });
 

@@ -55,7 +55,7 @@ export function statusOf(s, workspace) {
   const modes = Array.isArray(s?.modes) ? s.modes : ["lexical"];
   const semantic = modes.includes("semantic");
   const notices = Array.isArray(s?.notices) ? s.notices : [];
-  const busy = notices.some((n) => /being updated by another process/.test(String(n)));
+  const busy = notices.some((/** @type {unknown} */ n) => /being updated by another process/.test(String(n)));
   const model = s?.embedding_space?.model ?? (typeof s?.embedding === "string" ? s.embedding : undefined);
   return {
     backend: "builtin",

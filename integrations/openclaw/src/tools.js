@@ -1,76 +1,29 @@
 // The agent's tools: memory-core's memory_search / memory_get, then the engine's own tools
 // passed through with their documented arguments. Each call goes to the workspace's engine.
 import { EngineError } from "./engine.js";
-import {
-  MEMORY_GET_PARAMETERS, MEMORY_SEARCH_PARAMETERS, citationsMode, getArgs, getFailure, getResult,
-  includeCitations, searchArgs, searchResult,
-} from "./mapping.js";
+import { citationsMode, getArgs, getFailure, getResult, includeCitations, searchArgs, searchResult } from "./mapping.js";
+import { ENGINE_TOOLS, MEMORY_GET_PARAMETERS, MEMORY_SEARCH_PARAMETERS, labelOf } from "./schemas.js";
+import { settleCutWrite } from "./writes.js";
 
 /** @param {unknown} payload */
 export function jsonResult(payload) {
   return { content: [{ type: "text", text: JSON.stringify(payload, null, 2) }], details: payload };
 }
 
-const str = { type: "string" };
+/** The engine's tools that serve OpenClaw's memory runtime (runtime.js), not the agent. */
+const RUNTIME_ONLY = new Set(["memory_triggers", "memory_status"]);
 
-/** The engine's own tools, with the arguments its MCP server documents. */
-export const PASS_THROUGH = [
-  {
-    name: "memory_retain",
-    label: "Memory Retain",
-    description: "Store one durable fact in today's log (memory/YYYY-MM-DD.md, under \"## Retain\"). bullet: one fact in the Retain grammar: \"W @Peter: Lives in Vienna.\" (world fact), \"B @warelay: I fixed the reconnect bug.\" (what you did), \"O(c=0.8) @Peter: Prefers short replies.\" (opinion with confidence), \"S @Peter: Travels often.\" (observation). Mention people/projects as @Slug. day: YYYY-MM-DD for another day's log. Storing the same fact twice is a no-op.",
-    parameters: { type: "object", properties: { bullet: str, day: str }, required: ["bullet"], additionalProperties: false },
-  },
-  {
-    name: "memory_reflect",
-    label: "Memory Reflect",
-    description: "Consolidate recent facts into the bank pages (entity pages, opinions with confidence, world/experience lists) and list facts proposed for core memory. A dry run unless apply=true; apply_core=true also appends the proposals to MEMORY.md. since: 7d, 2w, 30d or YYYY-MM-DD.",
-    parameters: { type: "object", properties: { since: str, apply: { type: "boolean" }, apply_core: { type: "boolean" } }, additionalProperties: false },
-  },
-  {
-    name: "memory_entity",
-    label: "Memory Entity",
-    description: "Everything memory holds about one person, project or place: its page, its facts (newest first, with sources) and the opinions about it. name: @Slug, name or alias.",
-    parameters: { type: "object", properties: { name: str }, required: ["name"], additionalProperties: false },
-  },
-  {
-    name: "memory_core_show",
-    label: "Core Memory Show",
-    description: "Show core memory: the blocks of MEMORY.md with their size, limit and read-only flag. Call it before editing a block.",
-    parameters: { type: "object", properties: {}, additionalProperties: false },
-  },
-  {
-    name: "memory_core_append",
-    label: "Core Memory Append",
-    description: "Add text at the end of a core memory block (a lasting preference, a standing instruction). Refused when the block would exceed its limit or is read-only.",
-    parameters: { type: "object", properties: { block: str, text: str }, required: ["block", "text"], additionalProperties: false },
-  },
-  {
-    name: "memory_core_replace",
-    label: "Core Memory Replace",
-    description: "Replace the text `old` (which must occur exactly once in the block) by `new` in a core memory block. An empty `new` deletes it.",
-    parameters: { type: "object", properties: { block: str, old: str, new: str }, required: ["block", "old", "new"], additionalProperties: false },
-  },
-  {
-    name: "memory_core_insert",
-    label: "Core Memory Insert",
-    description: "Insert text into a core memory block so that it starts at `line` of the block (1 = first line; -1 = after the last).",
-    parameters: { type: "object", properties: { block: str, text: str, line: { type: "integer" } }, required: ["block", "text", "line"], additionalProperties: false },
-  },
-  {
-    name: "memory_core_rethink",
-    label: "Core Memory Rethink",
-    description: "Rewrite a whole core memory block with new text, keeping everything that is still true.",
-    parameters: { type: "object", properties: { block: str, text: str }, required: ["block", "text"], additionalProperties: false },
-  },
-];
+/** The engine's own tools, as its MCP server lists them (src/engine-tools.json): name, description, schema. */
+export const PASS_THROUGH = ENGINE_TOOLS
+  .filter((t) => t.name !== "memory_search" && t.name !== "memory_get" && !RUNTIME_ONLY.has(t.name))
+  .map((t) => ({ name: t.name, label: labelOf(t.name), description: t.description, parameters: t.inputSchema }));
 
 /** The engine's read-only tools: retried once after an engine death, like search and get. */
-const READ_ONLY = new Set(["memory_entity", "memory_core_show"]);
+const READ_ONLY = new Set(["memory_entity", "memory_entities", "memory_core_show"]);
 
 export const TOOL_NAMES = ["memory_search", "memory_get", ...PASS_THROUGH.map((t) => t.name)];
 
-/** Only the documented arguments go to the engine (its tools refuse others). @param {object} schema @param {any} params */
+/** Only the documented arguments go to the engine (its tools refuse others). @param {{properties: object}} schema @param {any} params */
 function pick(schema, params) {
   /** @type {Record<string, unknown>} */
   const out = {};
@@ -81,7 +34,7 @@ function pick(schema, params) {
 /**
  * A read-only call, retried once when the engine died under it (the retry starts a new engine);
  * writes are never retried: their error says the engine died, and the next call restarts it.
- * @param {import("./engine.js").Engine} engine @param {string} name @param {object} args @param {AbortSignal} [signal]
+ * @param {import("./engine.js").Engine} engine @param {string} name @param {Record<string, unknown>} args @param {AbortSignal} [signal]
  */
 export async function readCall(engine, name, args, signal) {
   try {
@@ -90,6 +43,16 @@ export async function readCall(engine, name, args, signal) {
     if (/** @type {any} */ (err)?.code !== "exited") throw err;
     return await engine.call(name, args, { signal });
   }
+}
+
+/**
+ * memory_search's answer to an engine error: the engine's refusal (a bad query, maxResults, corpus) as its
+ * one line, or memory-core's unavailable shape when the engine cannot answer at all.
+ * @param {EngineError} err
+ */
+export function searchFailure(err) {
+  if (err.code === "tool") return { results: [], provider: "workspace-memory", error: err.message };
+  return unavailable(err);
 }
 
 /** memory-core's answer when search cannot run (the reason for the model, and what to do). @param {Error} err */
@@ -140,7 +103,7 @@ export function createSearchTool(ctx, deps) {
         return jsonResult({ results: [], provider: "workspace-memory", disabled: true, warning: "corpus=wiki is not served by workspace-memory; use corpus=memory or all" });
       }
       const args = searchArgs(params);
-      return engineCall(ctx, deps, "memory_search", args, signal, unavailable, (recall) => {
+      return engineCall(ctx, deps, "memory_search", args, signal, searchFailure, (recall) => {
         const mode = citationsMode(deps.configOf(ctx));
         return searchResult(recall, { minScore: params?.minScore, mode, include: includeCitations(mode, ctx?.sessionKey) });
       });
@@ -153,7 +116,7 @@ export function createGetTool(ctx, deps) {
   return {
     name: "memory_get",
     label: "Memory Get",
-    description: "Read lines of a memory file (MEMORY.md, memory/*.md, bank/**.md), or what a memory_search citation points to (memory/2025-11-27.md#L7 or #L7-L9). from: first line (1-based); lines: how many (at most 120). status=ok with text; not_found when the file does not exist; truncated with nextFrom when there is more.",
+    description: "Read lines of a memory file (MEMORY.md, memory/*.md, bank/**.md), or what a memory_search citation points to (memory/2025-11-27.md#L7 or #L7-L9). from: first line (1-based); lines: how many. status=ok with text; not_found when the file does not exist; truncated with nextFrom when there is more.",
     parameters: MEMORY_GET_PARAMETERS,
     /** @param {string} _id @param {any} params @param {AbortSignal} [signal] */
     async execute(_id, params, signal) {
@@ -163,7 +126,11 @@ export function createGetTool(ctx, deps) {
   };
 }
 
-/** The engine's own tools, unchanged. @param {any} ctx @param {ToolDeps} deps */
+/**
+ * The engine's own tools, unchanged. A refusal is the engine's one line (`error`); a write whose engine
+ * died under it says whether it was applied (writes.js).
+ * @param {any} ctx @param {ToolDeps} deps
+ */
 export function createPassThroughTools(ctx, deps) {
   return PASS_THROUGH.map((spec) => ({
     ...spec,
@@ -171,8 +138,14 @@ export function createPassThroughTools(ctx, deps) {
     async execute(_id, params, signal) {
       const engine = deps.engineFor(ctx);
       const args = pick(spec.parameters, params);
-      return jsonResult(READ_ONLY.has(spec.name) ? await readCall(engine, spec.name, args, signal)
-        : await engine.call(spec.name, args, { signal }));
+      try {
+        return jsonResult(READ_ONLY.has(spec.name) ? await readCall(engine, spec.name, args, signal)
+          : await engine.call(spec.name, args, { signal }));
+      } catch (err) {
+        if (!(err instanceof EngineError) || err.code === "aborted") throw err;
+        if (err.code === "exited" && !READ_ONLY.has(spec.name)) return jsonResult(await settleCutWrite(engine, spec.name, args, err, signal));
+        return jsonResult({ error: err.message });
+      }
     },
   }));
 }

@@ -5,7 +5,7 @@
 
 /**
  * @param {{cfg: any, agentId: string, requesterSessionKey?: string, sandboxed?: boolean, hits: any[]}} params
- * @param {() => Promise<{visibility: any, hits: any}>} sdk OpenClaw's plugin-sdk/session-visibility and
+ * @param {(() => Promise<{visibility: any, hits: any}>) | undefined} sdk OpenClaw's plugin-sdk/session-visibility and
  *   plugin-sdk/session-transcript-hit, loaded on first use (index.js; the node tests run without OpenClaw)
  */
 export async function authorizeSearchHits(params, sdk) {

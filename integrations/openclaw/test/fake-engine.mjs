@@ -22,6 +22,10 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
       serverInfo: { name: "fake-engine", version: "0" } } });
     return;
   }
+  if (msg.method === "ping") {
+    send({ jsonrpc: "2.0", id: msg.id, result: {} });
+    return;
+  }
   if (msg.method !== "tools/call") return;
   const { name, arguments: args } = msg.params;
   if (name === "memory_search") {
@@ -51,6 +55,10 @@ readline.createInterface({ input: process.stdin }).on("line", (line) => {
       .map((k) => [k, process.env[k] ?? null])), argv: process.argv });
   } else if (name === "crash") {
     process.exit(3);
+  } else if (name === "memory_core_show") {
+    ok(msg.id, { path: "MEMORY.md", exists: true, blocks: [{ label: "Human", value: process.env.FAKE_CORE_VALUE ?? "- Name: Peter" }] });
+  } else if (name === "refuse") {
+    fail(msg.id, "refuse: bad arguments: k: Input should be greater than or equal to 1");
   } else if (name === "slow") {
     // never answers
   } else {

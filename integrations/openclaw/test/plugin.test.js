@@ -5,9 +5,15 @@ import path from "node:path";
 import { afterEach, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { runEngineCli } from "../src/cli.js";
-import { Engine, EngineError } from "../src/engine.js";
+import fs from "node:fs";
+import os from "node:os";
+import { Engine, EngineError, EnginePool } from "../src/engine.js";
+import { FlushPromptCache } from "../src/flush.js";
+import { RestartPolicy } from "../src/restart.js";
+import { ENGINE_TOOLS } from "../src/schemas.js";
+import { coreEditApplied, settleCutWrite } from "../src/writes.js";
 import { promptSection, searchArgs } from "../src/mapping.js";
-import { providerKeys } from "../src/keys.js";
+import { namedProviders, providerKeys } from "../src/keys.js";
 import { byteSize, engineEnv, register, resolveWorkspace } from "../src/plugin.js";
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fake-engine.mjs");
@@ -53,9 +59,9 @@ describe("registration", () => {
       process.stdout.write = write;
     }
     assert.equal(printed, "");
-    assert.deepEqual(api.tools.map((t) => t.opts.names).flat(), [
-      "memory_search", "memory_get", "memory_retain", "memory_reflect", "memory_entity", "memory_core_show",
-      "memory_core_append", "memory_core_replace", "memory_core_insert", "memory_core_rethink"]);
+    const forAgents = ENGINE_TOOLS.map((t) => t.name).filter((n) => n !== "memory_triggers" && n !== "memory_status");
+    assert.deepEqual(api.tools.map((t) => t.opts.names).flat().sort(), forAgents.sort(),
+      "every tool of the engine's tools/list but the runtime's two, memory-core's two under their own names");
     assert.equal(api.clis[0].opts.descriptors[0].name, "memory");
     assert.equal(api.services[0].id, "workspace-memory-engine");
     assert.equal(typeof api.capability.promptBuilder, "function");
@@ -115,11 +121,24 @@ describe("memory_search", () => {
     assert.ok(second.snippet.split("\n\nSource:")[0].length <= 700);
   });
 
-  it("passes only documented arguments, with corpus as the engine's source", () => {
+  it("passes only documented arguments, values as given, with corpus as the engine's source", () => {
     assert.deepEqual(searchArgs({ query: "q", maxResults: 3, corpus: "sessions", minScore: 0.5 }), { query: "q", k: 3, source: "sessions" });
     assert.deepEqual(searchArgs({ query: "q", corpus: "all" }), { query: "q", k: 6, source: "all" });
-    assert.deepEqual(searchArgs({ query: "q", corpus: "memory", maxResults: 5000 }), { query: "q", k: 1000, source: "memory" });
-    assert.throws(() => searchArgs({ query: "  " }), /query is required/);
+    // Out of range, not a number, an unknown corpus, an empty query: the engine refuses them, not the plugin.
+    assert.deepEqual(searchArgs({ query: "q", corpus: "memory", maxResults: 5000 }), { query: "q", k: 5000, source: "memory" });
+    assert.deepEqual(searchArgs({ query: "q", maxResults: "banana", corpus: "nope" }), { query: "q", k: "banana", source: "nope" });
+    assert.deepEqual(searchArgs({ query: "  " }), { query: "", k: 6 });
+    assert.deepEqual(searchArgs({ query: "q", corpus: "wiki" }), { query: "q", k: 6 });
+  });
+
+  it("answers an engine refusal with the engine's line, not memory-core's unavailable shape", async () => {
+    const { tools, pool } = setup();
+    await tools.get("memory_search").execute("w", { query: "warm" });
+    const engine = [...pool.engines.values()][0];
+    const call = engine.call.bind(engine);
+    engine.call = (name, args, opts) => call(name === "memory_search" ? "refuse" : name, args, opts);
+    const d = (await tools.get("memory_search").execute("r", { query: "q", maxResults: 0 })).details;
+    assert.deepEqual(d, { results: [], provider: "workspace-memory", error: "refuse: bad arguments: k: Input should be greater than or equal to 1" });
   });
 
   it("filters by minScore and honours memory.citations off", async () => {
@@ -171,7 +190,7 @@ describe("the engine process", () => {
     const first = engine.pid;
     const pending = engine.call("slow", {});
     setTimeout(() => process.kill(first, "SIGKILL"), 50);
-    await assert.rejects(pending, (err) => err instanceof EngineError && /killed \(SIGKILL\).*next call restarts/.test(err.message));
+    await assert.rejects(pending, (err) => err instanceof EngineError && /killed \(SIGKILL\); the next call starts a new one/.test(err.message));
     const again = await engine.call("memory_search", { query: "again" });
     assert.notEqual(again.pid, first);
     assert.equal(engine.starts, 2);
@@ -226,6 +245,81 @@ describe("the engine process", () => {
       (err) => err.code === "missing" && /not found.*config\.command/.test(err.message));
   });
 
+  it("a child that stops answering is killed and replaced; the read is answered by the new one", async () => {
+    const engine = new Engine({ command: FAKE, workspace: "/tmp/ws-h", timeoutMs: 300, pingMs: 200 });
+    open.push({ closeAll: () => engine.close() });
+    await engine.call("memory_search", { query: "warm" });
+    const first = engine.pid;
+    process.kill(first, "SIGSTOP");
+    await assert.rejects(engine.call("memory_search", { query: "hung" }),
+      (err) => err.code === "exited" && /killed: memory_search got no answer within 0 s, nor a ping/.test(err.message));
+    const again = await engine.call("memory_search", { query: "after" });
+    assert.notEqual(again.pid, first);
+    assert.throws(() => process.kill(first, 0), /ESRCH/, "the stopped child is gone");
+  });
+
+  it("restarts with a doubling wait and stops after the limit, with the reason", async () => {
+    let now = 0;
+    const waits = [];
+    const policy = new RestartPolicy({ now: () => now, sleep: async (ms) => { waits.push(ms); }, limit: 3, coolDownMs: 10_000 });
+    await policy.admit();
+    for (let i = 0; i < 3; i += 1) {
+      policy.failed("exited with code 3");
+      if (i < 2) await policy.admit();
+    }
+    assert.deepEqual(waits, [250, 500]);
+    await assert.rejects(policy.admit(), /failed 3 times in a row \(last: exited with code 3\); not restarting for 10 s/);
+    now = 10_001;
+    await policy.admit(); // one more try after the cool-down
+    policy.succeeded();
+    assert.equal(policy.waitMs(), 0);
+  });
+
+  it("a crash-looping engine is not restarted past the limit", async () => {
+    const engine = new Engine({ command: FAKE, workspace: "/tmp/ws-l",
+      restarts: new RestartPolicy({ sleep: async () => {}, limit: 2 }) });
+    open.push({ closeAll: () => engine.close() });
+    await assert.rejects(engine.call("crash", {}), /exited with code 3/);
+    await assert.rejects(engine.call("crash", {}), /exited with code 3/);
+    await assert.rejects(engine.call("memory_search", { query: "x" }), (err) => err.code === "gave-up" && /failed 2 times in a row/.test(err.message));
+    assert.equal(engine.starts, 2);
+  });
+
+  it("a second error event of the child is handled, not thrown", async () => {
+    const engine = new Engine({ command: FAKE, workspace: "/tmp/ws-e" });
+    open.push({ closeAll: () => engine.close() });
+    await engine.call("memory_search", { query: "warm" });
+    engine.child.emit("error", new Error("kill EPERM"));
+    engine.child.emit("error", new Error("write EPIPE"));
+    assert.equal((await engine.call("memory_search", { query: "still" })).query, "still");
+  });
+
+  it("closing stops a stopped child too, and resolves when it is gone", async () => {
+    const pool = new EnginePool({ command: FAKE });
+    const engine = pool.get("/tmp/ws-s");
+    await engine.call("memory_search", { query: "warm" });
+    const pid = engine.pid;
+    process.kill(pid, "SIGSTOP");
+    await pool.closeAll();
+    assert.throws(() => process.kill(pid, 0), /ESRCH/);
+  });
+
+  it("a write cut short says whether it was applied", async () => {
+    const engine = new Engine({ command: FAKE, workspace: "/tmp/ws-w" });
+    open.push({ closeAll: () => engine.close() });
+    const died = new EngineError("workspace-memory: the engine was killed (SIGKILL); the next call starts a new one", { code: "exited" });
+    const retained = await settleCutWrite(engine, "memory_retain", { bullet: "W @Peter: x." }, died);
+    assert.equal(retained.applied, true);
+    assert.match(retained.error, /killed/);
+    const appended = await settleCutWrite(engine, "memory_core_append", { block: "Human", text: "- Likes tea." }, died);
+    assert.deepEqual([appended.applied, /unchanged/.test(appended.detail)], [false, true]);
+    assert.equal(coreEditApplied("memory_core_append", { text: "- Likes tea." }, "- Name: Peter\n- Likes tea."), true);
+    assert.equal(coreEditApplied("memory_core_replace", { old: "Peter", new: "Pete" }, "- Name: Pete"), true);
+    assert.equal(coreEditApplied("memory_core_replace", { old: "Peter", new: "Pete" }, "- Name: Peter"), false);
+    assert.equal(coreEditApplied("memory_core_rethink", { text: "all new" }, "all new\n"), true);
+    assert.equal((await settleCutWrite(engine, "memory_reflect", { apply: true }, died)).applied, null);
+  });
+
   it("passes the engine's own tools only their documented arguments", async () => {
     const { tools } = setup();
     const d = (await tools.get("memory_retain").execute("r1", { bullet: "W @Peter: x.", extra: 1 })).details;
@@ -249,6 +343,25 @@ describe("prompt and flush", () => {
     assert.equal(byteSize("100"), 100);
     assert.equal(byteSize("lots"), undefined);
     assert.equal(byteSize(-1), undefined);
+  });
+
+  it("fetches the engine's prompts ahead, without blocking; a cold ask runs the engine once", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "flush-"));
+    const script = path.join(dir, "memory");
+    const calls = path.join(dir, "calls");
+    fs.writeFileSync(script, `#!/bin/sh\necho "$@" >> ${calls}\necho '{"system": "S", "user": "U", "path": "memory/x.md"}'\n`, { mode: 0o755 });
+    const cache = new FlushPromptCache({ command: script });
+    cache.prefetch("/tmp/ws-f");
+    assert.ok([...cache.entries.values()][0] instanceof Promise, "prefetch returns before the engine answers");
+    await [...cache.entries.values()][0];
+    assert.deepEqual(cache.get("/tmp/ws-f"), { system: "S", user: "U", path: "memory/x.md" });
+    const cold = new FlushPromptCache({ command: script });
+    assert.equal(cold.get("/tmp/ws-g").user, "U");
+    const pending = (c) => [...c.entries.values()].filter((v) => v instanceof Promise);
+    await Promise.all([...pending(cache), ...pending(cold)]); // the next days' prefetches finish
+    const lines = fs.readFileSync(calls, "utf8").trim().split("\n");
+    assert.equal(lines.filter((l) => l === "--workspace /tmp/ws-f flush-prompt --json").length, 1, "today fetched once");
+    assert.ok(lines.some((l) => /--workspace \/tmp\/ws-f --now \d{4}-\d\d-\d\d flush-prompt --json/.test(l)), "tomorrow warmed");
   });
 
   it("is off when compaction.memoryFlush.enabled is false, and null without an engine", () => {
@@ -287,8 +400,19 @@ describe("OpenClaw's resolved provider keys", () => {
     assert.deepEqual(await providerKeys(undefined, cfg), { VOYAGE_API_KEY: "pa-own-voyage" }, "no runtime: the config's key only");
   });
 
+  it("are asked only for the providers the workspace's settings name", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "keys-"));
+    assert.deepEqual([...namedProviders(dir)], []);
+    fs.writeFileSync(path.join(dir, "memory.toml"), '[embedding]\nprovider = "local"\nfallback = ["gemini"]\n');
+    assert.deepEqual([...namedProviders(dir)], ["gemini"]);
+    assert.deepEqual([...namedProviders(dir, { MEMORY_EMBED_PROVIDER: "openai" })].sort(), ["gemini", "openai"]);
+    assert.deepEqual([...namedProviders(dir, {}, { memory: { search: { provider: "voyage" } } })].sort(), ["gemini", "voyage"]);
+  });
+
   it("reach the engine child in its environment, not its argv; the plugin's own env setting wins", async () => {
-    const { tools, pool } = setup(undefined, {}, { modelAuth: modelAuth() });
+    const ws = fs.mkdtempSync(path.join(os.tmpdir(), "keys-ws-"));
+    fs.writeFileSync(path.join(ws, "memory.toml"), '[embedding]\nprovider = "openai"\nfallback = ["gemini", "voyage"]\n');
+    const { tools, pool } = setup({ workspaceDir: ws, sessionKey: "agent:main:main" }, {}, { modelAuth: modelAuth() });
     await tools.get("memory_search").execute("k1", { query: "x" });
     const engine = [...pool.engines.values()][0];
     const seen = await engine.call("env", {});

@@ -26,12 +26,13 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from ..fuzzy import PHRASE_IN_TEXT
 from ..markdown.frontmatter import split_frontmatter
 from ..workspace.layout import file_role
 from ..workspace.retain_writer import headings
 from .core import TRIGGER_RE, is_annotation_line, strip_annotations, trigger_phrases
 
-TRIGGER_THRESHOLD = 90.0
+TRIGGER_THRESHOLD = PHRASE_IN_TEXT
 EXACT_BELOW = 5
 MAX_ENTRIES = 3
 ENTRY_CHARS = 600

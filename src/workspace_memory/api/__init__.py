@@ -23,14 +23,14 @@ from typing import TYPE_CHECKING, Any
 from ..cancel import checkpoint
 from ..clock import parse_now, workspace_tz
 from ..errors import PathRefused, ProviderUnavailable, UserError
-from ..index.base import SyncReport
+from ..index.base import INDEX_WAIT, SyncReport
 from ..limits import MAX_FACT_CHARS, check_recall, check_text
 from ..recall.query import RecallRequest
 from ..workspace.layout import Workspace
 from .agent_ops import AgentOps
 from .following import RECALL_EMBED_BUDGET, Following
 from .repair import _repairing
-from .stores import INDEX_WAIT, StoreOps
+from .stores import StoreOps
 
 if TYPE_CHECKING:
     from ..embed.base import Embedder
@@ -177,8 +177,7 @@ class Memory(StoreOps, AgentOps, Following):
             # A rebuild also re-chooses the embedding model: the settings (or today's default) decide.
             self.store.record_model(None)
             self.vector_space.forget()
-        report = self.store.sync(self.workspace, rebuild=rebuild, progress=progress, wait=INDEX_WAIT,
-                                 extract_media=True)
+        report = self._sync(rebuild=rebuild, progress=progress, wait=INDEX_WAIT, extract_media=True)
         report.notices[:0] = self.store.take_notices()
         sessions = self.sync_sessions(wait=INDEX_WAIT)
         if sessions.files or sessions.removed or sessions.notices:
@@ -189,7 +188,8 @@ class Memory(StoreOps, AgentOps, Following):
             from ..spaces import batch_jobs
 
             def before_update(embedder: Embedder, progress: Any) -> tuple[list[str], int]:
-                return batch_jobs(self, embedder, progress)
+                return batch_jobs(self.store.writer(), self.embedding_config.batch, self.workspace.state_dir,
+                                  embedder, progress)
 
         notices, embedded = self.vector_space.index(progress, before_update, changed=report.dirty)
         report.notices += notices
@@ -204,7 +204,18 @@ class Memory(StoreOps, AgentOps, Following):
         from ..spaces import estimate
 
         self._needs_checkout("memory index --estimate")
-        return estimate(self)
+        self._sync(wait=INDEX_WAIT)
+        return estimate(self.store.writer(), self.embedding_config, self.workspace.state_dir)
+
+    def _sync(self, *, rebuild: bool = False, wait: float | None = INDEX_WAIT, progress=None,
+              rebuild_if_stale: bool = True, only: set[str] | None = None, extract_media: bool = False) -> SyncReport:
+        """The one indexer (index.indexer) over this store's writer: the rows brought up to date with
+        the Markdown (`only`: just these workspace keys; `wait=0`: busy rather than wait;
+        `extract_media`: read new media files' text, `memory index` and `memory watch` only)."""
+        from ..index.indexer import sync
+
+        return sync(self.workspace, self.store.writer(), rebuild=rebuild, wait=wait, progress=progress,
+                    rebuild_if_stale=rebuild_if_stale, only=only, extract_media=extract_media)
 
     def refresh(self, only: set[str] | None = None) -> list[str]:
         """The cheap sync a read does first (`only`: just these changed keys); never waits. Returns notices.
@@ -216,7 +227,7 @@ class Memory(StoreOps, AgentOps, Following):
             return []
         if self._watcher is not None and only is None:
             return self._refresh_watched()
-        report = self.store.sync(self.workspace, wait=0, rebuild_if_stale=False, only=only)
+        report = self._sync(wait=0, rebuild_if_stale=False, only=only)
         notices = self.store.take_notices()
         if report.busy:
             return [*notices, "the index is being updated by another process; results may be a moment behind"]
@@ -420,7 +431,7 @@ class Memory(StoreOps, AgentOps, Following):
         from ..facts.select import select_fact
         from ..workspace.forget import strike, unstrike
 
-        self.store.sync(self.workspace, wait=INDEX_WAIT)
+        self._sync(wait=INDEX_WAIT)
         fact = select_fact(self.store.facts(), target, invalid=undo)
         end = fact.end_line or fact.line
         if undo:
@@ -428,7 +439,7 @@ class Memory(StoreOps, AgentOps, Following):
         else:
             written = strike(self.workspace, fact.path, fact.line, end, fact.bullet,
                              (day or self.today).isoformat(), reason)
-        self.store.sync(self.workspace, wait=INDEX_WAIT, only={fact.path})
+        self._sync(wait=INDEX_WAIT, only={fact.path})
         return {"undone": undo, "kind": fact.kind, "content": fact.content, "source": f"{written.path}#L{written.line}",
                 "path": written.path, "line": written.line, "before": written.before, "after": written.after,
                 "invalid_at": None if undo else (day or self.today).isoformat(), "reason": None if undo else reason}
@@ -440,7 +451,7 @@ class Memory(StoreOps, AgentOps, Following):
         from ..workspace import purge as markdown
 
         found = markdown.plan(self.workspace, pattern)
-        self.store.sync(self.workspace, wait=INDEX_WAIT)
+        self._sync(wait=INDEX_WAIT)
         result: dict[str, Any] = {
             "applied": apply, "replacement": found.replacement, "files": sorted(found.files),
             "lines": [{"path": h.path, "line": h.line, "after": h.after} for h in found.hits],
@@ -476,7 +487,7 @@ class Memory(StoreOps, AgentOps, Following):
             result["changed"] = markdown.apply(self.workspace, found)
             rebuild = media and self._purge_media(pattern, found.replacement, result, dry_run=False)
             # A media file's rows come from its cache entry, and its own bytes did not change: rebuild.
-            self.store.sync(self.workspace, wait=INDEX_WAIT, rebuild=rebuild)
+            self._sync(wait=INDEX_WAIT, rebuild=rebuild)
             result["session_entries"] = self.store.purge(pattern, found.replacement)
             result["notices"] += self.store.take_notices()
         return result

@@ -11,6 +11,7 @@ from ..limits import MAX_EDIT_CHARS, check_text
 if TYPE_CHECKING:
     from ..agent.core import CoreSettings
     from ..doctor import DoctorReport
+    from ..index.base import SyncReport
 
 
 class AgentOps:
@@ -122,9 +123,19 @@ class AgentOps:
 
     def doctor(self, fix: bool = False) -> DoctorReport:
         """Find (and with `fix`, repair) what is wrong with the workspace and its index (doctor.py)."""
-        from ..doctor import run_doctor
+        from ..doctor import Examined, run_doctor
+        from ..reflect.stale import findings
 
-        return run_doctor(self, fix=fix)
+        def reindex(rebuild: bool) -> SyncReport:
+            if rebuild:
+                self.close()  # an unreadable index is moved aside and rebuilt when it is opened again
+            return self.index(rebuild=rebuild)
+
+        def pages() -> list:
+            return findings(self.workspace.root, self.store, self.today)
+
+        return run_doctor(Examined(self.workspace, self.store, self.vector_space, self.refresh, reindex), fix=fix,
+                          pages=pages)
 
 
 def _check_edit(label: str, **texts: str) -> None:

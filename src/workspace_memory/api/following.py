@@ -5,11 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import ProviderUnavailable
-from ..index.base import SyncReport
+from ..index.base import INDEX_WAIT, SyncReport
 from .repair import _everything, _repairing
-from .stores import INDEX_WAIT
 
 if TYPE_CHECKING:
+    import threading
+    from collections.abc import Callable
+
+    from ..index.records import SessionReport
     from ..workspace.watch import Changes, Watcher
 
 RECALL_EMBED_BUDGET = 1.0  # seconds a recall may spend embedding new entries (the rest: `memory index`)
@@ -36,6 +39,18 @@ class Following:
         watcher, self._watcher = self._watcher, None
         if watcher is not None:
             watcher.stop()
+
+    def watch(self, on_batch: Callable[[SyncReport], None], stop: threading.Event,
+              on_sessions: Callable[[SessionReport], None] | None = None) -> None:
+        """`memory watch`: index each batch of file changes, and the transcripts as they grow, until
+        `stop` is set (workspace.watch.watch_loop). Raises OSError when the system refuses to watch."""
+        from ..workspace.watch import watch_loop
+
+        watcher = self.start_watching()
+        try:
+            watch_loop(watcher, self.index_changes, self.follow_sessions, on_batch, stop, on_sessions)
+        finally:
+            self.stop_watching()
 
     @_repairing
     def index_changes(self, changes: Changes) -> SyncReport:
@@ -65,8 +80,8 @@ class Following:
         """Sync the changed keys (or everything), then bring the vectors kept in memory along.
         `extract_media`: the watcher's own sync reads new media files' text; a read's never does."""
         before = self.store.generation()
-        report = self.store.sync(self.workspace, wait=wait, rebuild_if_stale=False,
-                                 only=None if changes.rescan else set(changes.keys), extract_media=extract_media)
+        report = self._sync(wait=wait, rebuild_if_stale=False, only=None if changes.rescan else set(changes.keys),
+                            extract_media=extract_media)
         report.notices[:0] = self.store.take_notices()
         if report.busy and self._watcher is not None:
             self._watcher.put_back(changes)  # retried by the next read

@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ProviderUnavailable, UserError
+from ..index.base import INDEX_WAIT
 from .repair import _repairing
 
 if TYPE_CHECKING:
     from ..index.base import Store
     from ..index.records import SessionReport
     from ..index.transfer import TransferReport
-
-INDEX_WAIT = 60.0  # seconds `memory index` waits for another writer
 
 
 class StoreOps:
@@ -44,7 +43,7 @@ class StoreOps:
         report.notices[:0] = notices
         return report
 
-    def follow_sessions(self, *, rest: bool = False) -> SessionReport | None:
+    def follow_sessions(self, rest: bool = False) -> SessionReport | None:
         """For a long-lived process (`memory watch`, the MCP server): index the transcripts that grew.
 
         Only transcripts past OpenClaw's delta thresholds (index.sessions.DELTA_BYTES / DELTA_LINES),

@@ -157,8 +157,6 @@ def doctor(fix: bool, as_json: bool) -> None:
 @click.command()
 def watch() -> None:
     """Keep the index fresh as files change (file events, 1.5 s debounce) until Ctrl-C or SIGTERM."""
-    from ..workspace.watch import watch_loop
-
     mem = _memory()
     stop = threading.Event()
 
@@ -168,7 +166,7 @@ def watch() -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, _stop)
 
-    def _batch(report) -> None:  # index.sync.SyncReport
+    def _batch(report) -> None:  # index.base.SyncReport
         for notice in report.notices:
             echo(f"note: {notice}", err=True)
         if not report.dirty:
@@ -187,7 +185,7 @@ def watch() -> None:
 
     echo(f"watching {mem.workspace.root} (Ctrl-C to stop)", err=True)
     try:
-        watch_loop(mem, _batch, stop, _sessions)
+        mem.watch(_batch, stop, _sessions)
     except OSError as exc:
         raise UserError(f"cannot watch {mem.workspace.root}: {exc.strerror or exc}") from None
     echo("stopped", err=True)

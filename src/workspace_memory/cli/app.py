@@ -30,6 +30,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "store_cmds": ("store",),
     "ui_cmds": ("ui",),
     "agent_cmds": ("core", "triggers", "doctor", "watch", "flush-prompt", "entities", "mcp"),
+    "openclaw_cmds": ("openclaw",),
 }
 
 

@@ -23,19 +23,31 @@ def _memory():  # api.Memory, imported lazily
 @click.option("--apply-core", is_flag=True, help="Append the core proposals to MEMORY.md (## Learned).")
 @click.option("--no-model", is_flag=True, help="Do not call the configured model endpoint.")
 @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as JSON.")
-def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json: bool) -> None:
+@click.option("--check", is_flag=True, help="Exit 1 when a generated region holds a hand edit (kept, reported).")
+def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json: bool, check: bool) -> None:
     """Update entity pages, opinions, world/experience lists and core proposals from recent facts."""
     report = _memory().reflect(since, dry_run=dry_run, apply_core=apply_core, use_model=not no_model)
     if as_json:
         echo_json(report.to_dict())
+        _check(check, report)
         return
     echo(report.summary_line())
     for prop in report.new_proposals:
         echo(f"  propose for MEMORY.md: {prop.text} ({prop.reason})")
+    for item in report.stale_core:
+        echo(f"  stale in MEMORY.md line {item.line}: {item.old.strip()}  ->  {item.new.strip()} "
+             f"(superseded by {item.source}: {item.reason}; --apply-core replaces it)")
     for text in report.applied_core:
         echo(f"  added to MEMORY.md: {text}")
     for notice in report.notices:
         echo(f"note: {notice}", err=True)
+    _check(check, report)
+
+
+def _check(check: bool, report) -> None:
+    """--check: a hand edit inside a generated region (kept, reported above) is exit 1."""
+    if check and report.conflicts:
+        raise click.exceptions.Exit(1)
 
 
 @click.command()
@@ -53,6 +65,7 @@ def opinions(entity: str | None, as_json: bool) -> None:
     for op in found:
         conf = "?" if op["confidence"] is None else f"{op['confidence']:.2f}"
         was = f"; superseded {op['until']} by: {op['superseded_by']}" if op["superseded_by"] else ""
+        was += "".join(f"; may contradict: {other}" for other in op.get("may_contradict") or ())
         echo(f"{conf}  {op['statement']}  ({', '.join(op['entities']) or 'no entity'}; "
              f"updated {op['last_updated']}; {len(op['evidence'])} evidence{was})")
 

@@ -1,7 +1,7 @@
 """The fallback chain (`[embedding] fallback = ["gemini", "local"]`) and the space an index uses.
 
 Every provider and model is an embedding space of its own: its vectors are cached under its
-provider and model and searched in an HNSW file named by its identity (index.sqlite.vector_sync),
+provider and model and searched in an HNSW file named by its identity (index.sqlite.vectors),
 so two models' vectors never meet in one search. The chain only decides which space to fill and
 search:
 

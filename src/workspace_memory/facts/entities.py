@@ -15,11 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ..fuzzy import NAME_VARIANT
 from ..markdown.names import CJK, SLUG, WORD_NOT_CJK
 from .entity_info import EntityInfo
 from .similarity import ratio_at_least
 
-FUZZY_MIN = 88
+FUZZY_MIN = NAME_VARIANT
 # A word; a name glued to CJK text is a word of its own ("Priyaって誰": Priya).
 _WORD_RE = re.compile(rf"[^\W_{CJK}](?:{WORD_NOT_CJK}|['’-])*|[{CJK}]+")
 _MENTION_RE = re.compile(rf"(?<!{WORD_NOT_CJK})(?<!@)@({SLUG})")  # as markdown.retain reads a mention

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from ..errors import UserError
+from ..fuzzy import SAME_TOPIC
 from .model import Fact
 
 _CITATION_RE = re.compile(r"^(?P<path>[^\s#]+\.md)(?:#L(?P<a>\d+)(?:-L?\d+)?|:(?P<b>\d+))$")
@@ -62,7 +63,7 @@ def _closest(pool: Sequence[Fact], needle: str) -> str:
     from rapidfuzz import fuzz, process
 
     choices = {i: _norm(f.content) for i, f in enumerate(pool)}
-    best = process.extract(needle, choices, scorer=fuzz.partial_ratio, limit=3, score_cutoff=60)
+    best = process.extract(needle, choices, scorer=fuzz.partial_ratio, limit=3, score_cutoff=SAME_TOPIC)
     if not best:
         return ""
     return "; closest: " + "; ".join(f"{pool[i].source} \"{_short(pool[i].content)}\"" for _, _, i in best)

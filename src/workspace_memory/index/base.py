@@ -3,9 +3,10 @@
 Markdown is the truth; a store holds what is derived from it (entries, facts, entities, words,
 vectors) and can always be rebuilt. Two stores fill this interface:
 
-The interfaces: `StoreReader` (the reads), `Store` (a store's life cycle, declared capabilities,
-and the write side), `VectorIndex` (one embedder's vectors); the write side's port, `IndexWriter`,
-is in index.ports, and the one indexer that writes through it in index.indexer.
+The interfaces: `Store`, made of the roles its callers use (`RecallReads`, `ReflectReads`,
+`VectorRecords`, `Maintenance`), and `VectorIndex` (one embedder's vectors); the write side's port,
+`IndexWriter`, is in index.ports, and the one indexer that writes through it (index.indexer)
+is driven by the façade, never by a store.
 
 - `index.sqlite.store.SqliteStore`: the embedded default, `.memory/index.sqlite` (FTS5) plus
   an HNSW file per embedder under `.memory/vectors/`;
@@ -45,9 +46,8 @@ Added for session transcripts and `memory forget` (issue 13; every store impleme
   those entries out. `Store.facts()` returns invalid facts too (reflect strikes them), with
   `Fact.invalid_at` / `invalid_reason`, and every fact carries `bullet` (its text as written,
   for export and forget) and `end_line` (its bullet's last line).
-- `session_states()` and `apply_sessions(read, wait)`: the read state of each transcript, and
-  applying what index.sessions read from them, under the store's writer lock (their types are in
-  index.records).
+- `session_states()`: the read state of each transcript; index.sessions applies what it read
+  from them through the store's writer, under its lock (their types are in index.records).
 - `purge(pattern, replacement)`: after the caller rewrote the Markdown and synced, rewrite the
   session entries that hold `pattern`, forget cached vectors no entry uses any more, and make
   sure no byte of the text survives in the store's files (free pages, logs, vector files).
@@ -69,15 +69,17 @@ if TYPE_CHECKING:
 
     from ..embed.base import Embedder
     from ..facts.model import EntityInfo, Fact
-    from ..workspace.layout import Workspace
     from .ports import IndexWriter
-    from .records import ReadDeltas, SessionReport, SessionState, VectorUpdate
+    from .records import SessionReport, SessionState, VectorUpdate
 
 # Open ends of a stated range ("since March") are stored as far dates so that "overlaps [a, b]"
 # stays one indexed comparison: t_start <= b AND t_end >= a.
 OPEN_START = "0001-01-01"
 OPEN_END = "9999-12-31"
 FACT_KINDS = ("world", "experience", "opinion", "observation")
+# Seconds a write (`memory index`, a fact marked, a purge, reflect) waits for another writer's lock
+# before it gives up busy; reads never wait (wait=0).
+INDEX_WAIT = 60.0
 
 
 def entry_time(day: str | None, stated_start: str | None, stated_end: str | None) -> tuple[str | None, str | None]:
@@ -327,10 +329,12 @@ class VectorIndex(Protocol):
         ...
 
 
-class StoreReader(Protocol):
-    """The reads of a derived index: what recall, reflect and the views ask (see the module docstring)."""
+# -- the store's roles: what each kind of caller asks of a store. Every store implements them all
+#    (`Store`); a caller names the role it uses. ---------------------------------------------------
 
-    # -- recall ---------------------------------------------------------------------------------
+class RecallReads(Protocol):
+    """What a recall reads (recall/): candidates by words, rows, entities, one consistent view."""
+
     def snapshot(self) -> AbstractContextManager[None]:
         """One consistent view of the index for the reads inside (a recall)."""
         ...
@@ -377,6 +381,36 @@ class StoreReader(Protocol):
         """Every known entity (slug, display name, page, aliases, fact count)."""
         ...
 
+    def entity_facts(self, key: str, limit: int) -> list[dict[str, Any]]:
+        """The facts that mention one entity, newest first: id, kind, content, confidence, day,
+        occurred_start, occurred_end, path, line, invalid_at, invalid_reason."""
+        ...
+
+
+class ReflectReads(Protocol):
+    """What reflect reads besides a recall's reads (reflect/, export, `memory forget`): the facts, the
+    logs of some days, a file's text as indexed, all while no sync is half done."""
+
+    def reading(self) -> AbstractContextManager[None]:
+        """A consistent read of facts, entities and logs while no sync is half done (reflect)."""
+        ...
+
+    def facts(self, until: date | None = None) -> list[Fact]:
+        """Every Retain fact written up to `until` (undated ones always), oldest first."""
+        ...
+
+    def log_days(self, since: date, until: date) -> list[tuple[str, str]]:
+        """(path, day) of the daily logs written in [since, until]."""
+        ...
+
+    def file_text(self, path: str) -> str | None:
+        """The text of an indexed file as it was indexed, or None (unknown, or the store keeps no texts)."""
+        ...
+
+
+class VectorRecords(Protocol):
+    """The vectors of each embedder in this store, and which local model made them (index.vector_space)."""
+
     def vectors(self, embedder: Embedder) -> VectorIndex:
         """This store's vectors for `embedder` (one object per embedder, kept by the caller)."""
         ...
@@ -386,47 +420,17 @@ class StoreReader(Protocol):
         (a new or lexical-only index, or one whose record a rebuild forgot)."""
         ...
 
-    # -- reflect and views ----------------------------------------------------------------------
-    def reading(self) -> AbstractContextManager[None]:
-        """A consistent read of facts, entities and logs while no sync is half done (reflect)."""
-        ...
-
-    def facts(self, until: date | None = None) -> list[Fact]:
-        """Every Retain fact written up to `until` (undated ones always), oldest first."""
-        ...
-
-    def entity_facts(self, key: str, limit: int) -> list[dict[str, Any]]:
-        """The facts that mention one entity, newest first: id, kind, content, confidence, day,
-        occurred_start, occurred_end, path, line, invalid_at, invalid_reason."""
-        ...
-
-    def log_days(self, since: date, until: date) -> list[tuple[str, str]]:
-        """(path, day) of the daily logs written in [since, until]."""
-        ...
-
-    def day_counts(self) -> list[dict[str, Any]]:
-        """One dict per day with a daily log, oldest first: day, files (paths), notes (note
-        entries), facts, facts_by_kind (the web UI's timeline)."""
-        ...
-
-    def status(self) -> dict[str, Any]:
-        """Counts for `memory status`: files, chunks, facts, facts_by_kind, entities, warnings
-        ([{path, line, message}]), last_sync (ISO or None), invalid_facts, and sessions ({files,
-        messages, other, malformed, entries}, or None when no transcript is indexed)."""
-        ...
-
-    def file_text(self, path: str) -> str | None:
-        """The text of an indexed file as it was indexed, or None (unknown, or the store keeps no texts)."""
+    def record_model(self, model: str | None) -> None:
+        """Remember `model` as the one the vectors are made with; None forgets the record. A store
+        may also infer the model of an index made before it recorded any."""
         ...
 
 
-class Store(StoreReader, Protocol):
-    """A derived index of one workspace: its reads (StoreReader), its life cycle, and the ports the
-    one indexer (index.indexer) and `memory store export/import` write through (index.ports).
-
+class Maintenance(Protocol):
+    """Keeping a store (api, doctor, the indexer, `memory store`): where it lives, its repairs, the port
+    the one indexer writes through, transcripts' read state, purges, counts, the workspaces it holds.
     What a store can or cannot do is declared here (`path`, `workspace_names`, `missing`), never
-    probed with `getattr`.
-    """
+    probed with `getattr`."""
 
     path: Path | None  # the index's own file (SQLite), or None (a server holds it)
 
@@ -457,44 +461,18 @@ class Store(StoreReader, Protocol):
         refills it from the Markdown)."""
         ...
 
-    # -- keeping up with the Markdown (index.indexer over `writer()`) ------------------------------
+    # -- keeping up with the Markdown: the one indexer (index.indexer, index.sessions) writes
+    #    through `writer()`; the store does not know it ---------------------------------------------
     def writer(self) -> IndexWriter:
         """The IndexWriter port of this workspace (index.ports): what the one indexer writes through."""
-        ...
-
-    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0,
-             progress: Progress | None = None, rebuild_if_stale: bool = True,
-             only: set[str] | None = None, extract_media: bool = False) -> SyncReport:
-        """index.indexer.sync through `writer()`: bring the rows up to date with the workspace's
-        Markdown (only changed files are parsed; `only`: just these workspace keys). `wait=0`
-        returns at once (busy) when another writer works. `extract_media`: read new media files'
-        text (`memory index`, `memory watch`; never a recall)."""
         ...
 
     def generation(self) -> int:
         """A counter that every sync which changed entries bumps."""
         ...
 
-    def settings_changed(self, date_order: str | None = None, languages: tuple[str, ...] = ()) -> str | None:
-        """What changed since the index was built with other settings, or None (`memory doctor`;
-        `date_order` and `languages`: the workspace's `[time]` settings that shape the rows)."""
-        ...
-
-    def record_model(self, model: str | None) -> None:
-        """Remember `model` as the one the vectors are made with; None forgets the record. A store
-        may also infer the model of an index made before it recorded any."""
-        ...
-
-    # -- session transcripts and forgetting (see the module docstring) ---------------------------
     def session_states(self) -> dict[str, SessionState]:
         """How far each indexed transcript was read, by key (`sessions/<file name>`)."""
-        ...
-
-    def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
-        """index.sessions.apply_sessions through `writer()`: under the writer lock, call `read(current
-        states)` and apply each delta it yields (one transcript per transaction; a `whole` delta
-        replaces the file's rows, `removed` drops them). `wait=0` returns at once (busy) when
-        another writer works."""
         ...
 
     def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
@@ -504,7 +482,18 @@ class Store(StoreReader, Protocol):
         (`dry_run`: that would be; nothing changes)."""
         ...
 
-    # -- several workspaces, operations -----------------------------------------------------------
+    # -- counts, several workspaces, operations ---------------------------------------------------
+    def status(self) -> dict[str, Any]:
+        """Counts for `memory status`: files, chunks, facts, facts_by_kind, entities, warnings
+        ([{path, line, message}]), last_sync (ISO or None), invalid_facts, and sessions ({files,
+        messages, other, malformed, entries}, or None when no transcript is indexed)."""
+        ...
+
+    def day_counts(self) -> list[dict[str, Any]]:
+        """One dict per day with a daily log, oldest first: day, files (paths), notes (note
+        entries), facts, facts_by_kind (the web UI's timeline)."""
+        ...
+
     def workspace_names(self) -> list[str] | None:
         """Every workspace the store holds, by name; None when it holds one only (SQLite: one per file)."""
         ...
@@ -517,6 +506,11 @@ class Store(StoreReader, Protocol):
     def health(self) -> list[dict[str, Any]]:
         """What `memory doctor` reports about the store: [{check, ok, detail}]."""
         ...
+
+
+class Store(RecallReads, ReflectReads, VectorRecords, Maintenance, Protocol):
+    """A derived index of one workspace: every role (see each), and nothing else. `SqliteStore` and
+    `PostgresStore` implement it; `tests/test_store_contract.py` holds both to it."""
 
 
 def in_batches(items: Sequence[Any], size: int = 500) -> Iterator[Sequence[Any]]:

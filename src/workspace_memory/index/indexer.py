@@ -27,7 +27,7 @@ import json
 import time
 from typing import TYPE_CHECKING
 
-from .base import SyncReport
+from .base import INDEX_WAIT, SyncReport
 from .sync_plan import changed_paths, fingerprint_change, page_key, recheck, scan
 from .sync_plan import settings_fingerprint as _fingerprint
 
@@ -62,7 +62,7 @@ def settings_changed(writer: IndexWriter, date_order: str | None = None,
     return fingerprint_change(stored, current, has_rows)
 
 
-def sync(ws: Workspace, writer: IndexWriter, *, rebuild: bool = False, wait: float | None = 60.0,
+def sync(ws: Workspace, writer: IndexWriter, *, rebuild: bool = False, wait: float | None = INDEX_WAIT,
          progress: Progress | None = None, rebuild_if_stale: bool = True,
          only: set[str] | None = None, extract_media: bool = False) -> SyncReport:
     """Bring the store's rows up to date with `ws`; see the module docstring for the steps.

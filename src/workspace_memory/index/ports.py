@@ -1,7 +1,7 @@
 """The narrow ports a store implements for the one indexer (index.indexer) and for moving a workspace.
 
-index.base's `Store` is what recall, reflect and the façade read (the StoreReader side) plus the
-store's life cycle; `VectorIndex` is one embedder's vectors (an HNSW file, or pgvector). This module
+index.base's `Store` is the roles of a store (what recall and reflect read, its vectors, its
+maintenance); `VectorIndex` is one embedder's vectors (an HNSW file, or pgvector). This module
 is the write side: the indexer owns the algorithm (scan, hash, rows with the workspace's settings,
 entities, supersession, the settings fingerprint, the generation, transcripts' deltas) and a store
 only says how each step is done in its SQL. SQLite (index.sqlite.writer) and Postgres
@@ -164,4 +164,10 @@ class IndexWriter(SessionWriter, Protocol):
 
     def put_embeddings(self, provider: str, model: str, vectors: Mapping[str, np.ndarray]) -> None:
         """Add one embedder's vectors ({text hash: vector}) to the store's embedding cache."""
+        ...
+
+    def texts_without_vectors(self, provider: str, model: str, dim: int) -> list[tuple[str, str]]:
+        """(text hash, text) of every text this workspace's entries embed (alone and in context)
+        that the cache holds no vector of, `dim` long, for this provider and model: what
+        `memory index` would send (`--estimate`, batch jobs). `dim` -1: every text counts."""
         ...

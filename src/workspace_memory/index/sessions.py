@@ -1,5 +1,7 @@
 """Session transcripts as a recall source: OpenClaw's JSONL, read incrementally, store-agnostic.
 
+(OpenClaw 2026.9's SQLite store: index/session_db.py reads its sessions through the same parser.)
+
 OpenClaw keeps each conversation as `~/.openclaw/agents/<agentId>/sessions/<sessionId>.jsonl`:
 
     {"type":"session","id":"…","timestamp":"2025-11-28T09:00:00.000Z", …}         the first line
@@ -38,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 from ..markdown.parse import split_to_fit
 from ..tokens import CHUNK_TOKENS, has_cjk
 from ..workspace.transcripts import SessionFile
+from .base import INDEX_WAIT
 from .records import ReadDeltas, SessionDelta, SessionReport, SessionState
 from .rows import path_words, session_embed_text, text_hash
 
@@ -165,6 +168,10 @@ def _digest(fh: Any, offset: int) -> str:
 
 def behind(sf: SessionFile, old: SessionState | None) -> tuple[int, os.stat_result] | None:
     """(bytes added since the last read, stat) of a transcript with news, else None. Stats only."""
+    if sf.database:  # a session in OpenClaw's SQLite store
+        from . import session_db
+
+        return session_db.behind(sf, old)  # type: ignore[return-value]
     try:
         st = os.stat(sf.path, follow_symlinks=False)
     except OSError:
@@ -181,6 +188,10 @@ def read_delta(sf: SessionFile, old: SessionState | None, tz: tzinfo, *, min_byt
 
     An addition under both thresholds gives a `pending` delta (the file's state stays as it was).
     """
+    if sf.database:  # a session in OpenClaw's SQLite store: events, not bytes
+        from . import session_db
+
+        return session_db.read_delta(sf, old, tz, _parse_delta, min_lines=min_lines)
     news = behind(sf, old)
     if news is None:
         return None
@@ -297,6 +308,8 @@ def outdated(files: Sequence[SessionFile], states: Mapping[str, SessionState]) -
 def _due(sf: SessionFile, old: SessionState | None, min_bytes: int, min_lines: int) -> bool:
     """True when a changed transcript must be read now: new, replaced, or past a threshold."""
     news = behind(sf, old)
+    if sf.database and news is not None:  # events: the line threshold counts them
+        return old is None or news[0] >= min_lines or news[1].st_size < old.offset
     if news is None or old is None or news[0] >= min_bytes or news[1].st_size < old.offset:
         return news is not None
     try:
@@ -308,8 +321,8 @@ def _due(sf: SessionFile, old: SessionState | None, min_bytes: int, min_lines: i
 
 
 def sync_sessions(store: Any, files: Sequence[SessionFile], tz: tzinfo, *, min_bytes: int = 0,
-                  min_lines: int = 0, wait: float | None = 60.0, configured: bool = True) -> SessionReport:
-    """Bring a store's session entries up to date with `files` (index.base.Store.apply_sessions).
+                  min_lines: int = 0, wait: float | None = INDEX_WAIT, configured: bool = True) -> SessionReport:
+    """Bring a store's session entries up to date with `files` (apply_sessions, through its writer).
 
     Stats first, without the store's lock: only transcripts that changed (and, with thresholds,
     passed one) are read under it; when none did and none is gone, the lock is never taken.
@@ -323,7 +336,7 @@ def sync_sessions(store: Any, files: Sequence[SessionFile], tz: tzinfo, *, min_b
     if not due and not set(states) - keys:
         return SessionReport(files=len(files), pending=len(changed), seconds=time.perf_counter() - started)
     read = deltas(due, tz, configured=configured, present=keys)
-    report = store.apply_sessions(read, wait=wait)
+    report = apply_sessions(store.writer(), read, wait=wait)
     report.files, report.pending = len(files), report.pending + len(changed) - len(due)
     report.seconds = time.perf_counter() - started
     return report
@@ -333,7 +346,7 @@ def sync_sessions(store: Any, files: Sequence[SessionFile], tz: tzinfo, *, min_b
 
 
 def apply_sessions(writer: IndexWriter, read: ReadDeltas, *, wait: float | None) -> SessionReport:
-    """Store.apply_sessions on every store: take the writer's lock, read the deltas from the stored
+    """Every store alike: take the writer's lock, read the deltas from the stored
     states and apply them, one transcript per transaction (readers see a transcript's new messages
     all at once and never wait), then bump the generation when entries changed."""
     report = SessionReport()

@@ -1,9 +1,10 @@
-"""What every store's sync shares: which files changed, entity rows, the settings fingerprint (no SQL here).
+"""The indexer's plans, the same for every store: which files changed, entity rows, the settings
+fingerprint (pure; no SQL here).
 
-A sync (index.sqlite.sync, index.postgres.sync) stats every Markdown file against the stored
-(mtime_ns, size, hash) of its `files` rows, parses only the files that differ, and recomputes
-the entities whose mentions or pages changed. The store supplies the stored rows; the plan is
-the same.
+A sync (index.indexer.sync, through a store's IndexWriter) stats every Markdown file against the
+stored (mtime_ns, size, hash) of its `files` rows, parses only the files that differ, and
+recomputes the entities whose mentions or pages changed. The store supplies the stored rows
+(IndexWriter.stored); the plan is the same.
 """
 
 from __future__ import annotations

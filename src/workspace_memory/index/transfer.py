@@ -11,13 +11,16 @@ Markdown (a parse costs milliseconds a file). So `memory store export/import`:
    source had no vector for stays missing (and `memory index` embeds it), it is never embedded here.
 
 Both stores are reached through their ports only (index.ports.IndexWriter's embedding cache,
-Store.sync, VectorIndex.update): this module knows neither store's SQL nor its classes.
+index.indexer.sync, VectorIndex.update): this module knows neither store's SQL nor its classes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from .base import INDEX_WAIT
+from .indexer import sync
 
 if TYPE_CHECKING:
     import numpy as np
@@ -51,15 +54,15 @@ def put_cached(store: Store, cached: Cached) -> None:
 def transfer(ws: Workspace, source: Store, target: Store, embedder: Embedder | None) -> TransferReport:
     """Copy `ws`'s cached embeddings from `source` to `target` and bring `target` up to date (see above)."""
     report = TransferReport(source.describe(), target.describe())
-    source.sync(ws, wait=60.0)  # the source's rows name the texts whose vectors move
+    sync(ws, source.writer(), wait=INDEX_WAIT)  # the source's rows name the texts whose vectors move
     cached = source.writer().cached_embeddings()
     put_cached(target, cached)
     report.embeddings = len(cached)
-    synced = target.sync(ws, wait=60.0)
+    synced = sync(ws, target.writer(), wait=INDEX_WAIT)
     report.notices += synced.notices
     report.files = target.status()["files"]
     if embedder is not None:
-        update = target.vectors(embedder).update(embed=False, wait=60.0)
+        update = target.vectors(embedder).update(embed=False, wait=INDEX_WAIT)
         report.vectors_missing = update.missing
         report.notices += update.notices
     return report

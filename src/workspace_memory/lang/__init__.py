@@ -11,8 +11,9 @@ holding plain module-level constants (frozensets, dicts, tuples of strings). Con
 - `words`: stop and frame words, question kinds, labels, evaluative and negation words
   (recall's question understanding, reflect's stance);
 - `timewords`: month and weekday names, relative time phrases, ordinals, habits (time phrases);
-- `stance`: words of change and stance: questions about now or then, negation, evaluative
-  polarity (supersession, changed minds, reflect's opinion evidence).
+- `stance`: words of change and stance: the attributes a fact states and a question asks about
+  (where someone lives, works, ...), change cues, negation, evaluative polarity, degree words
+  (supersession, changed minds, reflect's opinion evidence, stale core lines).
 
 A module is imported on first use and kept, so an English question never loads another
 language's data, and nothing is read at import of this package (the cold path's rule 4,

@@ -68,7 +68,7 @@ def _follow_sessions(mem, lock: threading.Lock, stop: threading.Event) -> None: 
     """Index session transcripts as they grow (workspace/watch.SessionFollower), one delta at a time."""
     from ..workspace.watch import SessionFollower
 
-    follower = SessionFollower(mem)
+    follower = SessionFollower(mem.follow_sessions)
     while follower.enabled and not stop.wait(1.0):
         with lock, contextlib.suppress(Exception):  # a failing sync shows in the next search's notices
             follower.tick()

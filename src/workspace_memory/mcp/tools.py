@@ -37,6 +37,7 @@ from ..limits import (
     MAX_FACT_CHARS,
     cap_result,
     check_recall,
+    check_something_asked,
     check_text,
     compact_json,
     out_of_range,
@@ -108,7 +109,7 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
     @server.tool(annotations=_READ)
     async def memory_search(  # the names, bounds, choices and words of recall/params.py (tests/test_recall_params.py)
         query: Annotated[str, _text(_P["query"].agent, _P["query"].limit)],
-        k: Annotated[int, Field(ge=_P["k"].low, le=_P["k"].high, description=_P["k"].agent)] = 10,
+        k: Annotated[int, Field(ge=_P["k"].low, le=_P["k"].high, description=_P["k"].agent)] = _P["k"].default,
         since: Since = None,
         until: Until = None,
         kind: Annotated[str | None, _text(_P["kind"].agent)] = None,
@@ -127,6 +128,7 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
         from ..api import RecallRequest
 
         refuse(lambda: check_recall(query, k, since=since, until=until, kind=kind, entity=entity))
+        refuse(lambda: check_something_asked(query, since=since, until=until, kind=kind, entity=entity))
         request = RecallRequest(query=query, k=k, since=since, until=until, kind=kind, entity=entity, mode=mode,
                                 budget=budget, source=source, include_invalid=include_invalid)
         return await call(lambda: mem.recall(request))

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..facts.similarity import partial_ratio_below, ratio_at_least
+from ..fuzzy import COPY
 from .candidates import Candidate
 
 _WORD_RE = re.compile(r"\w+")
@@ -74,27 +75,27 @@ def _repeats(a: str, a_words: set[str], b: str, b_words: set[str], bound: Bound 
     if not small or len(small & large) < 0.8 * len(small):
         return False
     short, long = sorted((a, b), key=len)
-    # ratio >= 95 needs lengths within 5% of their sum (an edit per character of difference), so
-    # only such pairs pay for rapidfuzz; an exact containment needs no fuzzy comparison at all.
-    near_length = len(a) > 20 and len(long) - len(short) <= 0.05 * (len(a) + len(b))
+    # ratio >= COPY needs lengths within (100 - COPY)% of their sum (an edit per character of
+    # difference), so only such pairs pay for rapidfuzz; an exact containment needs no fuzzy comparison.
+    near_length = len(a) > 20 and len(long) - len(short) <= (100 - COPY) / 100 * (len(a) + len(b))
     contained = len(short) >= 40
     if contained and short in long:
         return True
     if not (near_length or contained):
         return False
-    if near_length and _ratio_at_least_95(a, b, bound):
+    if near_length and _copy_by_ratio(a, b, bound):
         return True
-    if not contained or partial_below(short, long, 95):
+    if not contained or partial_below(short, long, COPY):
         return False
     from rapidfuzz import fuzz  # lazy: most recalls never get here
 
-    return fuzz.partial_ratio(short, long) >= 95
+    return fuzz.partial_ratio(short, long) >= COPY
 
 
-def _ratio_at_least_95(a: str, b: str, bound: Bound) -> bool:
-    same = bound(a, b, 95)
+def _copy_by_ratio(a: str, b: str, bound: Bound) -> bool:
+    same = bound(a, b, COPY)
     if same is None:
         from rapidfuzz import fuzz
 
-        same = fuzz.ratio(a, b) >= 95
+        same = fuzz.ratio(a, b) >= COPY
     return same

@@ -32,7 +32,7 @@ from typing import Any
 from ..cancel import checkpoint
 from ..errors import UserError
 from ..index.base import ChunkRow, Filters, Store
-from ..limits import MAX_FTS_TERMS
+from ..limits import MAX_FTS_TERMS, check_k
 from ..markdown.names import WORD_NOT_CJK
 from . import asking, lexical, topic
 from . import subject as entry_subject
@@ -41,6 +41,7 @@ from .candidates import Candidate
 from .dedupe import dedupe
 from .neighbours import neighbour_ids, propagate
 from .pack import pack, packet
+from .params import MODES
 from .query import RecallRequest, Understood, understand
 from .rank import dated_day, importance_factor, recency_factor
 from .settings import RecallSettings
@@ -57,7 +58,6 @@ OPINION_MISS = 0.6  # "what does Peter prefer": this entry is not one of (Peter'
 # asks something of the entity ("what did Sam lose at the conference?"), the entity's entries
 # compete by what they say about that, with no floor: naming Sam is not relevance to a lost umbrella.
 ENTITY_FLOOR = 0.3
-MODES = ("auto", "lexical", "semantic", "hybrid")
 MMR_POOL = 3  # MMR reorders the best k x MMR_POOL results
 
 
@@ -100,8 +100,7 @@ def recall(store: Store, req: RecallRequest, *, now: datetime, semantic=None,
     is the workspace's `[time] date_order` (how slashed dates in the question read), and
     `languages` its `[time] languages` (what a time phrase may be written in; timelang).
     """
-    if req.k < 1:
-        raise UserError("--k must be at least 1")
+    check_k(req.k)
     if req.mode not in MODES:
         raise UserError(f"--mode {req.mode!r}: expected one of {', '.join(MODES)}")
     with store.snapshot():  # one consistent view of the index, whatever a sync commits meanwhile
@@ -147,12 +146,18 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
         candidates.update(_scored(q, new))
     for cand in propagate(best, candidates):
         _apply_factors(cand, q, cand.chunk_id in replaced)
-    ranked = sorted(candidates.values(), key=_tiers(q, list(candidates.values())))
+    tier_key = _tiers(q, list(candidates.values()))
+    ranked = sorted(candidates.values(), key=tier_key)
     # 6. near-duplicates, one result per entry, the minimum score
-    kept = _select(q, ranked, req.k)
+    kept = _select(q, ranked, req.k)[: req.k]
     # 7. pack
+    tier = _tier_name(q) if tier_key is not _order else None
+    lifted = _lifted(kept) if tier else set()
+    if lifted:
+        notices.append(f"ordered by what the question asks ({tier}), then by score: "
+                       f"{len(lifted)} result(s) rank above a higher score")
     packets = []
-    for cand in kept[: req.k]:
+    for cand in kept:
         item = packet(cand.row, cand.score, cand.row["entity_names"])
         if req.explain:
             item["explain"] = {"found_by": cand.found_by,
@@ -160,6 +165,11 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
                                "factors": {k: round(v, 4) for k, v in cand.factors.items()}}
             if cand.filled:
                 item["explain"]["filled"] = True
+            if tier:
+                item["explain"]["tier"] = {"rule": tier, "level": tier_key(cand)[0],
+                                           "above_a_higher_score": cand.chunk_id in lifted}
+            if cand.chunk_id in replaced:
+                item["explain"]["superseded"] = _superseded_note(store, rows, cand.chunk_id, replaced[cand.chunk_id])
             if u.window is not None:
                 item["explain"]["time"] = time_window.how_inside(cand.row, u.window) or "outside the window"
         packets.append(item)
@@ -187,6 +197,36 @@ def _tiers(q: _Query, candidates: list[Candidate]):  # a sort key
         outside = (len(by_day) + 1, 0)
         return lambda c: (*by_day.get(c.chunk_id, outside), *_order(c))
     return _order
+
+
+def _tier_name(q: _Query) -> str:
+    """The name of the rule `_tiers` orders by (shown in --explain and the notice)."""
+    if q.u.opinion and q.u.entity_boost:
+        return "opinions of the entity first"
+    if q.about_only:
+        return "the entity's own facts and page first"
+    return "the days of the time phrase first"
+
+
+def _lifted(kept: list[Candidate]) -> set[int]:
+    """The results a tier put above a result with a higher score (what the order does not show by scores)."""
+    lifted: set[int] = set()
+    best_below = -1.0
+    for cand in reversed(kept):
+        if cand.score < best_below:
+            lifted.add(cand.chunk_id)
+        best_below = max(best_below, cand.score)
+    return lifted
+
+
+def _superseded_note(store: Store, rows: dict[int, ChunkRow], old: int, new: int) -> dict[str, str]:
+    """--explain for a result a newer entry replaced: which, and what matched (recall.supersession)."""
+    from .supersession import why_replaced
+
+    newer = rows.get(new) or store.rows([new]).get(new)
+    if newer is None:
+        return {"by": str(new)}
+    return {"by": f"{newer['path']}#L{newer['start_line']}", "why": why_replaced(rows[old], newer)}
 
 
 def _select(q: _Query, ranked: list[Candidate], k: int) -> list[Candidate]:
@@ -300,7 +340,7 @@ def _without_names(q: _Query, candidates: dict[int, Candidate]) -> str | None:
     if not names or not lexical.has_content([t for t in q.terms if t.cjk or not names.issuperset(t.words)],
                                             q.u.words):
         return None
-    return topic.without_names(q.u.text, names)
+    return topic.without_names(topic.asked(q.u.text, q.u.time_phrase), names)
 
 
 def _relevance(q: _Query, candidates: dict[int, Candidate]) -> None:

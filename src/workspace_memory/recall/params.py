@@ -57,7 +57,7 @@ PARAMS: tuple[Param, ...] = (
     Param("query", "text", "What to find.", option=None, default="", limit=limits.MAX_QUERY_CHARS,
           agent='What you want to know, in plain words ("where does Peter live"); time phrases work, past and '
                 'ahead, in the model\'s languages ("last week", "in November 2025", "what\'s on Dec 4?", "next week").'),
-    Param("k", "int", "Results to return.", default=10, low=1, high=limits.MAX_K,
+    Param("k", "int", "Results to return.", default=10, low=limits.MIN_K, high=limits.MAX_K,
           agent="How many results (default 10)."),
     Param("since", "text", "Only entries written on or naming a day from this time on.", metavar=_WHEN,
           agent="Only entries written on or naming a day from this time on: 30d, 2w, 6m, 1y, YYYY-MM-DD, or "

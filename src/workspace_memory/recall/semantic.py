@@ -153,7 +153,8 @@ class SemanticChannel:
         from . import topic
 
         many = self.embedder.embed_documents if getattr(self.embedder, "queries_as_documents", False) else None
-        return PendingVector(self.embedder.embed_query, query, topic.guess(u.text, u.entity_names), many)
+        return PendingVector(self.embedder.embed_query, query,
+                             topic.guess(topic.asked(u.text, u.time_phrase), u.entity_names), many)
 
     def add_candidates(self, u, pool: int, filters: Filters, candidates,  # see engine
                        pending: PendingVector | None = None):

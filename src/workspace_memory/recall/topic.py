@@ -15,6 +15,15 @@ to unwind?"), and that vector's cosine is the candidate's cosine; the vector fin
 own too. The question as asked still finds its pool (the names may be all it has). Not for a
 question about nothing but them ("who is Priya"), where the name is all there is to match.
 
+What goes is the names, and only the names: the question's time phrase stays in the text embedded
+without them ("Where was Lena travelling during March?" is embedded as "Where was travelling during
+March?"). The names are removed because every entry of that person shares them; the time is part of
+what is asked, and an entry that states it ("In Porto (Mar 3–9) for the conference.") matches it
+there. Without it the names-free cosine would stand for the whole question while knowing less than
+the question (issue 38: that answer's cosine fell from 0.19 with the name to 0.06 without it; with
+the phrase kept it is 0.185). The rule, then: the names-free vector replaces the question's cosine,
+and it is made of everything the question says but the names (TIME_PHRASE = 0 measures without it).
+
 It costs one more encoding, only for a question with a name in it. The names are known only
 from the candidates, so `guess` (the words that look like names) is embedded beside the question
 in its thread (semantic.PendingVector), and the text is embedded again only when the names found
@@ -27,11 +36,20 @@ from __future__ import annotations
 import re
 
 ENABLED = 1  # 0: off, only to measure without it (benchmarks: `topic.ENABLED=0`)
+TIME_PHRASE = 1  # 0: the names-free text also drops the time phrase (as before issue 38), only to measure
 # The words that join names ("Ana and Tom", "Ana, Tom & Jo"), dropped with them.
 _JOINERS = frozenset({"and", "&", "or", "und", "et", "y", "e"})
 # Patterns, compiled on first use (re's cache), not at import: a lexical recall never needs them.
 _TOKEN = r"@?[^\W_][\w.'’-]*|[^\w\s]+"
 _POSSESSIVE = r"(?:'s|’s|'|’)$"
+
+
+def asked(text: str, time_phrase: str | None) -> str:
+    """What the question asks, names included: its search text and its time phrase (recall.query
+    takes a sure phrase out of the search text; the names-free vector keeps it)."""
+    if TIME_PHRASE and time_phrase and time_phrase not in text:
+        return f"{text} {time_phrase}".strip()
+    return text
 
 
 def _bare(token: str) -> str:

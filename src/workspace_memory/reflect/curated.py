@@ -4,7 +4,8 @@ World (W) and experience (B) facts are grouped by their primary entity (the firs
 facts without one go under "General", last), newest first. Near-duplicates within a group
 (same polarity, rapidfuzz token-sort ratio >= DUPLICATE_THRESHOLD on the canonical text) are
 merged into one bullet that shows the newest wording and links every source. A fact that a
-newer one replaced (see `supersede`) is struck through and points to its replacement; a fact
+newer one replaced (facts.supersession) is struck through and points to its replacement, with
+what matched ("superseded by [memory/2025-11-25.md#L4]; residence: lives in -> moved"); a fact
 marked as no longer true (`memory forget`) is struck through with the day and reason.
 """
 
@@ -13,10 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..facts.model import EntityInfo, Fact, entity_info, strip_entity_prefix
+from ..facts.supersession import why
 from ..facts.textmatch import cluster
+from ..fuzzy import RESTATED
 from .regions import one_line, relative_link
 
-DUPLICATE_THRESHOLD = 90.0
+DUPLICATE_THRESHOLD = RESTATED
 CURATED = {"world": ("bank/world.md", "World", "world"), "experience": ("bank/experience.md", "Experience",
                                                                           "experience")}
 NEW_PAGE_TEXT = {
@@ -61,7 +64,8 @@ def fact_bullets(facts: list[Fact], page: str, superseded: dict[int, int], by_id
             lines.append(f"- ~~{text}~~ ({invalid_note(head)}) — {when} · {sources}")
         elif newer is not None:
             replaced_by = relative_link(page, newer.path, newer.line)
-            lines.append(f"- ~~{text}~~ (superseded by {replaced_by}) — {when} · {sources}")
+            lines.append(f"- ~~{text}~~ (superseded by {replaced_by}; {why(head.content, newer.content)})"
+                         f" — {when} · {sources}")
         else:
             lines.append(f"- {text} — {when} · {sources}")
     return lines

@@ -67,6 +67,7 @@ def list_opinions(ws: Workspace, store: Store, entity: str | None = None) -> lis
             "source": f"{PAGE}#L{sec.start + 1}",
             # A changed mind: the newer opinion that holds the current view, and since when.
             "current": not (op and op.superseded_by),
+            "may_contradict": [h.note for h in (op.history if op else []) if h.event == "may contradict" and h.note],
             "superseded_by": _statement_of(page, op.superseded_by) if op and op.superseded_by else None,
             "until": op.until if op else None,
         })

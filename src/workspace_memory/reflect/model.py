@@ -9,6 +9,7 @@ Configured in the workspace's memory.toml; without this table reflect never open
     timeout = 30                             # seconds per request
     summaries = true                         # write entity-page summaries
     retain = true                            # suggest Retain bullets for daily logs without any
+    stances = true                           # judge the opinion pairs whose stance the rule leaves unclear
 
 What a model writes is never a fact: summaries sit in an entity page's generated region
 (marked as model-written, and reused while the page's facts are unchanged, so runs stay
@@ -48,6 +49,7 @@ class ChatModel:
     timeout: float = 30.0
     summaries: bool = True
     retain: bool = True
+    stances: bool = True
     key_problem: str | None = None  # why the variable's value cannot be a key (secrecy.key_problem)
 
     @property
@@ -85,7 +87,7 @@ def model_from_config(config: dict[str, Any]) -> ChatModel | None:
         raise UserError("memory.toml: [reflect.model] must be a table")
     for key, expected, name in (("base_url", str, "a string"), ("model", str, "a string"),
                                 ("api_key_env", str, "a string"), ("summaries", bool, "true or false"),
-                                ("retain", bool, "true or false")):
+                                ("retain", bool, "true or false"), ("stances", bool, "true or false")):
         if key in section and not isinstance(section[key], expected):
             raise UserError(f"memory.toml: [reflect.model] {key} must be {name}, not {section[key]!r:.40}")
     timeout = section.get("timeout", 30)
@@ -101,7 +103,7 @@ def model_from_config(config: dict[str, Any]) -> ChatModel | None:
     return ChatModel(
         base_url=section["base_url"], model=section["model"], api_key=None if problem else key,
         timeout=float(timeout), summaries=section.get("summaries", True), retain=section.get("retain", True),
-        key_problem=problem,
+        stances=section.get("stances", True), key_problem=problem,
     )
 
 
@@ -137,3 +139,21 @@ def suggest_retain(model: ChatModel, day: str, log_text: str) -> list[str]:
         if len(out) >= MAX_RETAIN_BULLETS:
             break
     return out
+
+
+_STANCE_SYSTEM = (
+    "You compare two opinions an assistant's memory holds about the same thing. The second was written "
+    "later. Does the second contradict the first (the writer changed their mind), support it (the same "
+    "view, restated or narrowed), or is it unrelated (about something else)? Reply with one word: "
+    "contradiction, support or unrelated."
+)
+STANCE_LABELS = ("contradiction", "support", "unrelated")
+
+
+def judge_stance(model: ChatModel, opinion: str, statement: str) -> str:
+    """The model's stance of `statement` (newer) toward `opinion`: one of STANCE_LABELS; raises ModelError."""
+    reply = model.complete(_STANCE_SYSTEM, f"First: {one_line(opinion, 400)}\nSecond: {one_line(statement, 400)}")
+    word = next(iter(reply.strip().casefold().split()), "").strip(".,:;!\"'*")
+    if word not in STANCE_LABELS:
+        raise ModelError(f"model {model.model}: no stance in its reply ({one_line(reply, 60)!r})")
+    return word

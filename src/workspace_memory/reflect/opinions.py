@@ -4,8 +4,8 @@ Update rule (docs/reflect.md)
 --------------------
 Every ``O`` fact creates or updates an opinion. A new fact is matched to an existing opinion
 when they share an entity (or both name none) and their claims are similar
-(``textmatch.similarity`` >= MATCH_THRESHOLD = 60; world/experience facts need
-EVIDENCE_MATCH_THRESHOLD = 75). With `[reflect] embeddings = true` in memory.toml the score is
+(``textmatch.similarity`` >= MATCH_THRESHOLD, fuzzy.SAME_TOPIC; world/experience facts need
+EVIDENCE_MATCH_THRESHOLD, fuzzy.SAME_CLAIM). With `[reflect] embeddings = true` in memory.toml the score is
 0.5 * lexical + 50 * cosine of the workspace's embeddings. The best match wins; ties go to the
 opinion listed first.
 A matched fact *contradicts* when its polarity differs (negation, "no longer", "stopped",
@@ -64,6 +64,7 @@ from dataclasses import dataclass, field
 from ..facts.model import Fact
 from ..facts.stance import Stance, stance
 from ..facts.textmatch import Claim, analyze, similarity
+from ..fuzzy import SAME_CLAIM, SAME_TOPIC
 from ..markdown.retain import DEFAULT_OPINION_CONFIDENCE, slugify
 
 MAX_UP = 0.10
@@ -75,8 +76,8 @@ LOW_RESTATEMENT_GAP = 0.3
 REPLACE_DAYS = 2
 REPLACE_BELOW = 0.5
 WITHDRAWN_BASE = 0.5  # the confidence an opinion would have with no evidence either way
-MATCH_THRESHOLD = 60.0
-EVIDENCE_MATCH_THRESHOLD = 75.0
+MATCH_THRESHOLD = SAME_TOPIC
+EVIDENCE_MATCH_THRESHOLD = SAME_CLAIM
 
 _KIND_LETTER = {"opinion": "O", "world": "W", "experience": "B", "observation": "S"}
 
@@ -171,14 +172,18 @@ class UpdateStats:
     applied: int = 0  # facts applied as evidence
     withdrawn: set[str] = field(default_factory=set)  # opinions that lost evidence to an invalid fact
     restored: set[str] = field(default_factory=set)  # opinions that got such evidence back
+    unclear: set[str] = field(default_factory=set)  # opinions a newer one may contradict (stance unclear)
 
     @property
     def changed(self) -> set[str]:
-        return self.new | self.reinforced | self.contradicted | self.replaced | self.withdrawn | self.restored
+        return (self.new | self.reinforced | self.contradicted | self.replaced | self.withdrawn | self.restored
+                | self.unclear)
 
 
 NamesOf = Callable[[tuple[str, ...]], tuple[str, ...]]
 EmbedSimilarity = Callable[[str, str], float]  # 0..1 cosine, when embeddings are available
+# (opinion, newer statement) -> (label, who judged), or None: a configured model judges an unclear stance
+StanceJudge = Callable[[str, str], "tuple[str, str] | None"]
 
 
 def _no_names(keys: tuple[str, ...]) -> tuple[str, ...]:
@@ -194,6 +199,7 @@ class Engine:
     today: str
     names_of: NamesOf = _no_names
     embed_similarity: EmbedSimilarity | None = None
+    judge: StanceJudge | None = None
     stats: UpdateStats = field(default_factory=UpdateStats)
     # Which opinions (by position) name each entity ("" for those naming none), built by `apply`:
     # a fact is compared only with the opinions it could match, not with every opinion, so a
@@ -311,6 +317,21 @@ class Engine:
 
     def _apply_one(self, fact: Fact) -> None:
         op, value, view = self._best(fact, self._opinions_for(fact))
+        if op is not None and view is not None and view.label == "unclear" and self.judge is not None:
+            judged = self.judge(op.statement, fact.content)
+            if judged is not None:  # the model's decision, recorded with the rule's evidence
+                label, who = judged
+                view = Stance(label, f"model {who}", view.describe(), view.change_cue)
+                if label == "unrelated":
+                    if fact.kind == "opinion":
+                        self._create(fact)
+                    return
+        if op is not None and view is not None and view.label == "unclear":
+            # Similarity alone is never agreement: the stance is unclear, so the newer opinion stands
+            # on its own and the two are linked as "may contradict" for a person to settle.
+            if fact.kind == "opinion":
+                self._may_contradict(op, self._create(fact), fact.day_s or self.today, view)
+            return
         # An opinion takes any statement about its topic (facts.stance); a world or experience
         # fact counts as evidence only when its claim is close to the opinion's.
         if op is not None and view is not None and (fact.kind == "opinion" or value >= EVIDENCE_MATCH_THRESHOLD):
@@ -323,6 +344,13 @@ class Engine:
             self.stats.suppressed += 1
             return
         self._create(fact)
+
+    def _may_contradict(self, op: Opinion, newer: Opinion, day: str, view: Stance) -> None:
+        """Link two opinions whose stance is unclear, both ways, in their history (shown on the page)."""
+        newer.evidence[0].signal = f"may contradict: {view.describe()}"
+        op.history.append(HistoryEntry(day, "may contradict", op.statement, op.confidence, note=newer.statement))
+        newer.history.append(HistoryEntry(day, "may contradict", newer.statement, newer.confidence, note=op.statement))
+        self.stats.unclear.add(op.key)
 
     def _create(self, fact: Fact) -> Opinion:
         taken = self._taken if self._taken is not None else \

@@ -171,6 +171,8 @@ def _history_line(entry: HistoryEntry) -> str:
     if entry.event == "superseded":
         return (f"- {entry.day}: changed mind: superseded by \"{one_line(entry.note or '', 120)}\""
                 f" (was {entry.confidence:.2f})")
+    if entry.event == "may contradict":
+        return f"- {entry.day}: may contradict \"{one_line(entry.note or '', 120)}\" (stance unclear: for a person to settle)"
     if entry.event == "edited":
         return f"- {entry.day}: statement edited by hand; was \"{was}\""
     if entry.event in ("withdrawn", "restored"):

@@ -26,15 +26,16 @@ from ..errors import CoreEditError
 from ..facts.model import Fact
 from ..facts.textmatch import Claim, analyze, cluster
 from ..files import detect_newline
+from ..fuzzy import RECURS
 from .opinions import Opinion
 from .regions import one_line, relative_link
 
 RECUR_DAYS = 3
-RECUR_THRESHOLD = 85.0
+RECUR_THRESHOLD = RECURS
 HIGH_CONFIDENCE = 0.9
 SUPPORTED_CONFIDENCE = 0.7
 MAX_PROPOSALS = 20
-IN_CORE_THRESHOLD = 85.0
+IN_CORE_THRESHOLD = RECURS
 PAGE = "bank/proposals.md"
 LEARNED = "Learned"
 NEW_PAGE = (

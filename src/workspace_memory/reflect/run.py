@@ -33,18 +33,19 @@ from ..agent.core import CoreSettings
 from ..errors import UserError
 from ..facts.model import Fact, by_key, entity_info
 from ..facts.supersession import superseded_ids
-from ..index.base import Store
+from ..files import ensure_state_dir
+from ..index.base import INDEX_WAIT, Store
+from ..index.indexer import sync
 from ..locks import file_lock
 from ..timeparse import parse_since
 from ..workspace.layout import Workspace
-from . import assist, curated, entity_pages, opinions_md, opinions_render, proposals
+from . import assist, curated, entity_pages, opinions_md, opinions_render, proposals, stale
 from .model import ChatModel, model_from_config
 from .opinions import EmbedSimilarity, Engine, UpdateStats
 from .regions import RegionError, region_body, replace_region
 from .writer import PageWriter
 
 LOCK_WAIT = 5.0
-INDEX_WAIT = 60.0  # how long to wait for a concurrent `memory index` before giving up (IndexBusy)
 BUSY_MESSAGE = "another reflect is running"
 
 
@@ -65,6 +66,9 @@ class ReflectReport:
     applied_core: list[str] = field(default_factory=list)
     changed: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    # Hand edits inside generated regions, kept: "path:line: ..." and a diff each (reflect.writer).
+    conflicts: list[str] = field(default_factory=list)
+    stale_core: list[stale.StaleLine] = field(default_factory=list)  # MEMORY.md lines a newer fact supersedes
     dry_run: bool = False
     busy: bool = False
     seconds: float = 0.0
@@ -97,6 +101,7 @@ class ReflectReport:
                          "facts_applied": s.applied},
             "proposals": [p.to_dict() for p in self.proposals],
             "applied_core": self.applied_core, "changed": self.changed, "notices": self.notices,
+            "conflicts": self.conflicts, "stale_core": [s.to_dict() for s in self.stale_core],
             "seconds": round(self.seconds, 3),
         }
 
@@ -104,6 +109,7 @@ class ReflectReport:
 @contextlib.contextmanager
 def reflect_lock(state_dir: Path, wait: float = LOCK_WAIT) -> Iterator[bool]:
     """Hold `.memory/reflect.lock`; yields False when another reflect keeps it for `wait` seconds."""
+    ensure_state_dir(state_dir)
     with file_lock(state_dir / "reflect.lock", wait) as held:
         yield held
 
@@ -126,7 +132,7 @@ def reflect(ws: Workspace, store: Store, now: datetime, since: str = "7d", *, dr
             report.busy = True
         else:
             # The index's facts, not its vectors (which would load an embedding model reflect does not need).
-            report.notices += store.sync(ws, wait=INDEX_WAIT).notices
+            report.notices += sync(ws, store.writer(), wait=INDEX_WAIT).notices
             model = model_from_config(ws.config) if use_model else None
             _Run(ws, store, now.date(), since_day, report, model, embed_similarity).run(apply_core)
     report.seconds = time.perf_counter() - started
@@ -188,7 +194,8 @@ class _Run:
             self.curated(kind)
         self.proposals(ops, apply_core)
         report.changed, notices = self.pages.commit(report.dry_run)
-        report.notices += notices
+        report.conflicts = list(self.pages.conflicts)
+        report.notices += notices + report.conflicts
 
     def opinions(self) -> list:
         key = opinions_md.PAGE
@@ -196,7 +203,8 @@ class _Run:
             old = self.read(key)
             page = opinions_md.parse_page(opinions_md.page_or_new(old))
             rec = opinions_md.reconcile(page, self.facts, self.today)
-            engine = Engine(rec.opinions, rec.tombstones, self.today, self.names_of, self.embed_similarity)
+            judge = self._judge if self.model is not None and self.model.stances and not self.report.dry_run else None
+            engine = Engine(rec.opinions, rec.tombstones, self.today, self.names_of, self.embed_similarity, judge)
             engine.refresh_ledger(self.facts)
             engine.withdraw_invalid(self.facts)
             self.report.stats = engine.apply(self.window)
@@ -209,6 +217,17 @@ class _Run:
         if rec.opinions or rec.tombstones or page.state_span is not None:
             self.plan(key, text)
         return rec.opinions
+
+    def _judge(self, opinion: str, statement: str) -> tuple[str, str] | None:
+        """The configured model's stance for a pair the rule leaves unclear (reflect.model); None on failure."""
+        from .model import ModelError, judge_stance
+
+        assert self.model is not None
+        try:
+            return judge_stance(self.model, opinion, statement), self.model.label
+        except ModelError as exc:
+            self.report.notices.append(f"{exc}; the stance stays unclear")
+            return None
 
     def entity_pages(self, ops: list) -> None:
         by_entity: dict[str, list[Fact]] = {}
@@ -255,22 +274,30 @@ class _Run:
             old = self.read(key)
             core_text = self.read(core_key) or ""
             found = proposals.core_proposals(self.valid, ops, self.superseded, core_text)
+            stale_core = stale.stale_lines(core_text, self.valid, self.superseded, list(self.entities.values()))
+            settings = CoreSettings.from_mapping(self.ws.config.get("core"))
+            if apply_core and stale_core:
+                core_text, done, stale_core = stale.apply_stale(core_text, stale_core, settings)
+                if done:
+                    self.plan(core_key, core_text)
+                self.report.applied_core += [f"(replacing line {s.line}) {s.new.strip()}" for s in done]
+            self.report.stale_core = stale_core
             old_core = region_body(old, "core") if old else None
             self.report.new_proposals = [p for p in found if f"- {p.text} — " not in "\n".join(old_core or [])]
             if apply_core and found:
-                new_core, applied, refused = proposals.apply_core(
-                    core_text, found, CoreSettings.from_mapping(self.ws.config.get("core")))
+                new_core, applied, refused = proposals.apply_core(core_text, found, settings)
                 if applied:
                     self.plan(core_key, new_core)
-                self.report.applied_core = [p.text for p in applied]
+                self.report.applied_core += [p.text for p in applied]
                 if refused:
                     self.report.notices.append(f"{len(refused)} proposal(s) not applied: the Learned block "
                                                f"of {core_key} would exceed its limit or is read-only")
                 found = refused
             self.report.proposals = found
             text = old if old is not None else proposals.NEW_PAGE
-            if found or old_core is not None:
-                text = replace_region(text, "core", proposals.core_region(found))
+            if found or stale_core or old_core is not None:
+                region = proposals.core_region(found) if found or not stale_core else []
+                text = replace_region(text, "core", region + stale.region_lines(stale_core, key, core_key))
             text = self._retain_suggestions(text, old)
             if old is not None or found or text != proposals.NEW_PAGE:
                 self.plan(key, text)

@@ -44,7 +44,6 @@ log = logging.getLogger("workspace_memory.ui")
 
 PAGE_LINES = 2_000  # one file page in the UI (the CLI's `get` pages are smaller: they go to a model)
 PAGE_CHARS = 400_000
-MAX_K = 200
 CSP = ("default-src 'self'; script-src 'none'; object-src 'none'; base-uri 'none'; "
        "form-action 'self'; frame-ancestors 'none'")
 SECURITY_HEADERS = {
@@ -325,12 +324,15 @@ def _int(text: str | None) -> int | None:
 
 
 def _recall_request(form: dict[str, str]):  # recall.query.RecallRequest
+    from ..limits import check_k
+    from ..recall.params import MODES
     from ..recall.query import RecallRequest
 
-    k = form["k"] or "10"
-    if not k.isdigit() or not 1 <= int(k) <= MAX_K:
-        raise ValueError(f"k {k!r}: expected a number from 1 to {MAX_K}")
-    if form["mode"] and form["mode"] not in views_search.MODES:
-        raise ValueError(f"mode {form['mode']!r}: expected one of {', '.join(views_search.MODES)}")
+    k = form["k"] or views_search.DEFAULT_K
+    if not k.isdigit():
+        raise ValueError(f"k {k!r}: expected a number")
+    check_k(int(k), views_search.MAX_K)
+    if form["mode"] and form["mode"] not in MODES:
+        raise ValueError(f"mode {form['mode']!r}: expected one of {', '.join(MODES)}")
     return RecallRequest(query=form["q"], k=int(k), since=form["since"] or None, entity=form["entity"] or None,
                          kind=form["kind"] or None, mode=form["mode"] or "auto", explain=True)

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..recall.params import BY_NAME, MODES
 from .charts import bar
 from .html import Safe, el
 from .layout import kind_badge, notices, source_link
 from .links import entity_href
 
-MODES = ("auto", "lexical", "semantic", "hybrid")
+MAX_K = 200  # results on one page (recall itself takes up to limits.MAX_K)
+DEFAULT_K = str(BY_NAME["k"].default)
 KINDS = ("", "world", "experience", "opinion", "observation", "note", "fact")
 
 
@@ -42,7 +44,8 @@ def _form(form: dict[str, str], entity_names: list[str]) -> Safe:
         el("div",
            _field("Mode", el("select", [el("option", m, value=m, selected=m == mode) for m in MODES],
                              id="f-mode", name="mode")),
-           _field("K", el("input", id="f-k", name="k", type="number", min=1, max=200, value=form.get("k") or "10")),
+           _field("K", el("input", id="f-k", name="k", type="number", min=BY_NAME["k"].low, max=MAX_K,
+                                     value=form.get("k") or DEFAULT_K)),
            _field("Since", el("input", id="f-since", name="since", value=form.get("since", ""),
                               placeholder="30d, 2w, 2025-11-01")),
            _field("Entity", el("input", id="f-entity", name="entity", value=form.get("entity", ""),

@@ -25,6 +25,7 @@ DEFAULT_WORKSPACE = "~/.openclaw/workspace"
 CONFIG_NAME = "memory.toml"
 OVERLAY_ENV = "MEMORY_CONFIG_OVERLAY"  # JSON laid over memory.toml (overlay_config)
 STATE_DIR = ".memory"
+REFLECT_REGIONS = f"{STATE_DIR}/reflect_regions.json"  # what reflect last wrote in each region (reflect.writer)
 REPAIR_DIR = ".memory-repair"
 CORE_NAME = "MEMORY.md"
 LEGACY_CORE_NAME = "memory.md"
@@ -198,10 +199,11 @@ class Workspace:
         """
         import hashlib  # lazy: only writers lock files, and a recall writes none
 
-        from ..files import remove_stale_temps
+        from ..files import ensure_state_dir, remove_stale_temps
         from ..locks import file_lock
 
         name = hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+        ensure_state_dir(self.state_dir)
         with file_lock(self.state_dir / "locks" / f"{name}.lock", wait) as held:
             if not held:
                 raise IndexBusy(f"{key} is being written by another process for over {wait:.0f}s; try again")
@@ -474,6 +476,6 @@ def sessions_problem(section: Any) -> str | None:  # a TOML value
         return f"[sessions]: unknown key {sorted(unknown)[0]!r}; expected: paths"
     paths = section.get("paths", [])
     if not isinstance(paths, list) or any(not isinstance(p, str) or not p.strip() for p in paths):
-        return ('[sessions] paths must be a list of folders or .jsonl files, '
+        return ('[sessions] paths must be a list of folders, .jsonl files or OpenClaw .sqlite databases, '
                 'e.g. paths = ["~/.openclaw/agents/main/sessions"]')
     return None

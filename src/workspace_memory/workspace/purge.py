@@ -35,7 +35,7 @@ from ..errors import UserError
 from ..files import atomic_write_bytes
 from ..limits import clip
 from ..markdown.retain import slugify
-from .layout import REPAIR_DIR, STATE_DIR, Workspace
+from .layout import REFLECT_REGIONS, REPAIR_DIR, STATE_DIR, Workspace
 
 PURGED = "[purged]"
 MIN_PATTERN = 4  # shorter patterns would match inside ordinary words everywhere
@@ -157,7 +157,22 @@ def apply(ws: Workspace, purge: PurgePlan) -> list[str]:
             if new != data:
                 atomic_write_bytes(path, new)
                 changed.append(key)
+    _purge_reflect_copy(ws, pairs)
     return changed
+
+
+def _purge_reflect_copy(ws: Workspace, pairs: list[tuple[bytes, bytes]]) -> None:
+    """Reflect's copy of what it wrote in each region (reflect.writer) holds the pages' text: the
+    same spellings become the same marker there, so the purged pages and the copy still agree."""
+    path = ws.root / REFLECT_REGIONS
+    with ws.write_lock(REFLECT_REGIONS):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return
+        new = _replace(data, pairs)
+        if new != data:
+            atomic_write_bytes(path, new)
 
 
 def _replace(data: bytes, pairs: list[tuple[bytes, bytes]]) -> bytes:

@@ -31,8 +31,10 @@ import contextlib
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from watchdog.events import (
     DirCreatedEvent,
@@ -46,6 +48,7 @@ from watchdog.events import (
     FileSystemEventHandler,
 )
 
+from ..files import ensure_state_dir
 from .layout import ANY_MEDIA_SUFFIX, CORE_NAME, LEGACY_CORE_NAME, MEDIA_SUFFIXES, Workspace
 
 DEBOUNCE_SECONDS = 1.5
@@ -56,6 +59,9 @@ SESSION_POLL_SECONDS = 5.0  # how often a long-lived process compares the transc
 SESSION_REST_SECONDS = 60.0  # lines left under the thresholds are indexed after this long anyway
 MARKER_NAME = "watch.marker"  # under .memory/: written by settle(), never indexed
 _CORE_NAMES = (CORE_NAME, LEGACY_CORE_NAME)
+# follow(rest) -> index.records.SessionReport | None: index the transcripts that grew (all their
+# new lines with `rest`); None when no transcript is configured (api.Memory.follow_sessions).
+FollowSessions = Callable[[bool], Any]
 # Every media suffix: the sync keeps only those `[media]` enables (Workspace.files_for_keys).
 _MEDIA = ANY_MEDIA_SUFFIX
 _TRANSCRIPTS = (".vtt", ".srt", ".txt")  # an audio file's transcript sidecars
@@ -97,7 +103,7 @@ class Watcher:
         """Start observing. Raises OSError when the system refuses (e.g. the inotify watch limit)."""
         from watchdog.observers import Observer
 
-        self.ws.state_dir.mkdir(parents=True, exist_ok=True)
+        ensure_state_dir(self.ws.state_dir)
         self._marker_fd = os.open(self._marker, os.O_RDWR | os.O_CREAT, 0o644)
         # Opened/closed events are left out (indexing reads files; that is not a change), and so are
         # folder "modified" events, which only say that a file inside was created or deleted.
@@ -269,13 +275,14 @@ class SessionFollower:
     """When a long-lived process indexes session transcripts (they live outside the workspace).
 
     Transcripts only grow, and an agent appends to them with every message, so they are not
-    watched by events: every SESSION_POLL_SECONDS `tick()` lets `Memory.follow_sessions()` compare
-    sizes and read the transcripts past OpenClaw's thresholds (about 100 KB or 50 lines); what
-    stays under them is read SESSION_REST_SECONDS later, and by `finish()` when the process stops.
+    watched by events: every SESSION_POLL_SECONDS `tick()` lets `follow(rest)` (the façade's
+    `Memory.follow_sessions`) compare sizes and read the transcripts past OpenClaw's thresholds
+    (about 100 KB or 50 lines); what stays under them is read SESSION_REST_SECONDS later (`rest`),
+    and by `finish()` when the process stops. `follow` returns None when no transcript is configured.
     """
 
-    def __init__(self, mem, clock=time.monotonic) -> None:  # api.Memory, a clock
-        self.mem = mem
+    def __init__(self, follow: FollowSessions, clock: Callable[[], float] = time.monotonic) -> None:
+        self.follow = follow
         self.clock = clock
         self._polled = self._rested = clock()
         self.enabled = True
@@ -287,7 +294,7 @@ class SessionFollower:
             return None
         self._polled = now
         rest = now - self._rested >= SESSION_REST_SECONDS
-        report = self.mem.follow_sessions(rest=rest)
+        report = self.follow(rest)
         if report is None:
             self.enabled = False  # no [sessions] paths: nothing to follow in this process
         elif rest and not report.busy:
@@ -295,28 +302,26 @@ class SessionFollower:
         return report
 
     def finish(self):  # index.records.SessionReport | None
-        return self.mem.follow_sessions(rest=True) if self.enabled else None
+        return self.follow(True) if self.enabled else None
 
 
-def watch_loop(mem, on_batch, stop: threading.Event, on_sessions=None) -> None:  # api.Memory, callables
-    """`memory watch`: sync each debounced batch of changes until `stop` is set.
+def watch_loop(watcher: Watcher, index_changes: Callable[[Changes], Any], follow: FollowSessions,
+               on_batch: Callable[[Any], None], stop: threading.Event,
+               on_sessions: Callable[[Any], None] | None = None) -> None:
+    """`memory watch`: index each debounced batch of changes of a started `watcher` until `stop` is set.
 
-    `on_batch(report)` is called with the SyncReport of every batch that was synced, and
-    `on_sessions(report)` with each session sync (SessionFollower). The loop wakes at least once a
-    second to notice `stop` (a signal handler sets it).
+    `index_changes(changes)` indexes a batch (the façade's `Memory.index_changes`) and `on_batch`
+    gets its SyncReport; `follow` is SessionFollower's, and `on_sessions(report)` gets each session
+    sync. The loop wakes at least once a second to notice `stop` (a signal handler sets it).
     """
-    watcher = mem.start_watching()
-    sessions = SessionFollower(mem)
-    try:
-        while not stop.is_set():
-            changes = watcher.wait()
-            if changes is not None and not stop.is_set():
-                on_batch(mem.index_changes(changes))
-            report = sessions.tick()
-            if report is not None and on_sessions is not None:
-                on_sessions(report)
-        report = sessions.finish()
+    sessions = SessionFollower(follow)
+    while not stop.is_set():
+        changes = watcher.wait()
+        if changes is not None and not stop.is_set():
+            on_batch(index_changes(changes))
+        report = sessions.tick()
         if report is not None and on_sessions is not None:
             on_sessions(report)
-    finally:
-        mem.stop_watching()
+    report = sessions.finish()
+    if report is not None and on_sessions is not None:
+        on_sessions(report)

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..base import OPEN_END, Filters, Term
-from ..lexical_plan import BM25_WEIGHTS, RANK_BUDGET, bm25, bm25_idf, plan
-from .reads import filter_sql, scope
+from ..lexical_plan import BM25_WEIGHTS, Step, bm25, bm25_idf
+from ..sql_filters import filter_sql
+from .reads import DIALECT, scope
 from .words import WEIGHT_CONTEXT, WEIGHT_PATH, WEIGHT_TEXT, any_of, lexemes, tsquery_phrase
 
 if TYPE_CHECKING:
@@ -107,55 +108,65 @@ def frequencies(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term],
     return out
 
 
-def candidates(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term], limit: int, filters: Filters,
-               dfs: dict[str, dict[str, tuple[int, int]]], stats: Stats) -> dict[int, float]:
-    """The BM25 pool for `terms` (see index.lexical_plan): entry id -> BM25 (positive, larger is better).
+class TsSearch:
+    """The words of the Postgres store as index.lexical_plan.candidates asks them: a source is
+    "memory" or "sessions" (a role clause and its word counts, `SOURCES`); BM25 is FTS5's formula
+    over the matched words' positions, as the SQLite store's numbers; CJK runs go through pg_trgm.
+    `dfs[source]` are `frequencies` of that source, `dfs[None]` of all (for CJK runs)."""
 
-    Each source the filters keep is searched apart with its own counts (`dfs[source]`, from
-    `frequencies`; `dfs[None]`: of all sources, for CJK runs), as SQLite searches each FTS table.
-    """
-    where, params = filter_sql(filters.replace(sources=()))  # the source is each step's own clause
-    in_ws, ws_params = scope(ws)
-    pool: dict[int, float] = {}
-    newest_order = "c.id + 0" if ends_in_the_past(filters) else "c.id"
-    for source in sources(filters, stats):
+    def __init__(self, conn: psycopg.Connection, ws: list[int], dfs: dict[str | None, dict[str, tuple[int, int]]],
+                 stats: Stats, filters: Filters) -> None:
+        self.conn, self.ws, self.dfs, self.stats = conn, ws, dfs, stats
+        self.in_ws, self.ws_params = scope(ws)
+        self.newest_order = "c.id + 0" if ends_in_the_past(filters) else "c.id"
+
+    def filter_sql(self, filters: Filters) -> tuple[str, list[Any]]:
+        return filter_sql(filters, DIALECT)
+
+    def sources(self, filters: Filters) -> list[str]:
+        return sources(filters, self.stats)
+
+    def counts(self, source: str) -> dict[str, int]:
+        return {label: main for label, (main, _) in self.dfs[source].items()}
+
+    def search(self, source: str, step: Step, where: str, params: list[Any], limit: int) -> dict[int, float]:
+        stats = self.stats
         # Without session entries in the view, "not a session" excludes nothing: leave the plans as they were.
         role = SOURCES[source][0] if stats.sessions else "true"
         n, tokens = (stats.chunks, stats.tokens) if source == "memory" else (stats.sessions, stats.session_tokens)
         average = tokens / n if n else 1.0
-        counts = dfs[source]
-        for step in plan(terms, {label: main for label, (main, _) in counts.items()}, RANK_BUDGET):
-            phrases = [term_words(t) for t in step.terms]
-            idfs = [bm25_idf(n, counts[t.label][1]) for t in step.terms]
-            query = (any_of if step.join == "any" else _all_of)(tsquery_phrase(p) or "" for p in phrases)
-            # A newest-first step is one statement: its LIMIT rows with their words. Ids are
-            # workspace_id << 32 | a counter, so this order is id order, and it is the primary key's.
-            newest = "" if step.ranked else f" ORDER BY c.workspace_id DESC, {newest_order} DESC LIMIT %s"
-            matched = _positions(conn, f"SELECT c.id, c.n_tokens, {WORDS_TEXT} FROM chunks c WHERE {in_ws}"
-                                 f" AND c.words @@ %s::tsquery AND {role}{_and(where)}{newest}",
-                                 [*ws_params, query, *params, *([] if step.ranked else [limit])], phrases)
-            _add(pool, matched, phrases, idfs, average, limit if step.ranked else None)
-    where, params = filter_sql(filters)  # CJK runs: over every source the filters keep, at once
-    for term in (t for t in terms if t.cjk):
-        for cid, value in _cjk_candidates(conn, ws, term.label, where, params, limit, dfs[None][term.label][0]):
-            pool[cid] = pool.get(cid, 0.0) + value
-    if "memory" in sources(filters, stats):  # a word glued to CJK text (Term.glued), in Markdown entries
-        where = f"{SOURCES['memory'][0]}{_and(where)}"
-        for term in (t for t in terms if t.glued):
-            for cid, value in _cjk_candidates(conn, ws, term.glued_text or "", where, params, limit,
-                                              dfs["memory"][term.label][0], fold=True):
-                pool[cid] = max(pool.get(cid, 0.0), value, 1e-9)
-    return pool
+        counts = self.dfs[source]
+        phrases = [term_words(t) for t in step.terms]
+        idfs = [bm25_idf(n, counts[t.label][1]) for t in step.terms]
+        query = (any_of if step.join == "any" else _all_of)(tsquery_phrase(p) or "" for p in phrases)
+        # A newest-first step is one statement: its LIMIT rows with their words. Ids are
+        # workspace_id << 32 | a counter, so this order is id order, and it is the primary key's.
+        newest = "" if step.ranked else f" ORDER BY c.workspace_id DESC, {self.newest_order} DESC LIMIT %s"
+        matched = _positions(self.conn, f"SELECT c.id, c.n_tokens, {WORDS_TEXT} FROM chunks c WHERE {self.in_ws}"
+                             f" AND c.words @@ %s::tsquery AND {role}{_and(where)}{newest}",
+                             [*self.ws_params, query, *params, *([] if step.ranked else [limit])], phrases)
+        return _scored(matched, phrases, idfs, average, limit if step.ranked else None)
+
+    def scored_later(self, source: str) -> dict[int, float]:
+        return {}  # every step is scored as it is searched
+
+    def cjk(self, term: Term, where: str, params: list[Any], limit: int) -> list[tuple[int, float]]:
+        return _cjk_candidates(self.conn, self.ws, term.label, where, params, limit, self.dfs[None][term.label][0])
+
+    def glued(self, term: Term, filters: Filters, limit: int) -> list[tuple[int, float]]:
+        if "memory" not in self.sources(filters):
+            return []  # Markdown entries only, and the filters leave them out (or there are none)
+        where, params = filter_sql(filters, DIALECT)
+        return _cjk_candidates(self.conn, self.ws, term.glued_text or "", f"{SOURCES['memory'][0]}{_and(where)}", params, limit,
+                               self.dfs["memory"][term.label][0], fold=True)
 
 
-def _add(pool: dict[int, float], matched: dict[int, tuple[int, dict[str, dict[int, str]]]],
-         phrases: list[list[str]], idfs: list[float], average: float, best: int | None) -> None:
-    """Score one step's rows with BM25 and keep each entry's best value (the `best` highest only, when given)."""
+def _scored(matched: dict[int, tuple[int, dict[str, dict[int, str]]]], phrases: list[list[str]],
+            idfs: list[float], average: float, best: int | None) -> dict[int, float]:
+    """One step's rows scored with BM25 (the `best` highest only, when given)."""
     scored = {cid: bm25([_frequency(words, p) for p in phrases], idfs, length, average)
               for cid, (length, words) in matched.items()}
-    kept = sorted(scored.items(), key=lambda item: (-item[1], -item[0]))[:best] if best else scored.items()
-    for cid, value in kept:
-        pool[cid] = max(pool.get(cid, 0.0), value, 1e-9)
+    return dict(sorted(scored.items(), key=lambda item: (-item[1], -item[0]))[:best]) if best else scored
 
 
 def ends_in_the_past(filters: Filters) -> bool:

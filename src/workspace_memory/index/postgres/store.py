@@ -11,26 +11,24 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
-from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from ...errors import UserError
-from ..base import ChunkRow, Filters, SyncReport, Term
-from . import lexical, reads
+from ..base import INDEX_WAIT, Filters, Term
+from ..lexical_plan import candidates
+from . import lexical
 from .connection import Database, guarded
+from .reads import PostgresReads
 from .writer import PostgresWriter
 
 if TYPE_CHECKING:
     from ...embed.base import Embedder
-    from ...facts.model import EntityInfo, Fact
-    from ...workspace.layout import Workspace
-    from ..records import ReadDeltas, SessionReport, SessionState
+    from ...facts.model import EntityInfo
+    from ..records import SessionState
     from .vectors import PostgresVectors
 
-READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` of the workspace
 
-
-class PostgresStore:
+class PostgresStore(PostgresReads):
     """The derived index of workspace `name` in the Postgres database at `url` (see index.base)."""
 
     path = None  # a server holds the index: no file of ours to name or move aside
@@ -142,14 +140,6 @@ class PostgresStore:
         """None: a server's tables are never a half-written file (an unreachable server is StoreUnavailable)."""
         return None
 
-    @guarded
-    def settings_changed(self, date_order: str | None = None, languages: tuple[str, ...] = ()) -> str | None:
-        """What changed since this workspace's rows were built with other settings, or None."""
-        from ..indexer import settings_changed
-
-        ws_id = self.own_id(create=False)
-        return None if ws_id is None else settings_changed(PostgresWriter(self.db, ws_id), date_order, languages)
-
     def writer(self) -> PostgresWriter:
         """The IndexWriter port (index.ports) over this workspace (registered on first use); a view
         over several workspaces has none."""
@@ -157,17 +147,6 @@ class PostgresStore:
             raise UserError("a view over several workspaces is read-only")
         self._stats = None  # what it writes changes the counters
         return PostgresWriter(self.db, self.own_id())
-
-    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,
-             rebuild_if_stale: bool = True, only: set[str] | None = None,
-             extract_media: bool = False) -> SyncReport:
-        from ..indexer import sync
-
-        writer = self.writer()
-        report = sync(ws, writer, rebuild=rebuild, wait=wait, progress=progress,
-                      rebuild_if_stale=rebuild_if_stale, only=only, extract_media=extract_media)
-        self._stats = None
-        return report
 
     @guarded
     def generation(self) -> int:
@@ -205,10 +184,6 @@ class PostgresStore:
         return filters.scoped(bool(stats.sessions), bool(stats.invalid))
 
     @guarded
-    def holds_entries(self, filters: Filters) -> bool:
-        return reads.holds_entries(self.db.conn, self.ids, self.scoped(filters))
-
-    @guarded
     def lexical_pool(self, terms: Sequence[Term], limit: int, filters: Filters) -> dict[int, float]:
         if not terms:
             return {}
@@ -216,7 +191,7 @@ class PostgresStore:
         dfs: dict[str | None, dict[str, tuple[int, int]]] = {
             source: self._frequencies(terms, source) for source in lexical.sources(filters, self.stats())}
         dfs[None] = self._frequencies([t for t in terms if t.cjk])
-        return lexical.candidates(self.db.conn, self.ids, terms, limit, filters, dfs, self.stats())
+        return candidates(lexical.TsSearch(self.db.conn, self.ids, dfs, self.stats(), filters), terms, limit, filters)
 
     @guarded
     def term_matches(self, terms: Sequence[Term], ids: Sequence[int],
@@ -251,34 +226,6 @@ class PostgresStore:
     def entry_count(self) -> int:
         return self.stats().max_id or 1
 
-    @guarded
-    def rows(self, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
-        if not ids:
-            return {}
-        return reads.rows(self.db.conn, self.ids, ids, filters and self.scoped(filters),
-                          self._names() if self.view is not None else None)
-
-    @guarded
-    def superseded(self, ids: Sequence[int]) -> dict[int, int]:
-        return reads.superseded(self.db.conn, self.ids, ids) if ids else {}
-
-    @guarded
-    def about_entities(self, keys: Sequence[str], filters: Filters, limit: int,
-                       opinions_only: bool = False) -> list[int]:
-        return reads.about_entities(self.db.conn, self.ids, keys, self.scoped(filters), limit, opinions_only)
-
-    @guarded
-    def browse(self, filters: Filters, limit: int, per_day: int | None = None) -> list[int]:
-        return reads.browse(self.db.conn, self.ids, self.scoped(filters), limit, per_day)
-
-    @guarded
-    def entities(self) -> list[EntityInfo]:
-        """Every entity of the view (read for every question), cached while its generations stay the same."""
-        state = self._state()
-        if state != self._entities[0]:
-            self._entities = (state, reads.entities(self.db.conn, self.ids))
-        return list(self._entities[1])
-
     def vectors(self, embedder: Embedder) -> PostgresVectors:
         from .vectors import PostgresVectors
 
@@ -293,39 +240,8 @@ class PostgresStore:
         """Hold the workspace's indexer lock and one snapshot: reflect never sees a sync half done."""
         with self.db.guard():
             own = self.own_id()
-            with self.db.index_lock(own, READ_WAIT), self.db.snapshot():
+            with self.db.index_lock(own, INDEX_WAIT), self.db.snapshot():
                 yield
-
-    @guarded
-    def facts(self, until: date | None = None) -> list[Fact]:
-        own = self.own_id(create=False)
-        return reads.facts(self.db.conn, own, until) if own is not None else []
-
-    @guarded
-    def entity_facts(self, key: str, limit: int) -> list[dict[str, Any]]:
-        return reads.entity_facts(self.db.conn, self.ids, key, limit)
-
-    @guarded
-    def log_days(self, since: date, until: date) -> list[tuple[str, str]]:
-        own = self.own_id(create=False)
-        return reads.log_days(self.db.conn, own, since, until) if own is not None else []
-
-    @guarded
-    def day_counts(self) -> list[dict[str, Any]]:
-        return reads.day_counts(self.db.conn, self.ids)
-
-    @guarded
-    def status(self) -> dict[str, Any]:
-        own = self.own_id(create=False)
-        if own is None:
-            return {"files": 0, "chunks": 0, "facts": 0, "facts_by_kind": {}, "entities": 0, "warnings": [],
-                    "last_sync": None, "index_age_seconds": None, "invalid_facts": 0, "sessions": None}
-        return reads.status(self.db.conn, own)
-
-    @guarded
-    def file_text(self, path: str) -> str | None:
-        own = self.own_id(create=False)
-        return reads.file_text(self.db.conn, own, path) if own is not None else None
 
     @guarded
     def health(self) -> list[dict[str, Any]]:
@@ -339,17 +255,6 @@ class PostgresStore:
         """How far each transcript of this workspace was read."""
         own = self.own_id(create=False)
         return PostgresWriter(self.db, own).session_states() if own is not None else {}
-
-    @guarded
-    def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
-        """Apply what index.sessions reads from the transcripts, under the workspace's indexer lock."""
-        from ..sessions import (
-            apply_sessions,  # transcript code only when transcripts are read (not on a recall)
-        )
-
-        report = apply_sessions(self.writer(), read, wait=wait)
-        self._stats = None
-        return report
 
     @guarded
     def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from .connection import Database
     from .lexical import Stats
 
-EXACT_THRESHOLD = 20_000  # vectors; below, an exact scan is fast and perfect (see index.sqlite.hnsw)
+EXACT_THRESHOLD = 20_000  # vectors; below, an exact scan is fast and perfect (see index.sqlite.vectors.hnsw)
 HNSW_EF_SEARCH = 100
 OWN_INDEX_MIN = 50_000  # vectors of one workspace; from here, pgvector < 0.8 gets it its own HNSW index
 
@@ -182,23 +182,8 @@ class PostgresVectors:
         return ws_id in self._own_index
 
     def _missing(self, ws_id: int) -> list[tuple[str, str]]:
-        """(hash, text) of the workspace's embedded texts that the shared cache does not hold."""
         e = self.embedder
-        rows = self.store.db.conn.execute(
-            "SELECT c.text, c.text_hash, c.ctx_hash, p.text FROM chunks c LEFT JOIN chunks p"
-            " ON p.workspace_id = c.workspace_id AND p.id = c.id - 1 AND p.path = c.path"
-            " WHERE c.workspace_id = %(ws)s AND (NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = %(p)s"
-            "   AND e.model = %(m)s AND e.hash = c.text_hash AND e.dim = %(d)s)"
-            " OR (c.ctx_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = %(p)s"
-            "   AND e.model = %(m)s AND e.hash = c.ctx_hash AND e.dim = %(d)s))) ORDER BY c.id",
-            {"ws": ws_id, "p": e.provider, "m": e.model, "d": int(e.dim)}).fetchall()
-        todo = texts_to_embed(rows)
-        if todo:
-            have = {h for (h,) in self.store.db.conn.execute(
-                "SELECT hash FROM embedding_cache WHERE provider = %s AND model = %s AND dim = %s AND hash = ANY(%s)",
-                (e.provider, e.model, int(e.dim), list(todo)))}
-            todo = {h: t for h, t in todo.items() if h not in have}
-        return list(todo.items())
+        return missing_texts(self.store.db.conn, ws_id, e.provider, e.model, int(e.dim))
 
     def _put(self, vectors: Mapping[str, np.ndarray]) -> None:
         put_cached(self.store.db.conn, self.embedder.provider, self.embedder.model, vectors)
@@ -317,6 +302,26 @@ class PostgresVectors:
         for cid in members:
             stacked[cid] = np.vstack([np.zeros_like(stacked[cid][:1]), stacked[cid]])
         return stacked
+
+
+def missing_texts(conn, ws_id: int, provider: str, model: str, dim: int) -> list[tuple[str, str]]:
+    """(hash, text) of the workspace's embedded texts that the shared cache holds no vector of
+    (`dim` long) for this provider and model (IndexWriter.texts_without_vectors)."""
+    rows = conn.execute(
+        "SELECT c.text, c.text_hash, c.ctx_hash, p.text FROM chunks c LEFT JOIN chunks p"
+        " ON p.workspace_id = c.workspace_id AND p.id = c.id - 1 AND p.path = c.path"
+        " WHERE c.workspace_id = %(ws)s AND (NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = %(p)s"
+        "   AND e.model = %(m)s AND e.hash = c.text_hash AND e.dim = %(d)s)"
+        " OR (c.ctx_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = %(p)s"
+        "   AND e.model = %(m)s AND e.hash = c.ctx_hash AND e.dim = %(d)s))) ORDER BY c.id",
+        {"ws": ws_id, "p": provider, "m": model, "d": dim}).fetchall()
+    todo = texts_to_embed(rows)
+    if todo:
+        have = {h for (h,) in conn.execute(
+            "SELECT hash FROM embedding_cache WHERE provider = %s AND model = %s AND dim = %s AND hash = ANY(%s)",
+            (provider, model, dim, list(todo)))}
+        todo = {h: t for h, t in todo.items() if h not in have}
+    return list(todo.items())
 
 
 def put_cached(conn, provider: str, model: str, vectors: Mapping[str, np.ndarray]) -> None:

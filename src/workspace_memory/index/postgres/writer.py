@@ -348,3 +348,8 @@ class PostgresWriter:
 
         with self.db.transaction():
             put_cached(self.db.conn, provider, model, vectors)
+
+    def texts_without_vectors(self, provider: str, model: str, dim: int) -> list[tuple[str, str]]:
+        from .vectors import missing_texts
+
+        return missing_texts(self.db.conn, self.ws_id, provider, model, dim)

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ...errors import IndexBusy
+from ..base import INDEX_WAIT
 from .schema import MIGRATIONS, SCHEMA_VERSION, current_version
 
 BUSY_TIMEOUT_MS = 30_000
@@ -31,7 +32,10 @@ class IndexConnection(sqlite3.Connection):
 
 def connect(path: Path) -> sqlite3.Connection:
     """Open (creating if needed) the index database with WAL and a generous busy timeout."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.parent.is_dir():  # a new index: its folder (a recall of an existing one imports nothing more)
+        from ...files import ensure_state_dir
+
+        ensure_state_dir(path.parent)
     conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                            check_same_thread=False, factory=IndexConnection)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -47,13 +51,15 @@ def connect(path: Path) -> sqlite3.Connection:
 
 
 @contextlib.contextmanager
-def writer_lock(state_dir: Path, *, wait: float | None = 60.0) -> Iterator[bool]:
+def writer_lock(state_dir: Path, *, wait: float | None = INDEX_WAIT) -> Iterator[bool]:
     """Hold the single-writer lock. Yields True when held, False when `wait=0` and it is busy.
 
     `wait=None` waits forever; otherwise IndexBusy is raised after `wait` seconds.
     """
-    from ...locks import file_lock  # lazy: a recall whose files are unchanged takes no lock
+    from ...files import ensure_state_dir  # lazy: a recall whose files are unchanged takes no lock
+    from ...locks import file_lock
 
+    ensure_state_dir(state_dir)
     with file_lock(state_dir / "index.lock", wait) as held:
         if not held and wait != 0:
             raise IndexBusy(f"another process has been writing the index for over {wait:.0f}s")

@@ -16,12 +16,12 @@ from typing import Protocol
 from .. import lexical_plan
 from ..base import Filters, Term, in_batches
 from ..rows import path_words
+from ..sql_filters import filter_sql
 from . import bm25 as table_bm25
-from .reads import filter_sql
+from .reads import DIALECT
 from .schema import FTS_TOKENIZER
 from .writer import FTS_TABLES
 
-RANK_BUDGET = lexical_plan.RANK_BUDGET  # chunks that BM25 may score per query, see lexical_plan
 ENTRY_OVERFETCH = 2  # rows fetched per entry wanted, at first (see _distinct_entries)
 # Column weights for bm25(): the entry text, the words of its file path, the previous entry.
 BM25_WEIGHTS = lexical_plan.BM25_WEIGHTS
@@ -52,51 +52,59 @@ def fts_tables(filters: Filters) -> list[str]:
     return [table for table, wanted in zip(FTS_TABLES, (memory, sessions), strict=True) if wanted]
 
 
-def candidates(conn: sqlite3.Connection, terms: Sequence[Term], limit: int, filters: Filters,
-               dfs: dict[str, dict[str, int]], cache: Counts) -> dict[int, float]:
-    """The FTS5 pool for `terms`: chunk id -> BM25 (positive, larger is better).
+class FtsSearch:
+    """The words of the SQLite index as index.lexical_plan.candidates asks them: a source is an FTS5
+    table (`chunks_fts`, `sessions_fts`), CJK runs go through the trigram table. Ranked steps are
+    scored by FTS5's bm25(); the rows of newest-first steps are kept and scored at the end, once for
+    all the steps of the same words, by index.sqlite.bm25 (the same number, without FTS5's walk of
+    every match)."""
 
-    At most `limit` entries per FTS expression and table (the best piece of each: see
-    _distinct_entries), restricted by the filters (`dfs`: the term counts of each table). The pool
-    is only ordered by BM25; recall.lexical gives the comparable value. Newest-first steps get
-    their BM25 from index.sqlite.bm25 (the same number, without FTS5's walk of every match).
-    """
-    # The table is the source: the other filters need SQL, the source filter does not.
-    where, params = filter_sql(filters.replace(sources=()))
-    bm25: dict[int, float] = {}
-    weights = ", ".join(map(str, BM25_WEIGHTS))
-    for table in fts_tables(filters):
-        newest: dict[tuple[Term, ...], set[int]] = {}  # the newest-first steps' rows, by their terms
-        for step in lexical_plan.plan([t for t in terms if not t.cjk], dfs[table], RANK_BUDGET):
-            expr = fts_expression(step)
-            score = f"-bm25({table}, {weights})" if step.ranked else "0.0"
-            order = "b DESC" if step.ranked else f"{table}.rowid DESC"
-            if where:
-                sql = (f"SELECT c.id, {score} AS b FROM {table} "
-                       f"JOIN chunks c ON c.id = {table}.rowid WHERE {table} MATCH ? AND {where} "
-                       f"ORDER BY {order} LIMIT ?")
-            else:  # no join: a third of the time when a word matches thousands of chunks
-                sql = (f"SELECT {table}.rowid, {score} AS b FROM {table} "
-                       f"WHERE {table} MATCH ? ORDER BY {order} LIMIT ?")
-            found = _distinct_entries(conn, sql, (expr, *params), limit)
-            if not step.ranked:  # scored below, once for all the steps of the same words
-                newest.setdefault(step.terms, set()).update(cid for cid, _ in found)
-                continue
-            for cid, b in found:
-                bm25[cid] = max(bm25.get(cid, 0.0), b, 1e-9)
-        for step_terms, ids in newest.items():
-            for cid, b in _newest_bm25(conn, table, step_terms, sorted(ids), cache).items():
-                bm25[cid] = max(bm25.get(cid, 0.0), b, 1e-9)
-    where, params = filter_sql(filters)  # the trigram table holds both sources
-    for term in (t for t in terms if t.cjk):
-        for cid, b in _cjk_candidates(conn, term.label, where, params, limit):
-            bm25[cid] = bm25.get(cid, 0.0) + b
-    if filters.source_roles()[0]:  # a word glued to CJK text (Term.glued), in Markdown entries
-        where, params = filter_sql(filters.replace(sources=("memory",)))
-        for term in (t for t in terms if t.glued):
-            for cid, b in _cjk_candidates(conn, term.glued_text or "", where, params, limit):
-                bm25[cid] = max(bm25.get(cid, 0.0), b, 1e-9)
-    return bm25
+    def __init__(self, conn: sqlite3.Connection, dfs: dict[str, dict[str, int]], cache: Counts) -> None:
+        self.conn, self.dfs, self.cache = conn, dfs, cache  # dfs: each table's term counts
+        self._newest: dict[tuple[Term, ...], set[int]] = {}  # the newest-first steps' rows, by their terms
+
+    def filter_sql(self, filters: Filters) -> tuple[str, list]:
+        return filter_sql(filters, DIALECT)
+
+    def sources(self, filters: Filters) -> list[str]:
+        return fts_tables(filters)
+
+    def counts(self, source: str) -> dict[str, int]:
+        return self.dfs[source]
+
+    def search(self, source: str, step: lexical_plan.Step, where: str, params: list, limit: int) -> dict[int, float]:
+        table, weights = source, ", ".join(map(str, BM25_WEIGHTS))
+        score = f"-bm25({table}, {weights})" if step.ranked else "0.0"
+        order = "b DESC" if step.ranked else f"{table}.rowid DESC"
+        if where:
+            sql = (f"SELECT c.id, {score} AS b FROM {table} "
+                   f"JOIN chunks c ON c.id = {table}.rowid WHERE {table} MATCH ? AND {where} "
+                   f"ORDER BY {order} LIMIT ?")
+        else:  # no join: a third of the time when a word matches thousands of chunks
+            sql = (f"SELECT {table}.rowid, {score} AS b FROM {table} "
+                   f"WHERE {table} MATCH ? ORDER BY {order} LIMIT ?")
+        found = _distinct_entries(self.conn, sql, (fts_expression(step), *params), limit)
+        if step.ranked:
+            return dict(found)
+        self._newest.setdefault(step.terms, set()).update(cid for cid, _ in found)
+        return {}
+
+    def scored_later(self, source: str) -> dict[int, float]:
+        out: dict[int, float] = {}
+        for step_terms, ids in self._newest.items():
+            for cid, b in _newest_bm25(self.conn, source, step_terms, sorted(ids), self.cache).items():
+                out[cid] = max(out.get(cid, 0.0), b)
+        self._newest = {}
+        return out
+
+    def cjk(self, term: Term, where: str, params: list, limit: int) -> list[tuple[int, float]]:
+        return _cjk_candidates(self.conn, term.label, where, params, limit)
+
+    def glued(self, term: Term, filters: Filters, limit: int) -> list[tuple[int, float]]:
+        if not filters.source_roles()[0]:
+            return []  # Markdown entries only, and the filters leave them out
+        where, params = filter_sql(filters.replace(sources=("memory",)), DIALECT)
+        return _cjk_candidates(self.conn, term.glued_text or "", where, params, limit)
 
 
 def _newest_bm25(conn: sqlite3.Connection, table: str, terms: Sequence[Term], ids: list[int],
@@ -163,7 +171,7 @@ def count_matches(conn: sqlite3.Connection, term: Term, table: str = "chunks_fts
                         (run,)).fetchone()[0]
 
 
-def _cjk_candidates(conn: sqlite3.Connection, run: str, where: str, params: tuple, limit: int) -> list:
+def _cjk_candidates(conn: sqlite3.Connection, run: str, where: str, params: list, limit: int) -> list:
     extra = f" AND {where}" if where else ""
     if len(run) >= 3:
         sql = (

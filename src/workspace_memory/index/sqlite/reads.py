@@ -11,40 +11,21 @@ from typing import TYPE_CHECKING, Any
 from ...facts.entity_info import EntityInfo
 from ...markdown.names import display_name
 from ..base import ChunkRow, Filters, in_batches
+from ..sql_filters import Dialect, filter_sql
 
 if TYPE_CHECKING:
     from ...facts.model import Fact
 
 
-def filter_sql(filters: Filters | None, alias: str = "c") -> tuple[str, tuple]:
-    """SQL over chunks `alias` for the filters, with its parameters ("" when there is nothing to filter)."""
-    if filters is None:
-        return "", ()
-    clauses: list[str] = []
-    params: list[Any] = []
-    for latest_start, earliest_end in filters.time_bounds():
-        # Its own days (written, or the range its fact states), or a day it names (chunk_days).
-        clauses.append(f"(({alias}.t_start IS NOT NULL AND {alias}.t_start <= ? AND {alias}.t_end >= ?) OR {alias}.id"
-                       " IN (SELECT chunk_id FROM chunk_days WHERE t_start <= ? AND t_end >= ?))")
-        params += [latest_start, earliest_end, latest_start, earliest_end]
-    clauses += filters.source_and_validity_sql(alias)
-    kinds = filters.kind_list()
-    if kinds:
-        clauses.append(f"{alias}.kind IN ({','.join('?' * len(kinds))})")
-        params += list(kinds)
-    if filters.entity_keys:
-        marks = ",".join("?" * len(filters.entity_keys))
-        clauses.append(
-            f"({alias}.id IN (SELECT chunk_id FROM mentions WHERE entity_key IN ({marks}))"
-            f" OR {alias}.path IN (SELECT page_path FROM entities WHERE key IN ({marks})))"
-        )
-        params += list(filters.entity_keys) * 2
-    return " AND ".join(clauses), tuple(params)
+def _one_of(column: str, values: Sequence[Any]) -> tuple[str, list[Any]]:
+    return f"{column} IN ({','.join('?' * len(values))})", list(values)
 
 
-def holds_entries(conn: sqlite3.Connection, filters: Filters) -> bool:
-    where, params = filter_sql(filters)
-    return conn.execute(f"SELECT 1 FROM chunks c WHERE {where or '1'} LIMIT 1", params).fetchone() is not None
+# SQLite's SQL for index.sql_filters: dates are ISO text; one workspace per file.
+DIALECT = Dialect("?", "", _one_of, "({alias}.id IN (SELECT chunk_id FROM mentions WHERE {mentions})"
+                  " OR {alias}.path IN (SELECT page_path FROM entities WHERE {pages}))", "entity_key", "key",
+                  "{alias}.id IN (SELECT chunk_id FROM chunk_days WHERE t_start <= {day} AND t_end >= {day})")
+
 
 
 _ROW_SQL = (
@@ -55,162 +36,187 @@ _ROW_SQL = (
 )
 
 
-def rows(conn: sqlite3.Connection, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
-    """The rows of these chunks, with their fact's content and confidence and their entities."""
-    where, params = filter_sql(filters)
-    extra = f" AND {where}" if where else ""
-    out: dict[int, ChunkRow] = {}
-    for part in in_batches(list(ids), 400):
-        marks = ",".join("?" * len(part))
-        cur = conn.execute(_ROW_SQL.format(marks=marks, extra=extra), (*part, *params))
-        names = [d[0] for d in cur.description]
-        for r in cur:
-            row: Any = dict(zip(names, r, strict=True))
-            row["entity_keys"], row["entity_names"], row["named"] = [], [], []
-            if row["path"].startswith("bank/entities/"):
-                row["entity_keys"].append(row["path"].rsplit("/", 1)[-1][:-3].lower())  # on the entity's page
-            out[r[0]] = row
-        for cid, key, name in conn.execute(
-            "SELECT m.chunk_id, m.entity_key, COALESCE(e.name, m.slug) FROM mentions m"
-            f" LEFT JOIN entities e ON e.key = m.entity_key WHERE m.chunk_id IN ({marks}) ORDER BY m.rowid",
-            part,
+class SqliteReads:
+    """The reads of the SQLite index (index.base's RecallReads and ReflectReads, and the counts of
+    Maintenance), as methods of SqliteStore. They use what the store defines: `conn`, `scoped()`
+    (filters without the clauses that exclude nothing) and `_cache` (index.sqlite.read_cache)."""
+
+    def holds_entries(self, filters: Filters) -> bool:
+        conn, filters = self.conn, self.scoped(filters)
+        where, params = filter_sql(filters, DIALECT)
+        return conn.execute(f"SELECT 1 FROM chunks c WHERE {where or '1'} LIMIT 1", params).fetchone() is not None
+
+    def rows(self, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
+        """The rows of these chunks, with their fact's content and confidence and their entities."""
+        if not ids:
+            return {}
+        conn, filters = self.conn, filters and self.scoped(filters)
+        where, params = filter_sql(filters, DIALECT)
+        extra = f" AND {where}" if where else ""
+        out: dict[int, ChunkRow] = {}
+        for part in in_batches(list(ids), 400):
+            marks = ",".join("?" * len(part))
+            cur = conn.execute(_ROW_SQL.format(marks=marks, extra=extra), (*part, *params))
+            names = [d[0] for d in cur.description]
+            for r in cur:
+                row: Any = dict(zip(names, r, strict=True))
+                row["entity_keys"], row["entity_names"], row["named"] = [], [], []
+                if row["path"].startswith("bank/entities/"):
+                    row["entity_keys"].append(row["path"].rsplit("/", 1)[-1][:-3].lower())  # on the entity's page
+                out[r[0]] = row
+            for cid, key, name in conn.execute(
+                "SELECT m.chunk_id, m.entity_key, COALESCE(e.name, m.slug) FROM mentions m"
+                f" LEFT JOIN entities e ON e.key = m.entity_key WHERE m.chunk_id IN ({marks}) ORDER BY m.rowid",
+                part,
+            ):
+                if cid in out:
+                    out[cid]["entity_keys"].append(key)
+                    out[cid]["entity_names"].append(name)
+            for cid, start, end in conn.execute(
+                    f"SELECT chunk_id, t_start, t_end FROM chunk_days WHERE chunk_id IN ({marks}) ORDER BY rowid", part):
+                if cid in out:
+                    out[cid]["named"].append((start, end))
+        return out
+
+    def superseded(self, ids: Sequence[int]) -> dict[int, int]:
+        """{superseded fact id: id of the fact that replaced it} among `ids` (facts.superseded_by)."""
+        conn = self.conn
+        out: dict[int, int] = {}
+        for part in in_batches(list(ids)):
+            out.update(conn.execute(
+                "SELECT id, superseded_by FROM facts WHERE superseded_by IS NOT NULL"
+                f" AND id IN ({','.join('?' * len(part))})", part,
+            ).fetchall())
+        return out
+
+    def about_entities(self, keys: Sequence[str], filters: Filters, limit: int,
+                       opinions_only: bool = False) -> list[int]:
+        """The newest entries about these entities: their facts and mentions, and their pages."""
+        conn, filters = self.conn, self.scoped(filters)
+        marks = ",".join("?" * len(keys))
+        kind = " AND c.kind = 'opinion'" if opinions_only else ""
+        where, params = filter_sql(filters, DIALECT)
+        extra = f" AND {where}" if where else ""
+        sql = (
+            f"SELECT c.id FROM chunks c WHERE (c.id IN (SELECT chunk_id FROM mentions WHERE entity_key IN ({marks}))"
+            f" OR c.path IN (SELECT page_path FROM entities WHERE key IN ({marks}))){kind}{extra}"
+            " ORDER BY c.day IS NULL, c.day DESC, c.id LIMIT ?"
+        )
+        return [r[0] for r in conn.execute(sql, (*keys, *keys, *params, limit))]
+
+    def browse(self, filters: Filters, limit: int, per_day: int | None = None) -> list[int]:
+        """Entries that pass the filters, newest first (none when there is no filter); with `per_day`,
+        the first `per_day` of each day in file order."""
+        conn, filters = self.conn, self.scoped(filters)
+        where, params = filter_sql(filters, DIALECT)
+        if filters.empty:
+            return []
+        if per_day is None:
+            sql = f"SELECT c.id FROM chunks c WHERE {where} ORDER BY c.day DESC, c.path, c.start_line LIMIT ?"
+            return [cid for (cid,) in conn.execute(sql, (*params, limit))]
+        sql = ("SELECT id FROM (SELECT c.id, c.day, c.path, c.start_line, ROW_NUMBER() OVER"
+               f" (PARTITION BY c.day ORDER BY c.path, c.start_line) AS n FROM chunks c WHERE {where})"
+               " WHERE n <= ? ORDER BY day DESC, path, start_line LIMIT ?")
+        return [cid for (cid,) in conn.execute(sql, (*params, per_day, limit))]
+
+    def entities(self) -> list[EntityInfo]:
+        """Every entity (read for every question), kept while the index does not change (ReadCache)."""
+        cache = self._cache.fresh(self.conn)
+        if cache.entities is None:
+            cache.entities = self._read_entities()
+        return list(cache.entities)
+
+    def day_counts(self) -> list[dict[str, Any]]:
+        from .timeline import day_counts  # the web page's timeline only
+
+        return day_counts(self.conn)
+
+    def _read_entities(self) -> list[EntityInfo]:
+        """Every entity of the `entities` table, by key."""
+        conn = self.conn
+        out = []
+        for key, slug, name, page, aliases, count in conn.execute(
+            "SELECT key, slug, name, page_path, aliases, fact_count FROM entities ORDER BY key"
         ):
-            if cid in out:
-                out[cid]["entity_keys"].append(key)
-                out[cid]["entity_names"].append(name)
-        for cid, start, end in conn.execute(
-                f"SELECT chunk_id, t_start, t_end FROM chunk_days WHERE chunk_id IN ({marks}) ORDER BY rowid", part):
-            if cid in out:
-                out[cid]["named"].append((start, end))
-    return out
+            try:
+                listed = json.loads(aliases or "[]")
+            except ValueError:
+                listed = []
+            alias_list = tuple(str(a) for a in listed) if isinstance(listed, list) else ()
+            out.append(EntityInfo(key, slug, name or display_name(slug), page, alias_list, count or 0))
+        return out
 
+    def facts(self, until: date | None = None) -> list[Fact]:
+        """Every fact written up to `until` (inclusive; undated facts always), oldest first.
 
-def superseded(conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, int]:
-    """{superseded fact id: id of the fact that replaced it} among `ids` (facts.superseded_by)."""
-    out: dict[int, int] = {}
-    for part in in_batches(list(ids)):
-        out.update(conn.execute(
-            "SELECT id, superseded_by FROM facts WHERE superseded_by IS NOT NULL"
-            f" AND id IN ({','.join('?' * len(part))})", part,
-        ).fetchall())
-    return out
+        Facts dated after `until` are left out: reflecting "as of --now" must not see the future.
+        """
+        conn = self.conn
+        from ...facts.model import PROPOSALS_PATH, Fact, order_mentions  # lazy: a recall reads no facts
 
+        mentions: dict[int, list[tuple[str, str]]] = {}
+        for chunk_id, key, slug in conn.execute(
+            "SELECT m.chunk_id, m.entity_key, m.slug FROM mentions m JOIN facts f ON f.id = m.chunk_id"
+        ):
+            mentions.setdefault(chunk_id, []).append((key, slug))
+        out: list[Fact] = []
+        for fid, path, line, kind, content, confidence, day_s, o_start, o_end, *more in conn.execute(
+            "SELECT id, path, line, kind, content, confidence, day, occurred_start, occurred_end, bullet, end_line,"
+            " invalid_at, invalid_reason FROM facts"
+        ):
+            if path == PROPOSALS_PATH:
+                continue
+            day = date.fromisoformat(day_s) if day_s else None
+            if until is not None and day is not None and day > until:
+                continue
+            bullet, end_line, invalid_at, reason = more
+            out.append(Fact(fid, path, line, kind, content, confidence, day,
+                            order_mentions(content, mentions.get(fid, [])), o_start, o_end, bullet or "",
+                            end_line, invalid_at, reason))
+        out.sort(key=lambda f: f.order)
+        return out
 
-def about_entities(conn: sqlite3.Connection, keys: Sequence[str], filters: Filters, limit: int,
-                   opinions_only: bool) -> list[int]:
-    """The newest entries about these entities: their facts and mentions, and their pages."""
-    marks = ",".join("?" * len(keys))
-    kind = " AND c.kind = 'opinion'" if opinions_only else ""
-    where, params = filter_sql(filters)
-    extra = f" AND {where}" if where else ""
-    sql = (
-        f"SELECT c.id FROM chunks c WHERE (c.id IN (SELECT chunk_id FROM mentions WHERE entity_key IN ({marks}))"
-        f" OR c.path IN (SELECT page_path FROM entities WHERE key IN ({marks}))){kind}{extra}"
-        " ORDER BY c.day IS NULL, c.day DESC, c.id LIMIT ?"
-    )
-    return [r[0] for r in conn.execute(sql, (*keys, *keys, *params, limit))]
+    def entity_facts(self, key: str, limit: int) -> list[dict[str, Any]]:
+        """The facts that mention one entity, newest first."""
+        conn = self.conn
+        cur = conn.execute(
+            "SELECT f.id, f.kind, f.content, f.confidence, f.day, f.occurred_start, f.occurred_end, f.path, f.line,"
+            " f.invalid_at, f.invalid_reason FROM facts f JOIN mentions m ON m.chunk_id = f.id WHERE m.entity_key = ?"
+            " ORDER BY f.day IS NULL, f.day DESC, f.path DESC, f.line DESC LIMIT ?",
+            (key, limit),
+        )
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, r, strict=True)) for r in cur]
 
+    def log_days(self, since: date, until: date) -> list[tuple[str, str]]:
+        conn = self.conn
+        return conn.execute(
+            "SELECT path, day FROM files WHERE role = 'daily' AND day >= ? AND day <= ? ORDER BY path",
+            (since.isoformat(), until.isoformat())).fetchall()
 
-def browse(conn: sqlite3.Connection, filters: Filters, limit: int, per_day: int | None = None) -> list[int]:
-    """Entries that pass the filters, newest first (none when there is no filter); with `per_day`,
-    the first `per_day` of each day in file order."""
-    where, params = filter_sql(filters)
-    if filters.empty:
-        return []
-    if per_day is None:
-        sql = f"SELECT c.id FROM chunks c WHERE {where} ORDER BY c.day DESC, c.path, c.start_line LIMIT ?"
-        return [cid for (cid,) in conn.execute(sql, (*params, limit))]
-    sql = ("SELECT id FROM (SELECT c.id, c.day, c.path, c.start_line, ROW_NUMBER() OVER"
-           f" (PARTITION BY c.day ORDER BY c.path, c.start_line) AS n FROM chunks c WHERE {where})"
-           " WHERE n <= ? ORDER BY day DESC, path, start_line LIMIT ?")
-    return [cid for (cid,) in conn.execute(sql, (*params, per_day, limit))]
+    def status(self) -> dict[str, Any]:
+        """Counts, warnings with path:line, and the last sync, for `memory status`."""
+        conn = self.conn
+        def count(sql: str) -> int:
+            return conn.execute(sql).fetchone()[0]
 
-
-def entities(conn: sqlite3.Connection) -> list[EntityInfo]:
-    """Every entity of the `entities` table, by key."""
-    out = []
-    for key, slug, name, page, aliases, count in conn.execute(
-        "SELECT key, slug, name, page_path, aliases, fact_count FROM entities ORDER BY key"
-    ):
-        try:
-            listed = json.loads(aliases or "[]")
-        except ValueError:
-            listed = []
-        alias_list = tuple(str(a) for a in listed) if isinstance(listed, list) else ()
-        out.append(EntityInfo(key, slug, name or display_name(slug), page, alias_list, count or 0))
-    return out
-
-
-def facts(conn: sqlite3.Connection, until: date | None = None) -> list[Fact]:
-    """Every fact written up to `until` (inclusive; undated facts always), oldest first.
-
-    Facts dated after `until` are left out: reflecting "as of --now" must not see the future.
-    """
-    from ...facts.model import PROPOSALS_PATH, Fact, order_mentions  # lazy: a recall reads no facts
-
-    mentions: dict[int, list[tuple[str, str]]] = {}
-    for chunk_id, key, slug in conn.execute(
-        "SELECT m.chunk_id, m.entity_key, m.slug FROM mentions m JOIN facts f ON f.id = m.chunk_id"
-    ):
-        mentions.setdefault(chunk_id, []).append((key, slug))
-    out: list[Fact] = []
-    for fid, path, line, kind, content, confidence, day_s, o_start, o_end, *more in conn.execute(
-        "SELECT id, path, line, kind, content, confidence, day, occurred_start, occurred_end, bullet, end_line,"
-        " invalid_at, invalid_reason FROM facts"
-    ):
-        if path == PROPOSALS_PATH:
-            continue
-        day = date.fromisoformat(day_s) if day_s else None
-        if until is not None and day is not None and day > until:
-            continue
-        bullet, end_line, invalid_at, reason = more
-        out.append(Fact(fid, path, line, kind, content, confidence, day,
-                        order_mentions(content, mentions.get(fid, [])), o_start, o_end, bullet or "",
-                        end_line, invalid_at, reason))
-    out.sort(key=lambda f: f.order)
-    return out
-
-
-def entity_facts(conn: sqlite3.Connection, key: str, limit: int) -> list[dict[str, Any]]:
-    """The facts that mention one entity, newest first."""
-    cur = conn.execute(
-        "SELECT f.id, f.kind, f.content, f.confidence, f.day, f.occurred_start, f.occurred_end, f.path, f.line,"
-        " f.invalid_at, f.invalid_reason FROM facts f JOIN mentions m ON m.chunk_id = f.id WHERE m.entity_key = ?"
-        " ORDER BY f.day IS NULL, f.day DESC, f.path DESC, f.line DESC LIMIT ?",
-        (key, limit),
-    )
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, r, strict=True)) for r in cur]
-
-
-def log_days(conn: sqlite3.Connection, since: date, until: date) -> list[tuple[str, str]]:
-    return conn.execute(
-        "SELECT path, day FROM files WHERE role = 'daily' AND day >= ? AND day <= ? ORDER BY path",
-        (since.isoformat(), until.isoformat())).fetchall()
-
-
-def status(conn: sqlite3.Connection) -> dict[str, Any]:
-    """Counts, warnings with path:line, and the last sync, for `memory status`."""
-    def count(sql: str) -> int:
-        return conn.execute(sql).fetchone()[0]
-
-    last_sync = conn.execute("SELECT value FROM meta WHERE key = 'last_sync'").fetchone()
-    age = None
-    if last_sync:
-        age = round((datetime.now(UTC) - datetime.fromisoformat(last_sync[0])).total_seconds(), 1)
-    return {
-        "files": count("SELECT COUNT(*) FROM files"),
-        "chunks": count("SELECT COUNT(*) FROM chunks"),
-        "facts": count("SELECT COUNT(*) FROM facts"),
-        "facts_by_kind": dict(conn.execute("SELECT kind, COUNT(*) FROM facts GROUP BY kind ORDER BY kind")),
-        "entities": count("SELECT COUNT(*) FROM entities"),
-        "warnings": [{"path": p, "line": line, "message": m} for p, line, m in
-                     conn.execute("SELECT path, line, message FROM warnings ORDER BY path, line")],
-        "last_sync": last_sync[0] if last_sync else None,
-        "index_age_seconds": age,
-        "invalid_facts": count("SELECT COUNT(*) FROM facts WHERE invalid_at IS NOT NULL"),
-        "sessions": session_totals(conn),
-    }
+        last_sync = conn.execute("SELECT value FROM meta WHERE key = 'last_sync'").fetchone()
+        age = None
+        if last_sync:
+            age = round((datetime.now(UTC) - datetime.fromisoformat(last_sync[0])).total_seconds(), 1)
+        return {
+            "files": count("SELECT COUNT(*) FROM files"),
+            "chunks": count("SELECT COUNT(*) FROM chunks"),
+            "facts": count("SELECT COUNT(*) FROM facts"),
+            "facts_by_kind": dict(conn.execute("SELECT kind, COUNT(*) FROM facts GROUP BY kind ORDER BY kind")),
+            "entities": count("SELECT COUNT(*) FROM entities"),
+            "warnings": [{"path": p, "line": line, "message": m} for p, line, m in
+                         conn.execute("SELECT path, line, message FROM warnings ORDER BY path, line")],
+            "last_sync": last_sync[0] if last_sync else None,
+            "index_age_seconds": age,
+            "invalid_facts": count("SELECT COUNT(*) FROM facts WHERE invalid_at IS NOT NULL"),
+            "sessions": session_totals(conn),
+        }
 
 
 def session_totals(conn: sqlite3.Connection) -> Mapping[str, int] | None:

@@ -15,7 +15,7 @@ Tables
   entities    one row an entity: slug, display name, page path, aliases
   warnings    path, line, message: what status and doctor report
   chunk_days  chunk -> a day or range the entry names besides its own (m010; index.rows.named_days)
-  embedding_cache  provider, model, text hash -> dim, float32 vector (see embedding_cache.py)
+  embedding_cache  provider, model, text hash -> dim, float32 vector (see vectors/embedding_cache.py)
   session_files   one row a session transcript (JSONL, outside the workspace): where it is, how
                   far it was read (byte offset, lines), a hash of its head (a replaced file is
                   read again whole) and what was skipped; its messages are chunks with role
@@ -98,7 +98,7 @@ def m003_fts_context(conn: sqlite3.Connection) -> None:
 
 
 def m004_superseded_by(conn: sqlite3.Connection) -> None:
-    """facts.superseded_by: the id of the newer world fact that replaced this one (index.supersession)."""
+    """facts.superseded_by: the id of the newer world fact that replaced this one (facts.supersession, applied by index.indexer)."""
     conn.execute("ALTER TABLE facts ADD COLUMN superseded_by INTEGER")
 
 

@@ -5,28 +5,25 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from collections.abc import Iterator, Sequence
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import UserError
-from ..base import ChunkRow, Filters, SyncReport, Term
-from . import lexical, reads
+from ..base import INDEX_WAIT, Filters, Term
+from ..lexical_plan import candidates
+from . import lexical
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
 from .read_cache import ReadCache
+from .reads import SqliteReads
 from .writer import SqliteWriter, generation
 
 if TYPE_CHECKING:
     from ...embed.base import Embedder
-    from ...facts.model import EntityInfo, Fact
-    from ...workspace.layout import Workspace
-    from ..records import ReadDeltas, SessionReport, SessionState
+    from ..records import SessionState
     from .vectors import SqliteVectors
 
-READ_WAIT = 60.0  # how long reflect waits for a concurrent `memory index` to finish a sync
 
-
-class SqliteStore:
+class SqliteStore(SqliteReads):
     """The derived index of one workspace in SQLite (see index.base for the contract)."""
 
     def __init__(self, state_dir: Path) -> None:
@@ -78,12 +75,6 @@ class SqliteStore:
             return str(exc)
         return None
 
-    def settings_changed(self, date_order: str | None = None, languages: tuple[str, ...] = ()) -> str | None:
-        """What changed since the index was built with other settings ("chunk_tokens 200 -> 180"), or None."""
-        from ..indexer import settings_changed
-
-        return settings_changed(self.writer(), date_order, languages)
-
     def is_damage(self, exc: BaseException) -> bool:
         """True when `exc` says the index file itself is damaged (not busy, not full)."""
         return is_corruption(exc)
@@ -100,14 +91,6 @@ class SqliteStore:
         """The IndexWriter port (index.ports) over this index: what the one indexer writes through."""
         return SqliteWriter(self.conn, self.state_dir)
 
-    def sync(self, ws: Workspace, *, rebuild: bool = False, wait: float | None = 60.0, progress=None,
-             rebuild_if_stale: bool = True, only: set[str] | None = None,
-             extract_media: bool = False) -> SyncReport:
-        from ..indexer import sync
-
-        return sync(ws, self.writer(), rebuild=rebuild, wait=wait, progress=progress,
-                    rebuild_if_stale=rebuild_if_stale, only=only, extract_media=extract_media)
-
     def generation(self) -> int:
         return generation(self.conn)
 
@@ -119,15 +102,12 @@ class SqliteStore:
         """The filters without the clauses that cannot exclude anything here (Filters.scoped)."""
         return filters.scoped(*self._cache.holds(self.conn))
 
-    def holds_entries(self, filters: Filters) -> bool:
-        return reads.holds_entries(self.conn, self.scoped(filters))
-
     def lexical_pool(self, terms: Sequence[Term], limit: int, filters: Filters) -> dict[int, float]:
         if not terms:
             return {}
         filters = self.scoped(filters)
         dfs = {table: self._cache.frequencies(self.conn, terms, table) for table in lexical.fts_tables(filters)}
-        return lexical.candidates(self.conn, terms, limit, filters, dfs, self._cache)
+        return candidates(lexical.FtsSearch(self.conn, dfs, self._cache), terms, limit, filters)
 
     def term_matches(self, terms: Sequence[Term], ids: Sequence[int],
                      context_share: float) -> dict[str, dict[int, float]]:
@@ -140,25 +120,6 @@ class SqliteStore:
         # The largest id, not COUNT(*): ids are never reused, so it is an upper bound that costs nothing.
         return self.conn.execute("SELECT MAX(id) FROM chunks").fetchone()[0] or 1
 
-    def rows(self, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
-        return reads.rows(self.conn, ids, filters and self.scoped(filters)) if ids else {}
-
-    def superseded(self, ids: Sequence[int]) -> dict[int, int]:
-        return reads.superseded(self.conn, ids)
-
-    def about_entities(self, keys: Sequence[str], filters: Filters, limit: int,
-                       opinions_only: bool = False) -> list[int]:
-        return reads.about_entities(self.conn, keys, self.scoped(filters), limit, opinions_only)
-
-    def browse(self, filters: Filters, limit: int, per_day: int | None = None) -> list[int]:
-        return reads.browse(self.conn, self.scoped(filters), limit, per_day)
-
-    def entities(self) -> list[EntityInfo]:
-        cache = self._cache.fresh(self.conn)
-        if cache.entities is None:
-            cache.entities = reads.entities(self.conn)
-        return list(cache.entities)
-
     def vectors(self, embedder: Embedder) -> SqliteVectors:
         """The vectors of `embedder`, kept open (with their HNSW store) for the life of this object."""
         from .vectors import SqliteVectors
@@ -169,12 +130,12 @@ class SqliteStore:
         return self._vectors[key]
 
     def built_with(self) -> str | None:
-        from .vector_sync import built_with
+        from .vectors import built_with
 
         return built_with(self.conn)
 
     def record_model(self, model: str | None) -> None:
-        from .vector_sync import record_model
+        from .vectors import record_model
 
         record_model(self.conn, model)
 
@@ -183,36 +144,12 @@ class SqliteStore:
     def reading(self) -> Iterator[None]:
         """Hold the writer lock and one read transaction: a sync may commit in several
         transactions, and reflect must never see one half done."""
-        with writer_lock(self.state_dir, wait=READ_WAIT), snapshot(self.conn):
+        with writer_lock(self.state_dir, wait=INDEX_WAIT), snapshot(self.conn):
             yield
-
-    def facts(self, until: date | None = None) -> list[Fact]:
-        return reads.facts(self.conn, until)
-
-    def entity_facts(self, key: str, limit: int) -> list[dict[str, Any]]:
-        return reads.entity_facts(self.conn, key, limit)
-
-    def log_days(self, since: date, until: date) -> list[tuple[str, str]]:
-        return reads.log_days(self.conn, since, until)
-
-    def day_counts(self) -> list[dict[str, Any]]:
-        from .timeline import day_counts
-
-        return day_counts(self.conn)
-
-    def status(self) -> dict[str, Any]:
-        return reads.status(self.conn)
 
     # -- session transcripts and forgetting -------------------------------------------------------
     def session_states(self) -> dict[str, SessionState]:
         return self.writer().session_states()
-
-    def apply_sessions(self, read: ReadDeltas, *, wait: float | None = 60.0) -> SessionReport:
-        from ..sessions import (
-            apply_sessions,  # transcript code only when transcripts are read (not on a recall)
-        )
-
-        return apply_sessions(self.writer(), read, wait=wait)
 
     def purge(self, pattern: str, replacement: str, *, dry_run: bool = False) -> int:
         from .purge import purge

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ..ports import Cached, Document, EntitySources, Known
     from ..records import SessionState
 
-DELTA_LIMIT = 5_000  # chunk ids a sync records as its change (vector_sync: an edit's vectors without the HNSW file)
+DELTA_LIMIT = 5_000  # chunk ids a sync records as its change (vectors.sync: an edit's vectors without the HNSW file)
 _SESSION_COLUMNS = {"key": "path", "digest": "head"}  # SessionState field -> session_files column, where they differ
 
 
@@ -53,7 +53,7 @@ def bump_generation(conn: sqlite3.Connection, changes: tuple[list[int], list[int
 
     `changes`: the chunk ids this change added and removed, when it knows them all. They are kept
     (meta `chunk_delta`, for this generation only) when there are few, so that the vector store
-    can follow a small edit without reading its HNSW file (vector_sync.open_store).
+    can follow a small edit without reading its HNSW file (vectors.sync.open_store).
     """
     with transaction(conn):
         number = _meta_int(conn, "generation") + 1
@@ -326,7 +326,7 @@ class SqliteWriter:
 
     # -- the embedding cache ----------------------------------------------------------------------
     def cached_embeddings(self) -> Cached:
-        from .embedding_cache import from_blob  # lazy: numpy only when vectors move
+        from .vectors import from_blob  # lazy: numpy only when vectors move
 
         rows = self.conn.execute(
             "SELECT provider, model, hash, dim, vector FROM embedding_cache WHERE hash IN"
@@ -334,7 +334,12 @@ class SqliteWriter:
         return [(p, m, h, vec) for p, m, h, dim, blob in rows if (vec := from_blob(blob, dim)) is not None]
 
     def put_embeddings(self, provider: str, model: str, vectors: Mapping[str, np.ndarray]) -> None:
-        from .embedding_cache import EmbeddingCache
+        from .vectors import EmbeddingCache
 
         EmbeddingCache(self.conn).put_many(provider, model, vectors)
+
+    def texts_without_vectors(self, provider: str, model: str, dim: int) -> list[tuple[str, str]]:
+        from .vectors import missing_vectors
+
+        return missing_vectors(self.conn, provider, model, dim)
 

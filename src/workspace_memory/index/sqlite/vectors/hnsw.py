@@ -33,8 +33,9 @@ from typing import Any
 import hnswlib
 import numpy as np
 
-from ...embed.base import l2_normalize, normalize_rows
-from . import vector_side
+from ....embed.base import l2_normalize, normalize_rows
+from . import int8_copy
+from .currency import CURRENT, MAP, MISSING, REBUILD, WRITE, decide, hnsw_state
 from .hnsw_file import SIDECAR_FORMAT, SPOT_CHECKS, file_digest, live_vectors, parse_level0
 
 # Measured on this 2-core machine, one query at a time, OpenBLAS on one thread (2026-12-01): exact
@@ -65,7 +66,7 @@ MAPPED_BEFORE_GRAPH = 8
 FetchAll = Callable[[], tuple[np.ndarray, np.ndarray]]
 # (at most how many vectors, their (labels, vectors) batches): a rebuild streamed from SQLite.
 StreamAll = Callable[[], tuple[int, Iterable[tuple[np.ndarray, np.ndarray]]]]
-# Given some (labels, vectors) read from the file, whether they are the stored ones (vector_sync
+# Given some (labels, vectors) read from the file, whether they are the stored ones (sync
 # compares them with SQLite's); it stands in for the layout check against hnswlib's own vectors.
 LayoutCheck = Callable[[np.ndarray, np.ndarray], bool]
 
@@ -101,11 +102,12 @@ class VectorStore:
         self._put_since_file: set[int] = set()
         self._exact_searches = 0
         self._mapped_searches = 0
-        # A reader's store, mapped (vector_side): searched through the int8 copy until something
+        # A reader's store, mapped (int8_copy): searched through the int8 copy until something
         # needs the vectors in memory (a change, the graph, a save), which copies them out then.
-        self._mapped: vector_side.MappedVectors | None = None
+        self._mapped: int8_copy.MappedVectors | None = None
         self._fetch_all: FetchAll | None = None
         self.late_notices: list[str] = []  # what a search that found the mapped file damaged did
+        self.rebuilt = False  # the last load rebuilt the content from SQLite (currency.REBUILD)
 
     def __len__(self) -> int:
         return len(self._mapped) if self._mapped is not None else self._n
@@ -135,7 +137,7 @@ class VectorStore:
         mapped, self._mapped = self._mapped, None
         try:
             labels, vecs = mapped.all()
-        except vector_side.Damaged:  # read whole: the checksum finds it corrupt, SQLite rebuilds it
+        except int8_copy.Damaged:  # read whole: the checksum finds it corrupt, SQLite rebuilds it
             self.late_notices = self.load(self._fetch_all) if self._fetch_all else []
             return
         self._take_file(None, labels, vecs, self._deleted, self.digest or "")
@@ -146,7 +148,7 @@ class VectorStore:
 
     def load(
         self, fetch_all: FetchAll, *, expected_count: int | None = None, persist: bool = False,
-        check: LayoutCheck | None = None, stream: StreamAll | None = None,
+        check: LayoutCheck | None = None, stream: StreamAll | None = None, first: bool = False,
     ) -> list[str]:
         """Load the file, or rebuild it from `fetch_all()` = (int64 labels, float32 vectors) from SQLite.
 
@@ -162,16 +164,20 @@ class VectorStore:
         With `check`, the vectors are read from the file and the graph is loaded only when a
         search or a save needs it (EXACT_BEFORE_GRAPH); `check` vouches for a sample of them.
         With `persist` and `stream`, a rebuild goes straight from SQLite to the file (`build`).
-        """
+        `first`: nothing was recorded for this embedder yet (a rebuild then says nothing). What is
+        done is currency.decide's; `rebuilt` says whether the content was rebuilt."""
         self._fetch_all = fetch_all  # a mapped store found damaged while searching rebuilds from it
         reason = self._load_file(check)
         if reason is None and expected_count is not None and expected_count != len(self):
             reason = f"stale: {len(self)} vectors in file, {expected_count} in SQLite"
-        if reason is None:
-            if persist and self.digest and not vector_side.current(self.path, self.dim, self.digest):
+        int8 = int8_copy.state(self.path, self.dim, self.digest) if reason is None and self.digest else MISSING
+        plan = decide(hnsw_state(reason), int8=int8, writer=persist, why=reason or "", first=first)
+        self.rebuilt = plan.hnsw == REBUILD
+        if not self.rebuilt:
+            if plan.int8 == WRITE and self.digest:
                 self._write_side(self.digest)  # for the next cold reader, once
             return []
-        notices = [f"vector index rebuilt from SQLite ({reason})"]
+        notices = list(plan.notices)
         if persist and stream is not None and self.streams(*stream()):
             return notices if len(self) or reason != "file missing" else []
         labels, vectors = fetch_all()
@@ -182,7 +188,8 @@ class VectorStore:
             try:
                 self.save()
             except OSError as exc:  # a read-only state dir still gets a working in-memory index
-                notices.append(f"vector index not saved: {exc.strerror or exc}")
+                if not first:
+                    notices.append(f"vector index not saved: {exc.strerror or exc}")
         return notices
 
     def rebuild(self, labels: np.ndarray, vectors: np.ndarray) -> None:
@@ -244,7 +251,7 @@ class VectorStore:
     def streams(self, count: int, batches: Iterable[tuple[np.ndarray, np.ndarray]]) -> bool:
         """`build` when the file will be mapped (MAP_FROM_BYTES); else, or when it cannot be written,
         False: the caller rebuilds in memory (a small file read back whole costs more than it saves)."""
-        if count * 4 * self.dim < vector_side.MAP_FROM_BYTES:
+        if count * 4 * self.dim < int8_copy.MAP_FROM_BYTES:
             return False
         try:
             self.build(count, batches)
@@ -288,11 +295,11 @@ class VectorStore:
         self.digest = digest
 
     def _write_side(self, digest: str) -> None:
-        """The int8 copy a cold reader maps (vector_side), for a file big enough to be mapped."""
+        """The int8 copy a cold reader maps (int8_copy), for a file big enough to be mapped."""
         with contextlib.suppress(OSError, ValueError):
-            if self.path.stat().st_size >= vector_side.MAP_FROM_BYTES:
-                return vector_side.write(self.path, self.dim, digest)
-        vector_side.remove(self.path)
+            if self.path.stat().st_size >= int8_copy.MAP_FROM_BYTES:
+                return int8_copy.write(self.path, self.dim, digest)
+        int8_copy.remove(self.path)
 
     def _load_file(self, check: LayoutCheck | None = None) -> str | None:
         """Load from disk; None on success, else why the file cannot be used (the rebuild reason)."""
@@ -310,8 +317,9 @@ class VectorStore:
             return f"dimension changed from {dim} to {self.dim}"
         if identity != self.identity:
             return "embedding model changed"
-        if check is not None:  # a reader: the file mapped, when its int8 copy is there
-            mapped = vector_side.MappedVectors.open(self.path, self.dim, count, size, digest, check)
+        int8 = int8_copy.state(self.path, self.dim, digest) if check is not None else MISSING
+        if check is not None and decide(CURRENT, int8=int8, writer=False).int8 == MAP:  # a reader: mapped
+            mapped = int8_copy.MappedVectors.open(self.path, self.dim, count, size, digest, check)
             if mapped is not None:
                 self._take_file(None, np.zeros(0, np.int64), np.zeros((0, self.dim), np.float32), deleted, digest)
                 self._mapped = mapped
@@ -542,7 +550,7 @@ class VectorStore:
             self._mapped_searches += 1
             try:
                 return self._mapped.search(q, k, None if allowed is None else self._mapped.positions(allowed))
-            except vector_side.Damaged:  # read whole: the checksum finds it corrupt, SQLite rebuilds it
+            except int8_copy.Damaged:  # read whole: the checksum finds it corrupt, SQLite rebuilds it
                 self._mapped = None
                 self.late_notices = self.load(self._fetch_all)
                 return self.search(query, k, allowed)

@@ -1,7 +1,7 @@
 """SqliteVectors: one embedder's vectors in a SQLite index, as recall and sync see them (index.base.VectorIndex).
 
-The functions it stands on live in vector_sync (the embedding cache and the HNSW file) and
-live_vectors (a long-lived process following edits in memory); this class ties them to one
+The functions it stands on live in sync (the embedding cache and the HNSW file) and
+live (a long-lived process following edits in memory); this class ties them to one
 connection and remembers which index generation its loaded store matches.
 """
 
@@ -13,14 +13,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ...embed.base import Embedder, release_memory
-from ..base import Filters, in_batches
-from ..records import VectorUpdate
+from ....embed.base import Embedder, release_memory
+from ...base import Filters, in_batches
+from ...records import VectorUpdate
+from ...sql_filters import filter_sql
+from ..connection import writer_lock
+from ..reads import DIALECT
+from ..writer import generation
 from . import windows
-from .connection import writer_lock
-from .live_vectors import LiveVectors
-from .reads import filter_sql
-from .vector_sync import (
+from .live import LiveVectors
+from .sync import (
     SOURCE_OVERFETCH,
     chunk_labels,
     complete_at,
@@ -30,7 +32,6 @@ from .vector_sync import (
     missing_vectors,
     open_store,
 )
-from .writer import generation
 
 # Texts embedded in one update after which the model's memory is handed back before the HNSW file is
 # built (embed.base.release_memory): a 100k-line transcript peaked at 462 MiB with the model held.
@@ -53,6 +54,10 @@ class SqliteVectors:
         self._store = None  # hnsw.VectorStore, opened by update()
         self._generation: int | None = None  # the generation the store is complete for
 
+    @property
+    def _space(self) -> tuple[str, str, int]:
+        return self.embedder.provider, self.embedder.model, self.embedder.dim
+
     def update(self, *, encode: Callable[[list[str]], np.ndarray] | None = None, embed: bool = True,
                budget: float | None = None, progress: Callable[[int, int], None] | None = None,
                wait: float = 0, defer: bool = True) -> VectorUpdate:
@@ -60,7 +65,7 @@ class SqliteVectors:
 
         Only the holder of the writer lock saves the HNSW file (`memory index` waits `wait`
         seconds for it; a recall does not, and keeps its up-to-date copy in memory). With `defer`, a
-        small change may go to the recent file without loading the store (vector_sync.open_store).
+        small change may go to the recent file without loading the store (sync.open_store).
         """
         seen = generation(self.conn)
         if self._store is not None and self._generation == seen:
@@ -74,7 +79,7 @@ class SqliteVectors:
             if done >= RELEASE_AFTER:
                 release_memory(self.embedder)
         else:
-            done, left = 0, len(missing_vectors(self.conn, self.embedder))
+            done, left = 0, len(missing_vectors(self.conn, *self._space))
         with writer_lock(self.state_dir, wait=wait) as held:
             self._store, notices = open_store(self.conn, self.state_dir, self.embedder, persist=held,
                                               complete=not left, seen=seen, defer=defer)
@@ -94,8 +99,8 @@ class SqliteVectors:
     def search(self, query: np.ndarray, k: int, filters: Filters) -> list[tuple[int, float]]:
         """The `k` nearest entries: (chunk id, the better cosine of its two vectors)."""
         filters = self.scope(filters)
-        where, params = filter_sql(filters)
-        if where and not filter_sql(filters.replace(sources=(), include_invalid=True))[0]:
+        where, params = filter_sql(filters, DIALECT)
+        if where and not filter_sql(filters.replace(sources=(), include_invalid=True), DIALECT)[0]:
             # Only "memory, not transcripts" (or "valid only"): most entries pass, and listing them
             # all for the index costs more than looking further and dropping the few that do not.
             found = self._nearest(query, k * SOURCE_OVERFETCH, None)
@@ -115,7 +120,7 @@ class SqliteVectors:
             cid = label_chunk(label)
             best[cid] = max(float(cosine), best.get(cid, -1.0))
         nearest = sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
-        # A window's vector counts for each of its entries (sqlite.windows): k windows can give more
+        # A window's vector counts for each of its entries (windows): k windows can give more
         # than k entries, all cited line by line; the lexical score then tells them apart.
         following = windows.members(self.conn, [cid for cid, _ in nearest])
         out = []
@@ -141,7 +146,7 @@ class SqliteVectors:
             vecs = store.vectors(chunk_labels(cid))
             if vecs is not None:
                 out[cid] = vecs
-        # An entry inside a vector window (sqlite.windows) has no vector of its own (a zero first
+        # An entry inside a vector window (windows) has no vector of its own (a zero first
         # row) and its window's as its second, like a context vector: its cosine is the window's, and
         # diversity (recall.semantic: the first row) never takes two lines of one window, which share
         # that vector, for near-duplicates of each other.
@@ -153,11 +158,11 @@ class SqliteVectors:
 
     def sample(self, n: int) -> tuple[np.ndarray, int]:
         """Up to `n` entries' own vectors, evenly spread by id, and the number of entries."""
-        from ...embed.calibration import sample_rows
+        from ....embed.calibration import sample_rows
 
         store = self._opened()
         ids = [cid for (cid,) in self.conn.execute("SELECT id FROM chunks ORDER BY id")]
-        # Label 2 * id is the entry alone (vector_sync.chunk_labels); an entry with no vector yet is skipped.
+        # Label 2 * id is the entry alone (sync.chunk_labels); an entry with no vector yet is skipped.
         own = store.vectors([chunk_labels(cid)[0] for cid in sample_rows(ids, n)])
         return (own if own is not None else np.zeros((0, self.embedder.dim), np.float32)), len(ids)
 
@@ -166,7 +171,7 @@ class SqliteVectors:
                encode: Callable[[list[str]], np.ndarray] | None = None, budget: float | None = None) -> bool:
         """Bring the loaded store along with one sync (generation `before` -> `before + 1`), in memory.
 
-        See live_vectors: an edit costs its own entries instead of a reload of the HNSW file. False when
+        See live: an edit costs its own entries instead of a reload of the HNSW file. False when
         that cannot be done (nothing loaded, another change came in between, texts left unembedded);
         the next update() then reopens the store as usual.
         """
@@ -187,4 +192,4 @@ class SqliteVectors:
 
     def missing(self) -> int:
         """How many texts have no vector yet (what `memory index` would embed)."""
-        return len(missing_vectors(self.conn, self.embedder))
+        return len(missing_vectors(self.conn, *self._space))

@@ -8,7 +8,7 @@ can always be rebuilt.
 
 1. Embed the chunks whose text has no cached vector yet (a file edit embeds only the
    entries that changed; a rename or --rebuild embeds nothing).
-2. Open the vector store: the HNSW file, with the recent file (recent_file.py) laid over it.
+2. Open the vector store: the HNSW file, with the recent file (recent_file) laid over it.
    The two record the index generation they match (meta `vectors:<identity>`, and
    `vectors:<identity>:recent` for the recent file); if the chunks changed since, apply the
    difference of chunk ids (ids are never reused), or rebuild from SQLite when most of it
@@ -27,12 +27,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ...embed.base import Embedder
-from ..base import in_batches
-from ..embedding import embed_in_batches, texts_to_embed
-from .connection import transaction
+from ....embed.base import Embedder
+from ...base import in_batches
+from ...embedding import embed_in_batches, texts_to_embed
+from ..connection import transaction
+from ..writer import generation
+from .currency import LAY_OVER, USE, decide, hnsw_state, recent_state
 from .embedding_cache import EmbeddingCache
-from .writer import generation
 
 SOURCE_OVERFETCH = 4  # a search that only drops transcripts looks this many times further first
 
@@ -53,9 +54,10 @@ def chunk_labels(chunk_id: int) -> tuple[int, int]:
     return chunk_id * 2, chunk_id * 2 + 1
 
 
-def missing_vectors(conn: sqlite3.Connection, embedder: Embedder,
+def missing_vectors(conn: sqlite3.Connection, provider: str, model: str, dim: int,
                     ids: Sequence[int] | None = None) -> list[tuple[str, str]]:
-    """(hash, text) of the embedded texts of chunks (all, or the chunks `ids`) that are not in the cache yet."""
+    """(hash, text) of the embedded texts of chunks (all, or the chunks `ids`) that the cache holds
+    no vector of (`dim` long) for this provider and model (IndexWriter.texts_without_vectors)."""
     only = "" if ids is None else f" AND c.id IN ({','.join(str(int(i)) for i in ids) or 'NULL'})"
     rows = conn.execute(
         "SELECT c.text, c.text_hash, c.ctx_hash, p.text FROM chunks c"
@@ -65,11 +67,11 @@ def missing_vectors(conn: sqlite3.Connection, embedder: Embedder,
         " OR (c.ctx_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM embedding_cache e WHERE e.provider = ?1"
         f"                   AND e.model = ?2 AND e.hash = c.ctx_hash AND e.dim = ?3))){only}"
         " ORDER BY c.id",
-        (embedder.provider, embedder.model, embedder.dim),
+        (provider, model, dim),
     )
     todo = texts_to_embed(rows)  # row by row: 200,000 entries' texts are never one list
     if todo:
-        cached = EmbeddingCache(conn).get_many(embedder.provider, embedder.model, todo, dim=embedder.dim)
+        cached = EmbeddingCache(conn).get_many(provider, model, todo, dim=dim)
         todo = {h: t for h, t in todo.items() if h not in cached}
     return list(todo.items())
 
@@ -85,7 +87,7 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
     With `budget` (seconds), stop starting new batches once it is spent: a recall answers
     from what is embedded and leaves the backlog to `memory index` (index.embedding).
     """
-    items = missing_vectors(conn, embedder, ids)
+    items = missing_vectors(conn, embedder.provider, embedder.model, embedder.dim, ids)
     cache = EmbeddingCache(conn)
 
     def put(vectors) -> None:  # {hash: vector}
@@ -102,7 +104,7 @@ def embed_missing(conn: sqlite3.Connection, embedder: Embedder,
 # many minutes instead of under a second.
 #
 # An entry inside a vector window (rows.share_vectors: its previous entry of the file has its text
-# hash) adds no label: the window's vector is kept once, under its first entry (sqlite.windows).
+# hash) adds no label: the window's vector is kept once, under its first entry (windows).
 _LABELED = (
     "SELECT c.id * 2 AS label, e.vector FROM chunks c CROSS JOIN embedding_cache e"
     " ON e.provider = ?1 AND e.model = ?2 AND e.hash = c.text_hash AND e.dim = ?3"
@@ -178,7 +180,7 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
     """
     from . import recent_file
     from .hnsw import VectorStore
-    from .live_vectors import LiveVectors
+    from .live import LiveVectors
 
     key = f"vectors:{embedder.identity()}"
     recorded, recent_at = _meta_number(conn, key), _meta_number(conn, key + RECENT_KEY)
@@ -192,27 +194,30 @@ def open_store(conn: sqlite3.Connection, state_dir: Path, embedder: Embedder, *,
     if after_one_sync and _record_change(conn, embedder, path, key, current):
         return None, []
     # b. The HNSW file (or a rebuild from SQLite, which then holds everything), the recent file over it.
+    # (the first build for this embedder, recorded None: nothing was missing, nothing to report)
     store = VectorStore(path, embedder.dim, embedder.identity())
     notices = store.load(lambda: _all_vectors(conn, embedder), persist=persist, check=_as_in_sqlite(conn, embedder),
-                         stream=lambda: _streamed(conn, embedder))
-    if recorded is None:
-        notices = []  # the first build for this embedder: nothing was missing, nothing to report
-    if notices:
-        if store.digest is not None:  # saved: the recent file extends a file that is gone
+                         stream=lambda: _streamed(conn, embedder), first=recorded is None)
+    if store.rebuilt:  # currency.REBUILD: the HNSW file now holds everything
+        if store.digest is not None:  # saved: the recent file extends a file that is gone (DROP)
             _forget_recent(conn, recent_path, key)
         if complete:
             _record(conn, key, current)
         return store, notices
+    # Which copies are current, and what to do (currency.decide): the recent file laid over the
+    # HNSW file, or dropped; the two used as they are, or caught up with the chunks.
     recent = recent_file.read(recent_path, embedder.dim, embedder.identity()) if recent_at is not None else None
-    if recent is not None and recent.base != store.digest:
-        recent = None
-    if recent is None and recent_at is not None and recent_path.exists():
-        notices.append("recent vector file not used (damaged, or for another vector file); its vectors come "
-                       "from SQLite")
+    plan = decide(hnsw_state(None, behind=recorded != current),
+                  recent_state(recent_at, recent_at is not None and recent_path.exists(), recent is not None,
+                               recent is not None and recent.base == store.digest,
+                               recent.generation if recent is not None else None),
+                  writer=persist)
+    notices += plan.notices
+    recent = recent if plan.recent == LAY_OVER else None
     live = LiveVectors(store)
     if recent is not None:
         live.apply((recent.labels, recent.vectors), recent.deleted.tolist())
-    if recorded == current and (recent_at is None or (recent is not None and recent.generation == recent_at)):
+    if plan.hnsw == USE:
         return (live if recent is not None else store), notices
     # c. Out of step: apply the difference between the labels held and the chunks' (ids are never reused).
     ids = {r[0] for r in conn.execute(_LABELED.format(where="").replace(", e.vector", ""),
@@ -270,7 +275,7 @@ _NO_VECTORS = (np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32))
 def _as_in_sqlite(conn: sqlite3.Connection, embedder: Embedder) -> Callable[[np.ndarray, np.ndarray], bool]:
     """hnsw's layout check: vectors read from the HNSW file are SQLite's (normalised) for the same
     labels. A sample whose chunks are all gone proves nothing: the store then checks with hnswlib."""
-    from ...embed.base import l2_normalize
+    from ....embed.base import l2_normalize
 
     def check(labels: np.ndarray, vectors: np.ndarray) -> bool:
         known, stored = _all_vectors(conn, embedder, sorted({label_chunk(int(x)) for x in labels}))
@@ -289,9 +294,9 @@ def _as_in_sqlite(conn: sqlite3.Connection, embedder: Embedder) -> Callable[[np.
 def _record_change(conn: sqlite3.Connection, embedder: Embedder, path: Path, key: str, current: int) -> bool:
     """Step a of open_store: add the last sync's chunk changes to the recent file; False when it
     cannot (no recorded change, no usable HNSW sidecar or recent file, or the file would be full)."""
+    from ..writer import chunk_delta
     from . import recent_file
     from .hnsw_file import sidecar_digest
-    from .writer import chunk_delta
 
     delta = chunk_delta(conn)
     base = sidecar_digest(path, embedder.dim, embedder.identity())
@@ -329,7 +334,7 @@ def _meta_number(conn: sqlite3.Connection, key: str) -> int | None:
     return int(row[0]) if row and str(row[0]).isdigit() else None
 
 
-def follow_changes(conn: sqlite3.Connection, store, embedder: Embedder,  # live_vectors.LiveVectors
+def follow_changes(conn: sqlite3.Connection, store, embedder: Embedder,  # live.LiveVectors
                    new_ids: list[int], removed_ids: list[int], *,
                    encode: Callable[[list[str]], np.ndarray] | None = None, budget: float | None = None) -> bool:
     """Apply one sync's chunk changes to `store`: embed the new texts (within `budget` seconds), delete the

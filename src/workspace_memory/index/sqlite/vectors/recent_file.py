@@ -4,8 +4,8 @@ Saving the HNSW file rewrites all of it (31 MB for 12,000 vectors of 512 dimensi
 changing it first means loading and checking all of it: about a third of a `memory index` after
 a one-line edit. So the vectors of a small change go to this file instead: the vectors added
 since the HNSW file was saved, and the labels deleted from it. A reader loads the HNSW file, then
-this one, and searches both (live_vectors.LiveVectors); the writer folds it into the HNSW file
-once it holds more than LIMIT labels (vector_sync.open_store).
+this one, and searches both (live.LiveVectors); the writer folds it into the HNSW file
+once it holds more than LIMIT labels (sync.open_store).
 
 Like the HNSW file, it is a cache of SQLite: it names the HNSW file it extends (the sha256 its
 sidecar records) and the index generation it is complete at. A file for another HNSW file, for

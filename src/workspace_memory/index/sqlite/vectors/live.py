@@ -1,5 +1,5 @@
-"""A loaded HNSW store with later changes laid over it: the recent file's (recent_file.py), and
-those of a long-lived process (the MCP server) kept current edit by edit (vector_sync.follow_changes).
+"""A loaded HNSW store with later changes laid over it: the recent file's (recent_file), and
+those of a long-lived process (the MCP server) kept current edit by edit (sync.follow_changes).
 
 Reloading the HNSW file after every file edit costs seconds at 200,000 vectors, and inserting an
 edited file's vectors into the HNSW graph costs about 1-3 ms each (50-120 ms for one daily log,
@@ -7,7 +7,7 @@ measured at 208,758 vectors): too much for the search that follows an edit. So t
 only has the vectors of removed chunks deleted (a flag in the graph, microseconds), and the vectors
 of new chunks go into a small side store searched exactly (well under a millisecond for thousands).
 A search asks both and merges. When the side store outgrows FOLD_AT vectors, SqliteVectors drops the
-whole thing and reopens the store the usual way (vector_sync.open_store). The recent file keeps
+whole thing and reopens the store the usual way (sync.open_store). The recent file keeps
 the same two things on disk: labels deleted from the HNSW file, and vectors added since it was saved.
 """
 

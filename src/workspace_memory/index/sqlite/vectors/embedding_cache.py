@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping
 
 import numpy as np
 
-from ..base import in_batches
-from .connection import transaction
+from ...base import in_batches
+from ..connection import transaction
 
 TABLE = "embedding_cache"
 _DTYPE = np.dtype("<f4")

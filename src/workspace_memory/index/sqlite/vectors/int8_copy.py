@@ -13,7 +13,7 @@ Each row is quantised with its own scale (its largest component / 127), so a row
 within dim x scale / 2 x max|q| of its cosine (under 0.01 for unit vectors of 512 dimensions, and
 far less in practice, as the errors of the components cancel). With RESCORE = 256 candidates for
 k <= 64, the answer is the exact search's unless more than RESCORE - k rows crowd within that error
-of the k-th best: `tests/test_vector_side.py` checks that it is on random and real-like sets.
+of the k-th best: `tests/test_int8_copy.py` checks that it is on random and real-like sets.
 
 File layout (little-endian): magic b"WMI8", version u32, count u64, dim u64, the sha256 of the HNSW
 file it copies (32 bytes), 8 bytes of padding; then the level-0 record of each row in the HNSW file
@@ -37,6 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .currency import CURRENT, DAMAGED, FOREIGN, MISSING
 from .hnsw_file import RECORDS_AT, SPOT_CHECKS, level0_records, live_records, record_layout
 
 MAGIC = b"WMI8"
@@ -74,18 +75,29 @@ def _crc_rows(vectors: np.ndarray) -> np.ndarray:
     return np.fromiter((zlib.crc32(row.tobytes()) for row in vectors), dtype="<u4", count=len(vectors))
 
 
-def current(hnsw_path: Path, dim: int, digest: str) -> bool:
-    """True when the int8 copy beside `hnsw_path` is the one of the HNSW file whose sha256 is `digest`."""
+def state(hnsw_path: Path, dim: int, digest: str) -> str:
+    """The int8 copy beside `hnsw_path`, as currency.py names it: MISSING, DAMAGED (not this format,
+    or cut short), FOREIGN (the copy of another HNSW file than the one whose sha256 is `digest`, or
+    of another dimension) or CURRENT. Only the header and the size are read."""
     try:
         with open(path_for(hnsw_path), "rb") as fh:
             head = fh.read(HEADER_BYTES)
             size = os.fstat(fh.fileno()).st_size
+    except FileNotFoundError:
+        return MISSING
     except OSError:
-        return False
+        return DAMAGED
     if len(head) < HEADER_BYTES or head[:4] != MAGIC or int.from_bytes(head[4:8], "little") != VERSION:
-        return False
+        return DAMAGED
     count, stored_dim = int.from_bytes(head[8:16], "little"), int.from_bytes(head[16:24], "little")
-    return stored_dim == dim and head[24:56] == bytes.fromhex(digest) and size == _expected_size(count, dim)
+    if stored_dim != dim or head[24:56] != bytes.fromhex(digest):
+        return FOREIGN
+    return CURRENT if size == _expected_size(count, dim) else DAMAGED
+
+
+def current(hnsw_path: Path, dim: int, digest: str) -> bool:
+    """True when the int8 copy beside `hnsw_path` is the one of the HNSW file whose sha256 is `digest`."""
+    return state(hnsw_path, dim, digest) == CURRENT
 
 
 def write(hnsw_path: Path, dim: int, digest: str) -> None:

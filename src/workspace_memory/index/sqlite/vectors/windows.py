@@ -2,7 +2,7 @@
 
 index.rows.share_vectors gives runs of short entries of a huge file one text hash (the hash of
 their texts joined). The vector store keeps that vector once, under the label of the window's
-first entry (vector_sync._LABELED skips an entry whose previous entry of the file has its hash);
+first entry (sync._LABELED skips an entry whose previous entry of the file has its hash);
 these two lookups map between the first entry and the others, by chunk id (ids are consecutive
 within a file, so a window is a range of ids).
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable
 
-from ..base import in_batches
-from ..rows import WINDOW_ENTRIES
+from ...base import in_batches
+from ...rows import WINDOW_ENTRIES
 
 
 def _hashes(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, tuple[str, str]]:
