@@ -38,8 +38,11 @@ REPO = Path(__file__).resolve().parents[1]
 NODE_BIN = REPO / ".node" / "bin"
 PLUGIN_DIR = REPO / "integrations" / "openclaw"
 TOKEN = "test-token-29"
-# Every tool of the engine's tools/list (src/engine-tools.json; memory-core's two under their names).
-TOOLS = {t["name"] for t in json.loads((PLUGIN_DIR / "src" / "engine-tools.json").read_text(encoding="utf-8"))}
+# Every tool of the engine's tools/list (src/engine-tools.json; memory-core's two under their names), but
+# the two that serve OpenClaw's memory runtime, not the agent (src/tools.js RUNTIME_ONLY).
+RUNTIME_ONLY = {"memory_triggers", "memory_status"}
+TOOLS = {t["name"] for t in json.loads((PLUGIN_DIR / "src" / "engine-tools.json").read_text(encoding="utf-8"))
+         } - RUNTIME_ONLY
 CITATION = re.compile(r"^(MEMORY\.md|memory/[\w./-]+\.md|bank/[\w./-]+\.md)#L\d+(-L\d+)?$")
 
 

@@ -40,7 +40,7 @@ def test_equal_by_value_and_hashed_alike(one: object, same: object, other: objec
 
 
 def test_reprs_name_every_field_as_the_dataclasses_did() -> None:
-    assert repr(Term("a")) == "Term(label='a', cjk=False, stem=None)"
+    assert repr(Term("a")) == "Term(label='a', cjk=False, stem=None, glue=None)"
     assert repr(DateRange(D, None)) == "DateRange(start=datetime.date(2025, 11, 27), end=None)"
     assert repr(Filters()) == ("Filters(since=None, until=None, kinds=(), entity_keys=(), window=None, sources=(), "
                                "include_invalid=False)")

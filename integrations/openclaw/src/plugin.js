@@ -19,6 +19,8 @@ import { createMemoryRuntime } from "./runtime.js";
 import { TOOL_NAMES, createGetTool, createPassThroughTools, createSearchTool } from "./tools.js";
 
 export const PLUGIN_ID = "workspace-memory";
+/** How long a service start waits for the engine's warm-up search (see the service's start). */
+export const WARM_WAIT_MS = 3000;
 
 /**
  * @typedef {object} PluginConfig
@@ -155,15 +157,22 @@ export function register(api, host = {}) {
     /**
      * Start the default workspace's engine with the gateway and warm it with one search (its model,
      * vectors and index loaded): OpenClaw awaits a service's start before it reports ready, so the
-     * first memory_search after "ready" is a warm one. Bounded by the call's deadline.
+     * first memory_search after "ready" is a warm one. Awaited for at most WARM_WAIT_MS: when the
+     * plugin is replaced on a config reload, OpenClaw gives a service's start 5 s
+     * (PLUGIN_SERVICE_REPLACEMENT_STOP_TIMEOUT_MS) and fails the reload past it; a first index of a
+     * big workspace, or a loaded machine, takes longer, so the rest of the warm-up goes on unawaited.
      * @param {any} ctx
      */
     async start(ctx) {
       const workspace = resolveWorkspace(pc, { workspaceDir: ctx?.workspaceDir, config: ctx?.config });
       const engine = pool.get(workspace, engineEnv(ctx?.config), keysFor(ctx?.config, undefined, workspace));
       flushCache.prefetch(workspace);
-      await engine.call("memory_search", { query: "warm up", k: 1 })
+      const warm = engine.call("memory_search", { query: "warm up", k: 1 })
         .catch((/** @type {Error} */ err) => ctx?.logger?.warn?.(err.message));
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let timer;
+      await Promise.race([warm, new Promise((resolve) => { timer = setTimeout(resolve, WARM_WAIT_MS); })]);
+      clearTimeout(timer);
     },
     async stop() {
       await pool.closeAll();

@@ -177,32 +177,44 @@ class Filters(Value):
 class Term(Value):
     """One unit of a lexical query: lower-cased words (searched as a phrase) or a CJK run."""
 
-    __slots__ = ("label", "cjk", "stem")
+    __slots__ = ("label", "cjk", "stem", "glue")
 
-    def __init__(self, label: str, cjk: bool = False, stem: str | None = None) -> None:
+    def __init__(self, label: str, cjk: bool = False, stem: str | None = None, glue: str | None = None) -> None:
         self.label = label  # "memorysearch query hybrid", or "記憶索引"
         self.cjk = cjk
         # A one-word term of a language the index does not stem (FTS5's Porter is English): the
         # start every form of the word shares ("remplace" -> "remplac", Snowball), searched as a
         # prefix ("remplac*": remplacer, remplaçait) by every store, through its own Porter.
         self.stem = stem
+        # An identifier of several words as typed, lower case ("billing.retry_limit" for the label
+        # "billing retry_limit"): what the stores look for glued to CJK text (`glued_text`).
+        self.glue = glue
 
     @property
     def words(self) -> list[str]:
         return self.label.split()
 
     @property
+    def glued_text(self) -> str | None:
+        """What may stand glued to Chinese or Japanese text ("在慕尼黑Schwabing区", "错误码E4012",
+        "配置项billing.retry_limit；"), where a word tokenizer sees one token: every store also finds
+        it there as a substring of an entry with CJK text. A letter-or-digit word of three or more
+        ASCII characters, or an identifier of several words as typed (`glue`); else None."""
+        text = self.glue or self.label
+        if self.cjk or len(text) < 3 or not text.isascii() or not (self.glue or text.isalnum()):
+            return None
+        return text
+
+    @property
     def glued(self) -> bool:
-        """A word that may stand glued to Chinese or Japanese text ("在慕尼黑Schwabing区", "错误码E4012"),
-        where a word tokenizer sees one token: every store also finds it there as a substring of an
-        entry with CJK text (a letter-or-digit word of three or more ASCII characters)."""
-        return not self.cjk and len(self.label) >= 3 and self.label.isascii() and self.label.isalnum()
+        return self.glued_text is not None
 
     def glued_in(self, text: str) -> bool:
         """Whether an entry's text holds this glued word inside CJK text, as the stores find it (any case)."""
         from ..tokens import has_cjk
 
-        return has_cjk(text) and self.label in text.casefold()
+        glued = self.glued_text
+        return glued is not None and has_cjk(text) and glued in text.casefold()
 
 
 class ChunkRow(TypedDict, total=False):

@@ -28,16 +28,20 @@ import re
 MARKERS = {
     "de": "wie wann wer ist sind waren haben wir ich der das dem und nicht mit über für letzte letzten gestern "
           "vorgestern woche tagen gemacht passiert passierte denkt hält findet bevorzugt welche welcher welchen "
-          "wohnt arbeitet eine einen einem bei zu auch noch schon erzähl mir",
+          "wohnt arbeitet eine einen einem bei zu auch noch schon erzähl mir wo woher wohin warum wieso vom bis seit "
+          "nach zum zur macht mein meine ihr ihre sein seine montags dienstags mittwochs donnerstags freitags "
+          "samstags sonntags",
     "es": "qué que cómo cuándo dónde quién quiénes cuál cuánto fue hicimos hice hace pasó semana pasada pasado ayer "
           "los las del por para piensa opina prefiere está es el una con háblame le parece de la",
     "fr": "quoi qu'est est sont était fait avons nous les des du dans avec pour hier dernière dernier semaine il "
-          "y le la au une pense préfère qui quel quelle quels quelles c'est est-ce qu'est-ce s'est parle-moi moi",
+          "y le la au une pense préfère qui quel quelle quels quelles c'est est-ce qu'est-ce s'est parle-moi moi où "
+          "était mon ma mes chez",
     "pt": "que quê como quando onde quem é são foi fizemos fiz aconteceu há semana passada passado ontem os dos das "
           "com para não da fala acha prefere vai",
     "it": "che cosa quando dove chi è sono fatto abbiamo successo settimana scorsa scorso ieri il gli della con per "
           "pensa preferisce",
-    "nl": "wat hoe wanneer waar wie zijn hebben wij het een van met vorige gisteren geleden gebeurde denkt vindt",
+    "nl": "wat hoe wanneer waar wie zijn hebben wij het een van met vorige gisteren geleden gebeurde denkt vindt "
+          "mijn naar bij ik heb heeft deze dit",
 }
 _MARKER_SETS: dict[str, frozenset[str]] = {}
 SCRIPTS = (  # (first, last code point, languages)

@@ -114,7 +114,7 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
     filters = u.filters()
     mode = "lexical" if semantic is None else ("semantic" if req.mode == "semantic" else "hybrid")
     pool = max(req.k * settings.candidate_multiplier, MIN_POOL)
-    terms = lexical.query_terms(u.text, u.words)
+    terms = lexical.split_compounds(store, lexical.query_terms(u.text, u.words), u.words)
     if len(terms) > MAX_FTS_TERMS:  # each term is an FTS expression and a document-frequency lookup
         notices.append(f"the query has {len(terms)} distinct words; the first {MAX_FTS_TERMS} were searched "
                        "by words (the whole query by meaning)")

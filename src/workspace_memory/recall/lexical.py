@@ -33,6 +33,9 @@ CONTEXT_SHARE = 0.7
 _NONE: frozenset[str] = frozenset()
 # "Maria's" and "the Smiths'" are searched as "Maria" and "the Smiths", not as the phrase "maria s".
 _POSSESSIVE = r"(?<=\w)['’]s\b|(?<=\ws)['’](?!\w)"
+# Words joined by punctuation, no space ("billing.retry_limit", "v2/api-keys"), quotes or a
+# bracket around them.
+_IDENTIFIER = r"[^\w\s]*(\w+(?:[.\-/:@#]+\w+)+)[^\w\s]*"
 # A CJK run longer than this is a phrase or a sentence: it is searched as its pieces (cjk_pieces).
 WHOLE_RUN = 3
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff66-\uff9f"
@@ -42,7 +45,8 @@ _patterns: dict[str, re.Pattern[str]] = {}
 def _pattern(name: str) -> re.Pattern[str]:
     """The module's patterns, compiled on first use: a cold recall of a plain ASCII query needs only some."""
     if name not in _patterns:
-        _patterns[name] = re.compile({"cjk_run": f"[{_CJK}]+", "word": r"\w+", "possessive": _POSSESSIVE}[name])
+        _patterns[name] = re.compile({"cjk_run": f"[{_CJK}]+", "word": r"\w+", "possessive": _POSSESSIVE,
+                                     "identifier": _IDENTIFIER}[name])
     return _patterns[name]
 
 
@@ -89,8 +93,10 @@ def query_terms(text: str, table=None) -> list[Term]:
         if label in seen:
             continue
         seen.add(label)
-        # "memorySearch.query.hybrid" -> the phrase "memorysearch query hybrid"
-        terms.append(Term(label))
+        # "memorySearch.query.hybrid" -> the phrase "memorysearch query hybrid", kept as typed too
+        # for where it stands glued to CJK text (Term.glue: "配置项billing.retry_limit；")
+        glue = _pattern("identifier").fullmatch(plain.strip().lower()) if len(words) > 1 else None
+        terms.append(Term(label, glue=glue.group(1) if glue and glue.group(1).isascii() else None))
     stop = stopwords(table)
     content = [t for t in terms if t.label not in stop] or terms
     algorithm = getattr(table, "STEMMER", None)
@@ -111,7 +117,84 @@ def with_stem(term: Term, algorithm: str) -> Term:
     stem, folded = _fold(stemmer.stemWord(word)), _fold(word)
     if len(stem) < 3 or stem == folded or not folded.startswith(stem):
         return term  # "Straße" -> "strass" is no start of "straße": the word itself
+    # The index puts a prefix through its Porter as it does its words: "doming"* is searched as
+    # "dome"*, which no "domingos" (indexed "domingo") starts. So the prefix is cut back to a start
+    # Porter leaves as it is ("domin"*), which every Porter form of the word still begins with.
+    porter = _stemmer("porter")
+    while porter is not None and len(stem) > 3 and porter.stemWord(stem) != stem:
+        stem = stem[:-1]
+    if porter is not None and porter.stemWord(stem) != stem:
+        return term
     return Term(word, stem=stem)
+
+
+# A compound of a language that writes them as one word (German, Dutch: `COMPOUNDS` in its table) is
+# split when no entry holds it whole; each part has at least this many letters.
+COMPOUND_PART = 4
+# Letters that join the parts of a compound ("Geburtstag|s|geschenk", "Wochen|ende"), left off the head.
+_LINKS = ("s", "es", "n", "en")
+
+
+def split_compounds(store: Store, terms: list[Term], table=None) -> list[Term]:
+    """`terms` with each compound no entry holds split into parts the index knows.
+
+    German and Dutch write a compound as one word (or with a hyphen): a note says "Zahnarzt" and
+    "Termin", the question "Zahnarzttermin"; a note says "Testsuite" and "Pipeline", the question
+    "Test-Pipeline". In a language whose table sets `COMPOUNDS`, a term that no entry holds, of one
+    long word or of words joined by a hyphen, is searched as its parts: every part but the last as a
+    prefix (the first part of other compounds: "zahnarzt*" finds "Zahnarztpraxis"), the last as a
+    word (with its stem). A one-word compound is cut where the last part is a word some entry holds
+    and the rest (less a joining "s", "en" ...) starts one; the longest such last part wins. The
+    index's own words are the dictionary: no word list, nothing for a term that is found whole.
+    """
+    if not getattr(table, "COMPOUNDS", False):
+        return terms
+    maybe = [t for t in terms if _may_be_compound(t)]
+    if not maybe:
+        return terms
+    dfs = store.document_frequencies(maybe)
+    algorithm = getattr(table, "STEMMER", None)
+    out: list[Term] = []
+    for term in terms:
+        # a plural or inflected compound is cut on its stem ("Geburtstagsgeschenke" -> "geburtstagsgeschenk")
+        parts = _compound_parts(store, term.stem or term.label) if term in maybe and not dfs[term.label] else None
+        if not parts:
+            out.append(term)
+            continue
+        *heads, last = parts
+        out.extend(Term(head, stem=head) for head in heads)
+        last_term = Term(last)
+        out.append(with_stem(last_term, algorithm) if algorithm else last_term)
+    return list(dict.fromkeys(out))
+
+
+def _may_be_compound(term: Term) -> bool:
+    """One long word of letters, or a few words of letters joined by hyphens ("Test-Pipeline")."""
+    if term.cjk:
+        return False
+    words = term.label.split()
+    if len(words) == 1:
+        return len(term.stem or term.label) >= 2 * COMPOUND_PART and term.label.isalpha()
+    hyphens = term.glue is not None and set(re.sub(r"\w", "", term.glue)) == {"-"}
+    return hyphens and len(words) <= 3 and all(w.isalpha() and len(w) >= 2 for w in words)
+
+
+def _compound_parts(store: Store, label: str) -> list[str] | None:
+    """The parts of a compound the index holds (see split_compounds), or None."""
+    words = label.split()
+    if len(words) > 1:
+        return words
+    word = label
+    for cut in range(COMPOUND_PART, len(word) - COMPOUND_PART + 1):
+        head, last = word[:cut], word[cut:]
+        if not store.document_frequencies([Term(last)])[last]:
+            continue
+        heads = [head] + [head[: -len(link)] for link in _LINKS
+                          if head.endswith(link) and len(head) - len(link) >= COMPOUND_PART]
+        for candidate in reversed(heads):  # the shortest start first: "geburtstag*" also finds "geburtstags"
+            if store.document_frequencies([Term(candidate, stem=candidate)])[candidate]:
+                return [candidate, last]
+    return None
 
 
 _stemmers: dict[str, object] = {}

@@ -102,7 +102,7 @@ def frequencies(conn: psycopg.Connection, ws: list[int], terms: Sequence[Term],
             extra = conn.execute(
                 f"SELECT count(*) FROM chunks c WHERE workspace_id = ANY(%s) AND cjk AND lower(text) LIKE %s"
                 f" AND NOT COALESCE(words @@ %s::tsquery, false){_and(role)}",
-                (ws, _like(term.label), tsquery_phrase(term_words(term), MAIN))).fetchone()[0]
+                (ws, _like(term.glued_text or ""), tsquery_phrase(term_words(term), MAIN))).fetchone()[0]
             main, anywhere = out[term.label]
             out[term.label] = (main + extra, anywhere + extra)
     return out
@@ -157,7 +157,7 @@ class TsSearch:
         if "memory" not in self.sources(filters):
             return []  # Markdown entries only, and the filters leave them out (or there are none)
         where, params = filter_sql(filters, DIALECT)
-        return _cjk_candidates(self.conn, self.ws, term.label, f"{SOURCES['memory'][0]}{_and(where)}", params, limit,
+        return _cjk_candidates(self.conn, self.ws, term.glued_text or "", f"{SOURCES['memory'][0]}{_and(where)}", params, limit,
                                self.dfs["memory"][term.label][0], fold=True)
 
 

@@ -104,7 +104,7 @@ class FtsSearch:
         if not filters.source_roles()[0]:
             return []  # Markdown entries only, and the filters leave them out
         where, params = filter_sql(filters.replace(sources=("memory",)), DIALECT)
-        return _cjk_candidates(self.conn, term.label, where, params, limit)
+        return _cjk_candidates(self.conn, term.glued_text or "", where, params, limit)
 
 
 def _newest_bm25(conn: sqlite3.Connection, table: str, terms: Sequence[Term], ids: list[int],
@@ -159,7 +159,7 @@ def count_matches(conn: sqlite3.Connection, term: Term, table: str = "chunks_fts
                 "SELECT COUNT(*) FROM chunks_trigram JOIN chunks c ON c.id = chunks_trigram.rowid"
                 " WHERE chunks_trigram MATCH ? AND c.role IS NOT 'session' AND c.id NOT IN"
                 f" (SELECT rowid FROM {table} WHERE {table} MATCH ?)",
-                (fts_phrase(term), f"{_MAIN} : {fts_phrase(term)}")).fetchone()[0]
+                ('"' + (term.glued_text or "").replace('"', "") + '"', f"{_MAIN} : {fts_phrase(term)}")).fetchone()[0]
         return count
     if table != FTS_TABLES[0]:
         return 0  # CJK runs are counted once, over the trigram table that holds every source

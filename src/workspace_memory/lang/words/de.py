@@ -54,3 +54,6 @@ LABELS = frozenset(
     mai juni juli august september oktober november dezember""".split()
 )
 STEMMER = "german"
+# Compounds are one word ("Zahnarzttermin", "tandartsafspraak"): a question's compound no entry holds
+# is searched as its parts (recall/lexical.split_compounds).
+COMPOUNDS = True

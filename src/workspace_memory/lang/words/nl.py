@@ -36,3 +36,6 @@ LABELS = frozenset(
     december""".split()
 )
 STEMMER = "dutch"
+# Compounds are one word ("Zahnarzttermin", "tandartsafspraak"): a question's compound no entry holds
+# is searched as its parts (recall/lexical.split_compounds).
+COMPOUNDS = True
