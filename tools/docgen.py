@@ -17,6 +17,8 @@ import ast
 import re
 from pathlib import Path
 
+import click
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "workspace_memory"
 WIDTH = 100  # the help's width, fixed so that the reference does not depend on the terminal
@@ -26,8 +28,6 @@ SUMMARY_CHARS = 220  # a docstring's first sentence longer than this is cut at a
 
 def cli_reference() -> str:
     """Markdown: a section per `memory` command (groups and their subcommands), each its --help."""
-    import click
-
     from workspace_memory.cli.app import cli
 
     root = cli.make_context("memory", [], resilient_parsing=True, terminal_width=WIDTH, max_content_width=WIDTH)
@@ -47,9 +47,9 @@ def cli_reference() -> str:
     return "\n".join(parts)
 
 
-def _help_section(path: tuple[str, ...], command: object, ctx: object) -> str:
-    text = command.get_help(ctx)  # type: ignore[attr-defined]
-    lines = [line.rstrip() for line in text.splitlines()]
+def _help_section(path: tuple[str, ...], command: click.Command, ctx: click.Context) -> str:
+    """A heading (deeper for a subcommand) and the command's help as a text block."""
+    lines = [line.rstrip() for line in command.get_help(ctx).splitlines()]
     heading = "#" * min(len(path) + 1, 4)
     return f"{heading} {' '.join(path)}\n\n```text\n" + "\n".join(lines) + "\n```\n"
 
