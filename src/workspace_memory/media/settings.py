@@ -7,6 +7,9 @@
     ocr = "rapidocr"                        # "rapidocr" | "tesseract" | "none"
     tesseract_languages = "eng+deu"         # tesseract's -l, when ocr = "tesseract"
     timeout = 120                           # seconds one file's extraction may take
+    embedding = "gemini"                    # default "none": images and audio also embedded as
+    embedding_model = "gemini-embedding-2"  #   themselves, remotely (media_space.py; the key and
+    embedding_dimensions = 768              #   base_url are [embedding.gemini]'s)
 
 A plain class (not a dataclass): the indexer reads these settings on every sync, a recall's too.
 """
@@ -23,19 +26,25 @@ DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024  # OpenClaw's default for one multimod
 MAX_FILE_BYTES_LIMIT = 1024 * 1024 * 1024  # what max_file_bytes may be set to at most
 DEFAULT_TIMEOUT = 120.0
 PENDING = "pending:"  # a media file's hash prefix while its text waits for `memory index`
-KEYS = ("enabled", "modalities", "max_file_bytes", "ocr", "tesseract_languages", "timeout")
+EMBEDDINGS = ("none", "gemini")  # who embeds the media files themselves (media_space.py)
+MEDIA_MODELS = ("gemini-embedding-2", "gemini-embedding-2-preview")  # Gemini's multimodal embedding models
+KEYS = ("enabled", "modalities", "max_file_bytes", "ocr", "tesseract_languages", "timeout", "embedding",
+        "embedding_model", "embedding_dimensions")
 
 
 class MediaSettings:
     """The `[media]` table, checked."""
 
-    __slots__ = ("enabled", "modalities", "max_file_bytes", "ocr", "tesseract_languages", "timeout")
+    __slots__ = ("enabled", "modalities", "max_file_bytes", "ocr", "tesseract_languages", "timeout", "embedding",
+                 "embedding_model", "embedding_dimensions")
 
     def __init__(self, enabled: bool = False, modalities: tuple[str, ...] = MODALITIES,
                  max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, ocr: str = "rapidocr",
-                 tesseract_languages: str = "eng", timeout: float = DEFAULT_TIMEOUT) -> None:
+                 tesseract_languages: str = "eng", timeout: float = DEFAULT_TIMEOUT, embedding: str = "none",
+                 embedding_model: str = MEDIA_MODELS[0], embedding_dimensions: int | None = None) -> None:
         self.enabled, self.modalities, self.max_file_bytes = enabled, modalities, max_file_bytes
         self.ocr, self.tesseract_languages, self.timeout = ocr, tesseract_languages, timeout
+        self.embedding, self.embedding_model, self.embedding_dimensions = embedding, embedding_model, embedding_dimensions
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> MediaSettings:
@@ -63,7 +72,25 @@ class MediaSettings:
         timeout = section.get("timeout", DEFAULT_TIMEOUT)
         if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 1 <= timeout <= 3600:
             raise ValueError("[media] timeout must be a number of seconds from 1 to 3600")
-        return cls(enabled, modalities, size, ocr, languages, float(timeout))
+        embedding = section.get("embedding", "none")
+        if embedding not in EMBEDDINGS:
+            raise ValueError(f"[media] embedding must be one of: {', '.join(EMBEDDINGS)}")
+        model = section.get("embedding_model", MEDIA_MODELS[0])
+        if model not in MEDIA_MODELS:
+            raise ValueError(f"[media] embedding_model must be one of: {', '.join(MEDIA_MODELS)} (Gemini's "
+                             "multimodal models)")
+        dims = section.get("embedding_dimensions")
+        if dims is not None and (isinstance(dims, bool) or not isinstance(dims, int) or not 128 <= dims <= 3072):
+            raise ValueError("[media] embedding_dimensions must be a whole number from 128 to 3072")
+        return cls(enabled, modalities, size, ocr, languages, float(timeout), embedding, model, dims)
+
+    @property
+    def embedded(self) -> tuple[str, ...]:
+        """The modalities whose files are embedded as themselves (images and audio, when `embedding` is
+        chosen and media is on): Gemini's multimodal model takes both, as OpenClaw sends them."""
+        if not self.enabled or self.embedding == "none":
+            return ()
+        return tuple(m for m in self.modalities if m in ("image", "audio"))
 
     def suffixes(self) -> tuple[str, ...]:
         """The file suffixes the scan picks up (none when media is off)."""
