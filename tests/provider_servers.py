@@ -14,7 +14,8 @@ Gemini's multimodal gemini-embedding-2 (the shape OpenClaw 2026.9.6 sends): a re
 hold an `inlineData` {mimeType, data: base64} beside a text label; the server decodes it and
 "sees" what `pictures` says the file (by its sha256) shows, else only the label. Text for that
 model carries its task as a prefix ("task: search result | query: "), which it reads and drops; a
-taskType sent to it is refused (400), as are bad base64 and a MIME type of another kind.
+taskType sent to it is refused (400), as are bad base64 and a MIME type of another kind. A file it
+"sees" is embedded by what it shows (its label aside, as a model looking at the picture would).
 """
 
 from __future__ import annotations
@@ -151,7 +152,8 @@ class ProviderServer(RecordingServer):
                 return None
             digest = hashlib.sha256(data).hexdigest()
             self.media_seen.append((inline["mimeType"], digest))
-            seen.append(self.pictures.get(digest, ""))
+            if digest in self.pictures:
+                return self.pictures[digest]
         return " ".join(seen)
 
 

@@ -10,6 +10,12 @@ plugin's CLI, which runs the engine with the plugin's environment) reads the wor
 only (the voice note is not read), the photo's OCR text is found and cited as the photo's lines,
 and the engine the gateway started holds the overlay in its environment. Without it: no `[media]`,
 and the photo's words are found nowhere.
+
+Third, OpenClaw's own multimodal choice, `memory.search.provider: "gemini"`, `model:
+"gemini-embedding-2"` with its key in `memory.search.remote.apiKey`: the plugin passes `[media]
+embedding = "gemini"` and the key (as GEMINI_API_KEY, keys.js); `openclaw memory index` sends the
+photo (no words in it, OCR off) to the loopback Gemini of tests/provider_servers.py, which "sees" a
+red bicycle, and the gateway's memory_search finds it by that; the key is in no answer, log or file.
 """
 
 from __future__ import annotations
@@ -20,11 +26,14 @@ from pathlib import Path
 import pytest
 
 from conftest import build_workspace, memory_executable
+from provider_servers import serving
+from test_openclaw_keys import KEY_VARS
 from test_openclaw_plugin import OpenClaw, _details, _toolchain, running_gateway
 
 pytestmark = pytest.mark.node
 pytest.importorskip("rapidocr", reason="the media extra (pip install 'workspace-memory[media]')")
 from test_media import png_bytes, text_picture, wav_bytes  # noqa: E402  (Pillow: the media extra)
+from test_media_space import SHOWS, _jpeg  # noqa: E402
 
 PHOTO = "memory/2025-11-28-whiteboard.png"
 WORDS = ["Kombucha budget review", "Ferment the new batch Friday"]
@@ -85,3 +94,34 @@ def test_without_the_setting_the_photo_is_not_read(tmp_path: Path) -> None:
     assert not any(c.startswith(PHOTO) for c in citations), citations
     assert b"MEMORY_CONFIG_OVERLAY=" not in environ
     assert not (oc.workspace / ".memory" / "media").exists()
+
+
+def test_openclaws_gemini_embedding_2_embeds_the_photo_through_the_plugin(tmp_path: Path) -> None:
+    import hashlib
+
+    _toolchain()
+    key = "gk-Pl4gInK3yQ8w2Zx"
+    with serving(key) as server:
+        ws = build_workspace(tmp_path / "workspace")
+        photo = _jpeg("red")
+        (ws / "memory" / "2025-11-28-IMG_0815.jpg").write_bytes(photo)
+        server.pictures[hashlib.sha256(photo).hexdigest()] = SHOWS
+        (ws / "memory.toml").write_text(f'[embedding]\nprovider = "fake"\n\n[embedding.gemini]\nbase_url = '
+                                        f'"{server.base("gemini")}"\n\n[media]\nocr = "none"\n', encoding="utf-8")
+        oc = OpenClaw(tmp_path, ws, memory_executable())
+        oc.write_config(memory_executable(), search={
+            "provider": "gemini", "model": "gemini-embedding-2", "outputDimensionality": 128,
+            "remote": {"apiKey": key}, "multimodal": {"enabled": True, "modalities": ["image"]}})
+        # the engine's own settings decide its text space; no key comes from the environment
+        oc.env = {k: v for k, v in oc.env.items() if k != "MEMORY_EMBED_PROVIDER" and k not in KEY_VARS}
+        indexed = oc.run("memory", "index", timeout=900)
+        assert indexed.returncode == 0, indexed.stderr
+        assert "1 file(s) embedded by gemini/gemini-embedding-2/128" in indexed.stdout + indexed.stderr
+        assert [m for m, _ in server.media_seen] == ["image/jpeg"]
+        with running_gateway(oc, oc.env) as gw:
+            answer = gw.invoke("memory_search", {"query": "red bicycle", "maxResults": 3})
+        citations = [r["citation"] for r in _details(answer)["results"]]
+        assert any(c.startswith("memory/2025-11-28-IMG_0815.jpg#L") for c in citations), citations
+        assert {r["headers"].get("X-Goog-Api-Key") for r in server.requests} == {key}
+    assert key not in json.dumps(answer) + (tmp_path / "gateway.log").read_text(encoding="utf-8", errors="replace")
+    assert not [p for p in (ws / ".memory").rglob("*") if p.is_file() and key.encode() in p.read_bytes()]
