@@ -18,9 +18,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from ..errors import ProviderTimeout, ProviderUnavailable
 from .remote import RemoteEmbedder
-from .wire import GeminiWire, WireError
+from .wire import GeminiWire
 
 if TYPE_CHECKING:
     from .config import EmbeddingConfig
@@ -62,21 +61,8 @@ class MediaEmbedder:
         return self.remote.embed_query(text)
 
     def _request(self, files: Sequence[tuple[str, str, bytes]]) -> np.ndarray:
-        remote = self.remote
-        path, payload = self.wire.media_request(remote.model, files, remote.dimensions)
-        try:
-            body = remote.call(lambda timeout: remote.endpoint.post(path, payload, timeout=timeout))
-            try:
-                rows = self.wire.vectors(body, len(files))
-            except WireError as exc:
-                raise remote.unavailable(str(exc)) from None
-            vectors = remote.to_array(rows)
-        except ProviderUnavailable as exc:
-            if getattr(exc, "opens_breaker", True):
-                remote.breaker.failed(getattr(exc, "reason", str(exc)), isinstance(exc, ProviderTimeout))
-            raise
-        remote.breaker.succeeded()
-        return vectors
+        path, payload = self.wire.media_request(self.remote.model, files, self.remote.dimensions)
+        return self.remote.send(path, payload, len(files))[0]
 
 
 def split(items: Sequence[T], size: Callable[[T], int]) -> list[list[T]]:
