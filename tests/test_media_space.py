@@ -69,7 +69,7 @@ def _jpeg(color: str, size: tuple[int, int] = (320, 240)) -> bytes:
 
 
 def _workspace(root: Path, server: ProviderServer, embedding: str = "gemini", extra: str = "") -> Path:
-    (root / "memory").mkdir(parents=True)
+    (root / "memory").mkdir(parents=True, exist_ok=True)
     (root / "memory" / "2026-11-20.md").write_text(
         "# 2026-11-20\n\n- Cleaned the garage and sorted the winter tyres.\n- Called Ana about the plumber.\n",
         encoding="utf-8")
@@ -168,3 +168,16 @@ def test_a_file_over_the_limit_or_not_an_image_is_never_sent(tmp_path: Path) -> 
         out = _index(root, ENV)
         assert [m for m, _ in server.media_seen] == ["image/jpeg"]  # the red photo only
         assert "2 file(s) not sent" in out
+
+
+def test_the_media_space_on_every_store(store: str, workspace: Path) -> None:
+    """The media channel asks the store for a file's entries (Store.entries_in): SQLite and Postgres."""
+    with serving(KEY) as server:
+        root = _workspace(workspace, server)
+        _index(root, ENV)
+        hits = [r for r in _found(root, "red bicycle")["results"] if r["source"].startswith(PHOTO)]
+        assert hits and all("media" in r["explain"]["found_by"] for r in hits), store
+        # a filter applies to the media channel's entries too
+        later = json.loads(run_ok(root, "recall", "red bicycle", "--json", "--mode", "hybrid", "--since",
+                                  "2026-11-25", now=NOW, env=ENV))
+        assert not any(r["source"].startswith(PHOTO) for r in later["results"])
