@@ -26,7 +26,7 @@ $(BIN)/python:
 $(STAMP): pyproject.toml Makefile | $(BIN)/python
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q torch==2.13.0
-	$(BIN)/python -m pip install -q -e '.[local,dev,media]'
+	$(BIN)/python -m pip install -q -e '.[local,dev,media,speech]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -9,10 +9,19 @@ one with 401 and a message that echoes the key, as some providers do, so tests s
 never repeats it. `script` is a list of failures for the next requests, in order: an int status
 (with `retry_after` for the first), "badjson", or "hang" (answer after `hang_seconds`).
 `slow_queries` delays only gemini's embedContent (the question's request).
+
+Gemini's multimodal gemini-embedding-2 (the shape OpenClaw 2026.9.6 sends): a request's parts may
+hold an `inlineData` {mimeType, data: base64} beside a text label; the server decodes it and
+"sees" what `pictures` says the file (by its sha256) shows, else only the label. Text for that
+model carries its task as a prefix ("task: search result | query: "), which it reads and drops; a
+taskType sent to it is refused (400), as are bad base64 and a MIME type of another kind. A file it
+"sees" is embedded by what it shows (its label aside, as a model looking at the picture would).
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import re
 import time
@@ -52,6 +61,8 @@ class ProviderServer(RecordingServer):
         self.hang_seconds = 2.0
         self.slow_queries = 0.0
         self.dead = False  # every request fails with 500
+        self.pictures: dict[str, str] = {}  # sha256 of a media file -> what gemini-embedding-2 sees in it
+        self.media_seen: list[tuple[str, str]] = []  # (mimeType, sha256) of each inline file received
         super().__init__()
 
     def base(self, provider: str) -> str:
@@ -105,15 +116,45 @@ class ProviderServer(RecordingServer):
         model, _, method = path.removeprefix("/v1beta/").partition(":")
         if method == "embedContent":
             time.sleep(self.slow_queries)
+            text = self._seen(model, body)
+            if text is None:
+                return send_json(handler, 400, {"error": {"message": "bad request for this model"}})
             dim = dim_for(model, body.get("outputDimensionality"))
-            return send_json(handler, 200, {"embedding": {"values": bag_of_words(body["content"]["parts"][0]["text"],
-                                                                                  dim)}})
+            return send_json(handler, 200, {"embedding": {"values": bag_of_words(text, dim)}})
         if method == "batchEmbedContents":
             assert all(r["model"] == model for r in body["requests"]), "each request names the path's model"
+            texts = [self._seen(model, r) for r in body["requests"]]
+            if None in texts:
+                return send_json(handler, 400, {"error": {"message": "bad request for this model"}})
             return send_json(handler, 200, {"embeddings": [
-                {"values": bag_of_words(r["content"]["parts"][0]["text"], dim_for(model, r.get("outputDimensionality")))}
-                for r in body["requests"]]})
+                {"values": bag_of_words(t, dim_for(model, r.get("outputDimensionality")))}  # type: ignore[arg-type]
+                for t, r in zip(texts, body["requests"], strict=True)]})
         return send_json(handler, 404, {"error": {"message": f"no method {method}"}})
+
+    def _seen(self, model: str, request: dict) -> str | None:
+        """What the model reads in one request's parts (None: a request it would refuse)."""
+        parts = request["content"]["parts"]
+        if model != "models/gemini-embedding-2":
+            return parts[0]["text"]
+        if "taskType" in request:
+            return None  # gemini-embedding-2 takes its task in the text
+        seen = []
+        for part in parts:
+            if "text" in part:
+                seen.append(re.sub(r"^(task: [\w ]+ \| query: |title: none \| text: )", "", part["text"]))
+                continue
+            inline = part.get("inlineData") or {}
+            try:
+                data = base64.b64decode(inline["data"], validate=True)
+            except (KeyError, binascii.Error):
+                return None
+            if not str(inline.get("mimeType", "")).startswith(("image/", "audio/")):
+                return None
+            digest = hashlib.sha256(data).hexdigest()
+            self.media_seen.append((inline["mimeType"], digest))
+            if digest in self.pictures:
+                return self.pictures[digest]
+        return " ".join(seen)
 
 
 @contextmanager

@@ -26,7 +26,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("facts",),  # the domain: Fact, entities, supersession, text matching
     ("embed",),  # providers
     ("index",),  # the store boundary and the stores
-    ("recall", "reflect", "doctor", "spaces"),  # the pipelines, side by side (spaces: index --estimate, batch jobs)
+    ("recall", "reflect", "doctor", "spaces", "media_space"),  # the pipelines, side by side (spaces: index
+    # --estimate, batch jobs; media_space: images and recordings embedded remotely, when chosen)
     ("api",),  # Memory, assembled from the parts above
     ("ui", "mcp"),  # shells over api: the web page, the MCP server (served by `memory ui` / `memory mcp`)
     ("cli", "bank_templates"),  # the command line, which starts the other shells

@@ -193,6 +193,10 @@ class Memory(StoreOps, AgentOps, Following):
 
         notices, embedded = self.vector_space.index(progress, before_update, changed=report.dirty)
         report.notices += notices
+        if "media" in self.workspace.config:  # images and recordings in a space of their own, when chosen
+            from ..media_space import index_space
+
+            report.notices += index_space(self.workspace, self.embedding_config)
         if embedded is None:
             return report
         report.embedded = embedded
@@ -280,6 +284,8 @@ class Memory(StoreOps, AgentOps, Following):
             return recall(store, request.replace(mode="lexical"), semantic=None, notices=notices, **args)
         if semantic is not None:
             answer["space"] = semantic.embedder.identity()  # which embedding space was searched
+            if semantic.media is not None and semantic.media.problem:
+                answer["notices"].append(semantic.media.problem)
         return answer
 
     def _semantic_channel(self, mode: str, store: Store):  # (recall.semantic.SemanticChannel | None, notices)
@@ -292,8 +298,13 @@ class Memory(StoreOps, AgentOps, Following):
         from ..recall.semantic import SemanticChannel
 
         embedder, vectors = found
+        media = None
+        if "media" in self.workspace.config:  # images and recordings in their own space (media_space.py)
+            from ..media_space import MediaChannel
+
+            media = MediaChannel.open(self.workspace, self.embedding_config, store)
         return SemanticChannel(vectors, embedder, semantic_only=mode == "semantic", settings=self.recall_settings,
-                               measured=self.vector_space.measured_calibration(embedder)), notices
+                               measured=self.vector_space.measured_calibration(embedder), media=media), notices
 
     def _with_sources(self, request: RecallRequest) -> tuple[RecallRequest, list[str]]:
         """The request with its sources spelled out ([recall] sources when it names none), and a

@@ -182,10 +182,20 @@ class RemoteEmbedder:
         if budget is not None:
             self.breaker.check(budget)
         path, payload = self.wire.request(self.model, [t or " " for t in texts], kind, self.dimensions)
+        arr, body = self.send(path, payload, len(texts), budget if budget is not None else self.total_timeout)
+        self.texts_sent += len(texts)
+        used = self.wire.used_tokens(body)
+        self.tokens += used if used is not None else sum(estimate_tokens(t) for t in texts)
+        return arr
+
+    def send(self, path: str, payload: Any, n: int, budget: float | None = None) -> tuple[np.ndarray, Any]:
+        """POST one request for `n` vectors (retried, within `budget`), read them back checked and
+        normalised, and open or close the breaker by the outcome: (vectors, the answer's body).
+        embed.media sends its multimodal requests through it too."""
         try:
-            body = self._post(path, payload, budget if budget is not None else self.total_timeout)
+            body = self._post(path, payload, self.total_timeout if budget is None else budget)
             try:
-                rows = self.wire.vectors(body, len(texts))
+                rows = self.wire.vectors(body, n)
             except WireError as exc:
                 raise self.unavailable(str(exc)) from None
             arr = self.to_array(rows)
@@ -194,10 +204,7 @@ class RemoteEmbedder:
                 self.breaker.failed(getattr(exc, "reason", str(exc)), isinstance(exc, ProviderTimeout))
             raise
         self.breaker.succeeded()
-        self.texts_sent += len(texts)
-        used = self.wire.used_tokens(body)
-        self.tokens += used if used is not None else sum(estimate_tokens(t) for t in texts)
-        return arr
+        return arr, body
 
     def to_array(self, rows: list[Any]) -> np.ndarray:
         """Check vectors from an answer (equal lengths, this space's dimension, finite) and normalise them."""

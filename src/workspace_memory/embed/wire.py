@@ -9,6 +9,8 @@ splitting and the retries are embed.remote's, the same for all.
     openai              POST {base}/embeddings {model, input[], dimensions}   none
     gemini              POST {base}/models/{m}:embedContent (a query)         taskType RETRIEVAL_QUERY /
                         POST {base}/models/{m}:batchEmbedContents (documents)          RETRIEVAL_DOCUMENT
+                        (gemini-embedding-2: a task prefix in the text instead; an image or a
+                        recording as an inlineData part beside its label: GeminiWire.media_request)
     voyage              POST {base}/embeddings {model, input[], input_type}   input_type query / document
     mistral             POST {base}/embeddings {model, input[]}               none
     ollama              POST {base}/api/embed {model, input[], dimensions}    none
@@ -20,6 +22,7 @@ with its own tokenizer: our estimate (tokens.estimate_tokens) is about 4 charact
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -107,36 +110,63 @@ class OpenAIWire(Wire):
 
 class GeminiWire(Wire):
     """Gemini API: embedContent for one query, batchEmbedContents (100 a request) for documents;
-    2,048 tokens an input; `outputDimensionality` shortens; the key in `x-goog-api-key`."""
+    2,048 tokens an input; `outputDimensionality` shortens; the key in `x-goog-api-key`.
+
+    gemini-embedding-2 (multimodal) takes no taskType: the task is a prefix of the text
+    ("task: search result | query: ..." for a question, "title: none | text: ..." for a passage),
+    and an image or a recording is an `inlineData` part ({mimeType, data: base64}) beside a text part
+    that names it. That shape is OpenClaw 2026.9.6's own (extensions/google/embedding-provider.ts and
+    its memory host's multimodal chunks, read from its package in .node/), as sent to Google's API."""
 
     name = "gemini"
     label = "Gemini"
     key_envs = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
     base_url = "https://generativelanguage.googleapis.com/v1beta"
     model = "gemini-embedding-001"
-    dims = {"gemini-embedding-001": 3072, "text-embedding-004": 768}
+    dims = {"gemini-embedding-001": 3072, "text-embedding-004": 768, "gemini-embedding-2": 3072,
+            "gemini-embedding-2-preview": 3072}
     max_texts = 100
     max_text_tokens = 2000
     key_required = True
+    # gemini-embedding-2's task prefixes (OpenClaw's GEMINI_EMBEDDING_2_TASK_PREFIXES)
+    PREFIXES: ClassVar[dict[str, str]] = {QUERY: "task: search result | query: ", DOCUMENT: "title: none | text: "}
 
     def auth_headers(self, key: str | None) -> dict[str, str]:
         return {"x-goog-api-key": key} if key else {}
 
+    @staticmethod
+    def model_path(model: str) -> str:
+        return model if model.startswith("models/") else f"models/{model}"
+
+    def _item(self, name: str, parts: list[dict[str, Any]], kind: str, dimensions: int | None) -> dict[str, Any]:
+        """One request of a batch (or the body of embedContent, without its model)."""
+        item: dict[str, Any] = {"model": name, "content": {"parts": parts}}
+        if name.removeprefix("models/") != "gemini-embedding-2":
+            item["taskType"] = "RETRIEVAL_QUERY" if kind == QUERY else "RETRIEVAL_DOCUMENT"
+        elif all("text" in p for p in parts):  # the stable model says the task in the text
+            parts[0] = {"text": self.PREFIXES[kind] + parts[0]["text"]}
+        if dimensions is not None:
+            item["outputDimensionality"] = dimensions
+        return item
+
     def request(self, model: str, texts: Sequence[str], kind: str, dimensions: int | None) -> tuple[str, Any]:
-        name = model if model.startswith("models/") else f"models/{model}"
-        task = "RETRIEVAL_QUERY" if kind == QUERY else "RETRIEVAL_DOCUMENT"
-
-        def one(text: str) -> dict[str, Any]:
-            item: dict[str, Any] = {"model": name, "content": {"parts": [{"text": text}]}, "taskType": task}
-            if dimensions is not None:
-                item["outputDimensionality"] = dimensions
-            return item
-
+        name = self.model_path(model)
         if kind == QUERY and len(texts) == 1:
-            body = one(texts[0])
+            body = self._item(name, [{"text": texts[0]}], kind, dimensions)
             del body["model"]  # embedContent names the model in its path only
             return f"{name}:embedContent", body
-        return f"{name}:batchEmbedContents", {"requests": [one(t) for t in texts]}
+        return f"{name}:batchEmbedContents", {"requests": [self._item(name, [{"text": t}], kind, dimensions)
+                                                           for t in texts]}
+
+    def media_request(self, model: str, files: Sequence[tuple[str, str, bytes]],
+                      dimensions: int | None) -> tuple[str, Any]:
+        """batchEmbedContents for media files, each (label, MIME type, bytes): the label as a text
+        part and the bytes inline, as OpenClaw sends a multimodal memory file."""
+        name = self.model_path(model)
+        return f"{name}:batchEmbedContents", {"requests": [
+            self._item(name, [{"text": label}, {"inlineData": {"mimeType": mime,
+                                                               "data": base64.b64encode(data).decode("ascii")}}],
+                       DOCUMENT, dimensions) for label, mime, data in files]}
 
     def vectors(self, body: Any, n: int) -> list[Any]:
         if not isinstance(body, dict):

@@ -363,6 +363,10 @@ class RecallReads(Protocol):
         """The rows of these entries (those that exist, and pass `filters` when given)."""
         ...
 
+    def entries_in(self, paths: Sequence[str], filters: Filters) -> dict[int, str]:
+        """The entries of these files that pass `filters`: id -> path (the media space's hits, recall.semantic)."""
+        ...
+
     def superseded(self, ids: Sequence[int]) -> dict[int, int]:
         """For the world facts among `ids` that a newer fact replaced: id -> the newer fact's id."""
         ...

@@ -56,11 +56,12 @@ class MediaIndexing:
     def fingerprint(self) -> dict[str, Any]:
         """What shapes the media rows: the settings, how documents are derived, which extractors are
         here (installing the media extra rebuilds, so files indexed by name only get their text)."""
-        from ..media.available import engines
+        from ..media.available import engines, speech_engine
         from ..media.derive import DOCUMENT_VERSION
 
+        speech = speech_engine(self.settings) if self.settings.speech != "none" else None
         return {**(self.settings.fingerprint() or {}), "version": DOCUMENT_VERSION,
-                "extractors": engines(self.settings.ocr)}
+                "extractors": engines(self.settings.ocr) + ([speech[0]] if speech else [])}
 
     def handles(self, key: str) -> bool:
         return bool(self.suffixes) and key.lower().endswith(self.suffixes)
@@ -71,14 +72,15 @@ class MediaIndexing:
         one at a time, with a progress line: an index of 1,000 photos takes minutes, not a transaction."""
         if not self.extract:
             return
-        todo = [mf for mf, _, _ in candidates if self.handles(mf.key) and modality(mf.key) in ("image", "pdf")]
+        read = ("image", "pdf", "audio") if self.settings.speech != "none" else ("image", "pdf")
+        todo = [mf for mf, _, _ in candidates if self.handles(mf.key) and modality(mf.key) in read]
         for n, mf in enumerate(todo, 1):
             digest = self.digest(mf)
             old = known.get(mf.key)
             if digest and not digest.startswith(PENDING) and (old is None or old[2] != digest):
                 self._extraction(mf, digest)
             if progress:
-                progress(n, len(todo), label="reading media (OCR, PDF text)")
+                progress(n, len(todo), label=f"reading media (OCR, PDF text{', speech' if len(read) == 3 else ''})")
 
     def digest(self, mf: MarkdownFile) -> str | None:
         """The hash the files row keeps (media.extract.Extractor.digest); None when the file cannot be read."""

