@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { agentWorkspaces } from "./agents.js";
+import { agentWorkspaces, defaultAgentId } from "./agents.js";
 import { listPublicArtifacts } from "./artifacts.js";
 import { registerMemoryCli } from "./cli.js";
 import { desiredJob, readReflectSchedule, reflectScheduleService } from "./cron.js";
@@ -153,14 +153,17 @@ export function register(api, host = {}) {
   api.registerService({
     id: "workspace-memory-engine",
     /**
-     * Start the default workspace's engine with the gateway and warm it with one search (its model,
+     * Start the default agent's engine with the gateway and warm it with one search (its model,
      * vectors and index loaded): OpenClaw awaits a service's start before it reports ready, so the
-     * first memory_search after "ready" is a warm one. Bounded by the call's deadline.
+     * first memory_search after "ready" is a warm one. The engine is the one that agent's tool calls
+     * get (its workspace and its own memory.search settings: another overlay is another engine).
+     * Bounded by the call's deadline.
      * @param {any} ctx
      */
     async start(ctx) {
-      const workspace = resolveWorkspace(pc, { workspaceDir: ctx?.workspaceDir, config: ctx?.config });
-      const engine = pool.get(workspace, engineEnv(ctx?.config), keysFor(ctx?.config, undefined, workspace));
+      const agentId = defaultAgentId(ctx?.config);
+      const workspace = resolveWorkspace(pc, { workspaceDir: ctx?.workspaceDir, agentId, config: ctx?.config });
+      const engine = engineFor({ workspaceDir: ctx?.workspaceDir, agentId, config: ctx?.config });
       flushCache.prefetch(workspace);
       await engine.call("memory_search", { query: "warm up", k: 1 })
         .catch((/** @type {Error} */ err) => ctx?.logger?.warn?.(err.message));

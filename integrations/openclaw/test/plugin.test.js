@@ -101,6 +101,20 @@ describe("OpenClaw's memory.search settings", () => {
     await search({ workspaceDir: "/tmp/ws-o", agentId: "ops" });
     assert.equal(pool.engines.size, 2);
   });
+
+  it("warm, at the gateway's start, the engine the default agent's calls get (its own settings too)", async () => {
+    for (const agents of [{ entries: { main: { memory: { search: { extraPaths: ["/x"] } } } } },
+      { list: [{ id: "ops" }, { id: "chat", default: true, memory: { search: { sources: ["memory"] } } }] }, undefined]) {
+      const api = fakeApi({ command: FAKE }, { agents });
+      const { pool } = register(api);
+      open.push(pool);
+      await api.services[0].start({ workspaceDir: "/tmp/ws-w", config: api.config });
+      assert.equal(pool.engines.size, 1);
+      const agentId = agents?.list ? "chat" : "main";
+      await api.tools[0].factory({ workspaceDir: "/tmp/ws-w", agentId, config: api.config }).execute("w", { query: "q" });
+      assert.equal(pool.engines.size, 1, `${agentId}'s first call is the warmed engine's (${JSON.stringify(agents)})`);
+    }
+  });
 });
 
 describe("memory_search", () => {
