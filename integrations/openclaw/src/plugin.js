@@ -12,6 +12,7 @@ import { registerMemoryCli } from "./cli.js";
 import { desiredJob, readReflectSchedule, reflectScheduleService } from "./cron.js";
 import { DEFAULT_TIMEOUT_MS, EnginePool } from "./engine.js";
 import { FlushPromptCache, byteSize, flushPlan } from "./flush.js";
+import { createIntentTool, openClawIntentStore, registerIntentHooks } from "./intent-tool.js";
 import { namedProviders, providerKeys } from "./keys.js";
 import { citationsMode, promptSection } from "./mapping.js";
 import { mediaOverlay } from "./media.js";
@@ -106,7 +107,9 @@ export { byteSize, flushPlan };
 
 /**
  * The registration, separate from definePluginEntry so the node tests drive it with a fake api.
- * @param {any} api @param {{sdk?: () => Promise<{visibility: any, hits: any}>}} [host] what index.js loads from OpenClaw
+ * @param {any} api
+ * @param {{sdk?: () => Promise<{visibility: any, hits: any}>, intents?: () => Promise<{sqlite: any, scope: any}>,
+ *   intentStore?: import("./intent-tool.js").IntentStore}} [host] what index.js loads from OpenClaw (a test gives a store)
  */
 export function register(api, host = {}) {
   const pc = readPluginConfig(api.pluginConfig);
@@ -149,6 +152,17 @@ export function register(api, host = {}) {
   }, { names: ["memory_search"] });
   api.registerTool((/** @type {any} */ ctx) => createGetTool(ctx, deps), { names: ["memory_get"] });
   api.registerTool((/** @type {any} */ ctx) => createPassThroughTools(ctx, deps), { names: TOOL_NAMES.slice(2) });
+
+  // memory-core's standing intents, over the same rows in the agent's database (intent-tool.js). Their
+  // prompt hook reads the turn, which OpenClaw lets a non-bundled plugin do only with
+  // plugins.entries.workspace-memory.hooks.allowConversationAccess (the install sets it): without
+  // it, no `intent` tool either (an intent that could never fire).
+  const intentStore = host.intentStore ?? (host.intents ? openClawIntentStore(host.intents) : undefined);
+  if (intentStore && api.config?.plugins?.entries?.[PLUGIN_ID]?.hooks?.allowConversationAccess === true) {
+    api.registerTool({ contextVersion: 2, create: (/** @type {any} */ ctx) => createIntentTool(ctx, intentStore, configOf) },
+      { names: ["intent"] });
+    registerIntentHooks(api, intentStore, liveConfig);
+  }
 
   api.registerService({
     id: "workspace-memory-engine",
