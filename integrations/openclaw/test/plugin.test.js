@@ -69,6 +69,20 @@ describe("registration", () => {
     assert.equal(api.capability.deterministicRecallToolName, "memory_search");
   });
 
+  it("registers memory-core's standing intents (the tool, two hooks) only where OpenClaw lets it read the turn", () => {
+    const store = { async withDatabase() {}, async agentOf() { return "main"; } };
+    for (const allowed of [true, false]) {
+      const config = { plugins: { entries: { "workspace-memory": { hooks: { allowConversationAccess: allowed } } } } };
+      const api = { ...fakeApi({ command: FAKE }, config), hooks: [] };
+      api.on = (name) => api.hooks.push(name);
+      open.push(register(api, { intentStore: store }).pool);
+      const names = api.tools.map((t) => t.opts.names).flat();
+      assert.equal(names.includes("intent"), allowed);
+      const turnHooks = api.hooks.filter((h) => h !== "gateway_stop"); // gateway_stop: the reflect job's (cron.js)
+      assert.deepEqual(turnHooks, allowed ? ["before_prompt_build", "before_agent_reply"] : []);
+    }
+  });
+
   it("uses the plugin's workspace, else the agent's, else the configured default", () => {
     assert.equal(resolveWorkspace({ workspace: "/x/ws" }, { workspaceDir: "/y" }), "/x/ws");
     assert.equal(resolveWorkspace({}, { workspaceDir: "/y/ws" }), "/y/ws");
