@@ -132,8 +132,9 @@ def indexed_openclaw(tmp_path_factory: pytest.TempPathFactory, name: str) -> Ope
 def oc(tmp_path_factory: pytest.TempPathFactory) -> OpenClaw:
     oc = indexed_openclaw(tmp_path_factory, "openclaw")
     # OpenClaw's first command in a new home migrates its state and says so on stdout (the
-    # plugin prints nothing; test_inspect... checks it): get that done before the tests read stdout.
-    first = oc.run("memory", "recall", "warm up", "--json")
+    # plugin prints nothing; test_inspect... checks it): get that done before the tests read stdout
+    # (with a command that runs OpenClaw's config guard: `recall` and `search` skip it).
+    first = oc.run("memory", "entities", "--json")
     assert first.returncode == 0, first.stderr
     return oc
 
@@ -169,6 +170,23 @@ def test_recall_answers_from_the_engine_with_citations(oc: OpenClaw) -> None:
     # --since 30d (now = 2025-11-30): nothing older than 2025-10-31, though 2025-03-14 mentions Baileys.
     assert all(r["timestamp"] is None or r["timestamp"] >= "2025-10-31" for r in got["results"])
     assert not any(r["source"].startswith("memory/2025-03-14.md") for r in got["results"])
+
+
+def test_recall_skips_openclaws_config_guard_as_search_does(oc: OpenClaw, tmp_path: Path) -> None:
+    """OpenClaw exempts only `memory search` and `memory status` from its config guard (state migrations,
+    seconds of CPU); `recall` is an alias of the plugin's `search` command, so it is exempt too. Seen in
+    OpenClaw's own startup timeline: the guard is its `config-ready` stage."""
+    timeline = tmp_path / "timeline.jsonl"
+    env = {"OPENCLAW_DIAGNOSTICS": "1", "OPENCLAW_DIAGNOSTICS_TIMELINE_PATH": str(timeline)}
+    for args, guarded in ((["recall", "Baileys", "--json"], False), (["search", "Baileys", "--json"], False),
+                          (["entities", "--json"], True)):
+        timeline.unlink(missing_ok=True)
+        proc = oc.run("memory", *args, env=env)
+        assert proc.returncode == 0, (args, proc.stderr)
+        stages = {(json.loads(line).get("attributes") or {}).get("stage") for line in timeline.read_text().splitlines()}
+        assert ("config-ready" in stages) is guarded, (args, sorted(filter(None, stages)))
+    listed = oc.run("memory", "--help")
+    assert re.search(r"^\s+recall, search\s", listed.stdout, re.M), listed.stdout
 
 
 def test_recall_exit_code_and_error_are_the_engines(oc: OpenClaw) -> None:

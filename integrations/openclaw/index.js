@@ -19,6 +19,13 @@ export default definePluginEntry({
         ]);
         return { visibility, hits };
       },
+      // memory-core's standing intents live in the agent's database: OpenClaw's SQLite runtime opens it.
+      intents: async () => {
+        const [sqlite, scope] = await Promise.all([
+          import("openclaw/plugin-sdk/sqlite-runtime"), import("openclaw/plugin-sdk/agent-scope-runtime"),
+        ]);
+        return { sqlite, scope };
+      },
     });
   },
 });

@@ -12,6 +12,21 @@ export function agentIds(cfg) {
 }
 
 /**
+ * The agent a call without one goes to, as OpenClaw picks it: the one marked `default: true`, else the
+ * only or first configured one, else "main". The gateway's service warms this agent's engine.
+ * @param {any} cfg
+ */
+export function defaultAgentId(cfg) {
+  const listed = [
+    ...(Array.isArray(cfg?.agents?.list) ? cfg.agents.list : []),
+    ...Object.entries(cfg?.agents?.entries && typeof cfg.agents.entries === "object" ? cfg.agents.entries : {})
+      .map(([id, entry]) => ({ ...(entry && typeof entry === "object" ? entry : {}), id })),
+  ].filter((a) => a && typeof a.id === "string" && a.id.trim());
+  const marked = listed.filter((a) => a.default === true);
+  return (marked.length === 1 ? marked[0].id : agentIds(cfg)[0]).trim().toLowerCase();
+}
+
+/**
  * Workspaces with the agents that use each, in the order of their first agent.
  * @param {any} cfg @param {(agentId: string) => string} workspaceOf
  * @returns {{workspaceDir: string, agentIds: string[]}[]}

@@ -120,29 +120,53 @@ export async function runSearch(eng, raw) {
 
 /**
  * Register `openclaw memory` and its subcommands on commander's program.
+ *
+ * `recall` is an alias of `search` (one commander command; the name typed picks the output: recall's
+ * own, or memory-core's shape). OpenClaw runs its config guard (the state-migration preflight: seconds
+ * of CPU, several worker processes) before every command except those its command catalog exempts,
+ * and for `openclaw memory` it exempts only `search` and `status` (dist/command-path-policy-*.mjs:
+ * `commandPath: ["memory", "search"], exact: true, policy: {configGuard: "skip"}`). The path it looks
+ * up is the names of the commander commands that handle the call (program-*.mjs, the preAction hook:
+ * `getCommanderCommandPath(actionCommand)`), so an alias of `search` is `memory search` to it. None of
+ * the engine's commands reads or writes OpenClaw's state, which is what the guard migrates.
  * @param {any} program @param {(agent?: string) => EngineCli} engineFor
  */
 export function registerMemoryCli(program, engineFor) {
   const memory = program.command("memory")
     .description("Recall, reflect, search and inspect workspace memory (workspace-memory engine)");
-  /** @param {string} name @param {string} description @param {(eng: any, args: string[]) => Promise<number>} run */
-  const passThrough = (name, description, run) => {
+  /**
+   * @param {string} name @param {string} description @param {(eng: any, args: string[], invoked: string) => Promise<number>} run
+   * @param {string[]} [aliases]
+   */
+  const passThrough = (name, description, run, aliases = []) => {
     memory.command(name)
+      .aliases(aliases)
       .description(description)
       .helpOption(false)
       .allowUnknownOption(true)
       .allowExcessArguments(true)
       .argument("[args...]")
-      .action(async (/** @type {string[]} */ args) => {
+      .action(async (/** @type {string[]} */ args, /** @type {unknown} */ _opts, /** @type {any} */ command) => {
         const argv = [...(args ?? [])];
         const agent = takeOption(argv, "--agent");
-        process.exitCode = await run(engineFor(agent), argv);
+        // The name typed (commander keeps the parent's operands in `args`): `recall` or `search`.
+        const invoked = aliases.includes(command?.parent?.args?.[0]) ? command.parent.args[0] : name;
+        process.exitCode = await run(engineFor(agent), argv, invoked);
       });
   };
+  // OpenClaw's help lists a command by its name alone: show `recall, search` for this one.
+  const help = memory.configureHelp();
+  const term = help.subcommandTerm;
+  memory.configureHelp({ ...help, subcommandTerm: (/** @type {any} */ cmd) => {
+    const shown = term ? term(cmd) : cmd.name();
+    return cmd.aliases().length ? `${cmd.aliases().join(", ")}, ${shown}` : shown;
+  } });
+  passThrough("search", `${PASSED.recall}; \`search\` is memory-core's alias (--max-results, --min-score, --json)`,
+    (eng, argv, invoked) => (invoked === "recall" ? runEngineCli(eng, ["recall", ...argv]).then((r) => r.code) : runSearch(eng, argv)),
+    ["recall"]);
   for (const [name, description] of Object.entries(PASSED)) {
-    passThrough(name, description, async (eng, argv) => (await runEngineCli(eng, [name, ...argv])).code);
+    if (name !== "recall") passThrough(name, description, async (eng, argv) => (await runEngineCli(eng, [name, ...argv])).code);
   }
-  passThrough("search", "Search memory (memory-core's alias: --max-results, --min-score, --json)", runSearch);
   for (const [name, where] of Object.entries(GONE)) {
     memory.command(name, { hidden: true })
       .allowUnknownOption(true)

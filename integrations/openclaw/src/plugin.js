@@ -6,12 +6,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { agentWorkspaces } from "./agents.js";
+import { agentWorkspaces, defaultAgentId } from "./agents.js";
 import { listPublicArtifacts } from "./artifacts.js";
 import { registerMemoryCli } from "./cli.js";
 import { desiredJob, readReflectSchedule, reflectScheduleService } from "./cron.js";
 import { DEFAULT_TIMEOUT_MS, EnginePool } from "./engine.js";
 import { FlushPromptCache, byteSize, flushPlan } from "./flush.js";
+import { createIntentTool, openClawIntentStore, registerIntentHooks } from "./intent-tool.js";
 import { namedProviders, providerKeys } from "./keys.js";
 import { citationsMode, promptSection } from "./mapping.js";
 import { mediaOverlay } from "./media.js";
@@ -108,7 +109,9 @@ export { byteSize, flushPlan };
 
 /**
  * The registration, separate from definePluginEntry so the node tests drive it with a fake api.
- * @param {any} api @param {{sdk?: () => Promise<{visibility: any, hits: any}>}} [host] what index.js loads from OpenClaw
+ * @param {any} api
+ * @param {{sdk?: () => Promise<{visibility: any, hits: any}>, intents?: () => Promise<{sqlite: any, scope: any}>,
+ *   intentStore?: import("./intent-tool.js").IntentStore}} [host] what index.js loads from OpenClaw (a test gives a store)
  */
 export function register(api, host = {}) {
   const pc = readPluginConfig(api.pluginConfig);
@@ -152,20 +155,34 @@ export function register(api, host = {}) {
   api.registerTool((/** @type {any} */ ctx) => createGetTool(ctx, deps), { names: ["memory_get"] });
   api.registerTool((/** @type {any} */ ctx) => createPassThroughTools(ctx, deps), { names: TOOL_NAMES.slice(2) });
 
+  // memory-core's standing intents, over the same rows in the agent's database (intent-tool.js). Their
+  // prompt hook reads the turn, which OpenClaw lets a non-bundled plugin do only with
+  // plugins.entries.workspace-memory.hooks.allowConversationAccess (the install sets it): without
+  // it, no `intent` tool either (an intent that could never fire).
+  const intentStore = host.intentStore ?? (host.intents ? openClawIntentStore(host.intents) : undefined);
+  if (intentStore && api.config?.plugins?.entries?.[PLUGIN_ID]?.hooks?.allowConversationAccess === true) {
+    api.registerTool({ contextVersion: 2, create: (/** @type {any} */ ctx) => createIntentTool(ctx, intentStore, configOf) },
+      { names: ["intent"] });
+    registerIntentHooks(api, intentStore, liveConfig);
+  }
+
   api.registerService({
     id: "workspace-memory-engine",
     /**
-     * Start the default workspace's engine with the gateway and warm it with one search (its model,
+     * Start the default agent's engine with the gateway and warm it with one search (its model,
      * vectors and index loaded): OpenClaw awaits a service's start before it reports ready, so the
-     * first memory_search after "ready" is a warm one. Awaited for at most WARM_WAIT_MS: when the
-     * plugin is replaced on a config reload, OpenClaw gives a service's start 5 s
-     * (PLUGIN_SERVICE_REPLACEMENT_STOP_TIMEOUT_MS) and fails the reload past it; a first index of a
-     * big workspace, or a loaded machine, takes longer, so the rest of the warm-up goes on unawaited.
+     * first memory_search after "ready" is a warm one. The engine is the one that agent's tool calls
+     * get (its workspace and its own memory.search settings: another overlay is another engine).
+     * Awaited for at most WARM_WAIT_MS: when the plugin is replaced on a config reload, OpenClaw gives
+     * a service's start 5 s (PLUGIN_SERVICE_REPLACEMENT_STOP_TIMEOUT_MS) and fails the reload past it;
+     * a first index of a big workspace, or a loaded machine, takes longer, so the rest of the warm-up
+     * goes on unawaited.
      * @param {any} ctx
      */
     async start(ctx) {
-      const workspace = resolveWorkspace(pc, { workspaceDir: ctx?.workspaceDir, config: ctx?.config });
-      const engine = pool.get(workspace, engineEnv(ctx?.config), keysFor(ctx?.config, undefined, workspace));
+      const agentId = defaultAgentId(ctx?.config);
+      const workspace = resolveWorkspace(pc, { workspaceDir: ctx?.workspaceDir, agentId, config: ctx?.config });
+      const engine = engineFor({ workspaceDir: ctx?.workspaceDir, agentId, config: ctx?.config });
       flushCache.prefetch(workspace);
       const warm = engine.call("memory_search", { query: "warm up", k: 1 })
         .catch((/** @type {Error} */ err) => ctx?.logger?.warn?.(err.message));

@@ -69,6 +69,20 @@ describe("registration", () => {
     assert.equal(api.capability.deterministicRecallToolName, "memory_search");
   });
 
+  it("registers memory-core's standing intents (the tool, two hooks) only where OpenClaw lets it read the turn", () => {
+    const store = { async withDatabase() {}, async agentOf() { return "main"; } };
+    for (const allowed of [true, false]) {
+      const config = { plugins: { entries: { "workspace-memory": { hooks: { allowConversationAccess: allowed } } } } };
+      const api = { ...fakeApi({ command: FAKE }, config), hooks: [] };
+      api.on = (name) => api.hooks.push(name);
+      open.push(register(api, { intentStore: store }).pool);
+      const names = api.tools.map((t) => t.opts.names).flat();
+      assert.equal(names.includes("intent"), allowed);
+      const turnHooks = api.hooks.filter((h) => h !== "gateway_stop"); // gateway_stop: the reflect job's (cron.js)
+      assert.deepEqual(turnHooks, allowed ? ["before_prompt_build", "before_agent_reply"] : []);
+    }
+  });
+
   it("uses the plugin's workspace, else the agent's, else the configured default", () => {
     assert.equal(resolveWorkspace({ workspace: "/x/ws" }, { workspaceDir: "/y" }), "/x/ws");
     assert.equal(resolveWorkspace({}, { workspaceDir: "/y/ws" }), "/y/ws");
@@ -100,6 +114,20 @@ describe("OpenClaw's memory.search settings", () => {
     assert.equal(pool.engines.size, 1);
     await search({ workspaceDir: "/tmp/ws-o", agentId: "ops" });
     assert.equal(pool.engines.size, 2);
+  });
+
+  it("warm, at the gateway's start, the engine the default agent's calls get (its own settings too)", async () => {
+    for (const agents of [{ entries: { main: { memory: { search: { extraPaths: ["/x"] } } } } },
+      { list: [{ id: "ops" }, { id: "chat", default: true, memory: { search: { sources: ["memory"] } } }] }, undefined]) {
+      const api = fakeApi({ command: FAKE }, { agents });
+      const { pool } = register(api);
+      open.push(pool);
+      await api.services[0].start({ workspaceDir: "/tmp/ws-w", config: api.config });
+      assert.equal(pool.engines.size, 1);
+      const agentId = agents?.list ? "chat" : "main";
+      await api.tools[0].factory({ workspaceDir: "/tmp/ws-w", agentId, config: api.config }).execute("w", { query: "q" });
+      assert.equal(pool.engines.size, 1, `${agentId}'s first call is the warmed engine's (${JSON.stringify(agents)})`);
+    }
   });
 });
 

@@ -2,7 +2,9 @@
 
 It drives the `openclaw` CLI (never edits OpenClaw's files itself): links the plugin folder
 (`openclaw plugins install --link`), selects it for the memory slot, points it at this `memory`
-executable, and turns memory-core off (`plugins.entries.memory-core.enabled: false`). The last is
+executable, lets it read a turn's prompt (`hooks.allowConversationAccess`: the standing intents'
+prompt hook, memory-core's, which the plugin keeps) and turns memory-core off
+(`plugins.entries.memory-core.enabled: false`). The last is
 what keeps the slot ours alone: OpenClaw 2026.9 loads memory-core beside another memory plugin as
 a "dreaming sidecar", which registers a second memory_search / memory_get (a name-conflict line in
 the gateway's log on every tool call), a second `memory` CLI and its dreaming cron job.
@@ -45,6 +47,8 @@ def wanted_settings(command: str) -> dict[str, Any]:
         f"plugins.entries.{PLUGIN_ID}.enabled": True,
         f"plugins.entries.{PLUGIN_ID}.config.command": command,
         "plugins.entries.memory-core.enabled": False,
+        # memory-core's standing intents, which the plugin keeps: their prompt hook reads the turn
+        f"plugins.entries.{PLUGIN_ID}.hooks.allowConversationAccess": True,
     }
 
 
