@@ -32,7 +32,8 @@ MARKERS = {
     "es": "qué que cómo cuándo dónde quién quiénes cuál cuánto fue hicimos hice hace pasó semana pasada pasado ayer "
           "los las del por para piensa opina prefiere está es el una con háblame le parece de la",
     "fr": "quoi qu'est est sont était fait avons nous les des du dans avec pour hier dernière dernier semaine il "
-          "y le la au une pense préfère qui quel quelle quels quelles c'est est-ce qu'est-ce s'est parle-moi moi",
+          "y le la au une pense préfère qui quel quelle quels quelles c'est est-ce qu'est-ce s'est parle-moi moi "
+          "que de où maintenant actuellement habite travaille",
     "pt": "que quê como quando onde quem é são foi fizemos fiz aconteceu há semana passada passado ontem os dos das "
           "com para não da fala acha prefere vai",
     "it": "che cosa quando dove chi è sono fatto abbiamo successo settimana scorsa scorso ieri il gli della con per "
