@@ -296,3 +296,40 @@ def test_a_new_job_supersedes_the_old_one_in_five_languages(tmp_path: Path, lang
     assert "Fernwerk" in out["results"][0]["content"], [r["content"] for r in out["results"]]
     for stale in (r for r in out["results"] if r["path"] == "memory/2025-11-10.md"):  # found by its words
         assert stale["explain"]["superseded"]["why"].startswith("employer:"), stale["explain"]
+
+
+NOW_QUESTIONS = [  # (language, question, about now): a question's own words, in its own language
+    ("zh", "Jonas住在哪里？", True),  # no tense in Chinese: a question word and a verb of state
+    ("zh", "Mara在和谁谈恋爱？", True),
+    ("zh", "Sam还在Kessler工作吗？", True),
+    ("zh", "Jonas以前住在哪里？", False),
+    ("zh", "Jonas十月份住在哪里？", False),  # a named time, read or not by the time parser
+    ("es", "¿Qué piensa Sam de Rust?", True),  # no auxiliary in Spanish: the verb is in the present
+    ("es", "¿Con quién sale Mara?", True),
+    ("es", "¿Qué pensaba Sam de Rust?", False),
+    ("fr", "Que pense Sam de Rust ?", True),
+]
+
+
+@pytest.mark.parametrize(("code", "question", "now"), NOW_QUESTIONS)
+def test_questions_about_now_without_a_now_word(code: str, question: str, now: bool) -> None:
+    from workspace_memory import lang
+    from workspace_memory.recall.query import asks_about_now
+
+    assert asks_about_now(question, lang.table("words", code)) is now
+
+
+@pytest.mark.parametrize("question", ["Où habite Jonas maintenant ?", "Que pense Sam de Rust maintenant ?"])
+def test_a_french_question_about_now_is_read_as_french(question: str) -> None:
+    from workspace_memory.lang.identify import question_language
+
+    assert question_language(question, ("en",)) == "fr"  # "où", "maintenant": never English or Spanish words
+    assert question_language(question, ("en", "es", "fr")) == "fr"
+
+
+def test_a_move_supersedes_for_a_chinese_question_without_a_now_word(tmp_path: Path) -> None:
+    root = _two_days(tmp_path, "zh", {"2025-11-23": "W @Jonas: 住在汉堡阿尔托纳。",
+                                      "2025-11-25": "W @Jonas: 已经从汉堡搬到莱比锡普拉格维茨。"})
+    out = json.loads(run_ok(root, "recall", "Jonas住在哪里？", "--json", "--explain", "--mode", "lexical", now=NOW,
+                            env=NO_MODEL))
+    assert "莱比锡" in out["results"][0]["content"], [r["content"] for r in out["results"]]

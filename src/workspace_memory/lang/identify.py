@@ -35,7 +35,7 @@ MARKERS = {
           "los las del por para piensa opina prefiere está es el una con háblame le parece de la",
     "fr": "quoi qu'est est sont était fait avons nous les des du dans avec pour hier dernière dernier semaine il "
           "y le la au une pense préfère qui quel quelle quels quelles c'est est-ce qu'est-ce s'est parle-moi moi où "
-          "était mon ma mes chez",
+          "était mon ma mes chez que de maintenant actuellement habite travaille",
     "pt": "que quê como quando onde quem é são foi fizemos fiz aconteceu há semana passada passado ontem os dos das "
           "com para não da fala acha prefere vai",
     "it": "che cosa quando dove chi è sono fatto abbiamo successo settimana scorsa scorso ieri il gli della con per "

@@ -59,7 +59,9 @@ QUESTION_STARTS = frozenset(
 )
 QUESTION_WORDS = frozenset("qué quién quiénes dónde cuándo cómo cuál cuáles cuánto cuántos".split())
 LEADING_VERBS = frozenset("es son está están tiene tienen hay".split())
-PRESENT_WORDS = frozenset("es son está están tiene tienen vive trabaja hay".split())
+# A Spanish question has no auxiliary: the present is in the verb itself (the verbs a question about
+# a person's state asks with: is, has, lives, works, thinks, believes, prefers, goes out with / comes out).
+PRESENT_WORDS = frozenset("es son está están tiene tienen vive trabaja hay piensa opina cree prefiere sale".split())
 NOW_WORDS = frozenset("ahora actualmente actual hoy".split())
 PAST_WORDS = frozenset("era eran fue fueron estaba estaban tenía tenían antes antiguo antigua anterior primero".split())
 NOW_PHRASES = ("en este momento", "hoy en día", "estos días")

@@ -37,7 +37,7 @@ QUESTION_STARTS = frozenset(
 )
 QUESTION_WORDS = frozenset("qui que quoi où quand comment combien quel quelle quels quelles lequel laquelle".split())
 LEADING_VERBS = frozenset("est-ce est sont a ont".split())
-PRESENT_WORDS = frozenset("est sont a ont habite travaille vit fait".split())
+PRESENT_WORDS = frozenset("est sont a ont habite travaille vit fait pense préfère sort".split())
 NOW_WORDS = frozenset("maintenant actuellement actuel actuelle aujourd'hui désormais".split())
 PAST_WORDS = frozenset("était étaient avait avaient autrefois avant ancien ancienne auparavant jadis".split())
 NOW_PHRASES = ("en ce moment", "ces jours-ci", "de nos jours")

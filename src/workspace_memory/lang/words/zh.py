@@ -14,5 +14,11 @@ EVENT_WORDS = frozenset("发生 发生了 做了 干了 干什 做什 经历 事
 QUESTION_STARTS = frozenset("谁 什么 哪 哪里 哪个 怎么 为什么 多少 几 是不是 有没有".split())
 OPINION_WORDS = frozenset("喜欢 更喜欢 偏好 看法 觉得 认为 想法 怎么看 意见 讨厌 爱 观点 倾向".split())
 NOW_WORDS = frozenset("现在 目前 如今 当前 最近".split())
-PAST_WORDS = frozenset("以前 之前 过去 曾经 原来 当初 起初".split())
+# Chinese verbs carry no tense: a question (its question words) about a state (its verbs of being, living,
+# having, doing, serving as; 还 "still") with no past or time word is about now (recall.query.asks_about_now).
+QUESTION_WORDS = frozenset("谁 什么 哪 哪里 哪儿 哪个 怎么 怎样 怎么样 几 多少 吗 是不是 有没有".split())
+PRESENT_WORDS = frozenset("是 在 住 有 做 当 担任 还".split())
+# With the past words, the words of a named time (十月, 2024年, 上周, 当时): with no tense, a question about a
+# named time is not about now, whether or not the time parser reads its phrase.
+PAST_WORDS = frozenset("以前 之前 过去 曾经 原来 当初 起初 当时 那时 月 年 周 星期".split())
 STEMMER = None  # no inflection; segmentation is recall.lexical.cjk_pieces on the question, trigrams on the notes
