@@ -1,7 +1,9 @@
 """Entity slugs and the names they read as: `@The-Castle` is "The Castle".
 
 Kept apart from the Retain grammar (markdown.retain) so that reading names costs no pattern
-compilation: recall, the index and the entity views need these, not the grammar.
+compilation: recall, the index and the entity views need these, not the grammar. The word and
+mention patterns built on CJK and WORD_NOT_CJK are ScriptPatterns: their class of CJK ranges is
+compiled only for a text that may hold CJK (docs/architecture.md, the cold path's rule 3).
 """
 
 from __future__ import annotations
