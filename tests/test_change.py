@@ -362,5 +362,11 @@ def test_inside_the_window_a_stated_date_counts_more_than_a_written_day() -> Non
     assert score(near) < score(written)  # outside the window: the distance, and told
     assert score(written, confidence=0.0) == 1.0  # a doubtful phrase lifts nothing
     assert score(written, events_only=True) == 1.0  # "what happened in March?": the days' entries alike
-    assert window.placed(stated, march) == window.placed(named, march) == (0.0, True)
-    assert window.placed(written, march) == (0.0, False)
+    assert window.placed(stated, march) == window.placed(named, march) == (0.0, 0.0)
+    assert window.placed(written, march) == (0.0, 1.0)
+    # A stated range reaching beyond the window places the entry only in part ("ends in March" asked about
+    # mid-March): by the share of its days outside the window.
+    month = {"day": "2026-02-20", "t_start": "2026-03-01", "t_end": "2026-03-31", "named": []}
+    mid = (day(2026, 3, 11), day(2026, 3, 20))
+    assert window.placed(month, mid) == (0.0, pytest.approx(21 / 31))
+    assert window.told(stated, mid, 1.0) == 1.0 > window.told(month, mid, 1.0) > window.told(written, mid, 1.0)

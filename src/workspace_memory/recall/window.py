@@ -24,7 +24,9 @@ names (recall.query) does three things, and only --since/--until filter:
    its fact states, "In Porto (Mar 3–9)", or a day it names, "Dec 4 is the deep-dive") is placed
    in time by what it says; one whose nearest day is the day it was written, only by when it was
    told, which is not when it happened ("Lena is travelling less this spring", written in March,
-   says nothing of March). The second gets a factor of its own, `told = 1 - (1 - TOLD) x c`:
+   says nothing of March). The second gets a factor of its own, `told = 1 - (1 - TOLD) x c`
+   (and one that states a range reaching far beyond the window, "ends in October" for mid-October,
+   the same in proportion to its days outside):
    inside the window a stated date counts more than a written day and a shared word, and the
    order among entries placed by their written day is as before, inside the window or out. Not
    for an events-only question ("what happened last weekend?"): it asks for the days' entries,
@@ -138,23 +140,36 @@ def _day(text: str) -> date | None:
 
 
 def told(row: ChunkRow, window: Window, confidence: float, events_only: bool = False) -> float:
-    """The "stated beats written" factor of the module docstring: 1.0 for an entry whose nearest day to
-    the window is one it states, `1 - (1 - TOLD) x c` for one placed by the day it was written; 1.0 for
-    every entry of an events-only question."""
-    if events_only or placed(row, window)[1]:
+    """The "stated beats written" factor of the module docstring, `1 - (1 - TOLD) x c x vague` (`placed`):
+    1.0 for an entry that states a time inside the window, TOLD for one placed by the day it was
+    written (a sure phrase); 1.0 for every entry of an events-only question."""
+    if events_only:
         return 1.0
-    return 1.0 - (1.0 - TOLD) * confidence  # a doubtful phrase: less
+    return 1.0 - (1.0 - TOLD) * confidence * placed(row, window)[1]  # a doubtful phrase: less
 
 
-def placed(row: ChunkRow, window: Window) -> tuple[float, bool]:
-    """(gap_days, stated): the gap to the window from the entry's nearest day, and whether that day is
-    one the entry states (the range its fact states, a day it names) rather than the day it was written."""
-    best = (_gap(row.get("t_start"), row.get("t_end"), window), _states_own_range(row))
+def placed(row: ChunkRow, window: Window) -> tuple[float, float]:
+    """(gap_days, vague): the gap to the window from the entry's nearest day, and how vaguely that day
+    places the entry in the window: 1.0 for the day it was written (when it was told, not when it
+    happened); for a range its fact states or a day it names, the share of that range's days that lie
+    outside the window ("ends in October" for mid-October: 0.68; "Mar 3-9" for March: 0); 0 for a
+    range wholly outside (it states another time, which the window factor measures)."""
+    own = (row.get("t_start"), row.get("t_end"))
+    best = (_gap(*own, window), _vague(*own, window) if _states_own_range(row) else 1.0)
     for start, end in row.get("named") or ():
-        named = _gap(start, end, window)
-        if abs(named) <= abs(best[0]):  # as near as the written day: it states a date that near
-            best = (named if abs(named) < abs(best[0]) else best[0], True)
+        named = (_gap(start, end, window), _vague(start, end, window))
+        if abs(named[0]) < abs(best[0]) or abs(named[0]) == abs(best[0]) and named[1] < best[1]:
+            best = named
     return best
+
+
+def _vague(t_start_s: str | None, t_end_s: str | None, window: Window) -> float:
+    """The share of a stated range's days outside the window (0 when the range lies wholly outside)."""
+    start, end = _day(t_start_s or ""), _day(t_end_s or t_start_s or "")
+    if start is None or end is None or end < start or _gap(t_start_s, t_end_s, window) != 0:
+        return 0.0
+    low, high = max(start, window[0] or start), min(end, window[1] or end)
+    return 1.0 - ((high - low).days + 1) / ((end - start).days + 1)
 
 
 def factor(row: ChunkRow, window: Window, confidence: float) -> float:
