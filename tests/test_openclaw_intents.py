@@ -20,20 +20,19 @@ import subprocess
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
 from test_openclaw_plugin import (
     NODE_BIN,
-    TOKEN,
     Gateway,
     OpenClaw,
     _details,
     indexed_openclaw,
     running_gateway,
 )
+from test_openclaw_runtime import Model, call
 
 pytestmark = pytest.mark.node
 
@@ -50,48 +49,6 @@ await sdk.withOpenClawAgentDatabaseWrite({agentId: "main"}, ({db}) => {
     NULL, ?, NULL)`).run(process.argv[2], Date.now() + 864e5 * 30, Date.now() - 864e5);
 });
 """
-
-
-class IntentModel(ThreadingHTTPServer):
-    """An OpenAI-compatible server on loopback that answers every turn in text; it records every request."""
-
-    def __init__(self, port: int) -> None:
-        self.requests: list[dict[str, Any]] = []
-        self.answered = 0  # turns answered in text
-        super().__init__(("127.0.0.1", port), _Handler)
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: IntentModel
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-    def do_POST(self) -> None:  # http.server's name
-        req = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-        self.server.requests.append(req)
-        message: dict[str, Any] = {"role": "assistant", "content": "Noted."}
-        finish = "stop"
-        self.server.answered += 1
-        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-        if req.get("stream"):
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.end_headers()
-            for choice, extra in (({"index": 0, "delta": message, "finish_reason": None}, {}),
-                                  ({"index": 0, "delta": {}, "finish_reason": finish}, {"usage": usage})):
-                chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "scripted-1",
-                         "choices": [choice], **extra}
-                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-            self.wfile.write(b"data: [DONE]\n\n")
-            return
-        body = json.dumps({"id": "c1", "object": "chat.completion", "created": 0, "model": "scripted-1", "usage": usage,
-                           "choices": [{"index": 0, "message": message, "finish_reason": finish}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
 
 @pytest.fixture(scope="module")
@@ -147,23 +104,21 @@ console.log(JSON.stringify(row));
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def _turn(oc: OpenClaw, model: IntentModel, message: str, key: str) -> list[dict[str, Any]]:
-    """One webchat turn through `chat.send`; the model requests it made."""
-    before, answered = len(model.requests), model.answered
-    params = {"sessionKey": "main", "message": message, "idempotencyKey": key}
-    proc = oc.run("gateway", "call", "chat.send", "--params", json.dumps(params), "--url", f"ws://127.0.0.1:{oc.port}",
-                  "--token", TOKEN, "--json", timeout=180)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+def _turn(oc: OpenClaw, model: Model, message: str, key: str) -> list[dict[str, Any]]:
+    """One webchat turn through `chat.send`; the model requests it made (one: the model answers in text)."""
+    before = len(model.requests)
+    sent = call(oc, "chat.send", {"sessionKey": "main", "message": message, "idempotencyKey": key})
+    assert sent["exit"] == 0, sent
     deadline = time.monotonic() + 180
-    while model.answered == answered:
+    while len(model.requests) == before:
         if time.monotonic() > deadline:
-            pytest.fail(f"no answer to {message!r}:\n" + (oc.root / "gateway.log").read_text()[-3000:])
+            pytest.fail(f"no model call for {message!r}:\n" + (oc.root / "gateway.log").read_text()[-3000:])
         time.sleep(0.5)
     return model.requests[before:]
 
 
 def test_a_stored_intent_fires_on_a_turn_that_names_its_trigger(gateway: Gateway, home: OpenClaw) -> None:
-    model = IntentModel(home.model_port)
+    model = Model(home.model_port)
     thread = threading.Thread(target=model.serve_forever, daemon=True)
     thread.start()
     try:

@@ -442,28 +442,35 @@ class _ModelHandler(BaseHTTPRequestHandler):
         if call:
             calls = [{"index": 0, "id": f"call_{len(self.server.requests)}", "type": "function", "function": call}]
             delta, finish = {"role": "assistant", "content": None, "tool_calls": calls}, "tool_calls"
-        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
-        if req.get("stream"):
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.end_headers()
-            for choice, extra in (({"index": 0, "delta": delta, "finish_reason": None}, {}),
-                                  ({"index": 0, "delta": {}, "finish_reason": finish}, {"usage": usage})):
-                chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "scripted-1",
-                         "choices": [choice], **extra}
-                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-            self.wfile.write(b"data: [DONE]\n\n")
-            return
-        message = dict(delta)
-        for c in message.get("tool_calls", []):
-            c.pop("index", None)
-        body = json.dumps({"id": "c1", "object": "chat.completion", "created": 0, "model": "scripted-1", "usage": usage,
-                           "choices": [{"index": 0, "message": message, "finish_reason": finish}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        answer_completion(self, req, delta, finish)
+
+
+def answer_completion(handler: BaseHTTPRequestHandler, req: dict[str, Any], delta: dict[str, Any], finish: str) -> None:
+    """Write one OpenAI chat-completions answer (`delta` as the assistant's message), streamed as server-sent
+    events when the request asks for a stream; the scripted models of the gateway tests share it."""
+    usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+    if req.get("stream"):
+        handler.send_response(200)
+        handler.send_header("Content-Type", "text/event-stream")
+        handler.end_headers()
+        for choice, extra in (({"index": 0, "delta": delta, "finish_reason": None}, {}),
+                              ({"index": 0, "delta": {}, "finish_reason": finish}, {"usage": usage})):
+            chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "scripted-1",
+                     "choices": [choice], **extra}
+            handler.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+        handler.wfile.write(b"data: [DONE]\n\n")
+        return
+    message = dict(delta)
+    message["tool_calls"] = [{k: v for k, v in c.items() if k != "index"} for c in message.get("tool_calls", [])]
+    if not message["tool_calls"]:
+        del message["tool_calls"]
+    body = json.dumps({"id": "c1", "object": "chat.completion", "created": 0, "model": "scripted-1", "usage": usage,
+                       "choices": [{"index": 0, "message": message, "finish_reason": finish}]}).encode()
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
 
 
 def test_an_agent_turn_calls_the_engines_memory_search(oc: OpenClaw) -> None:

@@ -32,6 +32,7 @@ from test_openclaw_plugin import (
     _details,
     _engine_recall,
     _toolchain,
+    answer_completion,
     running_gateway,
 )
 
@@ -92,26 +93,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # http.server's name
         req = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
         self.server.requests.append(req)
-        delta = {"role": "assistant", "content": "Noted."}
-        usage = {"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}
-        if req.get("stream"):
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.end_headers()
-            for choice, extra in (({"index": 0, "delta": delta, "finish_reason": None}, {}),
-                                  ({"index": 0, "delta": {}, "finish_reason": "stop"}, {"usage": usage})):
-                chunk = {"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "scripted-1",
-                         "choices": [choice], **extra}
-                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-            self.wfile.write(b"data: [DONE]\n\n")
-            return
-        body = json.dumps({"id": "c1", "object": "chat.completion", "created": 0, "model": "scripted-1", "usage": usage,
-                           "choices": [{"index": 0, "message": delta, "finish_reason": "stop"}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        answer_completion(self, req, {"role": "assistant", "content": "Noted."}, "stop")
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ import pytest
 
 from conftest import (
     NOW,
+    WORKSPACE_FILES,
     clean_env,
     disk_lines,
     documented_names,
@@ -22,8 +23,10 @@ from conftest import (
     recall_json,
     run_memory,
     run_ok,
+    write_files,
 )
 from workspace_memory import lang
+from workspace_memory.markdown.names import CJK
 from workspace_memory.recall.lexical import cjk_pieces, query_terms
 
 RESULT_KEYS = {"kind", "content", "entities", "timestamp", "confidence", "source", "path", "start_line",
@@ -511,6 +514,38 @@ def test_a_cold_lexical_recall_creates_no_dataclass(shared_ws: Path) -> None:
     made = json.loads(next(line for line in proc.stdout.splitlines() if line.startswith("DATACLASSES="))[12:])
     assert made == [], (f"a lexical recall created the dataclasses {made}: use a values.Value subclass or a plain "
                         "class with __slots__ (docs/architecture.md#value-classes)")
+
+
+def test_a_latin_only_lexical_recall_compiles_no_cjk_class(tmp_path: Path) -> None:
+    """A class of CJK ranges costs `re` 2-10 ms to compile (markdown.names.ScriptPattern): a recall
+    whose question and entries hold no CJK character compiles none, names and mentions included."""
+    ws = tmp_path / "ws"
+    write_files(ws, {rel: text for rel, text in WORKSPACE_FILES.items() if not re.search(f"[{CJK}]", text)})
+    run_ok(ws, "index")
+    script = textwrap.dedent(f"""
+        import json, re, sys
+        compiled, compile = [], re._compiler.compile
+        def spy(pattern, flags=0):
+            compiled.append(pattern if isinstance(pattern, str) else "")
+            return compile(pattern, flags)
+        re._compiler.compile = spy
+        from workspace_memory.cli import main
+        for query in ("Baileys crash", "what does Peter think of @The-Castle?", "Pete's plans", "a828e60",
+                      "what happened on 2025-11-12", "was hat Peter letzte Woche gemacht?"):
+            try:
+                main(["--workspace", {str(ws)!r}, "--now", {NOW!r}, "recall", query, "--json", "--mode", "lexical"])
+            except SystemExit as exc:
+                assert exc.code in (0, None), (query, exc.code)
+        print("COMPILED=" + json.dumps(compiled))
+    """)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, encoding="utf-8",
+                          env=clean_env({"MEMORY_EMBED_PROVIDER": None}), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    compiled = json.loads(next(line for line in proc.stdout.splitlines() if line.startswith("COMPILED="))[9:])
+    assert any("Peter" in source or "peter" in source for source in compiled)  # the names pattern was made
+    # A range of CJK characters ("\u3040-\u30ff"): what costs; Chinese words in a language table's pattern do not.
+    cjk = [source[:60] for source in compiled if re.search(f"[{CJK}]-[{CJK}]", source)]
+    assert cjk == [], f"a Latin-only recall compiled CJK classes {cjk}: use ScriptPattern ({COLD_PATH_RULES})"
 
 
 @pytest.mark.parametrize("query", ["Baileys crash", "what happened on 2025-11-12", "warelay.retrySize"])

@@ -31,7 +31,6 @@ question with no sign of another language stops at step 1 (about 0.03 ms).
 
 from __future__ import annotations
 
-import os
 import re
 from bisect import bisect_right
 from datetime import date, datetime, timedelta
@@ -39,7 +38,7 @@ from datetime import date, datetime, timedelta
 from .. import lang as _lang
 from ..lang.identify import languages_of, marker_sets, scripts_of, words_of
 from .lean import Anchor, lean, line_lean
-from .parse import DateRange, TimeWindow, find_all, find_phrase
+from .parse import DateRange, TimeWindow, default_languages, find_all, find_phrase
 from .points import WEEKDAYS as _EN_WEEKDAYS
 
 __all__ = ["default_languages", "extract_window", "languages_of", "named_in", "translate"]
@@ -47,14 +46,6 @@ __all__ = ["default_languages", "extract_window", "languages_of", "named_in", "t
 CONFIDENCE = 0.8  # dateparser's readings
 # The languages with words in lang/timewords (a test compares this with the package's modules).
 TABLES = ("de", "es", "fr", "it", "ja", "ko", "nl", "pt", "ru", "zh")
-
-
-def default_languages(env: dict[str, str] | None = None) -> tuple[str, ...]:
-    """English and the locale's language (LC_ALL, LC_TIME, LANG): ("en", "de") for de_DE.UTF-8."""
-    env = os.environ if env is None else env
-    name = env.get("LC_ALL") or env.get("LC_TIME") or env.get("LANG") or ""
-    language = name.split("_")[0].split(".")[0].lower()
-    return ("en",) if language in ("", "c", "posix", "en") or not language.isalpha() else ("en", language)
 
 
 def _shown(text: str, candidates: tuple[str, ...], names: bool) -> list[str]:

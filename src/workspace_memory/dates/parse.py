@@ -38,6 +38,7 @@ counts, and keeps the words of a doubtful phrase in its search text.
 from __future__ import annotations
 
 import functools
+import os
 import re
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, timedelta
@@ -214,6 +215,15 @@ def languages_setting(table: Mapping[str, object] | None) -> tuple[str, ...] | N
     if not isinstance(value, list) or not all(isinstance(v, str) and re.fullmatch(r"[a-z]{2,3}", v) for v in value):
         raise ValueError(f'languages must be a list of language codes such as ["de", "en"], not {value!r}')
     return tuple(value)
+
+
+def default_languages(env: Mapping[str, str] | None = None) -> tuple[str, ...]:
+    """`[time] languages` when unset: English and the locale's language (LC_ALL, LC_TIME, LANG), ("en",
+    "de") for de_DE.UTF-8. Here, not in dates.languages: every recall asks, few need that module."""
+    env = os.environ if env is None else env
+    name = env.get("LC_ALL") or env.get("LC_TIME") or env.get("LANG") or ""
+    language = name.split("_")[0].split(".")[0].lower()
+    return ("en",) if language in ("", "c", "posix", "en") or not language.isalpha() else ("en", language)
 
 
 # ------------------------------------------------------------------------------------------- phrases

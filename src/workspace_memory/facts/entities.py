@@ -16,14 +16,16 @@ import re
 from collections.abc import Sequence
 
 from ..fuzzy import NAME_VARIANT
-from ..markdown.names import CJK, SLUG, WORD_NOT_CJK
+from ..markdown.names import CJK, SLUG, SLUG_SPACED, WORD_NOT_CJK, ScriptPattern
 from .entity_info import EntityInfo
 from .similarity import ratio_at_least
 
 FUZZY_MIN = NAME_VARIANT
 # A word; a name glued to CJK text is a word of its own ("Priyaって誰": Priya).
-_WORD_RE = re.compile(rf"[^\W_{CJK}](?:{WORD_NOT_CJK}|['’-])*|[{CJK}]+")
-_MENTION_RE = re.compile(rf"(?<!{WORD_NOT_CJK})(?<!@)@({SLUG})")  # as markdown.retain reads a mention
+# (ScriptPattern: the CJK class is compiled only for a question that may hold CJK.)
+_WORD_RE = ScriptPattern(r"[^\W_](?:\w|['’-])*", rf"[^\W_{CJK}](?:{WORD_NOT_CJK}|['’-])*|[{CJK}]+")
+# As markdown.retain reads a mention.
+_MENTION_RE = ScriptPattern(rf"(?<!\w)(?<!@)@({SLUG_SPACED})", rf"(?<!{WORD_NOT_CJK})(?<!@)@({SLUG})")
 _POSSESSIVE_RE = re.compile(r"['’]s$")
 # Words that are names of entities surprisingly often but never mean them in a question.
 _NOT_NAMES = frozenset({"i", "me", "my", "we", "you", "the", "a", "an", "what", "who", "when", "where", "how",

@@ -13,11 +13,11 @@ byte and puts the newer fact's claim in the stale clause's place.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .supersession import attributes
 
 _VALUE_RE = re.compile(r"(?<![\w@])[A-ZÀ-ÖØ-Þ][\w]+|\d[\d.:/]*")
-_CJK_RE = re.compile(r"[\u3400-\u9fff]{2,}")
 _CLAUSE_RE = re.compile(r"(, |; |；|，)")
 _BULLET_RE = re.compile(r"^(\s*(?:[-*+]\s+)?)(.*?)(\s*)$")
 
@@ -25,9 +25,15 @@ _BULLET_RE = re.compile(r"^(\s*(?:[-*+]\s+)?)(.*?)(\s*)$")
 def values(text: str) -> set[str]:
     """The words that carry a fact's value: names and numbers (not the first word), Han character pairs."""
     found = {m.group(0).casefold() for m in _VALUE_RE.finditer(text) if m.start() > 0}
-    for run in _CJK_RE.findall(text):
-        found.update(run[i:i + 2] for i in range(len(run) - 1))
+    if not text.isascii() and max(text) >= "\u3400":  # may hold Han: only then is the class compiled
+        for run in _han_runs().findall(text):
+            found.update(run[i:i + 2] for i in range(len(run) - 1))
     return found
+
+
+@lru_cache(maxsize=1)
+def _han_runs() -> re.Pattern[str]:
+    return re.compile(r"[\u3400-\u9fff]{2,}")
 
 
 def replace_stale(raw: str, pairs: list[tuple[str, str]], claim_of, names_the_entity) -> tuple[str, int] | None:

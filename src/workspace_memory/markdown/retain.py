@@ -26,7 +26,7 @@ from datetime import date
 
 from ..dates.parse import DateRange, resolve_stated_range
 from ..limits import MAX_FACT_CHARS
-from .names import SLUG, WORD_NOT_CJK, display_name, slugify
+from .names import SLUG, SLUG_SPACED, WORD_NOT_CJK, ScriptPattern, display_name, slugify
 
 __all__ = [
     "DEFAULT_OPINION_CONFIDENCE",
@@ -52,7 +52,9 @@ DEFAULT_OPINION_CONFIDENCE = 0.7
 # "@" + a slug (names.SLUG: a letter, then letters/digits/_/-, not ending in "-", so "@Peter-" at a
 # dash stays "Peter"; or a run of CJK characters). The look-behinds keep e-mail addresses (a@b.com),
 # "@@x" and path/URL pieces ("/@user") out, but not a mention inside CJK text ("在@Fernwerk工作").
-ENTITY_RE = re.compile(rf"(?<!{WORD_NOT_CJK})(?<![@./+-])@(?P<slug>{SLUG})")
+# (ScriptPattern: the CJK class is compiled only for a text that may hold CJK.)
+ENTITY_RE = ScriptPattern(rf"(?<!\w)(?<![@./+-])@(?P<slug>{SLUG_SPACED})",
+                          rf"(?<!{WORD_NOT_CJK})(?<![@./+-])@(?P<slug>{SLUG})")
 _CODE_SPAN_RE = re.compile(r"`[^`]*`")  # "`@dataclass`" is code, not a mention
 
 _GRAMMAR = '"W|B|O|S[(c=0..1)] text"'

@@ -33,7 +33,7 @@ from ..cancel import checkpoint
 from ..errors import UserError
 from ..index.base import ChunkRow, Filters, Store
 from ..limits import MAX_FTS_TERMS, check_k
-from ..markdown.names import WORD_NOT_CJK
+from ..markdown.names import WORD_NOT_CJK, ScriptPattern
 from . import asking, lexical, topic
 from . import subject as entry_subject
 from . import window as time_window
@@ -399,14 +399,16 @@ def _apply_factors(cand: Candidate, q: _Query, superseded: bool) -> None:
     cand.score = math.prod(factors.values())
 
 
-def entity_names_pattern(names: dict[str, frozenset[str]]) -> re.Pattern[str] | None:
+def entity_names_pattern(names: dict[str, frozenset[str]]) -> ScriptPattern | None:
     """A pattern that finds any of the named entities' names as whole words (any case), or None."""
     forms = sorted({f for fs in names.values() for f in fs if len(f) >= 2}, key=len, reverse=True)
     if not forms:
         return None
     spelled = "|".join(re.escape(f).replace("\\ ", r"[\s-]+").replace("\\-", r"[\s-]+") for f in forms)
     # Whole words of spaced scripts; beside CJK characters a name still stands ("Priya在Fernwerk参加").
-    return re.compile(rf"(?<!{WORD_NOT_CJK})(?<!@)@?(?:{spelled})(?!{WORD_NOT_CJK})", re.IGNORECASE)
+    # (ScriptPattern: the CJK class is compiled only when an entry that may hold CJK is searched.)
+    return ScriptPattern(rf"(?<!\w)(?<!@)@?(?:{spelled})(?!\w)",
+                         rf"(?<!{WORD_NOT_CJK})(?<!@)@?(?:{spelled})(?!{WORD_NOT_CJK})", re.IGNORECASE)
 
 
 def _inherit_relevance(store: Store, candidates: dict[int, Candidate], rows: dict[int, ChunkRow],

@@ -21,7 +21,6 @@ query text itself:
 
 from __future__ import annotations
 
-import re
 from datetime import date, datetime
 
 from .. import lang
@@ -29,7 +28,7 @@ from ..dates.parse import DOUBTFUL, extract_time_window, parse_since
 from ..errors import UserError
 from ..facts.entities import mentioned, resolve
 from ..index.base import Filters, Store
-from ..markdown.names import CJK, WORD_NOT_CJK
+from ..markdown.names import CJK, WORD_NOT_CJK, ScriptPattern
 from ..values import Value
 from .settings import parse_sources
 
@@ -41,10 +40,11 @@ _NONE: frozenset[str] = frozenset()
 
 def _words(text: str) -> list[str]:
     """Lower-cased words; a name glued to CJK text is a word of its own ("Priyaって誰" -> priya, って誰)."""
-    return re.findall(_WORD, text.lower().replace("’", "'"))
+    return _WORD.findall(text.lower().replace("’", "'"))
 
 
-_WORD = rf"(?:{WORD_NOT_CJK}|')+|[{CJK}]+"
+# (ScriptPattern: the CJK class is compiled only for a text that may hold CJK.)
+_WORD = ScriptPattern(r"(?:\w|')+", rf"(?:{WORD_NOT_CJK}|')+|[{CJK}]+")
 
 
 # A plain class, not a dataclass: `dataclasses` imports `inspect` (with ast, dis and tokenize),
@@ -207,7 +207,7 @@ def _about_words(text: str, named: list, opinion_words: frozenset[str]) -> froze
     facts.entities.mentioned reads "Petr") or only ask for an opinion (lower-cased)."""
     name_words = {w for e in named for form in e.forms() for w in _words(form)}
     found = set()
-    for raw in re.findall(_WORD, text.replace("’", "'")):
+    for raw in _WORD.findall(text.replace("’", "'")):
         word = raw.lower()
         if word in opinion_words or word in name_words or (
                 raw[:1].isupper() and len(word) >= 4 and resolve(named, word) is not None):

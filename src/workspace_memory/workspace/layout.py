@@ -17,7 +17,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from ..dates.parse import date_order_setting, languages_setting
+from ..dates.parse import date_order_setting, default_languages, languages_setting
 from ..errors import IndexBusy, PathRefused, UserError
 from ..values import Value
 
@@ -163,12 +163,7 @@ class Workspace:
         """`[time] languages`: what a question's time phrase may be written in (dates.languages); by default
         English and the locale's language."""
         configured = languages_setting(self.config.get("time"))
-        if configured is not None:
-            return configured
-        # lazy: only a question without an English phrase needs it
-        from ..dates.languages import default_languages
-
-        return default_languages()
+        return default_languages() if configured is None else configured
 
     # -- well-known places -------------------------------------------------------------
     @property
