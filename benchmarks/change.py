@@ -1,7 +1,7 @@
 """Memory that follows change: eight weeks of three people's notes, 40 questions about now and then.
 
     .venv/bin/python benchmarks/change.py [--langs en,de,es,zh] [--modes lexical,hybrid]
-                                          [--workdir DIR] [--verbose]
+                                          [--workdir DIR] [--verbose] [--constants window.TOLD=1.0]
 
 The notes and questions are in benchmarks/change_data.py (written before issue 38's changes):
 moves, job changes, a relationship, a promotion, a project paused and resumed, a release date moved
@@ -25,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from change_data import ENTRIES, NOTES, NOW, QUESTIONS
+from stats import patch_constants
 from workspace_memory.api import Memory
 from workspace_memory.errors import ProviderUnavailable
 from workspace_memory.recall.query import RecallRequest
@@ -111,7 +112,9 @@ def main() -> None:
     ap.add_argument("--modes", default="lexical,hybrid")
     ap.add_argument("--workdir", help="keep the workspaces here (default: a temporary folder)")
     ap.add_argument("--verbose", action="store_true", help="each miss below rank 1, with the top 3")
+    ap.add_argument("--constants", default="", help="patch recall constants: window.TOLD=1.0,...")
     args = ap.parse_args()
+    patch_constants(args.constants)
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(args.workdir or tmp)
         for lang in args.langs.split(","):

@@ -16,6 +16,9 @@ unclear or contradiction), and on PROBES: pairs of two unsigned predicates that 
   lexicon's axis (mean positive - mean negative); a contradiction would be |shift| >= t.
 - **cosine**: the two statements' own cosine (an antonym pair about one subject was expected to sit
   in a band of its own, apart from paraphrases).
+- **nearest** (a sign, not a measure): each predicate takes the sign most of its NEAREST lexicon
+  stems have (by cosine); a contradiction would be two opposite signs. It is counted, not ranged:
+  how many contradictions it signs opposite, and how many other pairs.
 
 A rule is usable when some threshold puts every contradiction on one side and every other pair on
 the other; the summary gives each measure's range on both, and whether they overlap.
@@ -36,6 +39,7 @@ from workspace_memory.embed.use import UseEmbedder
 from workspace_memory.facts.stance import read, stance
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+NEAREST = 5  # lexicon stems that vote on a word's sign (1, 3, 5 and 9 were tried: docs/change.md)
 SETS = ("stance_pairs_change.jsonl", "stance_pairs.jsonl", "stance_pairs_heldout.jsonl")
 # (opinion, statement): two unsigned predicates about one subject that do not contradict.
 PROBES = (
@@ -87,6 +91,13 @@ def main() -> None:
         vec = embedder.embed_documents([word])[0]
         return float((vec @ pos_vecs.T).mean() - (vec @ neg_vecs.T).mean())
 
+    stems = np.vstack([pos_vecs, neg_vecs])
+    votes = np.array([1] * len(positive) + [-1] * len(negative))
+
+    def nearest(word: str) -> int:
+        vec = embedder.embed_documents([word])[0]
+        return int(np.sign(votes[np.argsort(-(stems @ vec))[:NEAREST]].sum()))
+
     rows = []
     for label, opinion, statement, names in pairs():
         old, new = read(opinion, names), read(statement, names)
@@ -96,8 +107,11 @@ def main() -> None:
         diff = vecs[1] - vecs[0]
         shift = abs(float(diff @ axis / (np.linalg.norm(diff) + 1e-9)))
         cosine = float(vecs[0] @ vecs[1])
-        rows.append((label == "contradiction", word, shift, cosine))
-        print(f"{label:13} word {word:.3f}  shift {shift:.3f}  cosine {cosine:.3f}  {words[0]} / {words[1]}")
+        signs = (nearest(words[0]), nearest(words[1]))
+        opposite = signs[0] * signs[1] < 0
+        rows.append((label == "contradiction", word, shift, cosine, opposite))
+        print(f"{label:13} word {word:.3f}  shift {shift:.3f}  cosine {cosine:.3f}  nearest {signs[0]:+d}/{signs[1]:+d}"
+              f"  {words[0]} / {words[1]}")
     print()
     for i, measure in enumerate(("word", "shift", "cosine"), start=1):
         yes = [r[i] for r in rows if r[0]]
@@ -105,6 +119,9 @@ def main() -> None:
         overlap = min(yes) <= max(no) and min(no) <= max(yes)
         print(f"{measure:7} contradictions {min(yes):.3f}..{max(yes):.3f} ({len(yes)})  others {min(no):.3f}.."
               f"{max(no):.3f} ({len(no)})  {'overlap: no threshold separates them' if overlap else 'separable'}")
+    yes = [r[4] for r in rows if r[0]]
+    no = [r[4] for r in rows if not r[0]]
+    print(f"nearest contradictions signed opposite {sum(yes)} of {len(yes)}  others {sum(no)} of {len(no)}")
 
 
 if __name__ == "__main__":

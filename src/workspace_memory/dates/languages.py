@@ -287,12 +287,12 @@ def _expand(m: re.Match[str], template: str, table: _Table) -> str:
             return ""
         value = value.strip()
         if kind == "month":
-            n = int(value) if value.isdigit() else table.months.get(value, 0)
+            n = table.months.get(value) or _number(value, table.numbers)
             return _MONTH_NAMES[n - 1] if 1 <= n <= 12 else ""
         if kind == "weekday":
             return _WEEKDAY_NAMES[table.weekdays[value]] if value in table.weekdays else ""
         if kind == "num":
-            return value if value.isdigit() else str(table.numbers.get(value, ""))
+            return str(_number(value, table.numbers) or "")
         if kind == "unit":
             return table.units.get(value, "")
         if kind == "th":
@@ -300,6 +300,18 @@ def _expand(m: re.Match[str], template: str, table: _Table) -> str:
         return value
 
     return re.sub(r"\{(\d)(?::(\w+))?\}", field, template)
+
+
+def _number(value: str, numbers: dict[str, int]) -> int:
+    """A number in digits, a word of the table ("zwölf"), or CJK numerals up to 99 ("十一", "二十"); 0 if none."""
+    if value.isdigit():
+        return int(value)
+    if value in numbers:
+        return numbers[value]
+    tens, ten, ones = value.partition("十")
+    if ten and tens in ("", *numbers) and ones in ("", *numbers):
+        return numbers.get(tens, 1) * 10 + numbers.get(ones, 0)
+    return 0
 
 
 # ---------------------------------------------------------------------------------------- dateparser

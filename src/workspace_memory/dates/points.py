@@ -108,6 +108,7 @@ _QUANTITY_WORDS = frozenset(
 _AFTER_ORDINAL_DAY = frozenset("at and or with when we i you he she they it did was were for to in on about "
                                "before after so this that last next".split())
 RELATIVE = {"today": 0, "tonight": 0, "yesterday": -1, "tomorrow": 1}
+_THIRDS = {"early": 0, "mid": 1, "late": 2}  # "mid-October": the month's first, middle or last ten days
 PARTS_OF_DAY = frozenset({"morning", "afternoon", "evening"})
 
 # ---------------------------------------------------------------------------------------- points
@@ -119,7 +120,7 @@ class Point:
 
     kinds: day (y|None, m, d) | month (y|None, m) | year y | weekday i | rel days | part (shift, unit) |
     qweekday (q, i) | roll (n, unit) | ago (n, unit) | anchored (what, sign, n, Point) | mday d (a day of
-    an unnamed month, "the 20th")
+    an unnamed month, "the 20th") | third (y|None, m, 0|1|2) ("early / mid / late October")
     """
 
     __slots__ = ("kind", "value", "confidence", "bare")
@@ -215,7 +216,7 @@ class Reader:
     def _read_point(self, i: int, anchored: bool) -> tuple[int, Point] | None:
         found = self._anchored(i) if anchored else None
         if found is None:
-            for reader in (self._numeric, self._day_of_month, self._month_first, self._day_first,
+            for reader in (self._numeric, self._day_of_month, self._third, self._month_first, self._day_first,
                            self._ordinal_day, self._relative, self._bare):
                 found = reader(i)
                 if found is not None:
@@ -258,6 +259,14 @@ class Reader:
         if year:
             return year[1], Point("month", (year[0], m), 0.9)
         return j, Point("month", (None, m), 0.8, bare=True)
+
+    def _third(self, i: int) -> tuple[int, Point] | None:
+        """"mid-October", "early Nov 2025", "late March": a third of a month (a phrase without a preposition)."""
+        j = i + 2 if self.word(i, _THIRDS) and i + 1 < len(self.t) and self.t[i + 1].text == "-" else i + 1
+        found = self._month_first(j) if self.word(i, _THIRDS) else None
+        if found is None or found[1].kind != "month":
+            return None
+        return found[0], Point("third", (*found[1].value, _THIRDS[self.t[i].low]), found[1].confidence)  # type: ignore[misc]
 
     def _with_year(self, d: int, m: int, j: int) -> tuple[int, Point]:
         year = self.year_after(j)
@@ -491,6 +500,11 @@ def span(p: Point, base: date | None) -> Span | None:
         return date(p.value, 1, 1), date(p.value, 12, 31)  # type: ignore[arg-type]
     if p.kind == "anchored":
         return _anchored_span(p, base)
+    if p.kind == "third":
+        y, m, third = p.value  # type: ignore[misc]
+        month = _partial_span("month", (y, m), base)
+        first = month[0] + timedelta(days=10 * third) if month else None
+        return (first, month[1] if third == 2 else first + timedelta(days=9)) if month and first else None
     if base is None:
         return None  # everything below is relative to the reference day
     v = p.value

@@ -390,6 +390,9 @@ def _apply_factors(cand: Candidate, q: _Query, superseded: bool) -> None:
         near = time_window.factor(row, u.window, u.window_confidence)
         if near < 1.0:
             factors["window"] = near
+        told = time_window.told(row, u.window, u.window_confidence, q.events_only)
+        if told < 1.0:
+            factors["told"] = told  # placed in time by the day it was written, not a date it states
     if superseded:
         factors["superseded"] = SUPERSEDED_FACTOR
     cand.factors.update(factors)

@@ -19,6 +19,18 @@ names (recall.query) does three things, and only --since/--until filter:
    a week later) or BEFORE_HALF_LIFE before it (plans told ahead). Inside, the factor is 1; far
    away, `miss` (0.7 for a sure phrase, nearer 1 for a doubtful one); undated entries (MEMORY.md,
    bank pages) count as far away.
+
+   **Stated beats written.** An entry whose nearest day to the window is one it *states* (a range
+   its fact states, "In Porto (Mar 3–9)", or a day it names, "Dec 4 is the deep-dive") is placed
+   in time by what it says; one whose nearest day is the day it was written, only by when it was
+   told, which is not when it happened ("Lena is travelling less this spring", written in March,
+   says nothing of March). The second gets a factor of its own, `told = 1 - (1 - TOLD) x c`
+   (and one that states a range reaching far beyond the window, "ends in October" for mid-October,
+   the same in proportion to its days outside):
+   inside the window a stated date counts more than a written day and a shared word, and the
+   order among entries placed by their written day is as before, inside the window or out. Not
+   for an events-only question ("what happened last weekend?"): it asks for the days' entries,
+   and what was written on a day is what happened on it.
 3. **An order** for events-only questions: the entries inside rank first, the best of each day
    first (then each day's second best, ...), so the list covers the days asked about; around a
    day ("anything around Nov 20?"), that day first in each round, then its neighbours by distance.
@@ -32,6 +44,7 @@ from ..index.base import ChunkRow, Term
 from .candidates import Candidate
 
 WINDOW_MISS = 0.7  # the factor of an entry far outside a sure window
+TOLD = 0.9  # the factor's share for an entry that states no date (only written on a day): see the docstring
 AFTER_HALF_LIFE = 2.0  # days after the window at which an entry keeps half the way to 1 (told later)
 BEFORE_HALF_LIFE = 1.0  # days before it (plans, "tomorrow we fly")
 PER_DAY = 12  # entries of each day an events-only question takes from the window
@@ -75,12 +88,7 @@ def gap_days(row: ChunkRow, window: Window) -> float:
 
     Negative when the entry lies before the window, positive after it, infinite when undated.
     """
-    gap = _gap(row.get("t_start"), row.get("t_end"), window)
-    for start, end in row.get("named") or ():
-        named = _gap(start, end, window)
-        if abs(named) < abs(gap):
-            gap = named
-    return gap
+    return placed(row, window)[0]
 
 
 def _gap(t_start_s: str | None, t_end_s: str | None, window: Window) -> float:
@@ -95,13 +103,19 @@ def _gap(t_start_s: str | None, t_end_s: str | None, window: Window) -> float:
     return 0.0
 
 
+def _states_own_range(row: ChunkRow) -> bool:
+    """Whether the entry's own days are a range its fact states ("In Porto (Mar 3–9)"), not the day it
+    was written."""
+    own = row.get("t_start")
+    return own is not None and (row.get("day") != own or row.get("t_end") != own)
+
+
 def how_inside(row: ChunkRow, window: Window) -> str | None:
     """What puts the entry inside the window, for --explain: "written 2025-11-10" (its own day or the
     range its fact states), "names 2025-12-04" (a day the line names), or None (outside)."""
     if _gap(row.get("t_start"), row.get("t_end"), window) == 0:
         own = row.get("t_start") or ""
-        stated = row.get("day") != own or row.get("t_end") != own
-        return f"states {own}..{row.get('t_end')}" if stated else f"written {own}"
+        return f"states {own}..{row.get('t_end')}" if _states_own_range(row) else f"written {own}"
     for start, end in row.get("named") or ():
         if _gap(start, end, window) == 0:
             return f"names {start}" if start == end else f"names {start}..{end}"
@@ -123,6 +137,39 @@ def _day(text: str) -> date | None:
         return date.fromisoformat(text)  # open ends are far dates (index.base.OPEN_START, OPEN_END)
     except ValueError:
         return None
+
+
+def told(row: ChunkRow, window: Window, confidence: float, events_only: bool = False) -> float:
+    """The "stated beats written" factor of the module docstring, `1 - (1 - TOLD) x c x vague` (`placed`):
+    1.0 for an entry that states a time inside the window, TOLD for one placed by the day it was
+    written (a sure phrase); 1.0 for every entry of an events-only question."""
+    if events_only:
+        return 1.0
+    return 1.0 - (1.0 - TOLD) * confidence * placed(row, window)[1]  # a doubtful phrase: less
+
+
+def placed(row: ChunkRow, window: Window) -> tuple[float, float]:
+    """(gap_days, vague): the gap to the window from the entry's nearest day, and how vaguely that day
+    places the entry in the window: 1.0 for the day it was written (when it was told, not when it
+    happened); for a range its fact states or a day it names, the share of that range's days that lie
+    outside the window ("ends in October" for mid-October: 0.68; "Mar 3-9" for March: 0); 0 for a
+    range wholly outside (it states another time, which the window factor measures)."""
+    own = (row.get("t_start"), row.get("t_end"))
+    best = (_gap(*own, window), _vague(*own, window) if _states_own_range(row) else 1.0)
+    for start, end in row.get("named") or ():
+        named = (_gap(start, end, window), _vague(start, end, window))
+        if abs(named[0]) < abs(best[0]) or abs(named[0]) == abs(best[0]) and named[1] < best[1]:
+            best = named
+    return best
+
+
+def _vague(t_start_s: str | None, t_end_s: str | None, window: Window) -> float:
+    """The share of a stated range's days outside the window (0 when the range lies wholly outside)."""
+    start, end = _day(t_start_s or ""), _day(t_end_s or t_start_s or "")
+    if start is None or end is None or end < start or _gap(t_start_s, t_end_s, window) != 0:
+        return 0.0
+    low, high = max(start, window[0] or start), min(end, window[1] or end)
+    return 1.0 - ((high - low).days + 1) / ((end - start).days + 1)
 
 
 def factor(row: ChunkRow, window: Window, confidence: float) -> float:

@@ -21,6 +21,10 @@ WORDS = {
     "woche": "week", "wochenende": "weekend", "monat": "month", "jahr": "year",
 }
 REWRITES = (
+    # A third of a month ("mid-October": its middle ten days).
+    (r"\bmitte\s+{MONTH}\b", "mid {1:month}"),
+    (r"\banfang\s+{MONTH}\b", "early {1:month}"),
+    (r"\bende\s+{MONTH}\b", "late {1:month}"),
     (r"\b(?:jeden|jede|jedes|immer)\s+{WEEKDAY}\w*", ""),  # habits: "jeden Sonntag(morgen)"
     (r"\b(?:montags|dienstags|mittwochs|donnerstags|freitags|samstags|sonntags)\b", ""),
     (r"\bheute\s+(?:morgen|früh|abend|nachmittag)\b", "this morning"),

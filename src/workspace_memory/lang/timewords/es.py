@@ -16,6 +16,10 @@ WORDS = {
     "semana": "week", "mes": "month", "año": "year",
 }
 REWRITES = (
+    # A third of a month ("mid-October": its middle ten days).
+    (r"\b(?:a\s+)?mediados\s+de\s+{MONTH}\b", "mid {1:month}"),
+    (r"\b(?:a\s+)?principios\s+de\s+{MONTH}\b", "early {1:month}"),
+    (r"\b(?:a\s+)?(?:finales|fines)\s+de\s+{MONTH}\b", "late {1:month}"),
     (r"\b(?:todos\s+los|cada|los)\s+{WEEKDAY}s?\b", ""),  # habits: "los domingos", "cada lunes"
     (r"\b(?:esta|por\s+la)\s+mañana\b", "this morning"),
     (r"\bhace\s+{N}\s+{UNIT}\b", "{1:num} {2:unit}s ago"),

@@ -14,6 +14,10 @@ WORDS = {
     "semaine": "week", "mois": "month", "année": "year", "1er": "1",
 }
 REWRITES = (
+    # A third of a month ("mid-October": its middle ten days).
+    (r"\b(?:(?:à|a)\s+la\s+)?mi-{MONTH}\b", "mid {1:month}"),
+    (r"\b(?:au\s+)?début\s+(?:d'|de\s+)?{MONTH}\b", "early {1:month}"),
+    (r"\b(?:(?:à|a)\s+la\s+)?fin\s+(?:d'|de\s+)?{MONTH}\b", "late {1:month}"),
     (r"\b(?:tous\s+les|chaque|le)\s+{WEEKDAY}s?\b(?!\s+\d)(?!\s+(?:dernier|prochain))", ""),  # habits
     (r"\baujourd'hui\b", "today"), (r"\bce\s+matin\b", "this morning"),
     (r"\bil\s+y\s+a\s+{N}\s+{UNIT}\b", "{1:num} {2:unit}s ago"),
