@@ -10,7 +10,8 @@
  4. score = relevance x recency x importance (recall.rank) x what the question asks for:
     entries that miss a named entity, a time window (recall.window) or an opinion question,
     turns of someone other than the person the question names (recall.subject), entries that
-    ask a question when the query asks one (recall.asking),
+    ask a question when the query asks one (recall.asking), entries that name no place when
+    it asks where (recall.place),
     and world facts that a newer one replaced (present-state questions only,
     recall.supersession), are multiplied by a factor below 1. Everything stays in 0..1.
  5. Neighbours (recall.neighbours): the entries next to the best matches, in the same
@@ -34,7 +35,7 @@ from ..errors import UserError
 from ..index.base import ChunkRow, Filters, Store
 from ..limits import MAX_FTS_TERMS, check_k
 from ..markdown.names import WORD_NOT_CJK, ScriptPattern
-from . import asking, lexical, topic
+from . import asking, lexical, place, topic
 from . import subject as entry_subject
 from . import window as time_window
 from .candidates import Candidate
@@ -386,6 +387,8 @@ def _apply_factors(cand: Candidate, q: _Query, superseded: bool) -> None:
         factors["question"] = asking.QUESTION_MISS
     if u.opinion and not (row["kind"] == "opinion" and (about or not u.entity_boost)):
         factors["opinion"] = OPINION_MISS
+    if u.where and not place.names_place(row["text"], u.language):
+        factors["place"] = place.PLACE_MISS  # "where was Lena": this entry names no place
     if u.window is not None:
         near = time_window.factor(row, u.window, u.window_confidence)
         if near < 1.0:

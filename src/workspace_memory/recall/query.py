@@ -94,6 +94,7 @@ class Understood:
     # like", "who is Petr"): a question of nothing else asks about the entity as a whole.
     about_words: frozenset[str] = frozenset()
     opinion = False  # the question asks what someone prefers / thinks / likes
+    where = False  # the question asks for a place (recall.place)
     present = False  # the question asks how things are now (supersession applies)
     time_phrase: str | None = None
     window_confidence = 0.0  # how sure the time phrase's reading is (dates.parse)
@@ -185,6 +186,9 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
         u.entity_names = {e.key: e.forms() for e in named}
         u.about_words = _about_words(u.text, named, opinion_words)
     u.opinion = holds_any(u.text, opinion_words)
+    from .place import asks_where
+
+    u.where = asks_where(question, u.words)
     u.present = window is None and not req.since and not req.until and asks_about_now(question, u.words)
     return u
 

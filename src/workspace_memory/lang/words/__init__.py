@@ -10,6 +10,9 @@ Each module holds plain constants; a name a module lacks is no data for that rul
 - `QUESTION_WORDS`, `LEADING_VERBS`, `PRESENT_WORDS`, `NOW_WORDS`, `PAST_WORDS`, `NOW_PHRASES`,
   `PAST_PHRASES`: whether a question asks how things are now (recall.query.asks_about_now);
 - `OPINION_WORDS`: words that ask for an opinion ("prefer", "bevorzugt", "opina", "觉得");
+- `WHERE_WORDS`: words that ask for a place ("where", "wo", "哪里"); `LOCATIVES` (prepositions of place
+  before a name, "in Porto"), `LOCATIVES_CJK` / `LOCATIVES_CJK_AFTER` (characters of place before / after
+  a Latin name, "在Porto", "Portoで"): what names a place in a note (recall.place);
 - `LABELS`: words that head a note as a label, not as a speaker ("Decision:", "Montag:");
 - `STEMMER`: the Snowball algorithm that stems the language's words (PyStemmer), or None;
 - `FRAME_PIECES` (Chinese, Japanese): pieces of a question that ask rather than name (什么, 怎么, 何).

@@ -57,3 +57,8 @@ STEMMER = "german"
 # Compounds are one word ("Zahnarzttermin", "tandartsafspraak"): a question's compound no entry holds
 # is searched as its parts (recall/lexical.split_compounds).
 COMPOUNDS = True
+
+# A "where" question asks for a place (recall.place): its words, and what names a place in a note.
+WHERE_WORDS = frozenset("wo wohin woher".split())
+# Prepositions of place right before a bare capitalised name ("in Porto"; recall.place).
+LOCATIVES = frozenset("in nach aus bei".split())

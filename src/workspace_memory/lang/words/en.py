@@ -41,3 +41,8 @@ LABELS = frozenset(
     september october november december""".split()
 )
 STEMMER = None  # FTS5's own Porter stems English on both sides (index and query)
+
+# A "where" question asks for a place (recall.place): its words, and what names a place in a note.
+WHERE_WORDS = frozenset("where where's whereabouts".split())
+# Prepositions of place right before a bare capitalised name ("in Porto"; recall.place).
+LOCATIVES = frozenset("in at from near".split())

@@ -78,3 +78,8 @@ LABELS = frozenset(
     noviembre diciembre""".split()
 )
 STEMMER = "spanish"
+
+# A "where" question asks for a place (recall.place): its words, and what names a place in a note.
+WHERE_WORDS = frozenset("dónde donde adónde adonde".split())
+# Prepositions of place right before a bare capitalised name ("in Porto"; recall.place).
+LOCATIVES = frozenset("en desde".split())

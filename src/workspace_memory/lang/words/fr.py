@@ -54,3 +54,8 @@ LABELS = frozenset(
     décembre""".split()
 )
 STEMMER = "french"
+
+# A "where" question asks for a place (recall.place): its words, and what names a place in a note.
+WHERE_WORDS = frozenset("où".split())
+# Prepositions of place right before a bare capitalised name ("in Porto"; recall.place).
+LOCATIVES = frozenset("à en au aux chez depuis".split())

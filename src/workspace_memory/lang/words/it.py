@@ -61,3 +61,8 @@ LABELS = frozenset(
     settembre ottobre novembre dicembre""".split()
 )
 STEMMER = "italian"
+
+# A "where" question asks for a place (recall.place): its words, and what names a place in a note.
+WHERE_WORDS = frozenset("dove dov'è".split())
+# Prepositions of place right before a bare capitalised name ("in Porto"; recall.place).
+LOCATIVES = frozenset("a in da presso".split())

@@ -14,3 +14,8 @@ OPINION_WORDS = frozenset("好き 好む 好み 嫌い 苦手 思う 思って �
 NOW_WORDS = frozenset("今 現在 最近 目下".split())
 PAST_WORDS = frozenset("以前 前 昔 かつて 元 最初".split())
 STEMMER = None  # no stemming: the trigram index finds a run wherever it stands
+
+# A "where" question asks for a place (recall.place): its words, and what names a place in a note.
+WHERE_WORDS = frozenset("どこ".split())
+# Particles of place right after a name in Latin letters ("Portoで"; recall.place).
+LOCATIVES_CJK_AFTER = tuple("でにへ")

@@ -39,3 +39,8 @@ STEMMER = "dutch"
 # Compounds are one word ("Zahnarzttermin", "tandartsafspraak"): a question's compound no entry holds
 # is searched as its parts (recall/lexical.split_compounds).
 COMPOUNDS = True
+
+# A "where" question asks for a place (recall.place): its words, and what names a place in a note.
+WHERE_WORDS = frozenset("waar waarheen waarvandaan".split())
+# Prepositions of place right before a bare capitalised name ("in Porto"; recall.place).
+LOCATIVES = frozenset("in naar uit bij".split())

@@ -55,3 +55,8 @@ LABELS = frozenset(
     fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro""".split()
 )
 STEMMER = "portuguese"
+
+# A "where" question asks for a place (recall.place): its words, and what names a place in a note.
+WHERE_WORDS = frozenset("onde aonde".split())
+# Prepositions of place right before a bare capitalised name ("in Porto"; recall.place).
+LOCATIVES = frozenset("em no na desde".split())

@@ -22,3 +22,8 @@ PRESENT_WORDS = frozenset("是 在 住 有 做 当 担任 还".split())
 # named time is not about now, whether or not the time parser reads its phrase.
 PAST_WORDS = frozenset("以前 之前 过去 曾经 原来 当初 起初 当时 那时 月 年 周 星期".split())
 STEMMER = None  # no inflection; segmentation is recall.lexical.cjk_pieces on the question, trigrams on the notes
+
+# A "where" question asks for a place (recall.place): its words, and what names a place in a note.
+WHERE_WORDS = frozenset("哪里 哪儿 什么地方 在哪".split())
+# Characters of place right before a name in Latin letters ("在Porto"; recall.place).
+LOCATIVES_CJK = tuple("在去到从住于")
