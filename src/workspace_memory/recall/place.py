@@ -28,7 +28,7 @@ import re
 
 from .. import lang
 
-PLACE_MISS = 0.9  # the factor on an entry that names no place, for a "where" question (docs/change.md)
+PLACE_MISS = 0.8  # the factor on an entry that names no place, for a "where" question (docs/change.md)
 
 _patterns: dict[str, tuple[tuple[re.Pattern[str], ...], frozenset[str]]] = {}
 
