@@ -48,8 +48,10 @@ from ..values import Value
 from .lean import Anchor, lean, line_lean
 from .points import (
     MONTHS,
+    NUMBER_WORDS,
     PARTS_OF_DAY,
     RELATIVE,
+    THIRDS,
     WEEKDAYS,
     Point,
     Reader,
@@ -249,6 +251,11 @@ _PREPOSITIONS: dict[str, tuple[_Shape, str, bool]] = {  # word -> (shape, mode, 
 _AMBIGUOUS_MONTHS = frozenset({"may", "march", "mar"})
 _PRECHECK_WORDS = frozenset({*MONTHS, *WEEKDAYS, *RELATIVE, "week", "weeks", "month", "months", "year",
                              "years", "ago", "last", "past", "since", "night", *PARTS_OF_DAY, "weekend"})
+# The words a phrase can start with (every rule of _phrases and of points.Reader begins with one, a
+# number or a date): the grammar reads no other token, so it is tried at these alone (a line of notes
+# has about 17 tokens; trying each cost twice the rest of a full index).
+_START_WORDS = frozenset({*MONTHS, *WEEKDAYS, *RELATIVE, *NUMBER_WORDS, *THIRDS, *_PREPOSITIONS, "from", "between",
+                          "up", "the", "last", "previous", "this", "current", "next", "past", "day", "week", "weekend"})
 
 
 class _Found:
@@ -421,14 +428,13 @@ def _precheck(text: str) -> bool:
     one of _PRECHECK_WORDS as a token. (A substring test let "market", "maybe" and "decided" through
     as "mar", "may" and "dec": most sentences paid for the whole grammar.)
     """
-    if any(ch.isdigit() for ch in text):
-        return True
-    return not _PRECHECK_WORDS.isdisjoint(word.lower() for word in _gate_words().findall(text))
+    digit, words = _gate()
+    return digit.search(text) is not None or not _PRECHECK_WORDS.isdisjoint(map(str.lower, words.findall(text)))
 
 
 @functools.cache
-def _gate_words() -> re.Pattern[str]:
-    return re.compile(r"[^\W\d_]+")  # dates.points' word tokens
+def _gate() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    return re.compile(r"\d"), re.compile(r"[^\W\d_]+")  # a number's digit and a word, as tokenize reads them
 
 
 def _candidates(text: str, base: date | None, query: bool, date_order: str | None, lines: bool = False) -> list:
@@ -439,8 +445,8 @@ def _candidates(text: str, base: date | None, query: bool, date_order: str | Non
     tokens = tokenize(text)
     reader = Reader(tokens, base, date_order, guess=query, ordinals=query or lines)
     candidates = []
-    for i in range(len(tokens)):
-        if tokens[i].kind == "sym":
+    for i, tok in enumerate(tokens):
+        if tok.kind == "sym" or tok.kind == "word" and tok.low not in _START_WORDS:
             continue
         for order, (first, end, resolve, confidence) in enumerate(_phrases(reader, i, query, lines)):
             stop = _edges(text, tokens, first, end)
@@ -514,7 +520,7 @@ def find_all(text: str, base: date | None, date_order: str | None, query: bool =
 
 
 def _weekday_alone(phrase: str) -> int | None:
-    words = [w.lower() for w in _gate_words().findall(phrase)]
+    words = [w.lower() for w in _gate()[1].findall(phrase)]
     words = [w for w in words if w not in ("on", "the")]
     return WEEKDAYS.get(words[0]) if len(words) == 1 else None
 

@@ -90,7 +90,7 @@ MONTHS = {
 }  # fmt: skip
 WEEKDAYS = {name: i for i, name in enumerate(
     ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"))}
-_NUMBER_WORDS = {
+NUMBER_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
@@ -108,7 +108,7 @@ _QUANTITY_WORDS = frozenset(
 _AFTER_ORDINAL_DAY = frozenset("at and or with when we i you he she they it did was were for to in on about "
                                "before after so this that last next".split())
 RELATIVE = {"today": 0, "tonight": 0, "yesterday": -1, "tomorrow": 1}
-_THIRDS = {"early": 0, "mid": 1, "late": 2}  # "mid-October": the month's first, middle or last ten days
+THIRDS = {"early": 0, "mid": 1, "late": 2}  # "mid-October": the month's first, middle or last ten days
 PARTS_OF_DAY = frozenset({"morning", "afternoon", "evening"})
 
 # ---------------------------------------------------------------------------------------- points
@@ -199,8 +199,8 @@ class Reader:
             return None
         if t[i].kind == "num" and len(t[i].text) <= 5 and not t[i].ordinal:
             n = int(t[i].text)
-        elif t[i].kind == "word" and t[i].low in _NUMBER_WORDS and (articles or t[i].low not in ("a", "an")):
-            n = _NUMBER_WORDS[t[i].low]
+        elif t[i].kind == "word" and t[i].low in NUMBER_WORDS and (articles or t[i].low not in ("a", "an")):
+            n = NUMBER_WORDS[t[i].low]
         else:
             return None
         return n if n <= _MAX_COUNT else None
@@ -262,11 +262,11 @@ class Reader:
 
     def _third(self, i: int) -> tuple[int, Point] | None:
         """"mid-October", "early Nov 2025", "late March": a third of a month (a phrase without a preposition)."""
-        j = i + 2 if self.word(i, _THIRDS) and i + 1 < len(self.t) and self.t[i + 1].text == "-" else i + 1
-        found = self._month_first(j) if self.word(i, _THIRDS) else None
+        j = i + 2 if self.word(i, THIRDS) and i + 1 < len(self.t) and self.t[i + 1].text == "-" else i + 1
+        found = self._month_first(j) if self.word(i, THIRDS) else None
         if found is None or found[1].kind != "month":
             return None
-        return found[0], Point("third", (*found[1].value, _THIRDS[self.t[i].low]), found[1].confidence)  # type: ignore[misc]
+        return found[0], Point("third", (*found[1].value, THIRDS[self.t[i].low]), found[1].confidence)  # type: ignore[misc]
 
     def _with_year(self, d: int, m: int, j: int) -> tuple[int, Point]:
         year = self.year_after(j)
