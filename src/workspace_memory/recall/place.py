@@ -2,9 +2,9 @@
 
 "Where was Lena during March?" is answered by "W @Lena: In Porto (Mar 3–9)", not by "Lena is
 travelling less this spring", which shares a word and a time but names no place. So for a question
-that holds one of its language's `WHERE_WORDS` ("where", "wo", "dónde", "où", "哪里", "どこ"), an
-entry that names no place gets the factor PLACE_MISS (a gentle one: a place is what the answer holds,
-not proof that an entry is the answer).
+that holds one of its language's `WHERE_WORDS` ("where", "wo", "dónde", "où", "哪里", "どこ";
+recall.query sets `Understood.where`), an entry that names no place gets the factor PLACE_MISS (a
+gentle one: a place is what the answer holds, not proof that an entry is the answer).
 
 What names a place, read in the question's language (lang/words/<code>.py):
 
@@ -31,13 +31,6 @@ from .. import lang
 PLACE_MISS = 0.8  # the factor on an entry that names no place, for a "where" question (docs/change.md)
 
 _patterns: dict[str, tuple[tuple[re.Pattern[str], ...], frozenset[str]]] = {}
-
-
-def asks_where(text: str, table) -> bool:  # table: a lang/words module or None
-    """Whether the question asks for a place ("where", "wo", "dónde", "哪里"): its language's WHERE_WORDS."""
-    from .query import holds_any
-
-    return table is not None and holds_any(text, getattr(table, "WHERE_WORDS", frozenset()))
 
 
 def names_place(text: str, code: str | None) -> bool:

@@ -186,9 +186,7 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
         u.entity_names = {e.key: e.forms() for e in named}
         u.about_words = _about_words(u.text, named, opinion_words)
     u.opinion = holds_any(u.text, opinion_words)
-    from .place import asks_where
-
-    u.where = asks_where(question, u.words)
+    u.where = holds_any(question, getattr(u.words, "WHERE_WORDS", _NONE))  # asks for a place (recall.place)
     u.present = window is None and not req.since and not req.until and asks_about_now(question, u.words)
     return u
 
