@@ -211,10 +211,12 @@ class Term(Value):
 
     def glued_in(self, text: str) -> bool:
         """Whether an entry's text holds this glued word inside CJK text, as the stores find it (any case)."""
+        glued = self.glued_text
+        if glued is None or glued not in text.casefold():
+            return False  # the usual answer, before the CJK scan and its import (hundreds of rows a question)
         from ..tokens import has_cjk
 
-        glued = self.glued_text
-        return glued is not None and has_cjk(text) and glued in text.casefold()
+        return has_cjk(text)
 
 
 class ChunkRow(TypedDict, total=False):
