@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from change_data import ENTRIES, NOTES, NOW, QUESTIONS
-from stats import patch_constants
+from stats import patch_constants, print_top, question_set_args
 from workspace_memory.api import Memory
 from workspace_memory.errors import ProviderUnavailable
 from workspace_memory.recall.query import RecallRequest
@@ -99,8 +99,7 @@ def run_language(lang: str, workdir: Path, modes: list[str], verbose: bool) -> d
                 tally[key][2] += 1
             if verbose and (rank is None or rank > 1):
                 print(f"  {lang} {mode} {qid} rank {rank}: {texts[lang]}")
-                for r in res["results"][:3]:
-                    print(f"        {r['score']:.3f} {r['source']:28} {r['content'][:80]}")
+                print_top(res["results"])
         out[mode] = tally
     mem.close()
     return out
@@ -110,9 +109,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--langs", default="en,de,es,zh")
     ap.add_argument("--modes", default="lexical,hybrid")
-    ap.add_argument("--workdir", help="keep the workspaces here (default: a temporary folder)")
-    ap.add_argument("--verbose", action="store_true", help="each miss below rank 1, with the top 3")
-    ap.add_argument("--constants", default="", help="patch recall constants: window.TOLD=1.0,...")
+    question_set_args(ap, "each miss below rank 1, with the top 3", "window.TOLD=1.0")
     args = ap.parse_args()
     patch_constants(args.constants)
     with tempfile.TemporaryDirectory() as tmp:

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from languages_notes import LANGS, files
 from languages_questions import CATEGORIES, NOW, QUESTIONS
-from stats import patch_constants
+from stats import patch_constants, question_set_args
 from workspace_memory.api import Memory
 from workspace_memory.recall.query import RecallRequest
 
@@ -101,10 +101,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--modes", default="lexical,hybrid")
     ap.add_argument("--langs", default=",".join(LANGS))
-    ap.add_argument("--workdir", help="keep the workspaces here (default: a temporary folder)")
     ap.add_argument("--out", help="write the figures as JSON here")
-    ap.add_argument("--verbose", action="store_true", help="each miss and each rank below 1, with the top 3")
-    ap.add_argument("--constants", default="", help="patch recall constants: subject.SUBJECT_MISS=1.0,...")
+    question_set_args(ap, "each miss and each rank below 1, with the top 3", "subject.SUBJECT_MISS=1.0")
     args = ap.parse_args()
     patch_constants(args.constants)
     expected = expected_lines()

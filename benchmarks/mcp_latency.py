@@ -30,7 +30,7 @@ import anyio
 
 sys.path.insert(0, str(Path(__file__).parent))
 from semantic import MEMORY_BIN, NOW, QUERIES, big_workspace
-from stats import pct
+from stats import cpu_seconds, pct
 
 NOTE = "memory/notes/mcp-bench.md"
 
@@ -146,19 +146,14 @@ def in_process_baseline(mem, mode: str, rounds: int = 5) -> None:  # api.Memory
           f"p95 {pct(ms, 0.95):.1f} ms ({len(ms)} calls)", flush=True)
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
-
-
 def watch_cpu(root: Path, idle: float) -> None:
     proc = subprocess.Popen([MEMORY_BIN, "--workspace", str(root), "--now", NOW, "watch"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         time.sleep(15)  # start-up and the first (full) scan after the 1.5 s debounce
-        start_cpu, start = cpu_seconds(proc.pid), time.monotonic()
+        start_cpu, start = cpu_seconds([proc.pid]), time.monotonic()
         time.sleep(idle)
-        used, wall = cpu_seconds(proc.pid) - start_cpu, time.monotonic() - start
+        used, wall = cpu_seconds([proc.pid]) - start_cpu, time.monotonic() - start
         print(f"[watch idle] {used:.2f} s CPU in {wall:.0f} s idle = {100 * used / wall:.2f} % of one core "
               f"({sum(1 for _ in root.rglob('*.md'))} Markdown files watched)")
     finally:

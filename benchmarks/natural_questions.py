@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from stats import patch_constants
+from stats import patch_constants, print_top, question_set_args
 from workspace_memory.api import Memory
 from workspace_memory.errors import ProviderUnavailable
 from workspace_memory.recall.query import RecallRequest
@@ -326,8 +326,7 @@ def run_set(name: str, workdir: Path, modes: list[str], verbose: bool) -> dict[s
                 mark = {1: "1", 2: "2", 3: "3"}.get(rank or 0, "-")
                 print(f"  [{mode:8}] {mark} {question}")
                 if rank != 1:
-                    for r in out["results"]:
-                        print(f"        {r['score']:.3f} {r['source']:28} {r['content'][:70]}")
+                    print_top(out["results"], n=len(out["results"]), width=70)
         scores[mode] = (at1, at3, len(questions))
     mem.close()
     return scores
@@ -337,9 +336,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--modes", default="lexical,semantic,hybrid")
     ap.add_argument("--set", default="dev,held-out,labels")
-    ap.add_argument("--workdir", help="keep the workspaces here (default: a temporary folder)")
-    ap.add_argument("--verbose", action="store_true", help="each question's rank, and the top 3 of a miss")
-    ap.add_argument("--constants", default="", help="patch recall constants: subject.SUBJECT_MISS=1.0,...")
+    question_set_args(ap, "each question's rank, and the top 3 of a miss", "subject.SUBJECT_MISS=1.0")
     args = ap.parse_args()
     modes = args.modes.split(",")
     patch_constants(args.constants)

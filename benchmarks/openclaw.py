@@ -52,6 +52,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from locomo import CATEGORIES, DATA, normalize_evidence, parse_session_time, within_budget, write_workspace
+from stats import cpu_seconds
 
 REPO = Path(__file__).resolve().parents[1]
 NODE_BIN = REPO / ".node" / "bin"
@@ -89,18 +90,6 @@ def children(pid: int) -> list[int]:
             if ppid == pid:
                 out.append(int(entry.name))
     return out
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU seconds the processes have used so far (/proc/<pid>/stat)."""
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
-    return total / os.sysconf("SC_CLK_TCK")
 
 
 def descendants(pid: int) -> list[int]:

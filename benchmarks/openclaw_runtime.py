@@ -27,21 +27,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from locomo import DATA, write_workspace
 from openclaw import NODE_BIN, TOKEN, Home, descendants
+from stats import cpu_seconds
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """user+sys of these processes so far (/proc/PID/stat, clock ticks)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += int(fields[11]) + int(fields[12])
-    return total / tick
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -73,6 +73,31 @@ def patch_constants(spec: str) -> None:
         setattr(module, constant, type(getattr(module, constant))(value))
 
 
+def question_set_args(ap, verbose_help: str, constants_example: str) -> None:
+    """The options every question-set benchmark shares: --workdir, --verbose, --constants."""
+    ap.add_argument("--workdir", help="keep the workspaces here (default: a temporary folder)")
+    ap.add_argument("--verbose", action="store_true", help=verbose_help)
+    ap.add_argument("--constants", default="", help=f"patch recall constants: {constants_example},...")
+
+
+def print_top(results: list[dict], n: int = 3, width: int = 80) -> None:
+    """A miss's first results, for --verbose: score, source, the start of the content."""
+    for r in results[:n]:
+        print(f"        {r['score']:.3f} {r.get('source') or r['path']:28} {r['content'][:width]}")
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds the processes have used so far (/proc/<pid>/stat); a gone one counts 0."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def child_env(src: str | None) -> dict[str, str]:
     """A child's environment: bytecode cache on, BLAS on one thread, `src` first on the path."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

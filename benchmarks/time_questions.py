@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from stats import patch_constants
+from stats import patch_constants, print_top, question_set_args
 from workspace_memory.api import Memory
 from workspace_memory.errors import ProviderUnavailable
 from workspace_memory.recall.query import RecallRequest
@@ -429,8 +429,7 @@ def run(lang: str, config: str, modes: list[str], workdir: Path, verbose: bool) 
             at3 += rank is not None
             if verbose and rank != 1:
                 print(f"  [{lang} {config} {mode}] {rank or '-'} {qid}: {texts[lang]}  {out['notices']}")
-                for r in out["results"]:
-                    print(f"        {r['score']:.3f} {r['source']:24} {r['content'][:80]}")
+                print_top(out["results"], n=len(out["results"]))
         scores[mode] = (at1, at3)
     mem.close()
     return scores
@@ -441,9 +440,7 @@ def main() -> None:
     ap.add_argument("--langs", default=",".join(LANGS))
     ap.add_argument("--modes", default="lexical,hybrid")
     ap.add_argument("--configs", default="plain,languages")
-    ap.add_argument("--workdir", help="keep the workspaces here (default: a temporary folder)")
-    ap.add_argument("--verbose", action="store_true", help="each miss at 1 with its top 3")
-    ap.add_argument("--constants", default="", help="patch recall constants: window.WINDOW_FLOOR=0.3,...")
+    question_set_args(ap, "each miss at 1 with its top 3", "window.WINDOW_FLOOR=0.3")
     args = ap.parse_args()
     patch_constants(args.constants)
     n = len(QUESTIONS)
