@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from change_data import ENTRIES, NOTES, NOW, QUESTIONS
-from stats import patch_constants, print_top, question_set_args
+from stats import hit_rank, patch_constants, print_top, question_set_args
 from workspace_memory.api import Memory
 from workspace_memory.errors import ProviderUnavailable
 from workspace_memory.recall.query import RecallRequest
@@ -70,14 +70,6 @@ def build(root: Path, lang: str) -> tuple[Memory, dict[str, tuple[str, int]]]:
     mem.reflect(since="90d")
     mem.index()
     return mem, where
-
-
-def hit_rank(results: list[dict], expected: list[tuple[str, int]]) -> int | None:
-    for rank, result in enumerate(results, 1):
-        for path, line in expected:
-            if result["path"] == path and result["start_line"] <= line <= result["end_line"]:
-                return rank
-    return None
 
 
 def run_language(lang: str, workdir: Path, modes: list[str], verbose: bool) -> dict[str, dict[str, list[int]]]:

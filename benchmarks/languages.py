@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from languages_notes import LANGS, files
 from languages_questions import CATEGORIES, NOW, QUESTIONS
-from stats import patch_constants, question_set_args
+from stats import hit_rank, patch_constants, question_set_args
 from workspace_memory.api import Memory
 from workspace_memory.recall.query import RecallRequest
 
@@ -61,15 +61,6 @@ def expected_lines() -> list[list[tuple[str, int | None]]]:
             found.append((path, number))
         out.append(found)
     return out
-
-
-def hit_rank(results: list[dict], expected: list[tuple[str, int | None]]) -> int | None:
-    """The 1-based rank of the first result that covers an expected line, or None."""
-    for rank, result in enumerate(results, 1):
-        for path, line in expected:
-            if result["path"] == path and (line is None or result["start_line"] <= line <= result["end_line"]):
-                return rank
-    return None
 
 
 def ask(mem: Memory, mode: str, question_lang: str, expected: list, verbose: bool, label: str) -> list[int | None]:

@@ -98,6 +98,16 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def hit_rank(results: list[dict], expected: list[tuple[str, int | None]]) -> int | None:
+    """The 1-based rank of the first result that covers an expected (path, line), or None; a line of
+    None: any result from that file."""
+    for rank, result in enumerate(results, 1):
+        for path, line in expected:
+            if result["path"] == path and (line is None or result["start_line"] <= line <= result["end_line"]):
+                return rank
+    return None
+
+
 def child_env(src: str | None) -> dict[str, str]:
     """A child's environment: bytecode cache on, BLAS on one thread, `src` first on the path."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

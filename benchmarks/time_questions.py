@@ -33,7 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from stats import patch_constants, print_top, question_set_args
+from stats import hit_rank, patch_constants, print_top, question_set_args
 from workspace_memory.api import Memory
 from workspace_memory.errors import ProviderUnavailable
 from workspace_memory.recall.query import RecallRequest
@@ -393,15 +393,6 @@ def write_workspace(root: Path, lang: str, languages: tuple[str, ...] | None) ->
             out.append("")
         (root / path).write_text("\n".join(out), encoding="utf-8")
     return where
-
-
-def hit_rank(results: list[dict], expected: list[tuple[str, int]]) -> int | None:
-    """The 1-based rank of the first result that covers an expected line, or None."""
-    for rank, result in enumerate(results, 1):
-        for path, line in expected:
-            if result["path"] == path and result["start_line"] <= line <= result["end_line"]:
-                return rank
-    return None
 
 
 def configured(lang: str, config: str) -> tuple[str, ...] | None:
