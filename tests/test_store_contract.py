@@ -237,6 +237,31 @@ def test_date_order_reads_facts_and_a_change_of_it_rebuilds(any_store: tuple[Wor
     assert settings_changed(store.writer(), "MDY") is None
 
 
+def test_an_indexer_that_waited_for_another_s_rebuild_does_not_rebuild_again(any_store: tuple[Workspace, Store]) -> None:
+    """Two `memory index` after a settings change (or on a first index that another one is half through):
+    both find the index stale, one takes the lock and rebuilds; the other, once it has the lock, looks
+    again and finds the work done (CI saw both rebuild every file on Postgres)."""
+    ws, store = any_store
+    sync(ws, store.writer())
+    (ws.root / "memory.toml").write_text('[time]\ndate_order = "MDY"\n', encoding="utf-8")
+    ws = Workspace.open(ws.root)
+    other, writer = _second(ws, store), store.writer()
+    lock = writer.lock
+
+    def lock_after_the_other_rebuilt(wait: float | None) -> Any:
+        first = sync(ws, other.writer())  # the other process took the lock first
+        assert "rebuilt the index" in first.notices[0] and first.added == 3
+        return lock(wait)
+
+    writer.lock = lock_after_the_other_rebuilt  # type: ignore[method-assign]
+    try:
+        report = sync(ws, writer)
+    finally:
+        other.close()
+    assert (report.added, report.changed, report.unchanged, report.notices, report.dirty) == (0, 0, 3, [], False)
+    assert settings_changed(store.writer(), "MDY") is None
+
+
 def test_the_days_a_line_names_are_times_of_it(any_store: tuple[Workspace, Store]) -> None:
     """A line written on Mar 1 that names Mar 12 and "the 20th" (issue 37): a window on either day holds it,
     its row carries the days it names, and an edit that drops them drops them from the store."""

@@ -123,6 +123,12 @@ def _sync(ws: Workspace, writer: IndexWriter, report: SyncReport, started: float
         if not held:
             report.busy = True
             return report
+        if stale:  # another process may have finished the rebuild we waited for: look again under the lock
+            stored, has_rows, known = writer.stored(None)
+            if fingerprint_change(stored, fingerprint, has_rows) is None:
+                rebuild = False
+                report.notices.remove(f"index settings changed ({stale}); rebuilt the index")
+                pending = scan(ws, known, False, None, media)
         with writer.transaction() if rebuild else contextlib.nullcontext():
             if rebuild:
                 writer.clear()
