@@ -1,6 +1,6 @@
 """Can the embedding model sign an evaluative word no lexicon holds? (issue 38; a measurement, no rule)
 
-    PYTHONPATH=src python benchmarks/stance_orientation.py
+    PYTHONPATH=src python benchmarks/stance_orientation.py [--vader WHEEL]
 
 facts.stance calls two unsigned predicates that differ ("sloppy" / "thorough") *unclear* unless
 the newer statement says something changed. This script measures three rules that would sign
@@ -20,12 +20,23 @@ unclear or contradiction), and on PROBES: pairs of two unsigned predicates that 
   stems have (by cosine); a contradiction would be two opposite signs. It is counted, not ranged:
   how many contradictions it signs opposite, and how many other pairs.
 
+- **probe** (with `--vader`, the wheel of `pip download vaderSentiment==3.3.2 --no-deps -d DIR`):
+  a linear probe fitted on the model's vectors of VADER's English words (benchmarks/polarity_probe.py),
+  carried to the other languages by the model. Measured where the rule would act, on the pairs of
+  two unsigned predicates: a contradiction would be two opposite signs, each with a margin >= m.
+  m is fitted on the fit part and the probes (the smallest m above every probe's margin: no false
+  contradiction on them) and reported on the report part; for each minimum valence of the
+  training words (0.5, 1, 1.5) and each text the probe reads: the predicate as written (`word`),
+  the predicate's phrase to the end of its clause (`phrase`: "thorough and catch real bugs"), the
+  whole statement (`statement`).
+
 A rule is usable when some threshold puts every contradiction on one side and every other pair on
 the other; the summary gives each measure's range on both, and whether they overlap.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -36,7 +47,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from workspace_memory import lang
 from workspace_memory.embed.use import UseEmbedder
-from workspace_memory.facts.stance import read, stance
+from workspace_memory.facts.stance import _PUNCT, _cjk, _stem, _tokens, _words, read, stance
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import polarity_probe
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
 NEAREST = 5  # lexicon stems that vote on a word's sign (1, 3, 5 and 9 were tried: docs/change.md)
@@ -66,8 +80,8 @@ def lexicon() -> tuple[list[str], list[str]]:
     return positive, negative
 
 
-def pairs() -> list[tuple[str, str, str, tuple[str, ...]]]:
-    """(label, opinion, statement, names) of every pair that reaches the contrast step, and the probes."""
+def pairs() -> list[tuple[str, str, str, tuple[str, ...], str]]:
+    """(label, opinion, statement, names, part) of every pair that reaches the contrast step, and the probes."""
     out = []
     for name in SETS:
         for line in (DATA / name).read_text(encoding="utf-8").splitlines():
@@ -76,11 +90,14 @@ def pairs() -> list[tuple[str, str, str, tuple[str, ...]]]:
             pair = json.loads(line)
             names = (pair["entity"],) if "entity" in pair else ()
             if stance(pair["opinion"], pair["statement"], names).signal == "contrast":
-                out.append((pair["label"], pair["opinion"], pair["statement"], names))
-    return out + [("probe", a, b, ()) for a, b in PROBES]
+                out.append((pair["label"], pair["opinion"], pair["statement"], names, pair.get("part", "")))
+    return out + [("probe", a, b, (), "probe") for a, b in PROBES]
 
 
 def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--vader", type=Path, help="the wheel vaderSentiment-3.3.2-py2.py3-none-any.whl: measure the probe")
+    args = ap.parse_args()
     embedder = UseEmbedder()
     positive, negative = lexicon()
     pos_vecs, neg_vecs = embedder.embed_documents(positive), embedder.embed_documents(negative)
@@ -99,7 +116,7 @@ def main() -> None:
         return int(np.sign(votes[np.argsort(-(stems @ vec))[:NEAREST]].sum()))
 
     rows = []
-    for label, opinion, statement, names in pairs():
+    for label, opinion, statement, names, _part in pairs():
         old, new = read(opinion, names), read(statement, names)
         words = (" ".join(sorted(old.predicates)) or "-", " ".join(sorted(new.predicates)) or "-")
         word = abs(orientation(words[0]) - orientation(words[1]))
@@ -122,6 +139,81 @@ def main() -> None:
     yes = [r[4] for r in rows if r[0]]
     no = [r[4] for r in rows if not r[0]]
     print(f"nearest contradictions signed opposite {sum(yes)} of {len(yes)}  others {sum(no)} of {len(no)}")
+    if args.vader:
+        probe_rule(embedder, args.vader)
+    else:
+        print("probe: not measured (--vader WHEEL; see the docstring)")
+
+
+TEXTS = ("word", "phrase", "statement")
+MIN_VALENCES = (0.5, 1.0, 1.5)
+
+
+def measured_texts() -> list[str]:
+    """Every text of the stance pair sets and the probes: the probe is fitted on none of their words."""
+    out = [text for a, b in PROBES for text in (a, b)]
+    for path in sorted(DATA.glob("stance_pairs*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                pair = json.loads(line)
+                out += [pair["opinion"], pair["statement"]]
+    return out
+
+
+def probe_texts(text: str, names: tuple[str, ...]) -> dict[str, str]:
+    """What the probe reads of a statement: its predicate as written, the predicate's phrase to the end of
+    its clause, the statement. The reading keeps stems ("minutieus"); the word is the token with that stem."""
+    predicates = read(text, names).predicates
+    tokens = _tokens(" " + text.casefold() + " ")
+    at = next((i for i, t in enumerate(tokens) if _stem(t) in predicates), None)
+    if at is None:
+        word = phrase = " ".join(sorted(predicates))
+    else:
+        end = next((j for j in range(at + 1, len(tokens)) if tokens[j] in _PUNCT or tokens[j] in _words().clause),
+                   len(tokens))
+        word = tokens[at]
+        glue = "" if _cjk(word) else " "
+        phrase = glue.join(tokens[at:end])
+    return {"word": word, "phrase": phrase, "statement": text}
+
+
+def probe_rule(embedder: UseEmbedder, wheel: Path) -> None:
+    """The fifth rule: opposite signs of the probe, each with a margin >= m, on the pairs of two unsigned predicates."""
+    lexicon = polarity_probe.read_vader(wheel)
+    words = sorted(lexicon)
+    vectors = dict(zip(words, embedder.embed_documents(words).astype(np.float64), strict=True))
+    cases = []  # (label, part, {text kind: (old text, new text)})
+    for label, opinion, statement, names, part in pairs():
+        if read(opinion, names).polarity or read(statement, names).polarity:
+            continue  # one side is signed: the lexicon decides that step, not the probe
+        old, new = probe_texts(opinion, names), probe_texts(statement, names)
+        cases.append((label, part, {k: (old[k], new[k]) for k in TEXTS}))
+    shown = sorted({t for _, _, texts in cases for pair in texts.values() for t in pair})
+    text_vectors = dict(zip(shown, embedder.embed_documents(shown).astype(np.float64), strict=True))
+    print(f"\nprobe: VADER {wheel.name}, {len(lexicon)} words; on {len(cases)} pairs of two unsigned predicates")
+    for min_valence in MIN_VALENCES:
+        probe = polarity_probe.build(lexicon, vectors, measured_texts(), min_valence)
+        print(f"|valence| >= {min_valence}: fitted on {probe.trained} words, {len(probe.dropped)} dropped as words of"
+              f" the measurement, held-out accuracy {probe.accuracy:.3f} ({probe.held} words)")
+        for kind in TEXTS:
+            rows = []
+            for label, part, texts in cases:
+                z = probe.score(np.array([text_vectors[t] for t in texts[kind]]))
+                margin = float(min(abs(z))) if z[0] * z[1] < 0 else 0.0
+                rows.append((label, part, margin, z, texts[kind]))
+            negatives = [r for r in rows if r[0] != "contradiction" and r[1] in ("fit", "probe")]
+            worst = max(negatives, key=lambda r: r[2])
+            m = worst[2] + 0.01 if worst[2] else 0.01  # the smallest m that signs none of them
+            fit = [r for r in rows if r[0] == "contradiction" and r[1] == "fit"]
+            report = [r for r in rows if r[0] == "contradiction" and r[1] == "report"]
+            false_at_0 = sum(r[2] > 0 for r in negatives)
+            print(f"  {kind:9} m = {m:.2f} (above {' / '.join(worst[4])}: {worst[3][0]:+.2f} / {worst[3][1]:+.2f});"
+                  f" signed at m: fit {sum(r[2] >= m for r in fit)} of {len(fit)}, report"
+                  f" {sum(r[2] >= m for r in report)} of {len(report)}; at any opposite sign: fit"
+                  f" {sum(r[2] > 0 for r in fit)}, report {sum(r[2] > 0 for r in report)}, probes {false_at_0} false")
+            if min_valence == MIN_VALENCES[0]:
+                for label, part, margin, z, texts in rows:
+                    print(f"      {part:6} {label:13} {z[0]:+.2f} / {z[1]:+.2f}  margin {margin:.2f}  {texts[0]} / {texts[1]}")
 
 
 if __name__ == "__main__":
