@@ -68,6 +68,30 @@ PROBES = (
     ("Le quartier est calme.", "Le quartier est verdoyant."),
     ("这家店很安静。", "这家店很干净。"),
 )
+# More such pairs, written for the probe (round 5) before any probe scored them, four a language: they
+# fit nothing, and say how often a rule fitted on PROBES makes a false contradiction of a plain pair.
+HELD_PROBES = (
+    ("The meeting room is small.", "The meeting room is warm."),
+    ("His emails are short.", "His emails are polite."),
+    ("The new intern is curious.", "The new intern is attentive."),
+    ("The dashboard is colourful.", "The dashboard is dense."),
+    ("Die Wohnung ist hell.", "Die Wohnung ist zentral."),
+    ("Sein Code ist kompakt.", "Sein Code ist lesbar."),
+    ("Der Vortrag war lang.", "Der Vortrag war sachlich."),
+    ("Die Kollegin ist direkt.", "Die Kollegin ist sachlich."),
+    ("El hotel es antiguo.", "El hotel es céntrico."),
+    ("Su código es compacto.", "Su código es legible."),
+    ("La reunión es corta.", "La reunión es formal."),
+    ("El jefe es exigente.", "El jefe es directo."),
+    ("L'appartement est ancien.", "L'appartement est lumineux."),
+    ("Ce script est compact.", "Ce script est lisible."),
+    ("La réunion était courte.", "La réunion était formelle."),
+    ("Le manager est exigeant.", "Le manager est direct."),
+    ("这个房间很小。", "这个房间很暖和。"),
+    ("他的代码很简洁。", "他的代码很规范。"),
+    ("会议很短。", "会议很正式。"),
+    ("老板很严格。", "老板很直接。"),
+)
 
 
 def lexicon() -> tuple[list[str], list[str]]:
