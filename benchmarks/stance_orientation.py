@@ -3,13 +3,13 @@
     PYTHONPATH=src python benchmarks/stance_orientation.py [--vader WHEEL]
 
 facts.stance calls two unsigned predicates that differ ("sloppy" / "thorough") *unclear* unless
-the newer statement says something changed. This script measures five rules that would sign
+the newer statement says something changed. This script measures six rules that would sign
 them with use-multilingual-v3 (the model of `[embedding] model = "use-multilingual-v3"`, 16
 languages), on every pair of the stance sets that reaches that step (the `contrast` signal, label
 unclear or contradiction), and on PROBES and HELD_PROBES: pairs of two unsigned predicates that do
 not contradict (synonyms, other aspects), none of the test set's words; PROBES were written for
 the first four rules (round 3), HELD_PROBES for the fifth (round 5) before it scored them, and
-only PROBES take part in fitting it. None of the five is used (docs/change.md, Rounds 3 and 5).
+only PROBES take part in fitting it. None of the six is used (docs/change.md, Rounds 3 and 5).
 
 - **word**: each predicate's orientation, the mean cosine of the word to the lexicon's positive
   stems (lang/stance POSITIVE, every language) less the mean to its negative ones; a contradiction
@@ -18,6 +18,8 @@ only PROBES take part in fitting it. None of the five is used (docs/change.md, R
   lexicon's axis (mean positive - mean negative); a contradiction would be |shift| >= t.
 - **cosine**: the two statements' own cosine (an antonym pair about one subject was expected to sit
   in a band of its own, apart from paraphrases).
+- **negated**: how much nearer each predicate comes to the other once negated ("not sloppy" to
+  "thorough"), less their plain cosine: a pair of antonyms was expected to gain, other aspects not.
 - **nearest** (a sign, not a measure): each predicate takes the sign most of its NEAREST lexicon
   stems have (by cosine); a contradiction would be two opposite signs. It is counted, not ranged:
   how many contradictions it signs opposite, and how many other pairs.
@@ -50,11 +52,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from workspace_memory import lang
 from workspace_memory.embed.use import UseEmbedder
 from workspace_memory.facts.stance import _PUNCT, _cjk, _stem, _tokens, _words, read, stance
+from workspace_memory.facts.supersession import languages_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import polarity_probe
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+# The negation of a word, for `negated` (a measurement's own small table, lang/stance has no template).
+NEGATE = {"en": "not {}", "de": "nicht {}", "es": "no {}", "fr": "pas {}", "pt": "não {}", "zh": "不{}"}
 NEAREST = 5  # lexicon stems that vote on a word's sign (1, 3, 5 and 9 were tried: docs/change.md)
 SETS = ("stance_pairs_change.jsonl", "stance_pairs.jsonl", "stance_pairs_heldout.jsonl")
 # (opinion, statement): two unsigned predicates about one subject that do not contradict.
@@ -141,6 +146,13 @@ def main() -> None:
         vec = embedder.embed_documents([word])[0]
         return int(np.sign(votes[np.argsort(-(stems @ vec))[:NEAREST]].sum()))
 
+    def negated(opinion: str, statement: str, names: tuple[str, ...]) -> float:
+        """How much nearer each predicate comes to the other once negated: a pair of antonyms should gain."""
+        a, b = probe_texts(opinion, names)["word"], probe_texts(statement, names)["word"]
+        code = next((c for c in languages_of(opinion) if c in NEGATE), "en")
+        va, vb, na, nb = embedder.embed_documents([a, b, NEGATE[code].format(a), NEGATE[code].format(b)])
+        return float((na @ vb + nb @ va) / 2 - va @ vb)
+
     rows = []
     for label, opinion, statement, names, _part in pairs():
         old, new = read(opinion, names), read(statement, names)
@@ -152,18 +164,19 @@ def main() -> None:
         cosine = float(vecs[0] @ vecs[1])
         signs = (nearest(words[0]), nearest(words[1]))
         opposite = signs[0] * signs[1] < 0
-        rows.append((label == "contradiction", word, shift, cosine, opposite))
-        print(f"{label:13} word {word:.3f}  shift {shift:.3f}  cosine {cosine:.3f}  nearest {signs[0]:+d}/{signs[1]:+d}"
-              f"  {words[0]} / {words[1]}")
+        gain = negated(opinion, statement, names)
+        rows.append((label == "contradiction", word, shift, cosine, gain, opposite))
+        print(f"{label:13} word {word:.3f}  shift {shift:.3f}  cosine {cosine:.3f}  negated {gain:+.3f}  nearest"
+              f" {signs[0]:+d}/{signs[1]:+d}  {words[0]} / {words[1]}")
     print()
-    for i, measure in enumerate(("word", "shift", "cosine"), start=1):
+    for i, measure in enumerate(("word", "shift", "cosine", "negated"), start=1):
         yes = [r[i] for r in rows if r[0]]
         no = [r[i] for r in rows if not r[0]]
         overlap = min(yes) <= max(no) and min(no) <= max(yes)
         print(f"{measure:7} contradictions {min(yes):.3f}..{max(yes):.3f} ({len(yes)})  others {min(no):.3f}.."
               f"{max(no):.3f} ({len(no)})  {'overlap: no threshold separates them' if overlap else 'separable'}")
-    yes = [r[4] for r in rows if r[0]]
-    no = [r[4] for r in rows if not r[0]]
+    yes = [r[5] for r in rows if r[0]]
+    no = [r[5] for r in rows if not r[0]]
     print(f"nearest contradictions signed opposite {sum(yes)} of {len(yes)}  others {sum(no)} of {len(no)}")
     if args.vader:
         probe_rule(embedder, args.vader)
