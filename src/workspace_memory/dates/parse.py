@@ -539,7 +539,7 @@ def resolve_stated_range(text: str, written: date | None, date_order: str | None
     """
     if not isinstance(text, str):
         return None
-    found = _find(text, Anchor.of(written, line_lean(text)) if written is not None else None, False, date_order)
+    found = _find(text, Anchor.of(written, lambda: line_lean(text)) if written is not None else None, False, date_order)
     return DateRange(found.span_start, found.span_end) if found else None
 
 
@@ -551,7 +551,7 @@ def named_times(text: str, written: date | None, date_order: str | None = None) 
     a habit ("every Sunday") names no day. Without a day written, only dates with a year count."""
     if not isinstance(text, str) or not _precheck(text):
         return []
-    base = Anchor.of(written, line_lean(text)) if written is not None else None
+    base = Anchor.of(written, lambda: line_lean(text)) if written is not None else None
     out: list[DateRange] = []
     for f in find_all(text, base, date_order):
         if f.span_start is None or f.span_end is None:
