@@ -44,6 +44,25 @@ def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json
     _check(check, report)
 
 
+def _none_yet(mem, entity: str | None) -> str:
+    """Why the list is empty: an unknown name, or (as the UI says too) no reflect has run since the O facts."""
+    from ..errors import MemoryError_
+
+    about = ""
+    if entity:
+        try:
+            about = f" about {mem.entity(entity)['entity']}"
+        except MemoryError_ as exc:
+            return f"no opinions: {exc}"
+        if mem.opinions(None):
+            return f"no opinions{about}"
+    waiting = mem.status()["facts_by_kind"].get("opinion", 0)
+    if not waiting:
+        return f"no opinions{about}: no O facts yet (`memory retain \"O(c=0.8) @Name: ...\"` states one)"
+    return (f"no opinions{about} in bank/opinions.md yet; the workspace has {waiting} O fact(s): "
+            f"they become opinions when `memory reflect` runs")
+
+
 def _check(check: bool, report) -> None:
     """--check: a hand edit inside a generated region (kept, reported above) is exit 1."""
     if check and report.conflicts:
@@ -55,12 +74,13 @@ def _check(check: bool, report) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the opinions as JSON.")
 def opinions(entity: str | None, as_json: bool) -> None:
     """List the opinions in bank/opinions.md with confidence, history and evidence (path#Lline)."""
-    found = _memory().opinions(entity)
+    mem = _memory()
+    found = mem.opinions(entity)
     if as_json:
         echo_json(found)
         return
     if not found:
-        echo("no opinions")
+        echo(_none_yet(mem, entity))
         return
     for op in found:
         conf = "?" if op["confidence"] is None else f"{op['confidence']:.2f}"
