@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ..fuzzy import NAME_VARIANT
+from ..fuzzy import NAME_HINT, NAME_VARIANT
 from ..markdown.names import CJK, SLUG, SLUG_SPACED, WORD_NOT_CJK, ScriptPattern
 from .entity_info import EntityInfo
 from .similarity import ratio_at_least
@@ -84,7 +84,8 @@ def near(entities: Sequence[EntityInfo], name: str, limit: int = 3) -> list[str]
 
     choices = {(ent.key, form): form for ent in entities for form in _forms(ent)}
     best: dict[str, float] = {}
-    for _form, score, (key, _) in process.extract(wanted, choices, scorer=fuzz.WRatio, limit=None, score_cutoff=60):
+    for _form, score, (key, _) in process.extract(wanted, choices, scorer=fuzz.WRatio, limit=None,
+                                                     score_cutoff=NAME_HINT):
         best[key] = max(best.get(key, 0.0), score)
     names = {ent.key: ent.name for ent in entities}
     return [names[key] for key, _ in sorted(best.items(), key=lambda kv: -kv[1])[:limit]]
