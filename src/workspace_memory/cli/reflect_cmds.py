@@ -17,14 +17,15 @@ def _memory():  # api.Memory, imported lazily
 
 
 @click.command()
-@click.option("--since", default="7d", show_default=True, metavar="7d|2w|6m|1y|DATE",
-              help="Facts written since then count as new evidence.")
+@click.option("--since", default=None, metavar="7d|2w|6m|1y|DATE",
+              help="Facts written since then count as new evidence (default 7d; a workspace's first reflect "
+                   "takes every fact).")
 @click.option("--dry-run", is_flag=True, help="Compute everything, write nothing; list the files that would change.")
 @click.option("--apply-core", is_flag=True, help="Append the core proposals to MEMORY.md (## Learned).")
 @click.option("--no-model", is_flag=True, help="Do not call the configured model endpoint.")
 @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as JSON.")
 @click.option("--check", is_flag=True, help="Exit 1 when a generated region holds a hand edit (kept, reported).")
-def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json: bool, check: bool) -> None:
+def reflect(since: str | None, dry_run: bool, apply_core: bool, no_model: bool, as_json: bool, check: bool) -> None:
     """Update entity pages, opinions, world/experience lists and core proposals from recent facts."""
     report = _memory().reflect(since, dry_run=dry_run, apply_core=apply_core, use_model=not no_model)
     if as_json:
@@ -32,6 +33,9 @@ def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json
         _check(check, report)
         return
     echo(report.summary_line())
+    if report.first_run:
+        echo(f"  first reflect in this workspace: every fact counted (written since {report.since}); "
+             f"later runs take the last 7 days (--since)")
     for prop in report.new_proposals:
         echo(f"  propose for MEMORY.md: {prop.text} ({prop.reason})")
     for item in report.stale_core:
