@@ -480,7 +480,8 @@ def _plain(day: date | None) -> date | None:
 
 def _find(text: str, base: date | None, query: bool, date_order: str | None) -> _Found | None:
     """The longest phrase that resolves (ties: the earliest, then rule order), or None; a weekday
-    beside a date of that weekday gives way to the date ("on Saturday Dec 12": the 12th)."""
+    beside a date of that weekday gives way to the date ("on Saturday Dec 12": the 12th), and one
+    followed by a day number is that day ("on Monday 23:"): weekdays_placed."""
     candidates = _candidates(text, base, query, date_order)
     for candidate in candidates:
         found = _resolved(candidate)
@@ -490,7 +491,11 @@ def _find(text: str, base: date | None, query: bool, date_order: str | None) -> 
                 return found
             others = [g for c in candidates if c[1] >= found.end or c[3] <= found.start
                       if (g := _resolved(c)) is not None]
-            return weekdays_placed.date_beside(text, found, weekday, others) or found
+            named = weekdays_placed.date_beside(text, found, weekday, others)
+            day = weekdays_placed.numbered(text, found, weekday) if named is None else None
+            if day is not None:
+                found.span_start = found.span_end = day
+            return named or found
     return None
 
 

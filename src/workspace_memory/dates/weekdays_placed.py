@@ -4,6 +4,8 @@ dates.parse finds the phrases; a weekday alone ("Saturday", "am Freitag") would 
 day to the day the line was written, but the line may say better:
 - beside a date of that weekday (only spaces and punctuation between), it is that date's name:
   "Saturday Dec 12", "Dec 12 (Saturday)", written on a Friday, name the 12th, not tomorrow;
+- followed by a day of the month alone ("Monday 23:", "Lunes 23:", "Montag, 23.:", a heading or a
+  plan's label: the number ends the phrase), it is the nearest day of that number on that weekday;
 - inside the week or range the line names, it is that day ("Planned next week: Monday the review",
   "Staying with us Dec 5-7, arriving on Friday evening").
 A found phrase is dates.parse._Found (start, end, span_start, span_end), read here by its attributes.
@@ -11,12 +13,31 @@ A found phrase is dates.parse._Found (start, end, span_start, span_end), read he
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 # What may stand between a weekday and the date it names ("Sat, 12 Dec", "12/12 (Sat)").
 BETWEEN_NAME_AND_DATE = " \t,.()[]-–—/"
+
+
+# A day of the month right after a weekday, ending the phrase: "Monday 23:", "Lunes 23 -", "Montag, 23.:",
+# "Friday 27)". Never a time ("Monday 9:30", "Friday 10.15") nor a count ("Monday 10 people": a word follows).
+_DAY_NUMBER = re.compile(r"[ \t]*,?[ \t]*(\d{1,2})\.?(?=[ \t]*(?:[:;,)\]–—-](?!\d)|$))")
+WEEKS_AROUND = 6  # how far from the nearest such weekday a numbered one is looked for
+
+
+def numbered(text: str, phrase: Any, weekday: int) -> date | None:
+    """The day a weekday followed by a day number means ("Monday 23" written Nov 19: Nov 23), or None."""
+    m = _DAY_NUMBER.match(text, phrase.end)
+    near = phrase.span_start
+    if m is None or near is None:
+        return None
+    number = int(m.group(1))
+    days = [near + timedelta(weeks=k) for k in range(-WEEKS_AROUND, WEEKS_AROUND + 1)]
+    days = [d for d in days if d.day == number and d.weekday() == weekday]
+    return min(days, key=lambda d: abs((d - near).days)) if days else None
 
 
 def one_day_of(found: Any, weekday: int) -> bool:
@@ -43,8 +64,9 @@ def place(text: str, found: list[Any], weekday_alone: Callable[[str], int | None
         if weekday is None:
             continue
         named = date_beside(text, f, weekday, [g for g in found[max(i - 1, 0):i + 2] if g is not f])
-        if named is not None:
-            f.span_start = f.span_end = named.span_start
+        day = named.span_start if named is not None else numbered(text, f, weekday)
+        if day is not None:
+            f.span_start = f.span_end = day
             continue
         for other in spans:
             day = other.span_start + timedelta(days=(weekday - other.span_start.weekday()) % 7)
