@@ -61,6 +61,8 @@ def test_an_unknown_name_says_what_is_near_and_where_the_list_is(tmp_path: Path)
     assert "`memory entities` lists all 3" in line
     line = assert_one_line_error(*run_memory(tmp_path, "entity", "xyzzy"))
     assert "did you mean" not in line and "`memory entities`" in line
+    line = assert_one_line_error(*run_memory(tmp_path, "entity", " @ "))
+    assert line == "memory: error: give an entity's name (`memory entities` lists them)"
 
 
 def test_an_empty_workspace_says_how_an_entity_comes_to_be(tmp_path: Path) -> None:

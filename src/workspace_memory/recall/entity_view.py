@@ -20,6 +20,8 @@ MAX_FACTS = 200
 
 def unknown_entity(entities: list[EntityInfo], name: str) -> str:
     """The one line for a name no entity has: the nearest names, and where the list is."""
+    if not name.strip().lstrip("@").strip():
+        return "give an entity's name (`memory entities` lists them)"
     if not entities:
         return f"no entity called {name!r}: no entities yet (an @Name in a Retain fact creates one)"
     alike = near(entities, name)
