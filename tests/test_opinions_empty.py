@@ -32,3 +32,11 @@ def test_o_facts_before_the_first_reflect_point_at_reflect(tmp_path: Path) -> No
     out = run_ok(tmp_path, "opinions", "--entity", "zed")
     assert out.startswith("no opinions: no entity called 'zed'")
     assert run_ok(tmp_path, "opinions", "--entity", "zed", "--json").strip() == "[]"  # the contract: a list
+
+
+def test_the_ui_says_the_same_for_an_entity_without_opinions() -> None:
+    from workspace_memory.ui.views_entities import opinions_body
+
+    assert "No opinions about Tomás." in str(opinions_body([], "Tomás"))
+    assert "when memory reflect runs" not in str(opinions_body([], "Tomás"))
+    assert "O facts become opinions when memory reflect runs" in str(opinions_body([], None))
