@@ -57,3 +57,11 @@ def test_a_workspace_reflected_before_keeps_the_window_even_without_its_index(tm
     shutil.rmtree(tmp_path / ".memory")  # derived: the bank pages say reflect has run
     report = json.loads(run_ok(tmp_path, "reflect", "--json", now=NOW))
     assert report["first_run"] is False and report["facts"] == 0
+
+
+def test_an_empty_since_is_refused_as_before(tmp_path: Path) -> None:
+    from conftest import assert_one_line_error, run_memory
+
+    write_files(tmp_path, OLD)
+    line = assert_one_line_error(*run_memory(tmp_path, "reflect", "--since", "", now=NOW))
+    assert line.startswith("memory: error: --since: ")

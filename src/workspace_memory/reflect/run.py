@@ -130,7 +130,7 @@ def reflect(ws: Workspace, store: Store, now: datetime, since: str | None = None
     started = time.perf_counter()
     first = since is None and never_reflected(ws.root)
     try:
-        since_day = date.min if first else parse_since(since or DEFAULT_SINCE, now)
+        since_day = date.min if first else parse_since(DEFAULT_SINCE if since is None else since, now)
     except ValueError as exc:
         raise UserError(f"--since: {exc}") from None
     report = ReflectReport(since=since_day.isoformat(), first_run=first, dry_run=dry_run)
