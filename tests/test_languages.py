@@ -126,8 +126,11 @@ def test_labels_of_the_line_s_language_are_not_speakers(text: str, subject: str 
 
 
 def test_a_line_in_a_language_without_labels_has_no_subject() -> None:
-    # Russian has no word table: the whose-turn rule stays out (factor 1.0), never the English labels.
-    assert subject_of("- Пётр: я нашёл квартиру в Мюнхене.", CONFIGURED) is None
+    # Arabic has no word table: the whose-turn rule stays out (factor 1.0), never the English labels.
+    assert subject_of("- Ahmad: وجدت شقة في ميونخ.", CONFIGURED) is None
+    # Russian has one: a label of its own is no speaker, a name is.
+    assert subject_of("- Решение: оставляем Postgres для очереди счетов.", CONFIGURED) is None
+    assert subject_of("- Пётр: я нашёл квартиру в Мюнхене.", CONFIGURED) == "пётр"
 
 
 @pytest.mark.parametrize(("code", "question", "label", "stem"), [
