@@ -25,7 +25,8 @@ from __future__ import annotations
 
 import re
 
-# Small words that only (or mostly) a question or a note in that language holds; never an English word.
+# Small words that only (or mostly) a question or a note in that language holds; never an English word,
+# nor a common name or abbreviation of English notes ("Mia", "Dan", "CI").
 MARKERS = {
     "de": "wie wann wer ist sind waren haben wir ich der das dem und nicht mit über für letzte letzten gestern "
           "vorgestern woche tagen gemacht passiert passierte denkt hält findet bevorzugt welche welcher welchen "
@@ -42,12 +43,12 @@ MARKERS = {
     "it": "che cosa quando dove chi è sono fatto abbiamo successo settimana scorsa scorso ieri il gli della con per "
           "pensa preferisce di del dei degli delle dello nel nella nei nelle alla alle allo dal dalla dai sul sulla "
           "questo questa questi quale quali quanto quanta adesso ora anche ancora più molto sempre perché dopo entro "
-          "fino presso fra suo sua suoi lei lui loro noi voi mio mia ho hai ha abbiamo hanno sta sto stanno ci "
-          "parlami dimmi raccontami nuovo nuova cambiato",
+          "fino presso suo suoi noi voi mio ho hai abbiamo hanno sta sto stanno parlami dimmi raccontami nuovo nuova "
+          "cambiato",
     "nl": "wat hoe wanneer waar wie zijn hebben wij het een van met vorige gisteren geleden gebeurde denkt vindt "
           "mijn naar bij ik heb heeft deze dit de voor niet ook nog maar dat ze hij zij haar hun wel geen weer veel "
-          "meer tot uit door vanaf welke welk vertel zeg gaat gaan komt komen staat wordt worden werd moet kan zo "
-          "dan als nu om te op jij jou je",
+          "meer tot uit door vanaf welke welk vertel zeg gaat gaan komt komen staat wordt worden werd moet zo als "
+          "nu om te op jij jou je",
 }
 # English stop words that are also that language's own small words ("Vertel me over Fernwerk", "Is Peter
 # in Wenen?"): against that language they are no sign of English.
