@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import clean_env, recall_json, register, run_ok
+from conftest import clean_env, notes_workspace, recall_json, register, run_ok
 from workspace_memory import lang
 from workspace_memory.facts.entities import _MENTION_RE
 from workspace_memory.lang.identify import question_language
@@ -217,13 +217,8 @@ NOTES = {
 
 @pytest.fixture
 def lang_ws(store: str, tmp_path: Path, request: pytest.FixtureRequest) -> Path:
-    root = register(tmp_path / "ws", request)
-    for path, text in NOTES.values():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(textwrap.dedent(text), encoding="utf-8")
-    (root / "memory.toml").write_text('[time]\nlanguages = ["en", "fr", "zh", "de", "nl", "ja", "es"]\n', encoding="utf-8")
-    run_ok(root, "index")
-    return root
+    return notes_workspace(register(tmp_path / "ws", request), dict(NOTES.values()),
+                           ("en", "fr", "zh", "de", "nl", "ja", "es"))
 
 
 @pytest.mark.parametrize(("question", "needle"), [

@@ -3,13 +3,12 @@ inflection or particles, its time phrases, on notes of their own shape (not benc
 
 from __future__ import annotations
 
-import textwrap
 from datetime import date, datetime
 from pathlib import Path
 
 import pytest
 
-from conftest import recall_json, register, run_ok
+from conftest import notes_workspace, recall_json, register
 from workspace_memory import lang
 from workspace_memory.dates.languages import extract_window
 from workspace_memory.lang.identify import question_language
@@ -128,13 +127,7 @@ NOTES = {
 
 @pytest.fixture
 def more_ws(store: str, tmp_path: Path, request: pytest.FixtureRequest) -> Path:
-    root = register(tmp_path / "ws", request)
-    for path, text in NOTES.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(textwrap.dedent(text), encoding="utf-8")
-    (root / "memory.toml").write_text('[time]\nlanguages = ["en", "ru", "ko"]\n', encoding="utf-8")
-    run_ok(root, "index")
-    return root
+    return notes_workspace(register(tmp_path / "ws", request), NOTES, ("en", "ru", "ko"))
 
 
 @pytest.mark.parametrize(("question", "needle"), [
