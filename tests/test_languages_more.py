@@ -3,12 +3,13 @@ inflection or particles, its time phrases, on notes of their own shape (not benc
 
 from __future__ import annotations
 
+import json
 from datetime import date, datetime
 from pathlib import Path
 
 import pytest
 
-from conftest import notes_workspace, recall_json, register
+from conftest import notes_workspace, recall_json, register, run_ok
 from workspace_memory import lang
 from workspace_memory.dates.languages import extract_window
 from workspace_memory.lang.identify import question_language
@@ -139,4 +140,23 @@ def more_ws(store: str, tmp_path: Path, request: pytest.FixtureRequest) -> Path:
 ])
 def test_recall_in_russian_and_korean(more_ws: Path, question: str, needle: str) -> None:
     hits = recall_json(more_ws, question, "--mode", "lexical", now="2026-03-12")["results"]
+    assert hits and needle in hits[0]["content"], [h["content"] for h in hits]
+
+
+MODEL_TOML = '[embedding]\nprovider = "local"\nmodel = "use-multilingual-v3"\n'
+MODEL_ENV: dict[str, str | None] = {"MEMORY_EMBED_PROVIDER": None}  # let memory.toml choose
+
+
+@pytest.mark.model
+@pytest.mark.parametrize(("question", "needle"), [
+    ("Кто такая Ольга?", "дизайнером"),
+    ("Minho는 누구야?", "요리사로"),
+    ("예산은 어떻게 됐어?", "예산이 또 줄었다"),
+])
+def test_hybrid_recall_in_russian_and_korean(tmp_path: Path, question: str, needle: str) -> None:
+    """With the model's vectors too, the person's own fact comes first ("who is X" in hybrid: the
+    lines that name X among other things are as near to the question as the fact is)."""
+    root = notes_workspace(tmp_path / "ws", NOTES, ("en", "ru", "ko"), MODEL_TOML, MODEL_ENV)
+    out = run_ok(root, "recall", question, "--json", "--mode", "hybrid", now="2026-03-12", env=MODEL_ENV)
+    hits = json.loads(out)["results"]
     assert hits and needle in hits[0]["content"], [h["content"] for h in hits]
