@@ -91,6 +91,27 @@ def test_the_issues_questions_in_english(tmp_path: Path) -> None:
     assert "window" not in lisbon["explain"]["factors"]  # inside the window: no factor below 1
 
 
+@pytest.mark.parametrize("lang", ["en", "de", "es"])
+def test_a_question_that_is_only_its_time_phrase_searches_no_frame_words(tmp_path: Path, lang: str) -> None:
+    """"What's on Dec 4?" leaves "what's on" once its time phrase is read: frame words. Searched as
+    words they found a page whose intro starts "What ..." (the only text with "what" in a small
+    workspace) above the days; now the window alone answers. A question of only frame words and no
+    time phrase still searches them ("the who"): they are all it says."""
+    root = _workspace(tmp_path / lang, lang)
+    intro = {"en": "What the team decided, and what is still open.",
+             "de": "Was das Team entschieden hat, und was noch offen ist.",
+             "es": "Qué decidió el equipo y qué sigue abierto."}[lang]
+    write_files(root, {"bank/decisions.md": f"# Decisions\n\n{intro}\n", "memory/2026-11-21.md":
+                       "# 2026-11-21\n\n## Notes\n- Saw The Who live.\n"})
+    run_ok(root, "index", now=NOW)
+    day = ASKED[lang][0]
+    answers = recall_batch(root, [{"query": day, "k": 5, "mode": "lexical"},
+                                  {"query": "the who", "k": 3, "mode": "lexical"}], now=NOW)
+    assert not any(r["path"] == "bank/decisions.md" for r in answers[0]["results"]), answers[0]
+    assert 4 in _lines(answers[0]), answers[0]
+    assert answers[1]["results"][0]["path"] == "memory/2026-11-21.md", answers[1]
+
+
 def test_where_will_i_be_on_a_day_of_a_trip_stated_ahead(tmp_path: Path) -> None:
     """Asked on Nov 25, 2025, a trip "Dec 3–7, 2025" answers "where will I be on December 5th?" in every
     language (the question's date is this year's Dec 5, not last year's)."""

@@ -115,7 +115,10 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
     filters = u.filters()
     mode = "lexical" if semantic is None else ("semantic" if req.mode == "semantic" else "hybrid")
     pool = max(req.k * settings.candidate_multiplier, MIN_POOL)
-    terms = lexical.split_compounds(store, lexical.query_terms(u.text, u.words), u.words)
+    # A question whose time phrase is all it asks ("what's on next Tuesday?") leaves only frame words:
+    # searched as words they find whatever says "what" (a page's intro), so the window alone answers.
+    terms = lexical.split_compounds(store, lexical.query_terms(u.text, u.words, only_stopwords=u.window is None),
+                                    u.words)
     if len(terms) > MAX_FTS_TERMS:  # each term is an FTS expression and a document-frequency lookup
         notices.append(f"the query has {len(terms)} distinct words; the first {MAX_FTS_TERMS} were searched "
                        "by words (the whole query by meaning)")

@@ -69,9 +69,10 @@ def stopwords(words) -> frozenset[str]:  # words: a lang/words module or None
     return getattr(words, "STOPWORDS", _NONE)
 
 
-def query_terms(text: str, table=None) -> list[Term]:
+def query_terms(text: str, table=None, only_stopwords: bool = True) -> list[Term]:
     """Turn free text into terms; stopwords (of `table`, the question's language's lang/words table)
-    go unless nothing else is left; possessives are stripped."""
+    go unless nothing else is left (then they are the terms, or with `only_stopwords` False none:
+    another channel carries the question, as a time phrase does); possessives are stripped."""
     terms: list[Term] = []
     seen: set[str] = set()
     if "'" in text or "’" in text:
@@ -99,7 +100,7 @@ def query_terms(text: str, table=None) -> list[Term]:
         glue = _pattern("identifier").fullmatch(plain.strip().lower()) if len(words) > 1 else None
         terms.append(Term(label, glue=glue.group(1) if glue and glue.group(1).isascii() else None))
     stop = stopwords(table)
-    content = [t for t in terms if t.label not in stop] or terms
+    content = [t for t in terms if t.label not in stop] or (terms if only_stopwords else [])
     algorithm = getattr(table, "STEMMER", None)
     return [with_stem(t, algorithm) for t in content] if algorithm else content
 
