@@ -1,0 +1,168 @@
+"""In-process recall speed on LoCoMo workspaces, and every question's results to diff two versions.
+
+    python benchmarks/recall_speed.py --workdir /tmp/h44c-loc [--conversations conv-26,conv-30,conv-41]
+        [--modes lexical,hybrid] [--rounds 3] [--dump out.json] [--compare base.json]
+        [--ab /tmp/base/src,src --ab-rounds 4]
+
+The workspaces are those `benchmarks/locomo.py --workdir DIR --model use-multilingual-v3` built and
+indexed (the model is set here as there). Every question of a conversation (the adversarial ones
+too: they are recalls like any other) is asked through `Memory.recall` with k=25, "now" the day
+after the last session, as locomo.py asks them.
+
+Timing: after a warm-up (the first 10 questions, which loads the model), every question `--rounds`
+times; per question the wall time and the CPU time of the whole process (user + sys, every thread:
+the query is embedded in a worker thread). Printed per conversation and mode: p50 and p95 of each,
+with the machine's load. CPU time is the figure to trust on a shared machine.
+
+`--dump FILE` writes every question's notices and results (path, lines, score, kind) per
+conversation and mode; `--compare FILE` diffs this run's against such a file, prints the first
+differences and exits 1 when any result, order, score or notice differs: the proof that a speed
+change changed no result.
+
+`--ab SRC1,SRC2`: each source tree in turn (`--ab-rounds` times, alternating, so the load hits both
+alike) runs this script in a child process; prints each tree's median figures and their ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from stats import alternate, child_env, load, pct, show_medians
+
+DATA = Path("/work/shared/benchmarks/locomo/locomo10.json")
+DEFAULT_CONVERSATIONS = "conv-26,conv-30,conv-41"
+K = 25
+WARM_UP = 10
+
+
+def questions_of(data: Path, ids: list[str]) -> dict[str, list[str]]:
+    """Each conversation's questions, in the data's order."""
+    samples = {s["sample_id"]: s for s in json.loads(data.read_text())}
+    return {cid: [qa["question"] for qa in samples[cid]["qa"]] for cid in ids}
+
+
+def now_of(root: Path) -> str:
+    """The day after the last session, as locomo.py sets it (the newest daily log's name + 1 day)."""
+    from datetime import date, timedelta
+
+    last = max(p.stem for p in (root / "memory").glob("*.md"))
+    return (date.fromisoformat(last) + timedelta(days=1)).isoformat()
+
+
+def summary(result: dict) -> dict:
+    """What must not change: the notices and each result's place, lines, score and kind."""
+    return {"notices": result["notices"],
+            "results": [[r["path"], r["start_line"], r["end_line"], r["score"], r["kind"]]
+                        for r in result["results"]]}
+
+
+def run(workdir: Path, questions: dict[str, list[str]], modes: list[str], rounds: int) -> tuple[dict, dict]:
+    """(figures per conversation and mode, results per conversation and mode)."""
+    from workspace_memory.api import Memory, RecallRequest
+
+    figures: dict[str, dict] = {}
+    dumped: dict[str, dict] = {}
+    for cid, qs in questions.items():
+        root = workdir / cid
+        mem = Memory.open(str(root), now_of(root))
+        try:
+            for mode in modes:
+                for q in qs[:WARM_UP]:
+                    mem.recall(RecallRequest(q, k=K, mode=mode))
+                dumped.setdefault(cid, {})[mode] = [summary(mem.recall(RecallRequest(q, k=K, mode=mode)))
+                                                    for q in qs]
+                wall, cpu = [], []
+                for _ in range(rounds):
+                    for q in qs:
+                        w0, c0 = time.perf_counter(), time.process_time()
+                        mem.recall(RecallRequest(q, k=K, mode=mode))
+                        cpu.append(time.process_time() - c0)
+                        wall.append(time.perf_counter() - w0)
+                if rounds:
+                    figures[f"{cid} {mode}"] = {
+                        "cpu_p50_ms": pct(cpu, 0.5) * 1000, "cpu_p95_ms": pct(cpu, 0.95) * 1000,
+                        "wall_p50_ms": pct(wall, 0.5) * 1000, "wall_p95_ms": pct(wall, 0.95) * 1000,
+                        "n": len(cpu)}
+        finally:
+            mem.close()
+    return figures, dumped
+
+
+def compare(now: dict, base: dict, shown: int = 5) -> int:
+    """Print the questions whose results differ from `base`'s; returns how many differ."""
+    differ = 0
+    for cid, modes in base.items():
+        for mode, answers in modes.items():
+            mine = now.get(cid, {}).get(mode)
+            if mine is None:
+                continue
+            for i, (a, b) in enumerate(zip(answers, mine, strict=False)):
+                if a != b:
+                    differ += 1
+                    if differ <= shown:
+                        print(f"DIFFERS {cid} {mode} question {i}:\n  base {a}\n  now  {b}")
+            if len(answers) != len(mine):
+                differ += 1
+                print(f"DIFFERS {cid} {mode}: {len(answers)} questions in the base, {len(mine)} now")
+    compared = sum(len(a) for m in base.values() for a in m.values())
+    print(f"compared {compared} answers: {differ} differ")
+    return differ
+
+
+def ab_child(src: str, args: argparse.Namespace) -> dict:
+    """One run of this script with `src` first on the path; its figures, flattened."""
+    cmd = [sys.executable, __file__, "--workdir", str(args.workdir), "--conversations", args.conversations,
+           "--modes", args.modes, "--rounds", str(args.rounds), "--figures-json"]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=child_env(src), check=True).stdout
+    figures = json.loads(out.splitlines()[-1])
+    return {f"{key} {name}": value for key, fig in figures.items() for name, value in fig.items() if name != "n"}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workdir", type=Path, required=True, help="locomo.py's --workdir (indexed workspaces)")
+    ap.add_argument("--data", type=Path, default=DATA)
+    ap.add_argument("--conversations", default=DEFAULT_CONVERSATIONS, help="sample ids, or 'all'")
+    ap.add_argument("--modes", default="lexical,hybrid")
+    ap.add_argument("--model", default="use-multilingual-v3", help="the local embedding model of the index")
+    ap.add_argument("--rounds", type=int, default=3, help="timed passes over the questions (0: only results)")
+    ap.add_argument("--dump", type=Path, help="write every question's results here")
+    ap.add_argument("--compare", type=Path, help="diff the results against this dump; exit 1 on a difference")
+    ap.add_argument("--ab", help="source trees to time in turn in child processes, comma-separated")
+    ap.add_argument("--ab-rounds", type=int, default=4)
+    ap.add_argument("--figures-json", action="store_true", help=argparse.SUPPRESS)  # an --ab child's output
+    args = ap.parse_args()
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ["MEMORY_EMBED_PROVIDER"] = "local"
+    os.environ["MEMORY_EMBED_MODEL"] = args.model
+    if args.conversations == "all":
+        args.conversations = ",".join(s["sample_id"] for s in json.loads(args.data.read_text()))
+    if args.ab:
+        print(f"load before: {load()}")
+        show_medians(alternate(args.ab.split(","), args.ab_rounds, ab_child, args))
+        print(f"load after: {load()}")
+        return
+    questions = questions_of(args.data, args.conversations.split(","))
+    load_before = load()
+    figures, dumped = run(args.workdir, questions, args.modes.split(","), args.rounds)
+    if args.figures_json:
+        print(json.dumps(figures))
+        return
+    print(f"load before {load_before}, after {load()}; k={K}; ms per question")
+    for key, fig in figures.items():
+        print(f"{key:<16} CPU p50 {fig['cpu_p50_ms']:6.2f} p95 {fig['cpu_p95_ms']:6.2f}   "
+              f"wall p50 {fig['wall_p50_ms']:6.2f} p95 {fig['wall_p95_ms']:6.2f}   ({fig['n']} recalls)")
+    if args.dump:
+        args.dump.write_text(json.dumps(dumped))
+    if args.compare and compare(dumped, json.loads(args.compare.read_text())):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
