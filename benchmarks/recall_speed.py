@@ -96,12 +96,13 @@ def run(workdir: Path, questions: dict[str, list[str]], modes: list[str], rounds
 
 def compare(now: dict, base: dict, shown: int = 5) -> int:
     """Print the questions whose results differ from `base`'s; returns how many differ."""
-    differ = 0
+    differ = compared = 0
     for cid, modes in base.items():
         for mode, answers in modes.items():
             mine = now.get(cid, {}).get(mode)
             if mine is None:
                 continue
+            compared += min(len(answers), len(mine))
             for i, (a, b) in enumerate(zip(answers, mine, strict=False)):
                 if a != b:
                     differ += 1
@@ -110,7 +111,6 @@ def compare(now: dict, base: dict, shown: int = 5) -> int:
             if len(answers) != len(mine):
                 differ += 1
                 print(f"DIFFERS {cid} {mode}: {len(answers)} questions in the base, {len(mine)} now")
-    compared = sum(len(a) for m in base.values() for a in m.values())
     print(f"compared {compared} answers: {differ} differ")
     return differ
 

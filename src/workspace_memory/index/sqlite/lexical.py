@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from .. import lexical_plan
-from ..base import Filters, Term, in_batches
+from ..base import Filters, Term, holds_glued, in_batches
 from ..rows import path_words
 from ..sql_filters import filter_sql
 from . import bm25 as table_bm25
@@ -214,6 +214,7 @@ def term_matches(conn: sqlite3.Connection, terms: Sequence[Term], ids: Sequence[
     ).fetchall()
     table = _scratch(conn)
     out: dict[str, dict[int, float]] = {}
+    folded: list[tuple[int, str, str]] | None = None  # (id, text, its casefold()), for the glued terms
     try:
         conn.executemany(
             f"INSERT INTO temp.{table}(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
@@ -229,8 +230,11 @@ def term_matches(conn: sqlite3.Connection, terms: Sequence[Term], ids: Sequence[
             for column, share in ((f"context_text : {phrase}", context_share), (f"{_MAIN} : {phrase}", 1.0)):
                 for (cid,) in conn.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (column,)):
                     weights[cid] = share
-            if term.glued:
-                weights.update((cid, 1.0) for cid, _, text, _, _ in rows if term.glued_in(text))
+            glued = term.glued_text
+            if glued is not None:
+                if folded is None:  # once for all the terms: hundreds of rows a question
+                    folded = [(cid, text, text.casefold()) for cid, _, text, _, _ in rows]
+                weights.update((cid, 1.0) for cid, text, low in folded if holds_glued(glued, text, low))
             out[term.label] = weights
     finally:
         conn.execute(f"INSERT INTO temp.{table}({table}) VALUES ('delete-all')")
