@@ -234,7 +234,7 @@ def term_matches(conn: sqlite3.Connection, terms: Sequence[Term], ids: Sequence[
             if glued is not None:
                 if folded is None:  # once for all the terms: hundreds of rows a question
                     folded = [(cid, text, text.casefold()) for cid, _, text, _, _ in rows]
-                weights.update((cid, 1.0) for cid, text, low in folded if holds_glued(glued, text, low))
+                weights.update((cid, 1.0) for cid, text, low in folded if glued in low and holds_glued(glued, text, low))
             out[term.label] = weights
     finally:
         conn.execute(f"INSERT INTO temp.{table}({table}) VALUES ('delete-all')")
