@@ -1,0 +1,90 @@
+"""The scratch table that tells which query terms each recall candidate holds keeps its rows between
+questions, and never answers from a row the index no longer has (index.sqlite.term_scratch)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from workspace_memory.api import Memory
+from workspace_memory.index.base import Term
+from workspace_memory.index.sqlite import term_scratch
+
+LOG = """\
+# 2025-11-20
+
+## Trip
+- Took the early train from Salzburg with Anna.
+- We visited the Hundertwasser museum; the floors are not level anywhere.
+- Lunch was schnitzel at a place near the canal.
+"""
+CONTEXT = 0.5
+
+
+@pytest.fixture
+def mem(tmp_path: Path):
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "2025-11-20.md").write_text(LOG, encoding="utf-8")
+    mem = Memory.open(str(tmp_path), "2025-11-21")
+    mem.index()
+    yield mem
+    mem.close()
+
+
+def ids_by_text(mem) -> dict[str, int]:
+    return {text: cid for cid, text in mem.store.conn.execute("SELECT id, text FROM chunks")}
+
+
+def entry(ids: dict[str, int], needle: str) -> int:
+    return next(cid for text, cid in ids.items() if needle in text)
+
+
+def test_a_term_matches_its_entry_and_the_next_one_by_context(mem) -> None:
+    ids = ids_by_text(mem)
+    train, museum, lunch = (entry(ids, w) for w in ("train", "museum", "schnitzel"))
+    with mem.store.snapshot():
+        found = mem.store.term_matches([Term("train"), Term("museum")], [train, museum, lunch], CONTEXT)
+        # Asked again about fewer candidates: only those, though the table holds all three rows.
+        again = mem.store.term_matches([Term("train")], [museum, lunch], CONTEXT)
+    assert found == {"train": {train: 1.0, museum: CONTEXT}, "museum": {museum: 1.0, lunch: CONTEXT}}
+    assert again == {"train": {museum: CONTEXT}}
+
+
+def test_rows_stay_between_questions_until_the_index_changes(mem, tmp_path: Path) -> None:
+    ids = ids_by_text(mem)
+    lunch = entry(ids, "schnitzel")
+    with mem.store.snapshot():
+        assert mem.store.term_matches([Term("schnitzel")], [lunch], CONTEXT) == {"schnitzel": {lunch: 1.0}}
+    held = mem.store._terms.texts
+    assert lunch in held, "the row stays for the next question"
+    log = tmp_path / "memory" / "2025-11-20.md"
+    log.write_text(LOG.replace("schnitzel", "dumplings"), encoding="utf-8")
+    mem.refresh()
+    lunch = entry(ids_by_text(mem), "dumplings")
+    with mem.store.snapshot():
+        found = mem.store.term_matches([Term("schnitzel"), Term("dumplings")], [lunch], CONTEXT)
+    assert found == {"schnitzel": {}, "dumplings": {lunch: 1.0}}
+
+
+def test_a_rolled_back_transaction_does_not_leave_the_table_behind_what_it_holds(mem) -> None:
+    ids = ids_by_text(mem)
+    train, museum = entry(ids, "train"), entry(ids, "museum")
+    conn = mem.store.conn
+    conn.execute("BEGIN")
+    mem.store.term_matches([Term("train")], [train, museum], CONTEXT)
+    conn.execute("ROLLBACK")  # the rows inserted inside are gone; the object still lists them
+    with mem.store.snapshot():
+        assert mem.store.term_matches([Term("train")], [train, museum], CONTEXT) == {
+            "train": {train: 1.0, museum: CONTEXT}}
+
+
+def test_a_full_table_starts_again_from_the_candidates(mem, monkeypatch) -> None:
+    monkeypatch.setattr(term_scratch, "SCRATCH_ROWS", 2)
+    ids = ids_by_text(mem)
+    train, museum, lunch = (entry(ids, w) for w in ("train", "museum", "schnitzel"))
+    with mem.store.snapshot():
+        mem.store.term_matches([Term("train")], [train, museum], CONTEXT)
+        found = mem.store.term_matches([Term("canal")], [lunch], CONTEXT)
+    assert found == {"canal": {lunch: 1.0}}
+    assert set(mem.store._terms.texts) == {lunch}
