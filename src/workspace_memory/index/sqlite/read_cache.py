@@ -1,5 +1,5 @@
 """Reads per connection that stay valid while the index does not change: term counts, table
-totals, the entity list, and whether any transcript or struck fact is indexed.
+totals, the entity list, the rows recall read, and whether any transcript or struck fact is indexed.
 
 Counting a word's matches walks its whole posting list (2-5 ms for a word in 100,000 entries),
 and the entities are read (and their aliases decoded) for every question; a long-lived process
@@ -40,6 +40,7 @@ class ReadCache:
         self.sizes: dict[str, tuple[int, int]] = {}  # table -> (rows, tokens)
         self.entities: list | None = None  # [EntityInfo], filled by the store
         self.flags: tuple[bool, bool] | None = None  # (any session transcript, any fact struck)
+        self.rows: dict[int, dict] = {}  # id -> the row SqliteReads.rows read (index.base.ChunkRow)
 
     def fresh(self, conn: sqlite3.Connection) -> ReadCache:
         """This cache, brought up to date (or emptied) if the index changed since it was filled."""
@@ -54,6 +55,7 @@ class ReadCache:
         self.state, self.generation, self.seq = state, generation, seq
         self.sizes = {table: table_bm25.totals(conn, table) for table in FTS_TABLES}
         self.entities = self.flags = None
+        self.rows = {}
         return self
 
     def holds(self, conn: sqlite3.Connection) -> tuple[bool, bool]:

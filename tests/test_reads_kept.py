@@ -1,5 +1,6 @@
-"""The scratch table that tells which query terms each recall candidate holds keeps its rows between
-questions, and never answers from a row the index no longer has (index.sqlite.term_scratch)."""
+"""What a long-lived process keeps between questions while the index does not change: the scratch
+table that tells which query terms each candidate holds (index.sqlite.term_scratch) and the rows
+recall read (index.sqlite.reads, read_cache). Neither ever answers from a row the index no longer has."""
 
 from __future__ import annotations
 
@@ -88,3 +89,25 @@ def test_a_full_table_starts_again_from_the_candidates(mem, monkeypatch) -> None
         found = mem.store.term_matches([Term("canal")], [lunch], CONTEXT)
     assert found == {"canal": {lunch: 1.0}}
     assert set(mem.store._terms.texts) == {lunch}
+
+
+def test_rows_come_back_the_same_and_a_caller_cannot_change_the_kept_ones(mem) -> None:
+    ids = sorted(ids_by_text(mem).values())
+    first = mem.store.rows(list(reversed(ids)))
+    assert list(first) == ids, "SQLite's order: by id"
+    first[ids[0]]["entity_names"].append("changed by a caller")
+    first[ids[0]]["text"] = "changed by a caller"
+    again = mem.store.rows(ids)
+    assert again[ids[0]]["entity_names"] == [] and "changed" not in again[ids[0]]["text"]
+    assert again == mem.store.rows(ids) and list(mem.store.rows(ids[1:])) == ids[1:]
+
+
+def test_kept_rows_are_dropped_when_the_index_changes(mem, tmp_path: Path) -> None:
+    lunch = entry(ids_by_text(mem), "schnitzel")
+    assert "schnitzel" in mem.store.rows([lunch])[lunch]["text"]
+    log = tmp_path / "memory" / "2025-11-20.md"
+    log.write_text(LOG.replace("schnitzel", "dumplings"), encoding="utf-8")
+    mem.refresh()
+    now = entry(ids_by_text(mem), "dumplings")
+    assert "dumplings" in mem.store.rows([now])[now]["text"]
+    assert lunch == now or mem.store.rows([lunch]) == {}, "a removed row is not read from the cache"
