@@ -1,7 +1,7 @@
 """In-process recall speed on LoCoMo workspaces, and every question's results to diff two versions.
 
     python benchmarks/recall_speed.py --workdir /tmp/h44c-loc [--conversations conv-26,conv-30,conv-41]
-        [--modes lexical,hybrid] [--rounds 3] [--dump out.json] [--compare base.json]
+        [--modes lexical,hybrid] [--k 25] [--rounds 3] [--dump out.json] [--compare base.json]
         [--ab /tmp/base/src,src --ab-rounds 4]
 
 The workspaces are those `benchmarks/locomo.py --workdir DIR --model use-multilingual-v3` built and
@@ -37,7 +37,7 @@ from stats import alternate, child_env, load, pct, show_medians
 
 DATA = Path("/work/shared/benchmarks/locomo/locomo10.json")
 DEFAULT_CONVERSATIONS = "conv-26,conv-30,conv-41"
-K = 25
+K = 25  # the results asked for (--k): what an agent's memory_search asks by default
 WARM_UP = 10
 
 
@@ -62,7 +62,7 @@ def summary(result: dict) -> dict:
                         for r in result["results"]]}
 
 
-def run(workdir: Path, questions: dict[str, list[str]], modes: list[str], rounds: int) -> tuple[dict, dict]:
+def run(workdir: Path, questions: dict[str, list[str]], modes: list[str], rounds: int, k: int = K) -> tuple[dict, dict]:
     """(figures per conversation and mode, results per conversation and mode)."""
     from workspace_memory.api import Memory, RecallRequest
 
@@ -74,14 +74,14 @@ def run(workdir: Path, questions: dict[str, list[str]], modes: list[str], rounds
         try:
             for mode in modes:
                 for q in qs[:WARM_UP]:
-                    mem.recall(RecallRequest(q, k=K, mode=mode))
-                dumped.setdefault(cid, {})[mode] = [summary(mem.recall(RecallRequest(q, k=K, mode=mode)))
+                    mem.recall(RecallRequest(q, k=k, mode=mode))
+                dumped.setdefault(cid, {})[mode] = [summary(mem.recall(RecallRequest(q, k=k, mode=mode)))
                                                     for q in qs]
                 wall, cpu = [], []
                 for _ in range(rounds):
                     for q in qs:
                         w0, c0 = time.perf_counter(), time.process_time()
-                        mem.recall(RecallRequest(q, k=K, mode=mode))
+                        mem.recall(RecallRequest(q, k=k, mode=mode))
                         cpu.append(time.process_time() - c0)
                         wall.append(time.perf_counter() - w0)
                 if rounds:
@@ -118,7 +118,7 @@ def compare(now: dict, base: dict, shown: int = 5) -> int:
 def ab_child(src: str, args: argparse.Namespace) -> dict:
     """One run of this script with `src` first on the path; its figures, flattened."""
     cmd = [sys.executable, __file__, "--workdir", str(args.workdir), "--conversations", args.conversations,
-           "--modes", args.modes, "--rounds", str(args.rounds), "--figures-json"]
+           "--modes", args.modes, "--rounds", str(args.rounds), "--k", str(args.k), "--figures-json"]
     out = subprocess.run(cmd, capture_output=True, text=True, env=child_env(src), check=True).stdout
     figures = json.loads(out.splitlines()[-1])
     return {f"{key} {name}": value for key, fig in figures.items() for name, value in fig.items() if name != "n"}
@@ -131,6 +131,7 @@ def main() -> None:
     ap.add_argument("--conversations", default=DEFAULT_CONVERSATIONS, help="sample ids, or 'all'")
     ap.add_argument("--modes", default="lexical,hybrid")
     ap.add_argument("--model", default="use-multilingual-v3", help="the local embedding model of the index")
+    ap.add_argument("--k", type=int, default=K, help="results asked for (locomo.py asks 60)")
     ap.add_argument("--rounds", type=int, default=3, help="timed passes over the questions (0: only results)")
     ap.add_argument("--dump", type=Path, help="write every question's results here")
     ap.add_argument("--compare", type=Path, help="diff the results against this dump; exit 1 on a difference")
@@ -150,11 +151,11 @@ def main() -> None:
         return
     questions = questions_of(args.data, args.conversations.split(","))
     load_before = load()
-    figures, dumped = run(args.workdir, questions, args.modes.split(","), args.rounds)
+    figures, dumped = run(args.workdir, questions, args.modes.split(","), args.rounds, args.k)
     if args.figures_json:
         print(json.dumps(figures))
         return
-    print(f"load before {load_before}, after {load()}; k={K}; ms per question")
+    print(f"load before {load_before}, after {load()}; k={args.k}; ms per question")
     for key, fig in figures.items():
         print(f"{key:<16} CPU p50 {fig['cpu_p50_ms']:6.2f} p95 {fig['cpu_p95_ms']:6.2f}   "
               f"wall p50 {fig['wall_p50_ms']:6.2f} p95 {fig['wall_p95_ms']:6.2f}   ({fig['n']} recalls)")
