@@ -1,14 +1,17 @@
 """What a long-lived process keeps between questions while the index does not change: the scratch
 table that tells which query terms each candidate holds (index.sqlite.term_scratch) and the rows
-recall read (index.sqlite.reads, read_cache). Neither ever answers from a row the index no longer has."""
+recall read (index.sqlite.reads, read_cache) and the candidates' vectors (SqliteVectors.vectors_of). None
+ever answers from a row the index no longer has."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from workspace_memory.api import Memory
+import recall_ws as R
+from workspace_memory.api import Memory, RecallRequest
 from workspace_memory.index.base import Term
 from workspace_memory.index.sqlite import term_scratch
 
@@ -111,3 +114,33 @@ def test_kept_rows_are_dropped_when_the_index_changes(mem, tmp_path: Path) -> No
     now = entry(ids_by_text(mem), "dumplings")
     assert "dumplings" in mem.store.rows([now])[now]["text"]
     assert lunch == now or mem.store.rows([lunch]) == {}, "a removed row is not read from the cache"
+
+
+def test_kept_vectors_follow_an_edit_in_a_long_lived_process(tmp_path: Path, monkeypatch) -> None:
+    for key in [k for k in __import__("os").environ if k.startswith("MEMORY_") and k != "MEMORY_CACHE_DIR"]:
+        monkeypatch.delenv(key)
+    ws = R.build(tmp_path / "ws", toml=R.FAKE_TOML)  # the deterministic fake provider
+    mem = Memory.open(str(ws), R.NOW)
+    try:
+        mem.index()
+        mem.recall(RecallRequest("invoice PDF layout", k=5, mode="hybrid"))
+        vectors = mem.store.vectors(mem.embedder()[0])
+        pdf = entry(ids_by_text(mem), "invoice PDF layout")
+        before = vectors.vectors_of([pdf])[pdf]
+        assert vectors.vectors_of([pdf])[pdf] is before, "kept: the same answer, not read again"
+        day = ws / "memory" / "2025-12-02.md"
+        day.write_text(day.read_text(encoding="utf-8").replace("invoice PDF layout", "tram timetable"),
+                       encoding="utf-8")
+        mem.recall(RecallRequest("tram timetable", k=5, mode="hybrid"))  # syncs, and follows the edit
+        tram = entry(ids_by_text(mem), "tram timetable")
+        after = vectors.vectors_of([pdf, tram])
+    finally:
+        mem.close()
+    fresh = Memory.open(str(ws), R.NOW)  # what a new process reads
+    try:
+        expected = fresh.store.vectors(fresh.embedder()[0]).vectors_of([pdf, tram])
+    finally:
+        fresh.close()
+    assert set(after) == set(expected) and tram in after
+    assert all(np.array_equal(after[cid], expected[cid]) for cid in expected)
+    assert not np.array_equal(after[tram], before)
