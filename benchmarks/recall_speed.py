@@ -20,7 +20,8 @@ differences and exits 1 when any result, order, score or notice differs: the pro
 change changed no result.
 
 `--ab SRC1,SRC2`: each source tree in turn (`--ab-rounds` times, alternating, so the load hits both
-alike) runs this script in a child process; prints each tree's median figures and their ratio.
+alike) runs this script in a child process; prints each tree's median figures and the last one's
+ratio to the first's.
 """
 
 from __future__ import annotations
@@ -28,12 +29,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from stats import alternate, child_env, load, pct, show_medians
+from stats import alternate, child_env, load, pct
 
 DATA = Path("/work/shared/benchmarks/locomo/locomo10.json")
 DEFAULT_CONVERSATIONS = "conv-26,conv-30,conv-41"
@@ -116,12 +118,25 @@ def compare(now: dict, base: dict, shown: int = 5) -> int:
 
 
 def ab_child(src: str, args: argparse.Namespace) -> dict:
-    """One run of this script with `src` first on the path; its figures, flattened."""
+    """One run of this script with `src` first on the path; its figures per conversation and mode."""
     cmd = [sys.executable, __file__, "--workdir", str(args.workdir), "--conversations", args.conversations,
            "--modes", args.modes, "--rounds", str(args.rounds), "--k", str(args.k), "--figures-json"]
     out = subprocess.run(cmd, capture_output=True, text=True, env=child_env(src), check=True).stdout
-    figures = json.loads(out.splitlines()[-1])
-    return {f"{key} {name}": value for key, fig in figures.items() for name, value in fig.items() if name != "n"}
+    return json.loads(out.splitlines()[-1])
+
+
+def show_ab(runs: dict[str, list[dict]]) -> None:
+    """Each conversation and mode: every tree's median figures, and the last tree's over the first's."""
+    names = ["cpu_p50_ms", "cpu_p95_ms", "wall_p50_ms", "wall_p95_ms"]
+    trees = list(runs)
+    print(f"trees: {', '.join(f'{chr(65 + i)} = {t}' for i, t in enumerate(trees))}; ms per question, "
+          f"median of {len(runs[trees[0]])} runs")
+    print(f"{'':<16}" + "".join(f"{n.replace('_ms', ''):>22}" for n in names))
+    for key in runs[trees[0]][0]:
+        medians = [{n: statistics.median(run[key][n] for run in runs[t]) for n in names} for t in trees]
+        cells = [" -> ".join(f"{m[n]:.2f}" for m in medians) + f" ({medians[-1][n] / medians[0][n]:.2f})"
+                 for n in names]
+        print(f"{key:<16}" + "".join(f"{c:>22}" for c in cells))
 
 
 def main() -> None:
@@ -146,7 +161,7 @@ def main() -> None:
         args.conversations = ",".join(s["sample_id"] for s in json.loads(args.data.read_text()))
     if args.ab:
         print(f"load before: {load()}")
-        show_medians(alternate(args.ab.split(","), args.ab_rounds, ab_child, args))
+        show_ab(alternate(args.ab.split(","), args.ab_rounds, ab_child, args))
         print(f"load after: {load()}")
         return
     questions = questions_of(args.data, args.conversations.split(","))
