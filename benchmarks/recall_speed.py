@@ -12,7 +12,9 @@ after the last session, as locomo.py asks them.
 Timing: after a warm-up (the first 10 questions, which loads the model), every question `--rounds`
 times; per question the wall time and the CPU time of the whole process (user + sys, every thread:
 the query is embedded in a worker thread). Printed per conversation and mode: p50 and p95 of each,
-with the machine's load. CPU time is the figure to trust on a shared machine.
+with the machine's load. CPU time is the figure to trust on a shared machine. A question answered
+otherwise in a timed pass than in the first (what a long-lived process keeps between questions
+changed an answer) stops the run.
 
 `--dump FILE` writes every question's notices and results (path, lines, score, kind) per
 conversation and mode; `--compare FILE` diffs this run's against such a file, prints the first
@@ -81,11 +83,13 @@ def run(workdir: Path, questions: dict[str, list[str]], modes: list[str], rounds
                                                     for q in qs]
                 wall, cpu = [], []
                 for _ in range(rounds):
-                    for q in qs:
+                    for q, first in zip(qs, dumped[cid][mode], strict=True):
                         w0, c0 = time.perf_counter(), time.process_time()
-                        mem.recall(RecallRequest(q, k=k, mode=mode))
+                        result = mem.recall(RecallRequest(q, k=k, mode=mode))
                         cpu.append(time.process_time() - c0)
                         wall.append(time.perf_counter() - w0)
+                        if summary(result) != first:  # what a long-lived process keeps must change no answer
+                            raise SystemExit(f"{cid} {mode}: {q!r} was answered otherwise when asked again")
                 if rounds:
                     figures[f"{cid} {mode}"] = {
                         "cpu_p50_ms": pct(cpu, 0.5) * 1000, "cpu_p95_ms": pct(cpu, 0.95) * 1000,

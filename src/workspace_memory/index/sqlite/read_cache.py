@@ -41,9 +41,14 @@ class ReadCache:
         self.entities: list | None = None  # [EntityInfo], filled by the store
         self.flags: tuple[bool, bool] | None = None  # (any session transcript, any fact struck)
         self.rows: dict[int, dict] = {}  # id -> the row SqliteReads.rows read (index.base.ChunkRow)
+        # Inside a read transaction the store began (SqliteStore.snapshot: a recall), the index cannot
+        # change: fresh() then checks once, not at each of the dozen reads of a question.
+        self.pinned = False
 
     def fresh(self, conn: sqlite3.Connection) -> ReadCache:
         """This cache, brought up to date (or emptied) if the index changed since it was filled."""
+        if self.pinned and self.state is not None:
+            return self
         row = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
         generation = int(row[0]) if row and str(row[0]).isdigit() else 0
         seq = journal.last_seq(conn)

@@ -97,8 +97,21 @@ class SqliteStore(SqliteReads):
         return generation(self.conn)
 
     # -- recall ---------------------------------------------------------------------------------
-    def snapshot(self) -> contextlib.AbstractContextManager:
-        return snapshot(self.conn)
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction (connection.snapshot); the read cache checks the index once in it."""
+        conn = self.conn
+        began = not conn.in_transaction  # a transaction of our own: our writes could move the state
+        with snapshot(conn):
+            if not began:
+                yield conn
+                return
+            self._cache.fresh(conn)
+            self._cache.pinned = True
+            try:
+                yield conn
+            finally:
+                self._cache.pinned = False
 
     def scoped(self, filters: Filters) -> Filters:
         """The filters without the clauses that cannot exclude anything here (Filters.scoped)."""
