@@ -2,7 +2,7 @@
 
     python benchmarks/recall_speed.py --workdir /tmp/h44c-loc [--conversations conv-26,conv-30,conv-41]
         [--modes lexical,hybrid] [--k 25] [--rounds 3] [--dump out.json] [--compare base.json]
-        [--ab /tmp/base/src,src --ab-rounds 4]
+        [--ab /tmp/base/src,src --ab-rounds 4] [--stages]
 
 The workspaces are those `benchmarks/locomo.py --workdir DIR --model use-multilingual-v3` built and
 indexed (the model is set here as there). Every question of a conversation (the adversarial ones
@@ -20,6 +20,9 @@ changed an answer) stops the run.
 conversation and mode; `--compare FILE` diffs this run's against such a file, prints the first
 differences and exits 1 when any result, order, score or notice differs: the proof that a speed
 change changed no result.
+
+`--stages`: the CPU time of the answering thread in each step of a hybrid recall (STAGES), per
+question of the first conversation; the functions are wrapped for that run only.
 
 `--ab SRC1,SRC2`: each source tree in turn (`--ab-rounds` times, alternating, so the load hits both
 alike) runs this script in a child process; prints each tree's median figures and the last one's
@@ -100,6 +103,56 @@ def run(workdir: Path, questions: dict[str, list[str]], modes: list[str], rounds
     return figures, dumped
 
 
+# Where a recall's time goes (--stages): (module under workspace_memory, function or Class.method).
+STAGES = [("api", "Memory.recall"), ("api", "Memory.refresh"), ("recall.engine", "understand"),
+          ("recall.engine", "_candidates"), ("index.sqlite.store", "SqliteStore.lexical_pool"),
+          ("recall.lexical", "score"), ("index.sqlite.store", "SqliteStore.term_matches"),
+          ("recall.semantic", "SemanticChannel.add_candidates"), ("recall.semantic", "SemanticChannel.add_topic"),
+          ("index.sqlite.vectors.sqlite_vectors", "SqliteVectors.search"),
+          ("recall.semantic", "SemanticChannel.fill_cosines"), ("recall.semantic", "PendingVector.result"),
+          ("recall.engine", "_without_names"), ("recall.engine", "_rows"), ("recall.engine", "_apply_factors"),
+          ("recall.engine", "_select"), ("recall.semantic", "SemanticChannel.diversify"), ("recall.engine", "dedupe")]
+
+
+def _timed(fn, name: str, spent: dict[str, float]):
+    """`fn`, adding the CPU time of the calling thread it takes to spent[name]."""
+    def timed(*args, **kwargs):
+        t0 = time.thread_time()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            spent[name] += time.thread_time() - t0
+    return timed
+
+
+def stages(workdir: Path, cid: str, questions: list[str], mode: str, k: int) -> None:
+    """Print the CPU time of this thread (the one that answers) spent in each of STAGES, per question
+    (nested: a stage's time includes those it calls). The query's embedding runs in another thread."""
+    import importlib
+
+    from workspace_memory.api import Memory, RecallRequest
+
+    spent: dict[str, float] = dict.fromkeys((name for _, name in STAGES), 0.0)
+    for module_name, name in STAGES:
+        module = importlib.import_module(f"workspace_memory.{module_name}")
+        owner_name, _, attr = name.rpartition(".")
+        owner = getattr(module, owner_name) if owner_name else module
+        setattr(owner, attr, _timed(getattr(owner, attr), name, spent))
+    root = workdir / cid
+    mem = Memory.open(str(root), now_of(root))
+    try:
+        for q in questions[:WARM_UP]:
+            mem.recall(RecallRequest(q, k=k, mode=mode))
+        spent.update(dict.fromkeys(spent, 0.0))
+        for q in questions:
+            mem.recall(RecallRequest(q, k=k, mode=mode))
+    finally:
+        mem.close()
+    print(f"{cid} {mode}, k={k}: CPU of the answering thread per question, by stage (load {load()})")
+    for name, seconds in spent.items():
+        print(f"  {1000 * seconds / len(questions):6.2f} ms  {name}")
+
+
 def compare(now: dict, base: dict, shown: int = 5) -> int:
     """Print the questions whose results differ from `base`'s; returns how many differ."""
     differ = compared = 0
@@ -156,6 +209,8 @@ def main() -> None:
     ap.add_argument("--compare", type=Path, help="diff the results against this dump; exit 1 on a difference")
     ap.add_argument("--ab", help="source trees to time in turn in child processes, comma-separated")
     ap.add_argument("--ab-rounds", type=int, default=4)
+    ap.add_argument("--stages", action="store_true",
+                    help="instead: where the time goes, by stage, on the first conversation's questions (hybrid)")
     ap.add_argument("--figures-json", action="store_true", help=argparse.SUPPRESS)  # an --ab child's output
     args = ap.parse_args()
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -169,6 +224,10 @@ def main() -> None:
         print(f"load after: {load()}")
         return
     questions = questions_of(args.data, args.conversations.split(","))
+    if args.stages:
+        first = next(iter(questions))
+        stages(args.workdir, first, questions[first], "hybrid", args.k)
+        return
     load_before = load()
     figures, dumped = run(args.workdir, questions, args.modes.split(","), args.rounds, args.k)
     if args.figures_json:
