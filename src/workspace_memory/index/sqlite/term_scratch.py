@@ -20,7 +20,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from ..base import Term, holds_glued
+from ...tokens import has_cjk
+from ..base import Term
 from ..rows import path_words
 from .lexical import MAIN_COLUMNS, fts_phrase
 from .schema import FTS_TOKENIZER
@@ -36,6 +37,7 @@ class TermScratch:
         self.conn: sqlite3.Connection | None = None  # the connection whose temp table this is
         self.key: tuple | None = None  # the index state the rows were read in
         self.texts: dict[int, tuple[str, str]] = {}  # id -> (text, text.casefold()) of the rows in the table
+        self.cjk: dict[int, bool] = {}  # id -> whether its text holds CJK (asked of rows that hold a glued word)
 
     def matches(self, conn: sqlite3.Connection, key: tuple, terms: Sequence[Term], ids: Sequence[int],
                 context_share: float) -> dict[str, dict[int, float]]:
@@ -56,11 +58,17 @@ class TermScratch:
                     if cid in wanted:
                         weights[cid] = share
             glued = term.glued_text
-            if glued is not None:
+            if glued is not None:  # index.base.holds_glued, with each row's CJK test made once
                 weights.update((cid, 1.0) for cid, (text, low) in wanted.items()
-                               if glued in low and holds_glued(glued, text, low))
+                               if glued in low and self._has_cjk(cid, text))
             out[term.label] = weights
         return out
+
+    def _has_cjk(self, cid: int, text: str) -> bool:
+        cjk = self.cjk.get(cid)
+        if cjk is None:
+            cjk = self.cjk[cid] = has_cjk(text)
+        return cjk
 
     def _hold(self, conn: sqlite3.Connection, key: tuple, ids: Sequence[int]) -> None:
         """Make the table hold the rows of `ids` (those that exist), tokenized as the index tokenizes them."""
@@ -103,4 +111,4 @@ class TermScratch:
         conn.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{_TABLE} USING "
                      f"fts5(search_text, path_text, context_text, content='', tokenize='{FTS_TOKENIZER}')")
         conn.execute(f"INSERT INTO temp.{_TABLE}({_TABLE}) VALUES ('delete-all')")
-        self.texts, self.key = {}, None
+        self.texts, self.cjk, self.key = {}, {}, None
