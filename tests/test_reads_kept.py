@@ -144,3 +144,12 @@ def test_kept_vectors_follow_an_edit_in_a_long_lived_process(tmp_path: Path, mon
     assert set(after) == set(expected) and tram in after
     assert all(np.array_equal(after[cid], expected[cid]) for cid in expected)
     assert not np.array_equal(after[tram], before)
+
+
+def test_a_word_glued_to_cjk_text_is_found_once_an_entry_holds_cjk(mem, tmp_path: Path) -> None:
+    # No entry holds CJK text: the search for words glued to it is skipped (the read cache says so).
+    assert mem.recall(RecallRequest("Schwabing", k=5, mode="lexical"))["results"] == []
+    log = tmp_path / "memory" / "2025-11-20.md"
+    log.write_text(LOG + "- 周末住在慕尼黑Schwabing区的朋友家。\n", encoding="utf-8")
+    found = mem.recall(RecallRequest("Schwabing", k=5, mode="lexical"))["results"]
+    assert found and "慕尼黑Schwabing区" in found[0]["content"]

@@ -31,11 +31,14 @@ _CJK_IDS = "SELECT rowid FROM chunks_trigram"
 
 
 class Counts(Protocol):
-    """What the newest-first BM25 needs counted (index.sqlite.read_cache.ReadCache caches it)."""
+    """What the newest-first BM25 needs counted, and whether any entry holds CJK text
+    (index.sqlite.read_cache.ReadCache caches both)."""
 
     def phrase_rows(self, conn: sqlite3.Connection, table: str, phrase: str) -> int: ...
 
     def totals(self, conn: sqlite3.Connection, table: str) -> tuple[int, int]: ...
+
+    def holds_cjk(self, conn: sqlite3.Connection) -> bool: ...
 
 
 def fts_phrase(term: Term) -> str:
@@ -101,8 +104,8 @@ class FtsSearch:
         return _cjk_candidates(self.conn, term.label, where, params, limit)
 
     def glued(self, term: Term, filters: Filters, limit: int) -> list[tuple[int, float]]:
-        if not filters.source_roles()[0]:
-            return []  # Markdown entries only, and the filters leave them out
+        if not filters.source_roles()[0] or not self.cache.holds_cjk(self.conn):
+            return []  # Markdown entries only, and the filters leave them out; or no entry holds CJK text
         where, params = filter_sql(filters.replace(sources=("memory",)), DIALECT)
         return _cjk_candidates(self.conn, term.glued_text or "", where, params, limit)
 
