@@ -6,14 +6,18 @@ facts about a few people (a job change, a move, opinions, a stand-in during pare
 entity pages and a core MEMORY.md. Names and @slugs are the same in every language, as a user writes
 them; the rest is translated as a native speaker would write a note, not word for word.
 
-Each line is a tuple in the order of LANGS; every file has the same number of lines in every language,
-so an expected source is a (path, line number) that holds in each.
+Each line is a tuple in the order of LANGS (the first seven here; it, nl, ru and ko from
+languages_more.py, keyed by the English line); every file has the same number of lines in every
+language, so an expected source is a (path, line number) that holds in each.
 """
 
 from __future__ import annotations
 
-LANGS = ("en", "de", "es", "fr", "pt", "zh", "ja")
-NOTES_HEADING = ("## Notes", "## Notizen", "## Notas", "## Notes", "## Notas", "## 笔记", "## メモ")
+from languages_more import LINES, MORE_HEADINGS, MORE_LANGS
+
+FIRST_LANGS = ("en", "de", "es", "fr", "pt", "zh", "ja")
+LANGS = FIRST_LANGS + MORE_LANGS
+NOTES_HEADING = ("## Notes", "## Notizen", "## Notas", "## Notes", "## Notas", "## 笔记", "## メモ") + MORE_HEADINGS
 
 MEMORY = [
     ("- I am Kim, a product manager in Berlin.",
@@ -327,6 +331,16 @@ PAGES = {
          "- 12月にウィーンからミュンヘンへ引っ越す。"),
     ],
 }
+
+
+def _more(line: tuple[str, ...]) -> tuple[str, ...]:
+    """A line of the first seven languages with its it, nl, ru, ko translations (languages_more.py)."""
+    return line + LINES[line[0]]
+
+
+MEMORY = [_more(line) for line in MEMORY]
+DAYS = [(day, [_more(line) for line in notes], [_more(line) for line in facts]) for day, notes, facts in DAYS]
+PAGES = {slug: [_more(line) for line in lines] for slug, lines in PAGES.items()}
 
 
 def files(lang: str) -> dict[str, str]:

@@ -11,13 +11,16 @@ Now is Thursday 2025-11-27 18:00.
 
 from __future__ import annotations
 
+from languages_more import QUESTIONS as MORE_QUESTIONS
+
 NOW = "2025-11-27T18:00"
 CATEGORIES = ("entity", "temporal", "opinion", "paraphrase", "multi-hop", "exact")
 
 D17, D18, D19, D20, D21, D24, D25, D26 = (f"memory/2025-11-{d}.md" for d in (17, 18, 19, 20, 21, 24, 25, 26))
 PRIYA, PETER = "bank/entities/Priya.md", "bank/entities/Peter.md"
 
-# (category, (en, de, es, fr, pt, zh, ja), [(path, English fragment or None), ...])
+# (category, (en, de, es, fr, pt, zh, ja), [(path, English fragment or None), ...]); it, nl, ru, ko are
+# added from languages_more.py at the end.
 QUESTIONS = [
     ("entity", ("Who is Priya?", "Wer ist Priya?", "¿Quién es Priya?", "Qui est Priya ?", "Quem é a Priya?",
                 "Priya是谁？", "Priyaって誰？"),
@@ -123,3 +126,6 @@ QUESTIONS = [
                "Postgres 請求書キュー"),
      [(D17, "keep Postgres")]),
 ]
+
+
+QUESTIONS = [(category, texts + MORE_QUESTIONS[texts[0]], sources) for category, texts, sources in QUESTIONS]

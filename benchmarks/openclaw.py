@@ -24,7 +24,8 @@ Reported per system: evidence recall at 5/10/K results and at 1,000 / 2,000 / 4,
 returned text (results in rank order while the lines they cover fit), p50/p95 per call, the CPU
 time per call (user + system of the gateway and its children, from the second call on: a figure a
 loaded machine does not inflate as it does wall time), the first call after the gateway said "ready", and the RSS of the gateway (and of the engine child for the
-plugin) after the run. Then the command line, on the first conversation: `openclaw memory search`
+plugin) after the run. Then the gateway's own cost around a call, the floor no memory system goes
+below: the p50 of a tool no plugin has (404) and of memory_get of one line, in turn (Home.floor). Then the command line, on the first conversation: `openclaw memory search`
 with memory-core and `openclaw memory recall` / `openclaw memory search` with the plugin, run in
 turn (A B C A B C ...) `--cli-rounds` times: wall time and CPU time (user + system of the command and
 its children), medians.
@@ -44,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -59,6 +61,7 @@ NODE_BIN = REPO / ".node" / "bin"
 PLUGIN_DIR = REPO / "integrations" / "openclaw"
 TOKEN = "bench-token"
 BUDGETS = (1000, 2000, 4000)
+FLOOR_ROUNDS = 50  # calls of each kind that measure the gateway's own cost (Home.floor)
 
 
 def free_port() -> int:
@@ -191,16 +194,35 @@ class Home:
             finally:
                 stop(gw)
 
-    def invoke(self, query: str, k: int) -> dict:
+    def call(self, tool: str, args: dict) -> dict:
+        """One `POST /tools/invoke` (an HTTP error's body is the answer: an unknown tool gives 404)."""
         req = urllib.request.Request(
-            f"http://127.0.0.1:{self.port}/tools/invoke",
-            data=json.dumps({"tool": "memory_search", "args": {"query": query, "maxResults": k}}).encode(),
+            f"http://127.0.0.1:{self.port}/tools/invoke", data=json.dumps({"tool": tool, "args": args}).encode(),
             headers={"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}, method="POST")
-        with urllib.request.urlopen(req, timeout=120) as resp:
-            answer = json.loads(resp.read())
+        try:
+            with urllib.request.urlopen(req, timeout=120) as resp:
+                return json.loads(resp.read())
+        except urllib.error.HTTPError as exc:
+            return json.loads(exc.read() or b"{}")
+
+    def invoke(self, query: str, k: int) -> dict:
+        answer = self.call("memory_search", {"query": query, "maxResults": k})
         if not answer.get("ok"):
             raise RuntimeError(answer)
         return answer["result"]["details"]
+
+    def floor(self, path: str, rounds: int = FLOOR_ROUNDS) -> dict:
+        """The gateway's own cost around a tool call, in turn, `rounds` times each: a tool no plugin has
+        (the gateway builds the tool list and answers 404) and memory_get of one line (the smallest
+        call that reaches the memory plugin): p50 ms each."""
+        calls = {"unknown_tool": ("no_such_tool", {}), "memory_get_1_line": ("memory_get", {"path": path, "from": 1, "lines": 1})}
+        got: dict[str, list[float]] = {name: [] for name in calls}
+        for _ in range(rounds):
+            for name, (tool, args) in calls.items():
+                t0 = time.perf_counter()
+                self.call(tool, args)
+                got[name].append((time.perf_counter() - t0) * 1000)
+        return {f"{name}_p50_ms": round(statistics.median(ms), 1) for name, ms in got.items()}
 
 
 def wait_ready(gw: subprocess.Popen, log: Path, port: int) -> float:
@@ -225,7 +247,7 @@ def stop(gw: subprocess.Popen) -> None:
 
 
 def run_system(system: str, samples: list[dict], k: int, tmp: Path) -> dict:
-    rows, latencies, firsts, rss, index_s, ready_s, cpu_s = [], [], [], [], 0.0, [], 0.0
+    rows, latencies, firsts, rss, index_s, ready_s, cpu_s, floors = [], [], [], [], 0.0, [], 0.0, []
     for sample in samples:
         root = tmp / system / sample["sample_id"]
         where, files, _ = write_workspace(shifted(sample, system != "memory-core-2023"), root / "workspace")
@@ -255,6 +277,7 @@ def run_system(system: str, samples: list[dict], k: int, tmp: Path) -> dict:
                 rows.append({"category": CATEGORIES[qa["category"]], **score(results, evidence, files, k)})
             if cpu_from is not None:
                 cpu_s += cpu_seconds(serving) - cpu_from
+            floors.append(home.floor(next(iter(files))))
             engine = [p for p in descendants(gw.pid) if b"mcp" in Path(f"/proc/{p}/cmdline").read_bytes()]
             rss.append({"gateway_kib": rss_kib(gw.pid), "engine_kib": sum(rss_kib(p) for p in engine)})
         finally:
@@ -266,7 +289,8 @@ def run_system(system: str, samples: list[dict], k: int, tmp: Path) -> dict:
     return {"system": system, "questions": len(rows), **table,
             "p50_ms": round(statistics.median(lat), 1), "p95_ms": round(lat[int(0.95 * (len(lat) - 1))], 1),
             "cpu_ms_per_call": round(1000 * cpu_s / max(1, len(latencies)), 1),
-            "first_call_ms": [round(f) for f in firsts], "ready_s": ready_s, "index_s": round(index_s, 1), "rss": rss}
+            "first_call_ms": [round(f) for f in firsts], "ready_s": ready_s, "index_s": round(index_s, 1), "rss": rss,
+            **{key: round(statistics.median(f[key] for f in floors), 1) for key in floors[0]}}
 
 
 def timed(home: Home, *args: str) -> tuple[float, float]:

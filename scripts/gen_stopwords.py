@@ -20,7 +20,8 @@ import textwrap
 from pathlib import Path
 
 WORDS = Path(__file__).resolve().parents[1] / "src" / "workspace_memory" / "lang" / "words"
-SOURCE = {"de": "german", "es": "spanish", "fr": "french", "pt": "portuguese", "it": "italian", "nl": "dutch"}
+SOURCE = {"de": "german", "es": "spanish", "fr": "french", "pt": "portuguese", "it": "italian", "nl": "dutch",
+          "ru": "russian", "ko": "korean"}
 CONTENT = {
     "de": "machen",
     "es": """trabajo trabajar trabaja trabajais trabajamos trabajan trabajas tiempo verdad verdadera verdadero valor
@@ -38,6 +39,16 @@ CONTENT = {
           maggior maggiore meglio peggio cinque nove otto quattro sette tre due primo secondo terzo quarto quinto
           ultimo buono promesso""",
     "nl": "",
+    "ru": """время времени год года году день жизнь люди человек мира имя дел лет хорошо прекрасно лучше важная
+          важное важные важный сказал сказала сказать говорил говорит занят занята занято заняты миллионов
+          процентов начала один одного одной два две двух три четыре пять шесть семь восемь девять десять
+          одиннадцать двенадцать тринадцать четырнадцать пятнадцать шестнадцать семнадцать восемнадцать
+          девятнадцать двадцать первый второй третий четвертый пятый шестой седьмой восьмой девятый десятый
+          одиннадцатый двенадцатый тринадцатый четырнадцатый пятнадцатый шестнадцатый семнадцатый
+          восемнадцатый девятнадцатый двадцатый тысяч рядом далеко близко недалеко""",
+    # The Korean list holds phrases (split into their words here), sounds (까악, 꽈당) and some content words.
+    "ko": """시간 시각 구토하다 도착하다 도달하다 놀라다 아이 시작하여 생각한대로 비슷하다 년 관계가 관련이 결과에
+          결론을 사람들 부류의 메쓰겁다 비걱거리다 삐걱거리다 다섯 아홉 여섯 일곱 여덟 셋 넷 둘 하나""",
 }
 BEGIN = "# BEGIN stop words (scripts/gen_stopwords.py: the `stop-words` 2025.11.4 list, less content words)"
 END = "# END stop words"

@@ -414,6 +414,20 @@ def run_ok(workspace: Path | str | None, *args: Any, **kwargs: Any) -> str:
     return out
 
 
+def notes_workspace(root: Path, notes: dict[str, str], languages: tuple[str, ...], toml: str = "",
+                    env: dict[str, str | None] | None = None) -> Path:
+    """`root` holding these notes ({path: text}, dedented) with `[time] languages` (and `toml`), indexed."""
+    import textwrap
+
+    for path, text in notes.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(textwrap.dedent(text), encoding="utf-8")
+    listed = ", ".join(f'"{code}"' for code in languages)
+    (root / "memory.toml").write_text(f"{toml}[time]\nlanguages = [{listed}]\n", encoding="utf-8")
+    run_ok(root, "index", env=env)
+    return root
+
+
 def recall_json(workspace: Path, query: str, *args: Any, now: str = NOW) -> dict[str, Any]:
     """`memory recall QUERY --json ARGS` (lexical unless ARGS say --mode) as a dict."""
     mode = () if "--mode" in args else ("--mode", "lexical")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import clean_env, recall_json, register, run_ok
+from conftest import clean_env, notes_workspace, recall_json, register, run_ok
 from workspace_memory import lang
 from workspace_memory.facts.entities import _MENTION_RE
 from workspace_memory.lang.identify import question_language
@@ -126,8 +126,11 @@ def test_labels_of_the_line_s_language_are_not_speakers(text: str, subject: str 
 
 
 def test_a_line_in_a_language_without_labels_has_no_subject() -> None:
-    # Russian has no word table: the whose-turn rule stays out (factor 1.0), never the English labels.
-    assert subject_of("- Пётр: я нашёл квартиру в Мюнхене.", CONFIGURED) is None
+    # Arabic has no word table: the whose-turn rule stays out (factor 1.0), never the English labels.
+    assert subject_of("- Ahmad: وجدت شقة في ميونخ.", CONFIGURED) is None
+    # Russian has one: a label of its own is no speaker, a name is.
+    assert subject_of("- Решение: оставляем Postgres для очереди счетов.", CONFIGURED) is None
+    assert subject_of("- Пётр: я нашёл квартиру в Мюнхене.", CONFIGURED) == "пётр"
 
 
 @pytest.mark.parametrize(("code", "question", "label", "stem"), [
@@ -214,13 +217,8 @@ NOTES = {
 
 @pytest.fixture
 def lang_ws(store: str, tmp_path: Path, request: pytest.FixtureRequest) -> Path:
-    root = register(tmp_path / "ws", request)
-    for path, text in NOTES.values():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(textwrap.dedent(text), encoding="utf-8")
-    (root / "memory.toml").write_text('[time]\nlanguages = ["en", "fr", "zh", "de", "nl", "ja", "es"]\n', encoding="utf-8")
-    run_ok(root, "index")
-    return root
+    return notes_workspace(register(tmp_path / "ws", request), dict(NOTES.values()),
+                           ("en", "fr", "zh", "de", "nl", "ja", "es"))
 
 
 @pytest.mark.parametrize(("question", "needle"), [

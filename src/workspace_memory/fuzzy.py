@@ -20,6 +20,9 @@ PHRASE_IN_TEXT = 90.0
 RESTATED = 90.0
 # A name written with a typo or in a variant form (facts.entities; ratio).
 NAME_VARIANT = 88.0
+# A name like the one asked for, offered as "did you mean" when none matches (facts.entities.near;
+# WRatio): only a hint for a person, never taken as the entity, so looser than NAME_VARIANT.
+NAME_HINT = 70.0
 # A note that recurs on other days, or that MEMORY.md holds already (reflect.proposals; token-sort).
 RECURS = 85.0
 # Two facts that state one claim: a fact that negates an older one (facts.supersession), a fact

@@ -549,12 +549,16 @@ class Memory(StoreOps, AgentOps, Following):
 
     # -- reflect -------------------------------------------------------------------------
     @_repairing
-    def reflect(self, since: str = "7d", *, dry_run: bool = False, apply_core: bool = False,
+    def reflect(self, since: str | None = None, *, dry_run: bool = False, apply_core: bool = False,
                 use_model: bool = True) -> ReflectReport:
-        """Rewrite entity pages, opinions, curated lists and core proposals (see reflect.run)."""
+        """Rewrite entity pages, opinions, curated lists and core proposals (see reflect.run).
+
+        `since` None: the last 7 days, or every fact on a workspace's first reflect.
+        """
         from ..reflect import embeddings_wanted, reflect
 
-        check_text("since", since)
+        if since is not None:
+            check_text("since", since)
         self._needs_checkout("memory reflect")
         similarity, notices = None, []
         if use_model and embeddings_wanted(self.workspace.config):

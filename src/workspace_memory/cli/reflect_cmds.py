@@ -17,14 +17,15 @@ def _memory():  # api.Memory, imported lazily
 
 
 @click.command()
-@click.option("--since", default="7d", show_default=True, metavar="7d|2w|6m|1y|DATE",
-              help="Facts written since then count as new evidence.")
+@click.option("--since", default=None, metavar="7d|2w|6m|1y|DATE",
+              help="Facts written since then count as new evidence (default 7d; a workspace's first reflect "
+                   "takes every fact).")
 @click.option("--dry-run", is_flag=True, help="Compute everything, write nothing; list the files that would change.")
 @click.option("--apply-core", is_flag=True, help="Append the core proposals to MEMORY.md (## Learned).")
 @click.option("--no-model", is_flag=True, help="Do not call the configured model endpoint.")
 @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as JSON.")
 @click.option("--check", is_flag=True, help="Exit 1 when a generated region holds a hand edit (kept, reported).")
-def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json: bool, check: bool) -> None:
+def reflect(since: str | None, dry_run: bool, apply_core: bool, no_model: bool, as_json: bool, check: bool) -> None:
     """Update entity pages, opinions, world/experience lists and core proposals from recent facts."""
     report = _memory().reflect(since, dry_run=dry_run, apply_core=apply_core, use_model=not no_model)
     if as_json:
@@ -32,6 +33,9 @@ def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json
         _check(check, report)
         return
     echo(report.summary_line())
+    if report.first_run:
+        echo(f"  first reflect in this workspace: every fact counted (written since {report.since}); "
+             f"later runs take the last 7 days (--since)")
     for prop in report.new_proposals:
         echo(f"  propose for MEMORY.md: {prop.text} ({prop.reason})")
     for item in report.stale_core:
@@ -42,6 +46,25 @@ def reflect(since: str, dry_run: bool, apply_core: bool, no_model: bool, as_json
     for notice in report.notices:
         echo(f"note: {notice}", err=True)
     _check(check, report)
+
+
+def _none_yet(mem, entity: str | None) -> str:
+    """Why the list is empty: an unknown name, or (as the UI says too) no reflect has run since the O facts."""
+    from ..errors import MemoryError_
+
+    about = ""
+    if entity:
+        try:
+            about = f" about {mem.entity(entity)['entity']}"
+        except MemoryError_ as exc:
+            return f"no opinions: {exc}"
+        if mem.opinions(None):
+            return f"no opinions{about}"
+    waiting = mem.status()["facts_by_kind"].get("opinion", 0)
+    if not waiting:
+        return f"no opinions{about}: no O facts yet (`memory retain \"O(c=0.8) @Name: ...\"` states one)"
+    return (f"no opinions{about} in bank/opinions.md yet; the workspace has {waiting} O fact(s): "
+            f"they become opinions when `memory reflect` runs")
 
 
 def _check(check: bool, report) -> None:
@@ -55,12 +78,13 @@ def _check(check: bool, report) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the opinions as JSON.")
 def opinions(entity: str | None, as_json: bool) -> None:
     """List the opinions in bank/opinions.md with confidence, history and evidence (path#Lline)."""
-    found = _memory().opinions(entity)
+    mem = _memory()
+    found = mem.opinions(entity)
     if as_json:
         echo_json(found)
         return
     if not found:
-        echo("no opinions")
+        echo(_none_yet(mem, entity))
         return
     for op in found:
         conf = "?" if op["confidence"] is None else f"{op['confidence']:.2f}"

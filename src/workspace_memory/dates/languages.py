@@ -137,7 +137,7 @@ def named_in(text: str, written: date | None, date_order: str | None,
         translated = translate(text, code)
         if translated is None or translated.english == text:
             continue
-        base = Anchor.of(written, line_lean(text, (code,)))
+        base = Anchor.of(written, lambda code=code: line_lean(text, (code,)))
         for f in find_all(translated.english, base, date_order):
             if f.span_start is None or f.span_end is None or (f.span_end - f.span_start).days >= MAX_NAMED_DAYS:
                 continue

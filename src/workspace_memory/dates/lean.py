@@ -9,6 +9,7 @@ leans ahead or to the nearest day, never back (`line_lean`). dates.points resolv
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 
 # A year-less month in a text that looks neither way is ahead only when it is the coming month or the
@@ -27,13 +28,24 @@ class Anchor(date):
     the coming one only within MONTHS_AHEAD ("bring it back in December", written on Nov 18).
     """
 
-    __slots__ = ("lean",)
+    __slots__ = ("_lean",)
 
     @classmethod
-    def of(cls, day: date, lean: int = 0) -> Anchor:
+    def of(cls, day: date, lean: int | Callable[[], int] = 0) -> Anchor:
+        """`lean` may be a function that gives it: read on first use. Most lines that pass the
+        grammar's gate hold no phrase that needs it (a digit of "O(c=0.8)" or of a ticket number),
+        and reading a line's lean costs a pass over each language's FUTURE and PAST words."""
         made = cls(day.year, day.month, day.day)
-        made.lean = lean
+        made._lean = lean
         return made
+
+    @property
+    def lean(self) -> int:
+        # An Anchor made by date arithmetic has none: AttributeError, and lean_of reads it as a date.
+        value = self._lean
+        if not isinstance(value, int):
+            value = self._lean = value()
+        return value
 
 
 def lean_of(base: date) -> int:

@@ -45,6 +45,7 @@ from datetime import date, datetime, timedelta
 
 from ..errors import UserError
 from ..values import Value
+from . import weekdays_placed
 from .lean import Anchor, lean, line_lean
 from .points import (
     MONTHS,
@@ -478,11 +479,23 @@ def _plain(day: date | None) -> date | None:
 
 
 def _find(text: str, base: date | None, query: bool, date_order: str | None) -> _Found | None:
-    """The longest phrase that resolves (ties: the earliest, then rule order), or None."""
-    for candidate in _candidates(text, base, query, date_order):
+    """The longest phrase that resolves (ties: the earliest, then rule order), or None; a weekday
+    beside a date of that weekday gives way to the date ("on Saturday Dec 12": the 12th), and one
+    followed by a day number is that day ("on Monday 23:"): weekdays_placed."""
+    candidates = _candidates(text, base, query, date_order)
+    for candidate in candidates:
         found = _resolved(candidate)
         if found is not None:
-            return found
+            weekday = _weekday_alone(text[found.start:found.end])
+            if weekday is None:
+                return found
+            others = [g for c in candidates if c[1] >= found.end or c[3] <= found.start
+                      if (g := _resolved(c)) is not None]
+            named = weekdays_placed.date_beside(text, found, weekday, others)
+            day = weekdays_placed.numbered(text, found, weekday) if named is None else None
+            if day is not None:
+                found.span_start = found.span_end = day
+            return named or found
     return None
 
 
@@ -493,8 +506,8 @@ def find_phrase(text: str, base: date | None, query: bool, date_order: str | Non
 
 def find_all(text: str, base: date | None, date_order: str | None, query: bool = False) -> list[_Found]:
     """Every phrase of a line that resolves, none overlapping another, in text order (the longest
-    first where two overlap). A line's weekdays alone ("Planned next week: Monday the review,
-    Tuesday the dentist") lie in the week or range the line names, when one holds them."""
+    first where two overlap). A weekday alone means the date beside it ("Saturday Dec 12"), else a
+    day of the week or range the line names ("Planned next week: Monday the review"): weekdays_placed."""
     found: list[_Found] = []
     for candidate in _candidates(text, base, query, date_order, lines=True):
         if any(candidate[1] < f.end and f.start < candidate[3] for f in found):
@@ -503,19 +516,7 @@ def find_all(text: str, base: date | None, date_order: str | None, query: bool =
         if one is not None:
             found.append(one)
     found.sort(key=lambda f: f.start)
-    # A weekday alone lies in the week or the range the same line names, when one holds that weekday
-    # ("Planned next week: Monday the review", "Staying with us Dec 5-7, arriving on Friday evening").
-    spans = [f for f in found if f.span_start is not None and f.span_end is not None
-             and 1 <= (f.span_end - f.span_start).days < MAX_NAMED_DAYS]
-    for f in found:
-        weekday = _weekday_alone(text[f.start:f.end])
-        if weekday is None:
-            continue
-        for other in spans:
-            day = other.span_start + timedelta(days=(weekday - other.span_start.weekday()) % 7)  # type: ignore[operator]
-            if day <= other.span_end:  # type: ignore[operator]
-                f.span_start = f.span_end = day
-                break
+    weekdays_placed.place(text, found, _weekday_alone, MAX_NAMED_DAYS)
     return found
 
 
@@ -539,7 +540,7 @@ def resolve_stated_range(text: str, written: date | None, date_order: str | None
     """
     if not isinstance(text, str):
         return None
-    found = _find(text, Anchor.of(written, line_lean(text)) if written is not None else None, False, date_order)
+    found = _find(text, Anchor.of(written, lambda: line_lean(text)) if written is not None else None, False, date_order)
     return DateRange(found.span_start, found.span_end) if found else None
 
 
@@ -551,7 +552,7 @@ def named_times(text: str, written: date | None, date_order: str | None = None) 
     a habit ("every Sunday") names no day. Without a day written, only dates with a year count."""
     if not isinstance(text, str) or not _precheck(text):
         return []
-    base = Anchor.of(written, line_lean(text)) if written is not None else None
+    base = Anchor.of(written, lambda: line_lean(text)) if written is not None else None
     out: list[DateRange] = []
     for f in find_all(text, base, date_order):
         if f.span_start is None or f.span_end is None:

@@ -45,6 +45,10 @@ lexicon is our own, short and explicit: no maintained multilingual polarity lexi
 its data in the wheel (VADER and AFINN are English or Danish; TextBlob and NLTK download theirs at
 run time), and a word list a person can read is what a signal a person can check needs. Words are
 matched by their start ("overhyp" matches overhyped and overhyping); Chinese words anywhere.
+Two unsigned predicates are not signed by the embedding model: five rules on it were measured
+(benchmarks/stance_orientation.py; docs/change.md, Rounds 3 and 5), the last a probe fitted on
+VADER's English words, and each signs plain pairs of aspects ("short" / "polite") opposite about
+as often as the contradictions it finds.
 """
 
 from __future__ import annotations

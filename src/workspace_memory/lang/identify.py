@@ -5,7 +5,8 @@
   Hebrew, Greek, Thai and Devanagari name their own language.
 - **Latin script: small words.** Each language of MARKERS scores the number of distinct marker words
   the text holds (none of them an English word: "wer", "qué", "est-ce", "não", "che", "wij"); English
-  scores its stop words (lang/words/en.py). The highest score wins; a language the workspace does not
+  scores its stop words (lang/words/en.py), less those a language shares with English (SHARED: Dutch
+  "me", "over", "is") when that language is the rival. The highest score wins; a language the workspace does not
   name in `[time] languages` needs two marker words, so a stray "Los" or "Del" never turns an English
   question Spanish. On a tie a marker language wins over English (English stop words are often German
   or Dutch words too: "was", "am"), then the configured languages' order decides.
@@ -24,7 +25,8 @@ from __future__ import annotations
 
 import re
 
-# Small words that only (or mostly) a question or a note in that language holds; never an English word.
+# Small words that only (or mostly) a question or a note in that language holds; never an English word,
+# nor a common name or abbreviation of English notes ("Mia", "Dan", "CI").
 MARKERS = {
     "de": "wie wann wer ist sind waren haben wir ich der das dem und nicht mit über für letzte letzten gestern "
           "vorgestern woche tagen gemacht passiert passierte denkt hält findet bevorzugt welche welcher welchen "
@@ -39,10 +41,18 @@ MARKERS = {
     "pt": "que quê como quando onde quem é são foi fizemos fiz aconteceu há semana passada passado ontem os dos das "
           "com para não da fala acha prefere vai",
     "it": "che cosa quando dove chi è sono fatto abbiamo successo settimana scorsa scorso ieri il gli della con per "
-          "pensa preferisce",
+          "pensa preferisce di del dei degli delle dello nel nella nei nelle alla alle allo dal dalla dai sul sulla "
+          "questo questa questi quale quali quanto quanta adesso ora anche ancora più molto sempre perché dopo entro "
+          "fino presso suo suoi noi voi mio ho hai abbiamo hanno sta sto stanno parlami dimmi raccontami nuovo nuova "
+          "cambiato",
     "nl": "wat hoe wanneer waar wie zijn hebben wij het een van met vorige gisteren geleden gebeurde denkt vindt "
-          "mijn naar bij ik heb heeft deze dit",
+          "mijn naar bij ik heb heeft deze dit de voor niet ook nog maar dat ze hij zij haar hun wel geen weer veel "
+          "meer tot uit door vanaf welke welk vertel zeg gaat gaan komt komen staat wordt worden werd moet zo als "
+          "nu om te op jij jou je",
 }
+# English stop words that are also that language's own small words ("Vertel me over Fernwerk", "Is Peter
+# in Wenen?"): against that language they are no sign of English.
+SHARED = {"nl": "had in is me of over was we", "it": "a all i in me no", "de": "also am an in so was will"}
 _MARKER_SETS: dict[str, frozenset[str]] = {}
 SCRIPTS = (  # (first, last code point, languages)
     ("\u3040", "\u30ff", ("ja",)), ("\u4e00", "\u9fff", ("zh", "ja")), ("\uac00", "\ud7af", ("ko",)),
@@ -98,9 +108,10 @@ def question_language(text: str, configured: tuple[str, ...] = ("en",)) -> str |
         from . import table
 
         english = table("words", "en")
-        hits = len(words & english.STOPWORDS) if english is not None else 0
-        if hits:
-            scores["en"] = hits
+        own = words & english.STOPWORDS if english is not None else set()
+        # A language that holds as many of its markers as English holds stop words not shared with it wins.
+        if own and not any(hits >= len(own - set(SHARED.get(code, "").split())) for code, hits in scores.items()):
+            scores["en"] = len(own)
     if not scores:
         return configured[0] if len(configured) == 1 else None
     # On a tie a marker language wins: markers are never English words, while English stop words are

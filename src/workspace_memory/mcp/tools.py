@@ -236,7 +236,8 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
 
     @server.tool(annotations=_CHANGE)
     async def memory_reflect(
-        since: Annotated[str, _text("The window of new facts: 7d, 2w, 30d or YYYY-MM-DD.")] = "7d",
+        since: Annotated[str | None, _text("The window of new facts: 7d, 2w, 30d or YYYY-MM-DD (default 7d; "
+                                           "a workspace's first reflect takes every fact).")] = None,
         apply: Annotated[bool, Field(description="Write the bank pages (default: a dry run that writes "
                                                  "nothing).")] = False,
         apply_core: Annotated[bool, Field(description="With apply, also append the proposals to "

@@ -10,11 +10,23 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import UserError
-from ..facts.entities import resolve
+from ..facts.entities import near, resolve
+from ..facts.entity_info import EntityInfo
 from ..index.base import Store
 from .pack import source_ref
 
 MAX_FACTS = 200
+
+
+def unknown_entity(entities: list[EntityInfo], name: str) -> str:
+    """The one line for a name no entity has: the nearest names, and where the list is."""
+    if not name.strip().lstrip("@").strip():
+        return "give an entity's name (`memory entities` lists them)"
+    if not entities:
+        return f"no entity called {name!r}: no entities yet (an @Name in a Retain fact creates one)"
+    alike = near(entities, name)
+    hint = f"did you mean {', '.join(repr(n) for n in alike)}? " if alike else ""
+    return f"no entity called {name!r} ({hint}`memory entities` lists all {len(entities)})"
 
 
 def entity_report(store: Store, name: str) -> dict[str, Any]:
@@ -22,7 +34,7 @@ def entity_report(store: Store, name: str) -> dict[str, Any]:
     entities = store.entities()
     key = resolve(entities, name)
     if key is None:
-        raise UserError(f"no entity called {name!r} (known entities: `memory status --json`)")
+        raise UserError(unknown_entity(entities, name))
     info = next(e for e in entities if e.key == key)
     facts = []
     for row in store.entity_facts(key, MAX_FACTS):

@@ -81,7 +81,8 @@ def query_terms(text: str, table=None) -> list[Term]:
         plain = raw
         if not latin:
             for run in _pattern("cjk_run").findall(raw):
-                for piece in cjk_pieces(run, getattr(table, "GRAMMAR", _NONE)):
+                for piece in cjk_pieces(run, getattr(table, "GRAMMAR", _NONE), getattr(table, "ENDINGS", None),
+                                        stopwords(table)):
                     if piece not in seen:
                         seen.add(piece)
                         terms.append(Term(piece, cjk=True))
@@ -220,7 +221,8 @@ def _fold(word: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(c))
 
 
-def cjk_pieces(run: str, grammar: frozenset[str] = _NONE) -> list[str]:
+def cjk_pieces(run: str, grammar: frozenset[str] = _NONE, endings: tuple[str, ...] | None = None,
+               stop: frozenset[str] = _NONE) -> list[str]:
     """The pieces a run of CJK characters is searched as (Chinese and Japanese put no spaces between words).
 
     A question typed as a sentence ("去上海的时候谁需要预订住宿") is one run, and no note holds it
@@ -234,7 +236,12 @@ def cjk_pieces(run: str, grammar: frozenset[str] = _NONE) -> list[str]:
       pieces holding a character of `grammar` (Chinese: 的, 了, 吗, 们, 么, lang/words/zh.py: "海的",
       "什么", "我们") too.
     - A run left with no piece is searched whole, as before.
+    - Korean (a language whose table has `ENDINGS`): a phrase's stem, recall.hangul.
     """
+    if endings is not None and "\uac00" <= run[0] <= "\ud7af":
+        from .hangul import pieces  # lazy: only a Korean question reads it
+
+        return pieces(run, endings, WHOLE_RUN, stop)
     segments = _script_segments(run)
     if len(run) <= WHOLE_RUN and not (len(segments) > 1 and any(_script(s[0]) == "hiragana" for s in segments)):
         return [run]  # a typed keyword (数据库, 東京), not a phrase with its grammar (って誰)

@@ -201,7 +201,8 @@ def holds_any(text: str, words: frozenset[str]) -> bool:
 
 
 def _is_cjk(word: str) -> bool:
-    return any("\u3040" <= ch <= "\u9fff" for ch in word)
+    """Kana, Han or Hangul: a word of a script whose words a text may hold glued to others."""
+    return any("\u3040" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" for ch in word)
 
 
 def _about_words(text: str, named: list, opinion_words: frozenset[str]) -> frozenset[str]:  # [EntityInfo]

@@ -1,7 +1,7 @@
 """Reflect: entity pages, opinions whose confidence moves with evidence, curated lists, core proposals.
 
     from workspace_memory.reflect import reflect, list_opinions
-    report = reflect(workspace, store, now, "7d")     # what api.Memory.reflect does
+    report = reflect(workspace, store, now)     # 7d, or every fact on a first run (api.Memory.reflect)
     print(report.summary_line())
 
 Modules: opinions (update rule + engine), opinions_md (bank/opinions.md), opinions_render,

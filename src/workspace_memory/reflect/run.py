@@ -47,6 +47,9 @@ from .writer import PageWriter
 
 LOCK_WAIT = 5.0
 BUSY_MESSAGE = "another reflect is running"
+# The window of new facts when the caller names none; a workspace's first reflect reads every fact.
+DEFAULT_SINCE = "7d"
+REGION_MARK = b"<!-- reflect:begin "  # regions.begin_marker of any region: a page reflect has written
 
 
 @dataclass
@@ -54,6 +57,7 @@ class ReflectReport:
     """What a reflect run did (or, with --dry-run, would do)."""
 
     since: str = ""
+    first_run: bool = False  # no --since and never reflected: every fact counted (never_reflected)
     facts: int = 0
     entity_pages: int = 0
     entity_pages_changed: int = 0
@@ -92,7 +96,7 @@ class ReflectReport:
     def to_dict(self) -> dict[str, Any]:
         s = self.stats
         return {
-            "since": self.since, "facts": self.facts, "dry_run": self.dry_run, "busy": self.busy,
+            "since": self.since, "first_run": self.first_run, "facts": self.facts, "dry_run": self.dry_run, "busy": self.busy,
             "entity_pages": {"total": self.entity_pages, "changed": self.entity_pages_changed},
             "opinions": {"total": self.opinions, "new": sorted(s.new), "reinforced": sorted(s.reinforced),
                          "contradicted": sorted(s.contradicted), "replaced": sorted(s.replaced),
@@ -114,19 +118,22 @@ def reflect_lock(state_dir: Path, wait: float = LOCK_WAIT) -> Iterator[bool]:
         yield held
 
 
-def reflect(ws: Workspace, store: Store, now: datetime, since: str = "7d", *, dry_run: bool = False,
+def reflect(ws: Workspace, store: Store, now: datetime, since: str | None = None, *, dry_run: bool = False,
             apply_core: bool = False, use_model: bool = True, lock_wait: float = LOCK_WAIT,
             embed_similarity: EmbedSimilarity | None = None) -> ReflectReport:
     """Run reflect over the facts written since `since` (7d, 2w, 6m, 1y, YYYY-MM-DD) as of `now`.
 
+    `since` None is DEFAULT_SINCE, except in a workspace never reflected (`never_reflected`): there
+    every fact is new, whatever its day (weeks of notes before the first run are not left out).
     `embed_similarity` (optional) blends embedding similarity into opinion matching.
     """
     started = time.perf_counter()
+    first = since is None and never_reflected(ws.root)
     try:
-        since_day = parse_since(since, now)
+        since_day = date.min if first else parse_since(DEFAULT_SINCE if since is None else since, now)
     except ValueError as exc:
         raise UserError(f"--since: {exc}") from None
-    report = ReflectReport(since=since_day.isoformat(), dry_run=dry_run)
+    report = ReflectReport(since=since_day.isoformat(), first_run=first, dry_run=dry_run)
     with reflect_lock(ws.state_dir, lock_wait) as held:
         if not held:
             report.busy = True
@@ -134,9 +141,27 @@ def reflect(ws: Workspace, store: Store, now: datetime, since: str = "7d", *, dr
             # The index's facts, not its vectors (which would load an embedding model reflect does not need).
             report.notices += sync(ws, store.writer(), wait=INDEX_WAIT).notices
             model = model_from_config(ws.config) if use_model else None
-            _Run(ws, store, now.date(), since_day, report, model, embed_similarity).run(apply_core)
+            # The model's Retain suggestions stay within the default window: a first run over months
+            # of logs must not send every day to the model.
+            log_since = parse_since(DEFAULT_SINCE, now) if first else since_day
+            _Run(ws, store, now.date(), since_day, report, model, embed_similarity, log_since).run(apply_core)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def never_reflected(root: Path) -> bool:
+    """True before a workspace's first reflect: no entity page, and no generated region on a bank page.
+
+    Both are Markdown in the workspace (a deleted `.memory/` does not make a workspace new again);
+    `memory init`'s templates have no region yet.
+    """
+    if _existing_pages(root):
+        return False
+    for page in (opinions_md.PAGE, "bank/world.md", "bank/experience.md", proposals.PAGE):
+        path = root / page
+        if path.is_file() and not path.is_symlink() and REGION_MARK in path.read_bytes():
+            return False
+    return True
 
 
 def embeddings_wanted(config: dict) -> bool:
@@ -149,7 +174,7 @@ class _Run:
     """One pass; holds the snapshot and the planned writes."""
 
     def __init__(self, ws: Workspace, store: Store, today: date, since_day: date, report: ReflectReport,
-                 model: ChatModel | None, embed_similarity: EmbedSimilarity | None) -> None:
+                 model: ChatModel | None, embed_similarity: EmbedSimilarity | None, log_since: date) -> None:
         self.ws = ws
         self.root: Path = ws.root
         self.today = today.isoformat()
@@ -161,7 +186,7 @@ class _Run:
         with store.reading():  # one consistent snapshot, never a sync half done
             self.facts = store.facts(today)
             self.entities = by_key(store.entities())
-            self.log_days = store.log_days(since_day, today)
+            self.log_days = store.log_days(log_since, today)
         # Facts marked as no longer true are shown (struck) on pages, never used as evidence.
         self.valid = [f for f in self.facts if f.valid]
         self.window = [f for f in self.valid if f.day is None or f.day >= since_day]
@@ -188,6 +213,9 @@ class _Run:
     def run(self, apply_core: bool) -> None:
         report = self.report
         report.facts = len(self.window)
+        if report.first_run:  # say which days "every fact" was
+            days = [f.day for f in self.window if f.day is not None]
+            report.since = min(days).isoformat() if days else self.today
         ops = self.opinions()
         self.entity_pages(ops)
         for kind in ("world", "experience"):

@@ -84,8 +84,9 @@ def opinions_body(opinions: list[dict[str, Any]], entity: str | None) -> Safe:
     lead = ("Confidence moves with evidence (memory reflect). Each point is a fact; follow it to "
             "where it was written. Hollow points are estimated from the update rule.")
     cards = [_opinion_card(op) for op in opinions]
-    return el("div", el("h1", title), el("p", lead, class_="lead"),
-              cards or el("p", "No opinions yet: O facts become opinions when memory reflect runs.", class_="empty"))
+    # Filtered by an entity, an empty list says nothing about reflect (others may have opinions).
+    empty = f"No opinions about {entity}." if entity else "No opinions yet: O facts become opinions when memory reflect runs."
+    return el("div", el("h1", title), el("p", lead, class_="lead"), cards or el("p", empty, class_="empty"))
 
 
 def _opinion_card(op: dict[str, Any]) -> Safe:

@@ -18,6 +18,7 @@ REWRITES = (
     (r"\b(?:lo\s+)?scorso\s+(?:fine\s+settimana|weekend)\b", "last weekend"),
     (r"\b(?:il\s+)?(?:fine\s+settimana|weekend)\s+scorso\b", "last weekend"),
     (r"\b(?:il\s+)?prossimo\s+(?:fine\s+settimana|weekend)\b", "next weekend"),
+    (r"\b(?:questo|quest')\s*(?:fine\s+settimana|weekend)\b", "this weekend"),
     (r"\b(?:la\s+)?settimana\s+scorsa\b", "last week"), (r"\b(?:il\s+)?mese\s+scorso\b", "last month"),
     (r"\b(?:l')?anno\s+scorso\b", "last year"),
     (r"\b(?:la\s+)?(?:settimana\s+prossima|prossima\s+settimana)\b", "next week"),

@@ -18,6 +18,7 @@ REWRITES = (
     (r"\b{N}\s+{UNIT}\s+geleden\b", "{1:num} {2:unit}s ago"),
     (r"\bop\s+de\s+(\d{1,2})(?:e|ste|de)\b", "on the {1:th} ;"),
     (r"\brond\s+de\s+(\d{1,2})(?:e|ste|de)\b", "around the {1:th} ;"),
+    (r"\b{WEEKDAY}\b", "on {1:weekday}"),  # "wat gebeurde er maandag?": a weekday alone is that day
 )
 FUTURE = ("zal", "zullen", "gaat", "gaan", "ga", "gepland", "volgende", "volgend", "komende", "morgen")
 PAST = ("was", "waren", "gebeurde", "gebeurd", "gedaan", "deed", "deden", "gisteren", "vorige", "afgelopen",

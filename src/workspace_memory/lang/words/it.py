@@ -42,9 +42,10 @@ QUESTION_STARTS = frozenset(
     """chi che cosa dove quando come quale quali quanto quanta quanti quante perché è sono era ha hanno c'è
     vive lavora""".split()
 )
-QUESTION_WORDS = frozenset("chi che cosa dove quando come quale quali quanto quanti".split())
+# With their elided forms ("dov'è", "cos'è", "qual è" is two words): one word to the question's reader.
+QUESTION_WORDS = frozenset("chi che cosa dove quando come quale quali quanto quanti dov'è cos'è com'è".split())
 LEADING_VERBS = frozenset("è sono ha hanno".split())
-PRESENT_WORDS = frozenset("è sono ha hanno vive lavora abita".split())
+PRESENT_WORDS = frozenset("è sono ha hanno vive lavora abita dov'è cos'è com'è c'è".split())
 NOW_WORDS = frozenset("adesso ora attualmente attuale oggi".split())
 PAST_WORDS = frozenset("era erano aveva avevano prima precedente ex primo".split())
 NOW_PHRASES = ("in questo momento", "di questi tempi")
