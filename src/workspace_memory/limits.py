@@ -86,8 +86,15 @@ def cap_result(data: dict[str, Any], limit: int = MAX_RESULT_CHARS) -> dict[str,
     facts newest first) until the whole fits. `truncated` names each list cut and how many
     items it lost, so the agent can narrow its question or page on.
     """
-    if len(compact_json(data)) <= limit:
-        return data
+    return capped_json(data, limit)[0]
+
+
+def capped_json(data: dict[str, Any], limit: int = MAX_RESULT_CHARS) -> tuple[dict[str, Any], str]:
+    """cap_result's dict and its compact JSON: a result that fits is encoded once (the MCP server
+    sends that text as well as the dict, and encoding 25 results costs about 0.1 ms)."""
+    text = compact_json(data)
+    if len(text) <= limit:
+        return data, text
     clipped: dict[str, int] = {}
     out = _clip_fields(data, "", clipped)
     cut: dict[str, int] = {}
@@ -105,7 +112,7 @@ def cap_result(data: dict[str, Any], limit: int = MAX_RESULT_CHARS) -> dict[str,
     if clipped:
         mark["fields_clipped"] = clipped  # type: ignore[assignment]
     out["truncated"] = mark
-    return out
+    return out, compact_json(out)
 
 
 def _clip_fields(value: Any, path: str, clipped: dict[str, int]) -> Any:

@@ -212,11 +212,17 @@ class Term(Value):
     def glued_in(self, text: str) -> bool:
         """Whether an entry's text holds this glued word inside CJK text, as the stores find it (any case)."""
         glued = self.glued_text
-        if glued is None or glued not in text.casefold():
-            return False  # the usual answer, before the CJK scan and its import (hundreds of rows a question)
-        from ..tokens import has_cjk
+        return glued is not None and holds_glued(glued, text, text.casefold())
 
-        return has_cjk(text)
+
+def holds_glued(glued: str, text: str, folded: str) -> bool:
+    """Whether `text` (`folded`: its casefold(), which a caller testing many terms computes once) holds
+    the glued word `glued` (Term.glued_text) inside CJK text."""
+    if glued not in folded:
+        return False  # the usual answer, before the CJK scan and its import (hundreds of rows a question)
+    from ..tokens import has_cjk
+
+    return has_cjk(text)
 
 
 class ChunkRow(TypedDict, total=False):

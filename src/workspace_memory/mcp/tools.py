@@ -36,11 +36,10 @@ from ..limits import (
     MAX_ARG_CHARS,
     MAX_EDIT_CHARS,
     MAX_FACT_CHARS,
-    cap_result,
+    capped_json,
     check_recall,
     check_something_asked,
     check_text,
-    compact_json,
     out_of_range,
     too_long,
 )
@@ -93,8 +92,8 @@ def build_server(mem, lock: threading.Lock | None = None, **auth: Any) -> MCPSer
             raise ToolError(_relative(str(exc), root)) from None
         except (ValueError, TypeError, OSError) as exc:
             raise ToolError(_relative(" ".join(str(exc).split()) or type(exc).__name__, root)) from None
-        data = cap_result(secrecy.blank_data(data))  # any key blanked before anything is cut
-        return CallToolResult(content=[TextContent(type="text", text=compact_json(data))], structured_content=data)
+        data, text = capped_json(secrecy.blank_data(data))  # any key blanked before anything is cut
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
 
     def refuse(check: Callable[[], None]) -> None:
         """Run a limit check before the lock; its UserError is the tool's error."""

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from typing import Any
 
 from ..facts.similarity import partial_ratio_below, ratio_at_least
@@ -28,7 +29,7 @@ def dedupe(ranked: list[Candidate], limit: int) -> list[Candidate]:
     importing rapidfuzz. When a fact repeats a copy that ranked above it, the fact takes the copy's
     place: a bank page's copy never outranks the fact itself.
     """
-    kept: list[tuple[Candidate, str, set[str]]] = []
+    kept: list[tuple[Candidate, str, frozenset[str]]] = []
     entries: set[tuple[tuple[str, str], int]] = set()
     spans: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for cand in ranked:
@@ -39,7 +40,7 @@ def dedupe(ranked: list[Candidate], limit: int) -> list[Candidate]:
         if entry in entries or any(a <= last and first <= b for a, b in spans.get(path, ())):
             continue
         text = _comparable(row)
-        words = set(_WORD_RE.findall(text.lower()))
+        words = _words(text)
         copied = next((n for n, (_, other, other_words) in enumerate(kept)
                        if _repeats(text, words, other, other_words)), None)
         if copied is not None:
@@ -58,6 +59,13 @@ def dedupe(ranked: list[Candidate], limit: int) -> list[Candidate]:
     return [cand for cand, _, _ in kept]
 
 
+@functools.lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
+    """The lower-case words of a text (kept: a long-lived process compares the same entries question
+    after question)."""
+    return frozenset(_WORD_RE.findall(text.lower()))
+
+
 def _comparable(row: dict[str, Any]) -> str:
     text = row.get("fact_content") or row["text"]
     _, sep, rest = text.partition(": ")
@@ -65,7 +73,7 @@ def _comparable(row: dict[str, Any]) -> str:
     return rest if sep and row.get("fact_content") else text
 
 
-def _repeats(a: str, a_words: set[str], b: str, b_words: set[str], bound: Bound = ratio_at_least,
+def _repeats(a: str, a_words: Set[str], b: str, b_words: Set[str], bound: Bound = ratio_at_least,
              partial_below: PartialBound = partial_ratio_below) -> bool:
     """True when one text (nearly) repeats the other (see dedupe). `bound` and `partial_below` may
     settle rapidfuzz's ratio and partial_ratio without rapidfuzz (facts.similarity); bounds that

@@ -271,6 +271,12 @@ def _candidates(q: _Query) -> dict[int, Candidate]:
                 cand = candidates.setdefault(cid, Candidate(cid, 0.0, {"bm25": bm25}))
                 cand.found_by.append("time window")
     if q.semantic is not None:
+        if pending is not None and candidates:
+            # While the question is still being embedded: the pools' candidates' lexical channel and
+            # rows, which the steps below need anyway (a vector candidate's coverage does not depend on
+            # the others': _lexical_channel gives it the same value after).
+            _lexical_channel(q, candidates)
+            _rows(q, list(candidates))
         q.qvec = q.semantic.add_candidates(q.u, q.pool, q.filters, candidates, pending)
         text = _without_names(q, candidates)
         guessed = pending.extra(text) if pending is not None else None
@@ -347,13 +353,21 @@ def _without_names(q: _Query, candidates: dict[int, Candidate]) -> str | None:
     return topic.without_names(topic.asked(q.u.text, q.u.time_phrase), names)
 
 
+def _lexical_channel(q: _Query, candidates: dict[int, Candidate]) -> None:
+    """The lexical channel (recall.lexical.score) of the candidates that have none yet: vector-only
+    candidates get their coverage, without BM25. A candidate's value depends on the others' only
+    through the best BM25, which a candidate without one does not move, so scoring the lexical
+    pools first and the vector pool's candidates later gives the values of one pass over all."""
+    if q.mode == "semantic":
+        return
+    bm25s = {cid: c.channels.get("bm25", 0.0) for cid, c in candidates.items() if "lexical" not in c.channels}
+    for hit in lexical.score(q.store, q.terms, bm25s):
+        candidates[hit.chunk_id].channels["lexical"] = hit.score
+
+
 def _relevance(q: _Query, candidates: dict[int, Candidate]) -> None:
     """Step 3 for candidates that have their pools' channels (and cosines, with vectors)."""
-    if q.mode != "semantic":
-        # One pass for both pools: vector-only candidates get their coverage, without BM25.
-        bm25s = {cid: c.channels.get("bm25", 0.0) for cid, c in candidates.items()}
-        for hit in lexical.score(q.store, q.terms, bm25s):
-            candidates[hit.chunk_id].channels["lexical"] = hit.score
+    _lexical_channel(q, candidates)
     for cand in candidates.values():
         cand.relevance = q.semantic.relevance(cand) if q.semantic is not None else cand.channels["lexical"]
 

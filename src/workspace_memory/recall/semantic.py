@@ -208,7 +208,9 @@ class SemanticChannel:
         stored = self.vectors.vectors_of(missing) if qvec is not None else {}
         for cid in missing:
             vecs = stored.get(cid)
-            candidates[cid].channels[channel] = float(np.max(vecs @ qvec)) if vecs is not None else 0.0
+            # max() of the list, not np.max: the same float32 values, without numpy's reduction
+            # machinery on two numbers (hundreds of candidates a question).
+            candidates[cid].channels[channel] = max((vecs @ qvec).tolist()) if vecs is not None else 0.0
 
     def add_topic(self, text: str, qvec, pool: int, filters: Filters, candidates,  # see recall.topic
                   tvec=None):
@@ -260,12 +262,27 @@ class SemanticChannel:
         redundancy = np.zeros(len(ranked), dtype=np.float32)  # max cosine to what was chosen
         open_ = np.ones(len(ranked), dtype=bool)
         order: list[int] = []
+        weighted = lam * scores  # lam x score, the value of an entry no chosen one nearly repeats
+        # In a round where no open entry nearly repeats a chosen one (most rounds), the value is the
+        # weighted score: the best open entry in this order (ties: the first, as argmax takes). Only
+        # the other rounds compute the penalties, the same float32 arithmetic either way.
+        values = weighted.tolist()  # the float32 values as Python floats (exact): a cheap sort key
+        by_weight = sorted(range(len(ranked)), key=lambda i: (-values[i], i))
+        next_by_weight = 0
+        near: set[int] = set()  # open entries whose redundancy reached NEAR_DUPLICATE_COS
         while len(order) < min(limit, len(ranked)):
-            penalty = np.where(redundancy >= NEAR_DUPLICATE_COS, redundancy, 0.0)
-            value = np.where(open_, lam * scores - (1 - lam) * penalty, -np.inf)
-            best = int(np.argmax(value))
+            if near:
+                penalty = np.where(redundancy >= NEAR_DUPLICATE_COS, redundancy, 0.0)
+                best = int(np.argmax(np.where(open_, weighted - (1 - lam) * penalty, -np.inf)))
+            else:
+                while not open_[by_weight[next_by_weight]]:
+                    next_by_weight += 1
+                best = by_weight[next_by_weight]
             order.append(best)
             open_[best] = False
-            redundancy = np.maximum(redundancy, matrix @ matrix[best])
+            near.discard(best)
+            similar = matrix @ matrix[best]
+            redundancy = np.maximum(redundancy, similar)
+            near.update(i for i in np.flatnonzero(similar >= NEAR_DUPLICATE_COS).tolist() if open_[i])
         chosen = set(order)
         return [ranked[i] for i in order] + [c for i, c in enumerate(ranked) if i not in chosen]

@@ -1,4 +1,6 @@
-"""Words in the SQLite index: FTS5 BM25 candidates, which terms each candidate holds, term counts.
+"""Words in the SQLite index: FTS5 BM25 candidates and term counts.
+
+Which terms each candidate holds is index.sqlite.term_scratch's.
 
 recall.lexical turns these into the comparable coverage score; this module only knows FTS5.
 Terms are phrases of lower-case words (`"memorysearch query hybrid"`) on `chunks_fts`
@@ -15,11 +17,9 @@ from typing import Protocol
 
 from .. import lexical_plan
 from ..base import Filters, Term, in_batches
-from ..rows import path_words
 from ..sql_filters import filter_sql
 from . import bm25 as table_bm25
 from .reads import DIALECT
-from .schema import FTS_TOKENIZER
 from .writer import FTS_TABLES
 
 ENTRY_OVERFETCH = 2  # rows fetched per entry wanted, at first (see _distinct_entries)
@@ -31,11 +31,14 @@ _CJK_IDS = "SELECT rowid FROM chunks_trigram"
 
 
 class Counts(Protocol):
-    """What the newest-first BM25 needs counted (index.sqlite.read_cache.ReadCache caches it)."""
+    """What the newest-first BM25 needs counted, and whether any entry holds CJK text
+    (index.sqlite.read_cache.ReadCache caches both)."""
 
     def phrase_rows(self, conn: sqlite3.Connection, table: str, phrase: str) -> int: ...
 
     def totals(self, conn: sqlite3.Connection, table: str) -> tuple[int, int]: ...
+
+    def holds_cjk(self, conn: sqlite3.Connection) -> bool: ...
 
 
 def fts_phrase(term: Term) -> str:
@@ -101,8 +104,8 @@ class FtsSearch:
         return _cjk_candidates(self.conn, term.label, where, params, limit)
 
     def glued(self, term: Term, filters: Filters, limit: int) -> list[tuple[int, float]]:
-        if not filters.source_roles()[0]:
-            return []  # Markdown entries only, and the filters leave them out
+        if not filters.source_roles()[0] or not self.cache.holds_cjk(self.conn):
+            return []  # Markdown entries only, and the filters leave them out; or no entry holds CJK text
         where, params = filter_sql(filters.replace(sources=("memory",)), DIALECT)
         return _cjk_candidates(self.conn, term.glued_text or "", where, params, limit)
 
@@ -184,54 +187,3 @@ def _cjk_candidates(conn: sqlite3.Connection, run: str, where: str, params: list
     sql = (f"SELECT c.id, 1.0 FROM chunks c WHERE instr(c.text, ?) > 0 AND c.id IN ({_CJK_IDS}){extra}"
            " ORDER BY c.id DESC LIMIT ?")
     return conn.execute(sql, (run, *params, limit)).fetchall()
-
-
-def _scratch(conn: sqlite3.Connection) -> str:
-    """A private in-memory FTS5 table with the index's tokenizer, to test terms on candidates.
-
-    Matching each term against just the candidates here takes microseconds, where the
-    same MATCH on the main table walks the term's whole posting list. Contentless, so
-    that 'delete-all' empties it without tokenizing every row again (half the cost).
-    """
-    conn.execute(
-        "CREATE VIRTUAL TABLE IF NOT EXISTS temp.recall_scratch USING "
-        f"fts5(search_text, path_text, context_text, content='', tokenize='{FTS_TOKENIZER}')"
-    )
-    return "recall_scratch"
-
-
-def term_matches(conn: sqlite3.Connection, terms: Sequence[Term], ids: Sequence[int],
-                 context_share: float) -> dict[str, dict[int, float]]:
-    """For each term, the candidates that contain it (1.0) or whose context does (`context_share`).
-
-    Uses FTS5's own tokenizer, so "replies" matches "reply" exactly as the index does.
-    """
-    marks = ",".join("?" * len(ids))
-    rows = conn.execute(
-        "SELECT c.id, c.heading, c.text, c.path, COALESCE(p.text, '') FROM chunks c LEFT JOIN chunks p"
-        f" ON p.id = c.id - 1 AND p.path = c.path AND p.heading = c.heading WHERE c.id IN ({marks})",
-        list(ids),
-    ).fetchall()
-    table = _scratch(conn)
-    out: dict[str, dict[int, float]] = {}
-    try:
-        conn.executemany(
-            f"INSERT INTO temp.{table}(rowid, search_text, path_text, context_text) VALUES (?, ?, ?, ?)",
-            [(cid, f"{heading}\n{text}" if heading else text, path_words(path), previous)
-             for cid, heading, text, path, previous in rows],
-        )
-        for term in terms:
-            if term.cjk:
-                out[term.label] = {cid: 1.0 for cid, _, text, _, _ in rows if term.label in text}
-                continue
-            weights: dict[int, float] = {}
-            phrase = fts_phrase(term)
-            for column, share in ((f"context_text : {phrase}", context_share), (f"{_MAIN} : {phrase}", 1.0)):
-                for (cid,) in conn.execute(f"SELECT rowid FROM {table} WHERE {table} MATCH ?", (column,)):
-                    weights[cid] = share
-            if term.glued:
-                weights.update((cid, 1.0) for cid, _, text, _, _ in rows if term.glued_in(text))
-            out[term.label] = weights
-    finally:
-        conn.execute(f"INSERT INTO temp.{table}({table}) VALUES ('delete-all')")
-    return out

@@ -1,5 +1,5 @@
 """Reads per connection that stay valid while the index does not change: term counts, table
-totals, the entity list, and whether any transcript or struck fact is indexed.
+totals, the entity list, the rows recall read, and whether any transcript, struck fact or CJK text is indexed.
 
 Counting a word's matches walks its whole posting list (2-5 ms for a word in 100,000 entries),
 and the entities are read (and their aliases decoded) for every question; a long-lived process
@@ -40,9 +40,16 @@ class ReadCache:
         self.sizes: dict[str, tuple[int, int]] = {}  # table -> (rows, tokens)
         self.entities: list | None = None  # [EntityInfo], filled by the store
         self.flags: tuple[bool, bool] | None = None  # (any session transcript, any fact struck)
+        self.cjk: bool | None = None  # whether the trigram table holds an entry (one with CJK text)
+        self.rows: dict[int, dict] = {}  # id -> the row SqliteReads.rows read (index.base.ChunkRow)
+        # Inside a read transaction the store began (SqliteStore.snapshot: a recall), the index cannot
+        # change: fresh() then checks once, not at each of the dozen reads of a question.
+        self.pinned = False
 
     def fresh(self, conn: sqlite3.Connection) -> ReadCache:
         """This cache, brought up to date (or emptied) if the index changed since it was filled."""
+        if self.pinned and self.state is not None:
+            return self
         row = conn.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
         generation = int(row[0]) if row and str(row[0]).isdigit() else 0
         seq = journal.last_seq(conn)
@@ -53,7 +60,8 @@ class ReadCache:
             self.counts, self.hits = {}, {}
         self.state, self.generation, self.seq = state, generation, seq
         self.sizes = {table: table_bm25.totals(conn, table) for table in FTS_TABLES}
-        self.entities = self.flags = None
+        self.entities = self.flags = self.cjk = None
+        self.rows = {}
         return self
 
     def holds(self, conn: sqlite3.Connection) -> tuple[bool, bool]:
@@ -63,6 +71,14 @@ class ReadCache:
             self.flags = (conn.execute("SELECT 1 FROM session_files LIMIT 1").fetchone() is not None,
                           conn.execute("SELECT 1 FROM chunks WHERE invalid_at IS NOT NULL LIMIT 1").fetchone() is not None)
         return self.flags
+
+    def holds_cjk(self, conn: sqlite3.Connection) -> bool:
+        """Whether any entry holds CJK text (the trigram table holds those only): else no word is
+        glued to CJK text anywhere, and its search (lexical.FtsSearch.glued) is skipped."""
+        self.fresh(conn)
+        if self.cjk is None:
+            self.cjk = conn.execute("SELECT 1 FROM chunks_trigram LIMIT 1").fetchone() is not None
+        return self.cjk
 
     def _replay(self, conn: sqlite3.Connection) -> bool:
         """Move the cached counts by the journal's rows since this cache's state; False when it cannot."""

@@ -28,6 +28,8 @@ DIALECT = Dialect("?", "", _one_of, "({alias}.id IN (SELECT chunk_id FROM mentio
 
 
 
+ROW_BATCH = 400  # ids per SQL IN list
+ROWS_KEPT = 5_000  # rows the read cache keeps at most (a few MB); beyond, it starts again
 _ROW_SQL = (
     "SELECT c.id, c.path, c.start_line, c.end_line, COALESCE(c.entry_start, c.start_line) AS entry_start, c.kind,"
     " c.heading, c.text, c.role, c.day, c.t_start, c.t_end, c.at, c.invalid_at, f.content AS fact_content,"
@@ -56,36 +58,26 @@ class SqliteReads:
         return out
 
     def rows(self, ids: Sequence[int], filters: Filters | None = None) -> dict[int, ChunkRow]:
-        """The rows of these chunks, with their fact's content and confidence and their entities."""
+        """The rows of these chunks, with their fact's content and confidence and their entities.
+
+        Without a filter they come from the read cache (a long-lived process reads the rows of the
+        same candidates question after question), each a copy: a caller may change what it gets.
+        The order is SQLite's: by id within each batch of ROW_BATCH ids."""
         if not ids:
             return {}
         conn, filters = self.conn, filters and self.scoped(filters)
         where, params = filter_sql(filters, DIALECT)
-        extra = f" AND {where}" if where else ""
-        out: dict[int, ChunkRow] = {}
-        for part in in_batches(list(ids), 400):
-            marks = ",".join("?" * len(part))
-            cur = conn.execute(_ROW_SQL.format(marks=marks, extra=extra), (*part, *params))
-            names = [d[0] for d in cur.description]
-            for r in cur:
-                row: Any = dict(zip(names, r, strict=True))
-                row["entity_keys"], row["entity_names"], row["named"] = [], [], []
-                if row["path"].startswith("bank/entities/"):
-                    row["entity_keys"].append(row["path"].rsplit("/", 1)[-1][:-3].lower())  # on the entity's page
-                out[r[0]] = row
-            for cid, key, name in conn.execute(
-                "SELECT m.chunk_id, m.entity_key, COALESCE(e.name, m.slug) FROM mentions m"
-                f" LEFT JOIN entities e ON e.key = m.entity_key WHERE m.chunk_id IN ({marks}) ORDER BY m.rowid",
-                part,
-            ):
-                if cid in out:
-                    out[cid]["entity_keys"].append(key)
-                    out[cid]["entity_names"].append(name)
-            for cid, start, end in conn.execute(
-                    f"SELECT chunk_id, t_start, t_end FROM chunk_days WHERE chunk_id IN ({marks}) ORDER BY rowid", part):
-                if cid in out:
-                    out[cid]["named"].append((start, end))
-        return out
+        if where or len(ids) > ROWS_KEPT:
+            return _read_rows(conn, ids, f" AND {where}" if where else "", params)
+        kept = self._cache.fresh(conn).rows
+        missing = [cid for cid in ids if cid not in kept]
+        if len(kept) + len(missing) > ROWS_KEPT:
+            kept.clear()
+            missing = list(ids)
+        if missing:
+            kept.update(_read_rows(conn, missing, "", []))
+        return {cid: _copy(kept[cid]) for part in in_batches(list(ids), ROW_BATCH)
+                for cid in sorted(part) if cid in kept}
 
     def superseded(self, ids: Sequence[int]) -> dict[int, int]:
         """{superseded fact id: id of the fact that replaced it} among `ids` (facts.superseded_by)."""
@@ -237,3 +229,37 @@ def session_totals(conn: sqlite3.Connection) -> Mapping[str, int] | None:
         return None
     entries = conn.execute("SELECT COUNT(*) FROM chunks WHERE role = 'session'").fetchone()[0]
     return {"files": files, "messages": messages, "other": other, "malformed": malformed, "entries": entries}
+
+
+def _read_rows(conn: sqlite3.Connection, ids: Sequence[int], extra: str, params: Sequence) -> dict[int, ChunkRow]:
+    """SqliteReads.rows read from SQLite (`extra`: " AND <filter>" or "", with its `params`)."""
+    out: dict[int, ChunkRow] = {}
+    for part in in_batches(list(ids), ROW_BATCH):
+        marks = ",".join("?" * len(part))
+        cur = conn.execute(_ROW_SQL.format(marks=marks, extra=extra), (*part, *params))
+        names = [d[0] for d in cur.description]
+        for r in cur:
+            row: Any = dict(zip(names, r, strict=True))
+            row["entity_keys"], row["entity_names"], row["named"] = [], [], []
+            if row["path"].startswith("bank/entities/"):
+                row["entity_keys"].append(row["path"].rsplit("/", 1)[-1][:-3].lower())  # on the entity's page
+            out[r[0]] = row
+        for cid, key, name in conn.execute(
+            "SELECT m.chunk_id, m.entity_key, COALESCE(e.name, m.slug) FROM mentions m"
+            f" LEFT JOIN entities e ON e.key = m.entity_key WHERE m.chunk_id IN ({marks}) ORDER BY m.rowid",
+            part,
+        ):
+            if cid in out:
+                out[cid]["entity_keys"].append(key)
+                out[cid]["entity_names"].append(name)
+        for cid, start, end in conn.execute(
+                f"SELECT chunk_id, t_start, t_end FROM chunk_days WHERE chunk_id IN ({marks}) ORDER BY rowid", part):
+            if cid in out:
+                out[cid]["named"].append((start, end))
+    return out
+
+
+def _copy(row: Any) -> ChunkRow:
+    """A row a caller may change without changing the cached one (its lists copied too)."""
+    return row | {"entity_keys": list(row["entity_keys"]), "entity_names": list(row["entity_names"]),
+                  "named": list(row["named"])}

@@ -15,6 +15,7 @@ from . import lexical
 from .connection import file_id, is_corruption, open_index, recreate_index, snapshot, writer_lock
 from .read_cache import ReadCache
 from .reads import SqliteReads
+from .term_scratch import TermScratch
 from .writer import SqliteWriter, generation
 
 if TYPE_CHECKING:
@@ -32,6 +33,7 @@ class SqliteStore(SqliteReads):
         self._conn: sqlite3.Connection | None = None
         self._notices: list[str] = []
         self._cache = ReadCache()
+        self._terms = TermScratch()  # the candidates' words, tokenized once while the index stays the same
         self._vectors: dict[str, SqliteVectors] = {}
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -95,8 +97,21 @@ class SqliteStore(SqliteReads):
         return generation(self.conn)
 
     # -- recall ---------------------------------------------------------------------------------
-    def snapshot(self) -> contextlib.AbstractContextManager:
-        return snapshot(self.conn)
+    @contextlib.contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """One read transaction (connection.snapshot); the read cache checks the index once in it."""
+        conn = self.conn
+        began = not conn.in_transaction  # a transaction of our own: our writes could move the state
+        with snapshot(conn):
+            if not began:
+                yield conn
+                return
+            self._cache.fresh(conn)
+            self._cache.pinned = True
+            try:
+                yield conn
+            finally:
+                self._cache.pinned = False
 
     def scoped(self, filters: Filters) -> Filters:
         """The filters without the clauses that cannot exclude anything here (Filters.scoped)."""
@@ -111,7 +126,8 @@ class SqliteStore(SqliteReads):
 
     def term_matches(self, terms: Sequence[Term], ids: Sequence[int],
                      context_share: float) -> dict[str, dict[int, float]]:
-        return lexical.term_matches(self.conn, terms, ids, context_share)
+        conn = self.conn
+        return self._terms.matches(conn, self._cache.fresh(conn).state, terms, ids, context_share)
 
     def document_frequencies(self, terms: Sequence[Term]) -> dict[str, int]:
         return self._cache.frequencies(self.conn, terms)
@@ -157,7 +173,7 @@ class SqliteStore(SqliteReads):
         if dry_run:
             return len(self.writer().session_hits(pattern))
         self._vectors.clear()  # their HNSW files are deleted: the next search rebuilds them from SQLite
-        self._cache = ReadCache()
+        self._cache, self._terms = ReadCache(), TermScratch()
         rewritten, log_emptied = purge(self.conn, self.state_dir, pattern, replacement)
         if not log_emptied:
             self._notices.append("another process kept reading the index: its write-ahead log "

@@ -581,7 +581,7 @@ class VectorStore:
         top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
         # Sort by score, then label, so equal scores come back in a stable order.
         order = top[np.lexsort((labels[top], -scores[top]))]
-        return [(int(labels[i]), _cosine(scores[i])) for i in order]
+        return list(zip(labels[order].tolist(), map(_cosine, scores[order].tolist()), strict=True))  # lists: no numpy scalars
 
     def _hnsw(self, q: np.ndarray, k: int, keep: Callable[[int], bool] | None) -> list[tuple[int, float]]:
         """Approximate search; [] when hnswlib cannot find k results (the caller then goes exact)."""

@@ -36,6 +36,7 @@ from .sync import (
 # Texts embedded in one update after which the model's memory is handed back before the HNSW file is
 # built (embed.base.release_memory): a 100k-line transcript peaked at 462 MiB with the model held.
 RELEASE_AFTER = 2_000
+VECTORS_KEPT = 2_000  # entries whose vectors vectors_of keeps at most (8 MB at 512 dimensions)
 
 
 class SqliteVectors:
@@ -53,6 +54,9 @@ class SqliteVectors:
         self.scope = scope or (lambda filters: filters)  # SqliteStore.scoped: drop clauses that exclude nothing
         self._store = None  # hnsw.VectorStore, opened by update()
         self._generation: int | None = None  # the generation the store is complete for
+        self._kept: dict[int, np.ndarray | None] = {}  # vectors_of's answers for this store and generation
+        self._members: dict[int, list[int]] = {}  # windows.members' answers, likewise
+        self._kept_for: tuple[int, int] | None = None
 
     @property
     def _space(self) -> tuple[str, str, int]:
@@ -122,12 +126,21 @@ class SqliteVectors:
         nearest = sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
         # A window's vector counts for each of its entries (windows): k windows can give more
         # than k entries, all cited line by line; the lexical score then tells them apart.
-        following = windows.members(self.conn, [cid for cid, _ in nearest])
+        following = self._window_members([cid for cid, _ in nearest])
         out = []
         for cid, cosine in nearest:
             out.append((cid, cosine))
             out += [(other, cosine) for other in following[cid] if other not in best]
         return out
+
+    def _window_members(self, heads: list[int]) -> dict[int, list[int]]:
+        """windows.members, kept like vectors_of's answers (the same entries come back question after question)."""
+        if not self._keeping(self._opened()):
+            return windows.members(self.conn, heads)
+        missing = [cid for cid in heads if cid not in self._members]
+        if missing:
+            self._members.update(windows.members(self.conn, missing))
+        return {cid: self._members[cid] for cid in heads}
 
     def _passing(self, ids: list[int], where: str, params: tuple) -> set[int]:
         out: set[int] = set()
@@ -139,22 +152,27 @@ class SqliteVectors:
 
     def vectors_of(self, ids) -> dict[int, np.ndarray]:  # Sequence[int]
         """From the loaded store's exact copy (what search saw), not SQLite: a recall asks for the
-        vectors of a hundred candidates, and decoding them from blobs cost more than the search."""
+        vectors of a hundred candidates, and decoding them from blobs cost more than the search.
+
+        Kept while the store is complete at the same generation (a long-lived process asks for the
+        same candidates' vectors question after question: five lookups a question, each of ~50 ids)."""
         store = self._opened()
-        out = {}
-        for cid in ids:
-            vecs = store.vectors(chunk_labels(cid))
-            if vecs is not None:
-                out[cid] = vecs
-        # An entry inside a vector window (windows) has no vector of its own (a zero first
-        # row) and its window's as its second, like a context vector: its cosine is the window's, and
-        # diversity (recall.semantic: the first row) never takes two lines of one window, which share
-        # that vector, for near-duplicates of each other.
-        for cid, head in windows.heads(self.conn, [cid for cid in ids if cid not in out]).items():
-            vecs = store.vectors(chunk_labels(head)[:1])
-            if vecs is not None:
-                out[cid] = np.vstack([np.zeros_like(vecs[0]), vecs[0]])
-        return out
+        if not self._keeping(store):
+            return _vectors_of(self.conn, store, ids)
+        missing = [cid for cid in ids if cid not in self._kept]
+        if missing:
+            found = _vectors_of(self.conn, store, missing)
+            self._kept.update((cid, found.get(cid)) for cid in missing)  # None: no vector
+        return {cid: vecs for cid in ids if (vecs := self._kept[cid]) is not None}
+
+    def _keeping(self, store) -> bool:  # hnsw.VectorStore
+        """Whether what vectors_of and _nearest keep may be used (emptied when the store or its
+        generation changed since, or when it grew past VECTORS_KEPT entries)."""
+        if self._generation is None:
+            return False
+        if self._kept_for != (id(store), self._generation) or len(self._kept) + len(self._members) > VECTORS_KEPT:
+            self._kept, self._members, self._kept_for = {}, {}, (id(store), self._generation)
+        return True
 
     def sample(self, n: int) -> tuple[np.ndarray, int]:
         """Up to `n` entries' own vectors, evenly spread by id, and the number of entries."""
@@ -193,3 +211,21 @@ class SqliteVectors:
     def missing(self) -> int:
         """How many texts have no vector yet (what `memory index` would embed)."""
         return len(missing_vectors(self.conn, *self._space))
+
+
+def _vectors_of(conn: sqlite3.Connection, store, ids) -> dict[int, np.ndarray]:  # hnsw.VectorStore, Sequence[int]
+    """SqliteVectors.vectors_of read from the store."""
+    out = {}
+    for cid in ids:
+        vecs = store.vectors(chunk_labels(cid))
+        if vecs is not None:
+            out[cid] = vecs
+    # An entry inside a vector window (windows) has no vector of its own (a zero first
+    # row) and its window's as its second, like a context vector: its cosine is the window's, and
+    # diversity (recall.semantic: the first row) never takes two lines of one window, which share
+    # that vector, for near-duplicates of each other.
+    for cid, head in windows.heads(conn, [cid for cid in ids if cid not in out]).items():
+        vecs = store.vectors(chunk_labels(head)[:1])
+        if vecs is not None:
+            out[cid] = np.vstack([np.zeros_like(vecs[0]), vecs[0]])
+    return out
