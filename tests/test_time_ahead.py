@@ -112,6 +112,30 @@ def test_a_question_that_is_only_its_time_phrase_searches_no_frame_words(tmp_pat
     assert answers[1]["results"][0]["path"] == "memory/2026-11-21.md", answers[1]
 
 
+def test_a_browse_of_the_days_ahead_lists_the_plans_soonest_first(tmp_path: Path) -> None:
+    """`recall "" --since today --until +7d` (no words): the entries that name or state a day of the
+    coming week come first, soonest first (a log dated ahead counts as a plan), then what was only
+    written today, newest first; a plan beyond the week is not in it. Before, every entry tied and
+    today's unrelated lines came first."""
+    write_files(tmp_path, {
+        "MEMORY.md": "# Core\n",
+        "memory/2026-11-25.md": "# 2026-11-25\n\n## Notes\n- Movers come on Dec 12.\n- Dentist on Dec 3 at 9:00.\n"
+                                "\n## Retain\n- W @Lena: In Lisbon from Dec 1 to Dec 2.\n",
+        "memory/2026-12-02.md": "# 2026-12-02\n\n## Notes\n- Call the landlord about the heating.\n",
+        "memory/2026-11-29.md": "# 2026-11-29\n\n## Notes\n- Fixed the flaky login test.\n"
+                                "- Lunch with Jorg, talked about his bike.\n",
+    })
+    run_ok(tmp_path, "index", now=NOW)
+    answer = json.loads(run_ok(tmp_path, "recall", "", "--since", "today", "--until", "+7d", "--json", "--explain",
+                               "--mode", "lexical", now=NOW))
+    texts = [r["content"] for r in answer["results"]]
+    assert texts[:3] == ["Lena: In Lisbon from Dec 1 to Dec 2.", "- Call the landlord about the heating.",
+                         "- Dentist on Dec 3 at 9:00."], texts
+    assert not any("Movers" in t for t in texts), texts
+    assert {"- Fixed the flaky login test.", "- Lunch with Jorg, talked about his bike."} <= set(texts[3:]), texts
+    assert answer["results"][0]["explain"]["tier"]["rule"] == "the days ahead that entries name first, soonest first"
+
+
 def test_where_will_i_be_on_a_day_of_a_trip_stated_ahead(tmp_path: Path) -> None:
     """Asked on Nov 25, 2025, a trip "Dec 3–7, 2025" answers "where will I be on December 5th?" in every
     language (the question's date is this year's Dec 5, not last year's)."""

@@ -68,7 +68,8 @@ class _Query:
     """What every step of one recall needs."""
 
     __slots__ = ("store", "u", "terms", "filters", "pool", "mode", "semantic", "today", "settings",
-                 "events_only", "qvec", "tvec", "rows", "subjects", "question", "about_only", "names", "k")
+                 "events_only", "qvec", "tvec", "rows", "subjects", "question", "about_only", "names", "k",
+                 "agenda")
 
     def __init__(self, store: Store, u: Understood, terms: list[lexical.Term], filters: Filters, pool: int,
                  mode: str, semantic: Any, today: date, settings: RecallSettings,
@@ -89,6 +90,8 @@ class _Query:
         self.names = entity_names_pattern(u.entity_names)
         self.about_only = bool(u.entity_boost) and not lexical.has_content(
             [t for t in terms if t.cjk or not u.about_words.issuperset(t.words)], u.words)
+        # A browse that looks ahead: no words, no time phrase, and --until after today (_tiers).
+        self.agenda = not terms and u.window is None and u.until is not None and u.until > today
 
 
 def recall(store: Store, req: RecallRequest, *, now: datetime, semantic=None,
@@ -196,6 +199,11 @@ def _tiers(q: _Query, candidates: list[Candidate]):  # a sort key
         # "who is Priya", "tell me about @Peter": the entity's own facts and page first (DESIGN §3),
         # then the entries that name it in passing.
         return lambda c: (0 if "entity" in c.channels else 1, *_order(c))
+    if q.agenda:
+        # `recall "" --since today --until +7d`: the plans for those days first, soonest first, then
+        # what was only written in them, by score (newest first), as a browse orders.
+        return lambda c: ((0, day) if (day := time_window.agenda_day(c.row, q.today, u.until)) else (1, ""),
+                          *_order(c))
     if q.events_only and u.window is not None:
         by_day = time_window.by_day_order(sorted(candidates, key=_order), u.window, u.window_center)
         outside = (len(by_day) + 1, 0)
@@ -209,6 +217,8 @@ def _tier_name(q: _Query) -> str:
         return "opinions of the entity first"
     if q.about_only:
         return "the entity's own facts and page first"
+    if q.agenda:
+        return "the days ahead that entries name first, soonest first"
     return "the days of the time phrase first"
 
 

@@ -132,6 +132,20 @@ def _day_inside(row: ChunkRow, window: Window) -> str:
     return ""
 
 
+def agenda_day(row: ChunkRow, today: date, until: date) -> str:
+    """For a browse that looks ahead (`--until` after today, no words): the first day from today to
+    `until` the entry states or names ("Dentist on Dec 7", "In Lisbon Dec 4-6"), or a day after today
+    it was filed under (a log dated ahead is a plan); "" when none: an entry only written today or
+    before is no plan for those days."""
+    days = []
+    own_start, own_end = row.get("t_start"), row.get("t_end")
+    if own_start and (_states_own_range(row) or own_start > today.isoformat()):
+        days.append((own_start, own_end or own_start))
+    days += list(row.get("named") or ())
+    inside = [max(start, today.isoformat()) for start, end in days if _gap(start, end, (today, until)) == 0]
+    return min(inside, default="")
+
+
 def _day(text: str) -> date | None:
     try:
         return date.fromisoformat(text)  # open ends are far dates (index.base.OPEN_START, OPEN_END)
