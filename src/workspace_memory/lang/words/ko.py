@@ -49,7 +49,8 @@ ENDINGS = tuple(sorted(
     과 도 로 만 랑 야 요 해""".split(), key=len, reverse=True))
 EVENT_WORDS = frozenset("일 무슨 있었 있었어 있었지 일어났 일어났어 생겼 생겼어 했 했어 했지 한 소식 새로운".split())
 QUESTION_STARTS = frozenset("누구 누가 뭐 무엇 무슨 어디 언제 어떻게 얼마나 어느 어떤 왜 몇".split())
-QUESTION_WORDS = frozenset("누구 누가 뭐 무엇 무슨 어디 언제 어떻게 얼마나 어느 어떤 왜 몇".split())
+# The same words: a Korean question word may open the question or stand inside it (no inversion).
+QUESTION_WORDS = QUESTION_STARTS
 PRESENT_WORDS = frozenset("살아 살고 산다 일해 일하고 일한다 다녀 다니고 있어 이야 이에요 예요".split())
 NOW_WORDS = frozenset("지금 현재 요즘 최근".split())
 PAST_WORDS = frozenset("예전 전에 원래 처음 과거 옛날 당시 했 였 었".split())
