@@ -55,6 +55,17 @@ def test_a_term_matches_its_entry_and_the_next_one_by_context(mem) -> None:
     assert again == {"train": {museum: CONTEXT}}
 
 
+def test_what_a_term_matched_is_asked_again_when_new_rows_join_the_table(mem) -> None:
+    ids = ids_by_text(mem)
+    train, museum = entry(ids, "train"), entry(ids, "museum")
+    with mem.store.snapshot():
+        first = mem.store.term_matches([Term("train")], [train], CONTEXT)
+        # The museum's row joins the table: "train" (kept for the table as it was) matches it too now.
+        again = mem.store.term_matches([Term("train")], [train, museum], CONTEXT)
+    assert first == {"train": {train: 1.0}}
+    assert again == {"train": {train: 1.0, museum: CONTEXT}}
+
+
 def test_rows_stay_between_questions_until_the_index_changes(mem, tmp_path: Path) -> None:
     ids = ids_by_text(mem)
     lunch = entry(ids, "schnitzel")

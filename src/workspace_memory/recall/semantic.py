@@ -135,6 +135,23 @@ def fuse(vector: float, lexical: float, settings: RecallSettings) -> float:
     return (settings.vector_weight * vector + settings.text_weight * lexical) / total
 
 
+def best_cosines(stored, qvec) -> dict[int, float]:  # {id: np.ndarray (vectors x dim)}, np.ndarray
+    """Each entry's better cosine to `qvec` over its stored vectors (alone, and in context).
+
+    One product per group of entries with as many vectors, not one per entry (hundreds of
+    candidates a question): numpy runs a stack of matrices times a vector as one BLAS product per
+    matrix of the stack, so each value is the same float32 as `vecs @ qvec` of that entry alone.
+    """
+    by_count: dict[int, list[int]] = {}
+    for cid, vecs in stored.items():
+        by_count.setdefault(len(vecs), []).append(cid)
+    out: dict[int, float] = {}
+    for ids in by_count.values():
+        products = np.stack([stored[cid] for cid in ids]) @ qvec
+        out.update(zip(ids, products.max(axis=1).tolist(), strict=True))
+    return out
+
+
 class SemanticChannel:
     """What the recall pipeline uses when vectors exist: candidates + fusion, and MMR."""
 
@@ -205,12 +222,9 @@ class SemanticChannel:
         missing = [cid for cid, c in candidates.items() if channel not in c.channels]
         if not missing:
             return
-        stored = self.vectors.vectors_of(missing) if qvec is not None else {}
+        cosines = best_cosines(self.vectors.vectors_of(missing), qvec) if qvec is not None else {}
         for cid in missing:
-            vecs = stored.get(cid)
-            # max() of the list, not np.max: the same float32 values, without numpy's reduction
-            # machinery on two numbers (hundreds of candidates a question).
-            candidates[cid].channels[channel] = max((vecs @ qvec).tolist()) if vecs is not None else 0.0
+            candidates[cid].channels[channel] = cosines.get(cid, 0.0)
 
     def add_topic(self, text: str, qvec, pool: int, filters: Filters, candidates,  # see recall.topic
                   tvec=None):
