@@ -41,8 +41,10 @@ def dedupe(ranked: list[Candidate], limit: int) -> list[Candidate]:
             continue
         text = _comparable(row)
         words = _words(text)
+        # (_repeats's first test inline: most pairs share few words, and a call each costs more than the test.)
         copied = next((n for n, (_, other, other_words) in enumerate(kept)
-                       if _repeats(text, words, other, other_words)), None)
+                       if (fewer := min(len(words), len(other_words))) and len(words & other_words) >= 0.8 * fewer
+                       and _repeats(text, words, other, other_words)), None)
         if copied is not None:
             # The fact itself takes the place of a copy that ranked above it (a bank page's opinion
             # or a hand copy): the copy says nothing the fact does not, and the fact is the source.

@@ -23,6 +23,7 @@ transcript still wins (0.85 / 0.92: a message must be about 8% more relevant tha
 
 from __future__ import annotations
 
+import functools
 from datetime import date
 
 HALF_LIFE_DAYS = 30.0
@@ -37,6 +38,7 @@ def dated_day(row: dict) -> str | None:
     return row["day"] if row["role"] in DATED_ROLES else None
 
 
+@functools.lru_cache(maxsize=4096)  # a question's candidates share a few hundred days at most
 def recency_factor(day: str | None, today: date, half_life_days: float = HALF_LIFE_DAYS) -> float:
     """Bounded exponential decay by the age of a dated note; 1.0 for evergreen text."""
     if not day:

@@ -49,6 +49,7 @@ from .settings import RecallSettings
 # every similarity (plain MMR) pushed related evidence out: on LoCoMo, consecutive turns about one
 # event are similar, and plain MMR at 0.7 cost 0.045 of evidence recall at 2,000 characters.
 NEAR_DUPLICATE_COS = 0.9
+PAIR_MARGIN = 1e-3  # diversify: how far below NEAR_DUPLICATE_COS a pair is still checked exactly
 COS_FLOOR = 0.2
 COS_CEIL = 1.6
 # The media space's map (media_space.py: a question against images and recordings, Gemini's
@@ -284,6 +285,15 @@ class SemanticChannel:
         by_weight = sorted(range(len(ranked)), key=lambda i: (-values[i], i))
         next_by_weight = 0
         near: set[int] = set()  # open entries whose redundancy reached NEAR_DUPLICATE_COS
+        # The pairs that may be near-duplicates, from one product of the matrix with itself: its values
+        # are within a few float32 steps of each round's own product, far inside PAIR_MARGIN. A round
+        # whose entry may nearly repeat no open one skips its product: only redundancies that reach
+        # NEAR_DUPLICATE_COS count, and a round that adds none changes no penalty nor `near`.
+        maybe: dict[int, list[int]] = {}
+        pair_rows, pair_cols = np.nonzero(matrix @ matrix.T >= NEAR_DUPLICATE_COS - PAIR_MARGIN)
+        for i, j in zip(pair_rows.tolist(), pair_cols.tolist(), strict=True):
+            if i != j:
+                maybe.setdefault(i, []).append(j)
         while len(order) < min(limit, len(ranked)):
             if near:
                 penalty = np.where(redundancy >= NEAR_DUPLICATE_COS, redundancy, 0.0)
@@ -295,6 +305,8 @@ class SemanticChannel:
             order.append(best)
             open_[best] = False
             near.discard(best)
+            if not any(open_[j] for j in maybe.get(best, ())):
+                continue
             similar = matrix @ matrix[best]
             redundancy = np.maximum(redundancy, similar)
             near.update(i for i in np.flatnonzero(similar >= NEAR_DUPLICATE_COS).tolist() if open_[i])
