@@ -127,6 +127,19 @@ def test_kept_rows_are_dropped_when_the_index_changes(mem, tmp_path: Path) -> No
     assert lunch == now or mem.store.rows([lunch]) == {}, "a removed row is not read from the cache"
 
 
+def test_kept_entry_keys_are_dropped_when_the_index_changes(mem, tmp_path: Path) -> None:
+    conn = mem.store.conn
+    lunch = entry(ids_by_text(mem), "schnitzel")
+    assert mem.store._cache.entry_keys(conn, [lunch])[lunch] == ("memory/2025-11-20.md", 6)
+    log = tmp_path / "memory" / "2025-11-20.md"
+    log.write_text(LOG.replace("## Trip\n", "## Trip\n- Rain all day.\n"), encoding="utf-8")
+    mem.refresh()
+    now = entry(ids_by_text(mem), "schnitzel")
+    keys = mem.store._cache.entry_keys(conn, [lunch, now])
+    assert keys[now] == ("memory/2025-11-20.md", 7)
+    assert lunch == now or lunch not in keys, "a removed row's entry is not kept"
+
+
 def test_kept_vectors_follow_an_edit_in_a_long_lived_process(tmp_path: Path, monkeypatch) -> None:
     for key in [k for k in __import__("os").environ if k.startswith("MEMORY_") and k != "MEMORY_CACHE_DIR"]:
         monkeypatch.delenv(key)

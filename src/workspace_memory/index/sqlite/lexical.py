@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from .. import lexical_plan
-from ..base import Filters, Term, in_batches
+from ..base import Filters, Term
 from ..sql_filters import filter_sql
 from . import bm25 as table_bm25
 from .reads import DIALECT
@@ -31,14 +31,16 @@ _CJK_IDS = "SELECT rowid FROM chunks_trigram"
 
 
 class Counts(Protocol):
-    """What the newest-first BM25 needs counted, and whether any entry holds CJK text
-    (index.sqlite.read_cache.ReadCache caches both)."""
+    """What the newest-first BM25 needs counted, whether any entry holds CJK text, and which entry
+    each row is a piece of (index.sqlite.read_cache.ReadCache keeps all three)."""
 
     def phrase_rows(self, conn: sqlite3.Connection, table: str, phrase: str) -> int: ...
 
     def totals(self, conn: sqlite3.Connection, table: str) -> tuple[int, int]: ...
 
     def holds_cjk(self, conn: sqlite3.Connection) -> bool: ...
+
+    def entry_keys(self, conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, tuple[str, int]]: ...
 
 
 def fts_phrase(term: Term) -> str:
@@ -86,7 +88,7 @@ class FtsSearch:
         else:  # no join: a third of the time when a word matches thousands of chunks
             sql = (f"SELECT {table}.rowid, {score} AS b FROM {table} "
                    f"WHERE {table} MATCH ? ORDER BY {order} LIMIT ?")
-        found = _distinct_entries(self.conn, sql, (fts_expression(step), *params), limit)
+        found = _distinct_entries(self.conn, sql, (fts_expression(step), *params), limit, self.cache)
         if step.ranked:
             return dict(found)
         self._newest.setdefault(step.terms, set()).update(cid for cid, _ in found)
@@ -118,7 +120,8 @@ def _newest_bm25(conn: sqlite3.Connection, table: str, terms: Sequence[Term], id
     return table_bm25.scores(conn, table, phrases, hits, ids, cache.totals(conn, table))
 
 
-def _distinct_entries(conn: sqlite3.Connection, sql: str, params: tuple, limit: int) -> list[tuple[int, float]]:
+def _distinct_entries(conn: sqlite3.Connection, sql: str, params: tuple, limit: int,
+                      cache: Counts) -> list[tuple[int, float]]:
     """The first `limit` rows (id, bm25) of `sql` that belong to different entries.
 
     A long entry is split into pieces that match the same words: one pasted 70,000-character
@@ -129,11 +132,7 @@ def _distinct_entries(conn: sqlite3.Connection, sql: str, params: tuple, limit: 
     fetch = limit * ENTRY_OVERFETCH
     while True:
         rows = conn.execute(sql, (*params, fetch)).fetchall()
-        entries: dict[int, tuple[str, int]] = {}
-        for part in in_batches([cid for cid, _ in rows]):
-            entries.update((cid, (path, first)) for cid, path, first in conn.execute(
-                "SELECT id, path, COALESCE(entry_start, start_line) FROM chunks"
-                f" WHERE id IN ({','.join('?' * len(part))})", part))
+        entries = cache.entry_keys(conn, [cid for cid, _ in rows])
         out, seen = [], set()
         for cid, b in rows:
             key = entries.get(cid, ("", cid))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from ..base import Term
+from ..base import Term, in_batches
 from . import bm25 as table_bm25
 from . import journal
 from .lexical import MAIN_COLUMNS, count_matches, fts_phrase
@@ -26,6 +26,7 @@ from .schema import FTS_TOKENIZER
 from .writer import FTS_TABLES
 
 _SCRATCH = "recall_journal"
+ENTRIES_KEPT = 20_000  # ids whose entry_keys are kept at most (about 2 MB)
 
 
 class ReadCache:
@@ -42,6 +43,7 @@ class ReadCache:
         self.flags: tuple[bool, bool] | None = None  # (any session transcript, any fact struck)
         self.cjk: bool | None = None  # whether the trigram table holds an entry (one with CJK text)
         self.rows: dict[int, dict] = {}  # id -> the row SqliteReads.rows read (index.base.ChunkRow)
+        self.entries: dict[int, tuple[str, int]] = {}  # id -> (path, its entry's first line): entry_keys
         # Inside a read transaction the store began (SqliteStore.snapshot: a recall), the index cannot
         # change: fresh() then checks once, not at each of the dozen reads of a question.
         self.pinned = False
@@ -61,7 +63,7 @@ class ReadCache:
         self.state, self.generation, self.seq = state, generation, seq
         self.sizes = {table: table_bm25.totals(conn, table) for table in FTS_TABLES}
         self.entities = self.flags = self.cjk = None
-        self.rows = {}
+        self.rows, self.entries = {}, {}
         return self
 
     def holds(self, conn: sqlite3.Connection) -> tuple[bool, bool]:
@@ -79,6 +81,19 @@ class ReadCache:
         if self.cjk is None:
             self.cjk = conn.execute("SELECT 1 FROM chunks_trigram LIMIT 1").fetchone() is not None
         return self.cjk
+
+    def entry_keys(self, conn: sqlite3.Connection, ids: Sequence[int]) -> dict[int, tuple[str, int]]:
+        """(path, first line of its entry) of these rows, by id (rows no longer there: none): what tells
+        the pieces of one long entry apart (index.sqlite.lexical), for the ids of every lexical pool."""
+        self.fresh(conn)
+        missing = [cid for cid in ids if cid not in self.entries]
+        if len(self.entries) + len(missing) > ENTRIES_KEPT:
+            self.entries, missing = {}, list(ids)
+        for part in in_batches(missing):
+            self.entries.update((cid, (path, first)) for cid, path, first in conn.execute(
+                "SELECT id, path, COALESCE(entry_start, start_line) FROM chunks"
+                f" WHERE id IN ({','.join('?' * len(part))})", part))
+        return self.entries
 
     def _replay(self, conn: sqlite3.Connection) -> bool:
         """Move the cached counts by the journal's rows since this cache's state; False when it cannot."""
