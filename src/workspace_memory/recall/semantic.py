@@ -42,6 +42,7 @@ import numpy as np
 
 from ..embed.base import Embedder
 from ..index.base import Filters, VectorIndex
+from . import embedding_thread
 from .settings import RecallSettings
 
 # MMR: next = argmax  lambda * score - (1 - lambda) * redundancy (lambda: settings.mmr_lambda), where redundancy is the
@@ -63,11 +64,11 @@ _embedding = threading.Lock()  # one question embedded at a time per process, as
 
 
 class PendingVector:
-    """A question's vector, computed in a thread of its own (see SemanticChannel.embed_query).
+    """A question's vector, computed in another thread (see SemanticChannel.embed_query): one of its
+    own for a process's first question, the process's worker after (recall.embedding_thread).
 
-    Not a concurrent.futures pool: its worker outlives the recall, so a `memory recall` process
-    could not end at once (cli.leave needs no other thread), and the module costs ~10 ms to import.
-    This thread is a daemon and ends with its question.
+    Not a concurrent.futures pool: its worker would outlive a `memory recall`, which then could not
+    end at once (cli.leave needs no other thread), and the module costs ~10 ms to import.
     """
 
     def __init__(self, embed: Callable[[str], np.ndarray], query: str, extra: str | None = None,
@@ -79,12 +80,17 @@ class PendingVector:
         # whether it is the one it needs. `embed_many`: one call for both, where a question embeds
         # as a document does (a batch of two costs USE about half of a second call).
         self._extra_text, self._extra = extra, None
-        self._first = threading.Event()
+        self._first, self._done = threading.Event(), threading.Event()
         self._embed_many = embed_many if extra is not None else None
-        self._thread = threading.Thread(target=self._run, args=(embed, query), name="memory-query", daemon=True)
-        self._thread.start()
+        embedding_thread.start(lambda: self._run(embed, query))
 
     def _run(self, embed: Callable[[str], np.ndarray], query: str) -> None:
+        try:
+            self._embed(embed, query)
+        finally:
+            self._done.set()
+
+    def _embed(self, embed: Callable[[str], np.ndarray], query: str) -> None:
         try:
             with _embedding:
                 if self._embed_many is not None:
@@ -105,15 +111,15 @@ class PendingVector:
     def result(self) -> np.ndarray:
         """The vector, once computed; the embedder's exception if it failed."""
         if self._extra_text is None:
-            self._thread.join()
+            self._done.wait()
         self._first.wait()
         if self._error is not None:
             raise self._error
         return self._vector  # type: ignore[return-value] - set when no error was
 
     def extra(self, text: str | None) -> np.ndarray | None:
-        """The second text's vector if it is `text`, else None; the thread has ended on return."""
-        self._thread.join()
+        """The second text's vector if it is `text`, else None; the embedding is over on return."""
+        self._done.wait()
         return self._extra if text is not None and text == self._extra_text else None
 
 
@@ -178,6 +184,7 @@ class SemanticChannel:
             return None
         from . import topic
 
+        embedding_thread.asked()
         many = self.embedder.embed_documents if getattr(self.embedder, "queries_as_documents", False) else None
         if self.media is not None:  # the question in the media space too, meanwhile
             self._media_query = PendingVector(self.media.embed_query, query)
