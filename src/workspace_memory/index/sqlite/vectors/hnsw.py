@@ -579,9 +579,9 @@ class VectorStore:
         labels = self._labels[: self._n] if rows is None else self._labels[rows]
         scores = mat @ q
         top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
-        # Sort by score, then label, so equal scores come back in a stable order.
-        order = top[np.lexsort((labels[top], -scores[top]))]
-        return list(zip(labels[order].tolist(), map(_cosine, scores[order].tolist()), strict=True))  # lists: no numpy scalars
+        order = top[np.lexsort((labels[top], -scores[top]))]  # by score, then label: a stable order for ties
+        # Clipped as _cosine clips, in one step; lists: no numpy scalars.
+        return list(zip(labels[order].tolist(), np.clip(scores[order], -1.0, 1.0).tolist(), strict=True))
 
     def _hnsw(self, q: np.ndarray, k: int, keep: Callable[[int], bool] | None) -> list[tuple[int, float]]:
         """Approximate search; [] when hnswlib cannot find k results (the caller then goes exact)."""
