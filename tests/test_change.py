@@ -232,6 +232,24 @@ def test_a_stale_core_line_is_proposed_reported_and_replaced_with_a_minimal_diff
     assert json.loads(run_ok(root, "reflect", "--since", "30d", "--json", now=NOW, env=NO_MODEL))["stale_core"] == []
 
 
+def test_a_core_entry_of_two_lines_is_read_for_staleness_without_a_crash(tmp_path: Path) -> None:
+    """A MEMORY.md bullet with a continuation line is one entry of two lines; recall's stale-core
+    check read it as one line and crashed ("'NoneType' object has no attribute 'groups'")."""
+    root = tmp_path / "ws"
+    run_ok(root, "init", now=NOW)
+    core = root / "MEMORY.md"
+    core.write_text(core.read_text(encoding="utf-8") + "\n## People\n- Jonas Weber: backend freelancer, lives in "
+                    "Hamburg.\nSister: @Mara (Bremen)\n", encoding="utf-8")
+    write_files(root, {
+        "memory/2025-11-23.md": "# 2025-11-23\n\n## Retain\n- W @Jonas: Lives in Hamburg-Altona; plans to move.\n",
+        "memory/2025-11-25.md": "# 2025-11-25\n\n## Retain\n- W @Jonas: Moved from Hamburg to Leipzig (Plagwitz).\n"})
+    out = json.loads(run_ok(root, "recall", "Where does Jonas live now?", "--json", "--explain", "--mode", "lexical",
+                            now=NOW, env=NO_MODEL))
+    assert "Leipzig" in out["results"][0]["content"], out["results"]
+    line = next(r for r in out["results"] if r["path"] == "MEMORY.md" and "Jonas" in r["content"])
+    assert "\n" in line["content"] and line["explain"]["superseded"]["by"] == "memory/2025-11-25.md#L4"
+
+
 def test_the_names_free_text_keeps_the_time_phrase() -> None:
     from workspace_memory.recall import topic
 
