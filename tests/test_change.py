@@ -201,15 +201,22 @@ if __name__ == "__main__":
     sys.exit(pytest.main([__file__]))
 
 
-def test_a_stale_core_line_is_proposed_reported_and_replaced_with_a_minimal_diff(tmp_path: Path) -> None:
+def _jonas_moved(tmp_path: Path, people: str) -> tuple[Path, Path]:
+    """A workspace whose MEMORY.md holds `people` under "## People" and whose logs say Jonas lived in
+    Hamburg, then moved to Leipzig: (the root, MEMORY.md)."""
     root = tmp_path / "ws"
     run_ok(root, "init", now=NOW)
     core = root / "MEMORY.md"
-    core.write_text(core.read_text(encoding="utf-8") + "\n## People\n- Jonas Weber: backend freelancer, lives in "
-                    "Hamburg.\n- Mara: product lead, lives in Bremen.\n", encoding="utf-8")
+    core.write_text(core.read_text(encoding="utf-8") + "\n## People\n" + people, encoding="utf-8")
     write_files(root, {
         "memory/2025-11-23.md": "# 2025-11-23\n\n## Retain\n- W @Jonas: Lives in Hamburg-Altona; plans to move.\n",
         "memory/2025-11-25.md": "# 2025-11-25\n\n## Retain\n- W @Jonas: Moved from Hamburg to Leipzig (Plagwitz).\n"})
+    return root, core
+
+
+def test_a_stale_core_line_is_proposed_reported_and_replaced_with_a_minimal_diff(tmp_path: Path) -> None:
+    root, core = _jonas_moved(tmp_path, "- Jonas Weber: backend freelancer, lives in Hamburg.\n"
+                                        "- Mara: product lead, lives in Bremen.\n")
     before = core.read_text(encoding="utf-8").splitlines()
     number = before.index("- Jonas Weber: backend freelancer, lives in Hamburg.") + 1
     report = json.loads(run_ok(root, "reflect", "--since", "30d", "--json", now=NOW, env=NO_MODEL))
@@ -235,14 +242,7 @@ def test_a_stale_core_line_is_proposed_reported_and_replaced_with_a_minimal_diff
 def test_a_core_entry_of_two_lines_is_read_for_staleness_without_a_crash(tmp_path: Path) -> None:
     """A MEMORY.md bullet with a continuation line is one entry of two lines; recall's stale-core
     check read it as one line and crashed ("'NoneType' object has no attribute 'groups'")."""
-    root = tmp_path / "ws"
-    run_ok(root, "init", now=NOW)
-    core = root / "MEMORY.md"
-    core.write_text(core.read_text(encoding="utf-8") + "\n## People\n- Jonas Weber: backend freelancer, lives in "
-                    "Hamburg.\nSister: @Mara (Bremen)\n", encoding="utf-8")
-    write_files(root, {
-        "memory/2025-11-23.md": "# 2025-11-23\n\n## Retain\n- W @Jonas: Lives in Hamburg-Altona; plans to move.\n",
-        "memory/2025-11-25.md": "# 2025-11-25\n\n## Retain\n- W @Jonas: Moved from Hamburg to Leipzig (Plagwitz).\n"})
+    root, _ = _jonas_moved(tmp_path, "- Jonas Weber: backend freelancer, lives in Hamburg.\nSister: @Mara (Bremen)\n")
     out = json.loads(run_ok(root, "recall", "Where does Jonas live now?", "--json", "--explain", "--mode", "lexical",
                             now=NOW, env=NO_MODEL))
     assert "Leipzig" in out["results"][0]["content"], out["results"]
