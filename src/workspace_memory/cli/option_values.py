@@ -1,0 +1,65 @@
+"""Whether an option's value can be read at all, before any work: times, days, kinds.
+
+A value the command cannot read is bad usage, exit 2 with one line, as click says of a --k that is no
+number (docs/cli.md: 1 a user error, 2 bad usage). The library reads these values again when it
+uses them (against the workspace's "now"); this only refuses what no "now" could read. Plain
+functions without click: cli/quick.py (the hot recall path, which never imports click) asks them
+too and hands a bad value to click, so that both paths print the same line and exit 2
+(cli/option_types.Checked turns them into click's usage errors).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from ..errors import UserError
+
+
+def time_problem(option: str, value: str) -> str | None:
+    """Why a --since/--until value is unreadable ("30d", "+7d", "2025-11-20", "today"), or None."""
+    from ..dates.parse import parse_since
+
+    try:
+        parse_since(value, datetime.now(UTC))
+    except ValueError as exc:
+        return f"{option}: {exc}"
+    return None
+
+
+def day_problem(option: str, value: str) -> str | None:
+    """Why a --date value is no YYYY-MM-DD day, or None."""
+    from ..dates.parse import parse_day
+
+    try:
+        parse_day(value, option)
+    except UserError as exc:
+        return str(exc)
+    return None
+
+
+def now_problem(option: str, value: str) -> str | None:
+    """Why a --now value (or MEMORY_NOW) is no ISO date or time, or None."""
+    from ..clock import parse_now
+
+    try:
+        parse_now(value)
+    except UserError as exc:
+        return str(exc)
+    return None
+
+
+def kind_problem(option: str, value: str) -> str | None:
+    """Why a --kind value names a kind recall does not know ("world,fish"), or None."""
+    from ..recall.query import parse_kind
+
+    try:
+        parse_kind(value)
+    except UserError as exc:
+        return str(exc)
+    return None
+
+
+# The recall options by field name (recall/params.py) whose values must be readable.
+RECALL_CHECKS: dict[str, Callable[[str, str], str | None]] = {
+    "since": time_problem, "until": time_problem, "kind": kind_problem}
