@@ -491,11 +491,7 @@ def _find(text: str, base: date | None, query: bool, date_order: str | None) -> 
                 return found
             others = [g for c in candidates if c[1] >= found.end or c[3] <= found.start
                       if (g := _resolved(c)) is not None]
-            named = weekdays_placed.date_beside(text, found, weekday, others)
-            day = weekdays_placed.numbered(text, found, weekday) if named is None else None
-            if day is not None:
-                found.span_start = found.span_end = day
-            return named or found
+            return weekdays_placed.settled(text, found, weekday, others)
     return None
 
 
@@ -559,8 +555,8 @@ def named_times(text: str, written: date | None, date_order: str | None = None) 
             continue
         if f.span_start != f.span_end and _moved(text, f):
             out += [DateRange(f.span_start, f.span_start), DateRange(f.span_end, f.span_end)]
-        elif (f.span_end - f.span_start).days < MAX_NAMED_DAYS:
-            out.append(DateRange(f.span_start, f.span_end))
+        elif (f.span_end - f.span_start).days < MAX_NAMED_DAYS and DateRange(f.span_start, f.span_end) not in out:
+            out.append(DateRange(f.span_start, f.span_end))  # once: a weekday beside its date names it too
     return out
 
 

@@ -33,6 +33,8 @@ REWRITES = (
     (r"\bzwischen\s+(?:dem\s+)?(\d{1,2})\.?\s+und\s+(?:dem\s+)?(\d{1,2})\.", "from {1} to {2}"),
     (r"\bum\s+den\s+(\d{1,2})\.(?!\s*(?:\d|{MONTH}\b))", "around the {1:th} ;"),
     (r"\b(?:am|den|dem|zum)\s+(\d{1,2})\.(?!\s*(?:\d|{MONTH}\b|bis\b|und\b))", "on the {1:th} ;"),
+    # "Montag, den 23. November": the article of a date in a letter's style is no word of the phrase
+    (r"\b(?:den|dem)\s+(?=\d{1,2}\.\s*{MONTH}\b)", ""),
     (r"(\d{1,2})\.(?=\s*(?:{MONTH}\b|bis\b|und\b|[-–]))", "{1}"),
     (r"\b{WEEKDAY}(?:abend|morgen|nachmittag|vormittag|mittag)\b", "{1:weekday}"),
 )
