@@ -46,7 +46,7 @@ from datetime import date, datetime, timedelta
 from ..errors import UserError
 from ..values import Value
 from . import weekdays_placed
-from .lean import Anchor, lean, line_lean
+from .lean import Anchor, lean, line_anchor
 from .points import (
     MONTHS,
     NUMBER_WORDS,
@@ -536,7 +536,7 @@ def resolve_stated_range(text: str, written: date | None, date_order: str | None
     """
     if not isinstance(text, str):
         return None
-    found = _find(text, Anchor.of(written, lambda: line_lean(text)) if written is not None else None, False, date_order)
+    found = _find(text, line_anchor(written, text) if written is not None else None, False, date_order)
     return DateRange(found.span_start, found.span_end) if found else None
 
 
@@ -548,7 +548,7 @@ def named_times(text: str, written: date | None, date_order: str | None = None) 
     a habit ("every Sunday") names no day. Without a day written, only dates with a year count."""
     if not isinstance(text, str) or not _precheck(text):
         return []
-    base = Anchor.of(written, lambda: line_lean(text)) if written is not None else None
+    base = line_anchor(written, text) if written is not None else None
     out: list[DateRange] = []
     for f in find_all(text, base, date_order):
         if f.span_start is None or f.span_end is None:
