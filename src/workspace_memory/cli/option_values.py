@@ -16,48 +16,42 @@ from datetime import UTC, datetime
 from ..errors import UserError
 
 
+def _refusal(read: Callable[[], object], errors: type[Exception] | tuple[type[Exception], ...]) -> str | None:
+    """What `read()` says when it refuses its value (one line), or None."""
+    try:
+        read()
+    except errors as exc:
+        return str(exc)
+    return None
+
+
 def time_problem(option: str, value: str) -> str | None:
     """Why a --since/--until value is unreadable ("30d", "+7d", "2025-11-20", "today"), or None."""
     from ..dates.parse import parse_since
 
-    try:
-        parse_since(value, datetime.now(UTC))
-    except ValueError as exc:
-        return f"{option}: {exc}"
-    return None
+    problem = _refusal(lambda: parse_since(value, datetime.now(UTC)), ValueError)
+    return f"{option}: {problem}" if problem else None
 
 
 def day_problem(option: str, value: str) -> str | None:
     """Why a --date value is no YYYY-MM-DD day, or None."""
     from ..dates.parse import parse_day
 
-    try:
-        parse_day(value, option)
-    except UserError as exc:
-        return str(exc)
-    return None
+    return _refusal(lambda: parse_day(value, option), UserError)
 
 
 def now_problem(option: str, value: str) -> str | None:
     """Why a --now value (or MEMORY_NOW) is no ISO date or time, or None."""
     from ..clock import parse_now
 
-    try:
-        parse_now(value)
-    except UserError as exc:
-        return str(exc)
-    return None
+    return _refusal(lambda: parse_now(value), UserError)
 
 
 def kind_problem(option: str, value: str) -> str | None:
     """Why a --kind value names a kind recall does not know ("world,fish"), or None."""
     from ..recall.query import parse_kind
 
-    try:
-        parse_kind(value)
-    except UserError as exc:
-        return str(exc)
-    return None
+    return _refusal(lambda: parse_kind(value), UserError)
 
 
 # The recall options by field name (recall/params.py) whose values must be readable.
