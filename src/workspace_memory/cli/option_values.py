@@ -25,10 +25,20 @@ def _refusal(read: Callable[[], object], errors: type[Exception] | tuple[type[Ex
     return None
 
 
+def _too_long(option: str, value: str) -> str | None:
+    """A text option over its limit, in the library's words ("since: 1,001 characters; the limit is
+    1,000", as the MCP tools say it: tests/test_limit_wording.py), before what it says."""
+    from ..limits import MAX_ARG_CHARS, too_long
+
+    return too_long(option.lstrip("-"), len(value), MAX_ARG_CHARS) if len(value) > MAX_ARG_CHARS else None
+
+
 def time_problem(option: str, value: str) -> str | None:
     """Why a --since/--until value is unreadable ("30d", "+7d", "2025-11-20", "today"), or None."""
     from ..dates.parse import parse_since
 
+    if (over := _too_long(option, value)) is not None:
+        return over
     problem = _refusal(lambda: parse_since(value, datetime.now(UTC)), ValueError)
     return f"{option}: {problem}" if problem else None
 
@@ -51,7 +61,7 @@ def kind_problem(option: str, value: str) -> str | None:
     """Why a --kind value names a kind recall does not know ("world,fish"), or None."""
     from ..recall.query import parse_kind
 
-    return _refusal(lambda: parse_kind(value), UserError)
+    return _too_long(option, value) or _refusal(lambda: parse_kind(value), UserError)
 
 
 # The recall options by field name (recall/params.py) whose values must be readable.
