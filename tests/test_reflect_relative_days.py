@@ -28,6 +28,7 @@ def test_relative_phrases_get_their_day_and_dates_stay_as_written() -> None:
     assert with_dates("Dentiste vendredi à 9h", WRITTEN) == "Dentiste vendredi (2026-10-16) à 9h"
     for unchanged in ("Dentist on Dec 4", "Zahnarzt am 4. Dezember", "Lives in Berlin", "Deployed 2026-10-01"):
         assert with_dates(unchanged, WRITTEN) == unchanged
+    assert with_dates("明天搬到汉堡", WRITTEN) == "明天（2026-10-16）搬到汉堡"
     once = with_dates("Moves tomorrow.", WRITTEN)
     assert with_dates(once, WRITTEN) == once  # run twice, or a page's text copied back: said once
 

@@ -69,12 +69,14 @@ def with_dates(text: str, written: date | None, configured: tuple[str, ...] = ()
     when it holds none, or already says that day there."""
     if written is None or not text:
         return text
+    from .languages import _is_cjk
+
     out, at = [], 0
     for _start, end, first, last in relative_phrases(text, written, configured):
         days = first.isoformat() if first == last else f"{first.isoformat()} – {last.isoformat()}"
-        if text[end:].lstrip().startswith(f"({days}"):
+        if text[end:].lstrip().startswith((f"({days}", f"（{days}")):
             continue  # already written beside it (a fact copied from a page, or reflect run twice)
-        out += [text[at:end], f" ({days})"]
+        out += [text[at:end], f"（{days}）" if _is_cjk(text[end - 1]) else f" ({days})"]  # 明天（2026-10-16）
         at = end
     return "".join(out) + text[at:]
 
