@@ -265,10 +265,12 @@ def serve(system: str, sample: dict, tmp: Path, stack: ExitStack) -> dict:
     return {"home": home, "gw": gw, "where": where, "files": files, "index_s": index_s, "ready_s": ready_s}
 
 
-def run_paired(systems: list[str], samples: list[dict], k: int, tmp: Path) -> list[dict]:
+def run_paired(systems: list[str], samples: list[dict], k: int, tmp: Path, gap: float = 0.1) -> list[dict]:
     """Every system's gateway up at once, each question asked of each in turn (the order rotating
     question by question), so a change in the machine's load hits every system alike; per system the
-    figures of the docstring, and per question the ratio of each system's time to the first system's."""
+    figures of the docstring, and per question the ratio of each system's time to the first system's.
+    `gap` seconds of rest before each call: a call starts when the one before it (of either system)
+    has finished its trailing work, not while it still runs."""
     got = {s: {"rows": [], "lat": [], "firsts": [], "rss": [], "index_s": 0.0, "ready_s": [], "cpu_s": 0.0,
                "floors": [], "calls": 0} for s in systems}
     pair_ratios: dict[str, list[float]] = {s: [] for s in systems[1:]}
@@ -291,6 +293,7 @@ def run_paired(systems: list[str], samples: list[dict], k: int, tmp: Path) -> li
                         continue
                     if asked == 1 and s not in cpu_from:  # CPU from the second call on: the gateway and its engine
                         cpu_from[s] = cpu_seconds([up[s]["gw"].pid, *descendants(up[s]["gw"].pid)])
+                    time.sleep(gap)  # what the previous call left running (a gateway's deferred work, GC) ends first
                     t0 = time.perf_counter()
                     details = up[s]["home"].invoke(qa["question"], k)
                     ms = (time.perf_counter() - t0) * 1000
@@ -376,6 +379,7 @@ def main() -> None:
     parser.add_argument("--systems", default="memory-core,memory-core-2023,plugin")
     parser.add_argument("--cli-rounds", type=int, default=5, help="rounds of the command-line timing (0: none)")
     parser.add_argument("--k", type=int, default=25)
+    parser.add_argument("--gap", type=float, default=0.1, help="seconds of rest before each call")
     parser.add_argument("--questions", type=int, default=0, help="the first N scorable questions of each conversation (0: all)")
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--out", type=Path)
@@ -390,7 +394,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="openclaw-bench-"))
     started = datetime.now(UTC)
     try:
-        report: list[dict] = run_paired(args.systems.split(","), samples, args.k, tmp)
+        report: list[dict] = run_paired(args.systems.split(","), samples, args.k, tmp, args.gap)
         if args.cli_rounds:
             report.append({"cli": cli_times(samples[0], tmp, args.cli_rounds), "conversation": samples[0]["sample_id"]})
     finally:
