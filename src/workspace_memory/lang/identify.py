@@ -59,6 +59,7 @@ SCRIPTS = (  # (first, last code point, languages)
     ("\u0400", "\u04ff", ("ru", "uk")), ("\u0600", "\u06ff", ("ar",)), ("\u0590", "\u05ff", ("he",)),
     ("\u0370", "\u03ff", ("el",)), ("\u0e00", "\u0e7f", ("th",)), ("\u0900", "\u097f", ("hi",)),
 )
+LINE_CHARS = 400  # a line's first characters say its language; a long entry is not read whole
 _WORD = r"[^\W\d_]+(?:'[^\W\d_]+)*(?:-[^\W\d_]+)*"
 
 
@@ -98,7 +99,18 @@ def question_language(text: str, configured: tuple[str, ...] = ("en",)) -> str |
         if by_script[0] == "ru" and "uk" in configured and "ru" not in configured:
             return "uk"
         return by_script[0]
-    words = words_of(text)
+    scores = _latin_scores(words_of(text), configured)
+    if not scores:
+        return configured[0] if len(configured) == 1 else None
+    # On a tie a marker language wins: markers are never English words, while English stop words are
+    # often German or Dutch ones too ("Was ist am 21. November passiert?": was, am / ist, passiert).
+    order = {code: i for i, code in enumerate(configured)}
+    return min(scores, key=lambda code: (-scores[code], code == "en", order.get(code, len(order)), code))
+
+
+def _latin_scores(words: set[str], configured: tuple[str, ...]) -> dict[str, int]:
+    """Each language's score for a text in Latin script: its marker words (two for a language not
+    configured), and English's stop words, unless a marker language holds as many of its markers."""
     scores: dict[str, int] = {}
     for code, markers in marker_sets().items():
         hits = len(words & markers)
@@ -112,12 +124,51 @@ def question_language(text: str, configured: tuple[str, ...] = ("en",)) -> str |
         # A language that holds as many of its markers as English holds stop words not shared with it wins.
         if own and not any(hits >= len(own - set(SHARED.get(code, "").split())) for code, hits in scores.items()):
             scores["en"] = len(own)
+    return scores
+
+
+# Every language of MARKERS, and English: a line is read as if each were configured (line_language).
+_EVERY = (*MARKERS, "en")
+
+
+def line_language(text: str) -> str | None:
+    """The language of a note's line (its first LINE_CHARS characters), for measuring the languages a
+    workspace is written in (index.languages): its script, else its small words with every language
+    counted as configured (one marker suffices: "Zieht am 1. November nach Dresden" is German); None
+    when nothing says, or when two marker languages tie ("de la": Spanish or French), so that what
+    two languages share is counted for neither. On LoCoMo's ten English conversations (6,000 turns)
+    no turn is read as another language (docs/recall.md, "The workspace's languages")."""
+    text = text[:LINE_CHARS]
+    by_script = scripts_of(text)
+    if by_script:
+        return question_language(text, ())
+    scores = _latin_scores(words_of(text), _EVERY)
     if not scores:
-        return configured[0] if len(configured) == 1 else None
-    # On a tie a marker language wins: markers are never English words, while English stop words are
-    # often German or Dutch ones too ("Was ist am 21. November passiert?": was, am / ist, passiert).
-    order = {code: i for i, code in enumerate(configured)}
-    return min(scores, key=lambda code: (-scores[code], code == "en", order.get(code, len(order)), code))
+        return None
+    best = max(scores.values())
+    top = [code for code, score in scores.items() if score == best]
+    if len(top) == 1:
+        return top[0]
+    markers = [code for code in top if code != "en"]
+    return markers[0] if len(markers) == 1 else None  # a marker language beats English on a tie
+
+
+# A language is one of the workspace's when at least this share of the entries whose language is told
+# (line_language) are written in it. Fitted on LoCoMo's conversations 0-4, benchmarks/languages.py's
+# notes in en, de, es, fr, pt and hnu's German workspace: the largest share of a language that is not
+# the notes' is 0.091 (English words in Portuguese lines), the smallest of one that is 0.174 (German in
+# a mostly English workspace); reported on the rest (docs/recall.md, "The workspace's languages").
+MIN_SHARE = 0.125
+
+
+def workspace_languages(configured: tuple[str, ...], counts: dict[str, int]) -> tuple[str, ...]:
+    """`configured` (`[time] languages`), then each language the workspace's notes are written in
+    (`counts`: entries per language, the index's), most entries first: read a question with as if
+    configured. An English workspace adds nothing, so an English question loads no other language."""
+    told = sum(counts.values())
+    measured = sorted((code for code, n in counts.items() if n >= MIN_SHARE * told and code not in configured),
+                      key=lambda code: (-counts[code], code))
+    return (*configured, *measured) if measured else configured
 
 
 def languages_of(text: str, configured: tuple[str, ...], every_configured: bool = False) -> list[str]:
