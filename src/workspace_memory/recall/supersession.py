@@ -15,39 +15,26 @@ old fact may be exactly what was true then.
 from __future__ import annotations
 
 import re
-from datetime import date
 
 from ..index.base import ChunkRow, Store
 
 SUPERSEDED_FACTOR = 0.6
 
 
-def superseded_among(store: Store, rows: dict[int, ChunkRow], question: str = "",
-                     today: date | None = None) -> dict[int, int]:
+def superseded_among(store: Store, rows: dict[int, ChunkRow], question: str = "") -> dict[int, int]:
     """For candidate world facts and opinions, {superseded chunk id: id of the entry that replaced it}.
 
     World facts: read from the store, which keeps the answer up to date at every sync
     (facts.supersession's rule), and for a question that asks about one slot, the slot alone
-    (slot_replaced), less those replaced by a fact that starts after `today`: on November 19, "Moves
-    to Madrid on December 15" has not yet replaced "Lives in Valencia". Opinions: a changed mind
-    among the candidates (changed_minds).
+    (slot_replaced). Opinions: a changed mind among the candidates (changed_minds).
     """
     replaced = store.superseded([cid for cid, row in rows.items() if row["kind"] == "world"])
     for old, new in slot_replaced(rows, question).items():
         replaced.setdefault(old, new)
-    if replaced and today is not None:
-        replaced = _not_ahead(store, rows, replaced, today.isoformat())
     for old, new in stale_core(store, rows, replaced).items():
         replaced.setdefault(old, new)
     replaced.update(changed_minds(rows))
     return replaced
-
-
-def _not_ahead(store: Store, rows: dict[int, ChunkRow], replaced: dict[int, int], today: str) -> dict[int, int]:
-    """`replaced` without the pairs whose newer fact starts after `today` (ISO): a plan, not yet true."""
-    newer = rows | store.rows([new for new in replaced.values() if new not in rows])
-    return {old: new for old, new in replaced.items()
-            if new not in newer or not (newer[new].get("t_start") or "") > today}
 
 
 def stale_core(store: Store, rows: dict[int, ChunkRow], replaced: dict[int, int]) -> dict[int, int]:
