@@ -71,6 +71,29 @@ def marker_sets() -> dict[str, frozenset[str]]:
     return _MARKER_SETS
 
 
+_ENGLISH: list[frozenset[str]] = []
+
+
+def _english_stopwords() -> frozenset[str]:
+    """lang/words/en.py's STOPWORDS, looked up once (a line's language is read for every entry indexed)."""
+    if not _ENGLISH:
+        from . import table
+
+        english = table("words", "en")
+        _ENGLISH.append(english.STOPWORDS if english is not None else frozenset())
+    return _ENGLISH[0]
+
+
+_SHARED_SETS: dict[str, frozenset[str]] = {}
+
+
+def _shared(code: str) -> frozenset[str]:
+    """SHARED[code] as a set, built on first use (a line's language is read for every entry indexed)."""
+    if code not in _SHARED_SETS:
+        _SHARED_SETS[code] = frozenset(SHARED.get(code, "").split())
+    return _SHARED_SETS[code]
+
+
 def words_of(text: str) -> set[str]:
     """The text's words, folded to lower case ("qu'est-ce", "parle-moi" stay one word, and so do their parts)."""
     found = set(re.findall(_WORD, text.casefold().replace("’", "'")))
@@ -85,8 +108,11 @@ def scripts_of(text: str) -> list[str]:
     found: list[str] = []
     if text.isascii():
         return found
+    rare = {ch for ch in text if ch >= "\u0370"}  # Latin letters with accents ("é", "ß") name no script here
+    if not rare:
+        return found
     for first, last, langs in SCRIPTS:
-        if any(first <= ch <= last for ch in text):
+        if any(first <= ch <= last for ch in rare):
             found += [lang for lang in langs if lang not in found]
     return found
 
@@ -118,12 +144,9 @@ def _latin_scores(words: set[str], configured: tuple[str, ...]) -> dict[str, int
         if hits >= (1 if code in configured else 2):
             scores[code] = hits
     if words:
-        from . import table
-
-        english = table("words", "en")
-        own = words & english.STOPWORDS if english is not None else set()
+        own = words & _english_stopwords()
         # A language that holds as many of its markers as English holds stop words not shared with it wins.
-        if own and not any(hits >= len(own - set(SHARED.get(code, "").split())) for code, hits in scores.items()):
+        if own and not any(hits >= len(own - _shared(code)) for code, hits in scores.items()):
             scores["en"] = len(own)
     return scores
 
