@@ -173,7 +173,8 @@ def m010_chunk_days(conn: sqlite3.Connection) -> None:
 def m011_file_languages(conn: sqlite3.Connection) -> None:
     """files.languages: how many of a file's entries each language is written in (index.rows.language_counts);
     their sum is kept in meta `languages` (writer.count_languages). Filled by the rebuild that ROWS_SCHEMA asks for."""
-    conn.execute("ALTER TABLE files ADD COLUMN languages TEXT")
+    if "languages" not in {row[1] for row in conn.execute("PRAGMA table_info(files)")}:  # run again: as it is
+        conn.execute("ALTER TABLE files ADD COLUMN languages TEXT")
 
 
 MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors, m003_fts_context, m004_superseded_by,
