@@ -136,6 +136,7 @@ MIXED_ES = {
 @pytest.mark.parametrize(("question", "needle"), [
     ("¿Cuándo es la mudanza de Lucía?", "Se muda a Madrid"),  # the noun finds the verb
     ("¿Mudanza de Lucía?", "Se muda a Madrid"),
+    ("¿Dónde vive Lucía?", "Vive en Valencia"),  # read as Spanish, about now: the move is ahead (in_effect)
 ])
 def test_a_spanish_question_in_a_spanish_workspace(tmp_path: Path, question: str, needle: str) -> None:
     root = notes_workspace(tmp_path / "ws", MIXED_ES, ("en",))
