@@ -2,14 +2,17 @@
 
     python benchmarks/openclaw.py [--conversations conv-26,conv-30,conv-41] [--k 25]
                                   [--systems memory-core,memory-core-2023,plugin] [--cli-rounds 5]
-                                  [--out benchmarks/out/openclaw.json]
+                                  [--questions N] [--out benchmarks/out/openclaw.json]
 
 Needs `make node` (Node 26 and openclaw 2026.9.6 in .node/) and ../shared/benchmarks/locomo/locomo10.json.
 Each LoCoMo conversation becomes one workspace exactly as benchmarks/locomo.py writes it (one daily log
 per session, one bullet per turn). For each system a throwaway OpenClaw home points its agent at that
 workspace, the system indexes it, and one `openclaw gateway run` (loopback, token auth) is started;
 every scorable question is then one `POST /tools/invoke memory_search {query, maxResults: K}`, the same
-call an agent makes, timed on the client. memory-core runs as shipped in its FTS mode
+call an agent makes, timed on the client. The systems run side by side: every system's gateway is up
+at once and each question is asked of each in turn (the order rotating question by question), so a
+change in the machine's load hits every system alike; each system after the first gets the ratio of
+its p50 to the first's and the median of the per-question ratios. memory-core runs as shipped in its FTS mode
 (`memory.search.provider: "none"`: its embeddings need a download or a key); the plugin runs the
 engine's defaults (hybrid, the offline multilingual model), installed as `memory openclaw install`
 sets it up (memory-core off).
@@ -48,7 +51,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -246,51 +249,94 @@ def stop(gw: subprocess.Popen) -> None:
         gw.kill()
 
 
-def run_system(system: str, samples: list[dict], k: int, tmp: Path) -> dict:
-    rows, latencies, firsts, rss, index_s, ready_s, cpu_s, floors = [], [], [], [], 0.0, [], 0.0, []
+def serve(system: str, sample: dict, tmp: Path, stack: ExitStack) -> dict:
+    """One system's home on one conversation, indexed, its gateway started and ready (stopped by `stack`)."""
+    root = tmp / system / sample["sample_id"]
+    where, files, _ = write_workspace(shifted(sample, system != "memory-core-2023"), root / "workspace")
+    home = Home(root, root / "workspace", system)
+    index_s = home.index()
+    log_path = root / "gateway.log"
+    log = stack.enter_context(log_path.open("w"))
+    gw = subprocess.Popen([str(NODE_BIN / "openclaw"), "gateway", "run", "--port", str(home.port), "--bind",
+                           "loopback", "--auth", "token", "--token", TOKEN], stdout=log, stderr=subprocess.STDOUT,
+                          env=home.env, cwd=root)
+    stack.callback(stop, gw)
+    ready_s = round(wait_ready(gw, log_path, home.port), 1)
+    return {"home": home, "gw": gw, "where": where, "files": files, "index_s": index_s, "ready_s": ready_s}
+
+
+def run_paired(systems: list[str], samples: list[dict], k: int, tmp: Path, gap: float = 0.1) -> list[dict]:
+    """Every system's gateway up at once, each question asked of each in turn (the order rotating
+    question by question), so a change in the machine's load hits every system alike; per system the
+    figures of the docstring, and per question the ratio of each system's time to the first system's.
+    `gap` seconds of rest before each call: a call starts when the one before it (of either system)
+    has finished its trailing work, not while it still runs."""
+    got = {s: {"rows": [], "lat": [], "firsts": [], "rss": [], "index_s": 0.0, "ready_s": [], "cpu_s": 0.0,
+               "floors": [], "calls": 0} for s in systems}
+    pair_ratios: dict[str, list[float]] = {s: [] for s in systems[1:]}
     for sample in samples:
-        root = tmp / system / sample["sample_id"]
-        where, files, _ = write_workspace(shifted(sample, system != "memory-core-2023"), root / "workspace")
-        home = Home(root, root / "workspace", system)
-        index_s += home.index()
-        log_path = root / "gateway.log"
-        log = log_path.open("w")
-        gw = subprocess.Popen([str(NODE_BIN / "openclaw"), "gateway", "run", "--port", str(home.port), "--bind",
-                               "loopback", "--auth", "token", "--token", TOKEN], stdout=log, stderr=subprocess.STDOUT,
-                              env=home.env, cwd=root)
-        try:
-            ready_s.append(round(wait_ready(gw, log_path, home.port), 1))
-            first, cpu_from = True, None
+        with ExitStack() as stack:
+            up = {s: serve(s, sample, tmp, stack) for s in systems}
+            for s in systems:
+                got[s]["index_s"] += up[s]["index_s"]
+                got[s]["ready_s"].append(up[s]["ready_s"])
+            cpu_from: dict[str, float] = {}
+            asked = 0
             for qa in sample["qa"]:
-                evidence = [where[d] for d in normalize_evidence(qa.get("evidence", [])) if d in where]
-                if not evidence:
+                if not any(normalize_evidence(qa.get("evidence", []))):
                     continue
-                if not first and cpu_from is None:  # CPU from the second call on: the gateway and its engine
-                    serving = [gw.pid, *descendants(gw.pid)]
-                    cpu_from = cpu_seconds(serving)
-                t0 = time.perf_counter()
-                details = home.invoke(qa["question"], k)
-                ms = (time.perf_counter() - t0) * 1000
-                (firsts if first else latencies).append(ms)
-                first = False
-                results = [r for r in details.get("results", []) if "startLine" in r]
-                rows.append({"category": CATEGORIES[qa["category"]], **score(results, evidence, files, k)})
-            if cpu_from is not None:
-                cpu_s += cpu_seconds(serving) - cpu_from
-            floors.append(home.floor(next(iter(files))))
-            engine = [p for p in descendants(gw.pid) if b"mcp" in Path(f"/proc/{p}/cmdline").read_bytes()]
-            rss.append({"gateway_kib": rss_kib(gw.pid), "engine_kib": sum(rss_kib(p) for p in engine)})
-        finally:
-            stop(gw)
-            log.close()
-    metrics = [m for m in rows[0] if m != "category"]
-    table = {m: round(statistics.mean(r[m] for r in rows), 3) for m in metrics}
-    lat = sorted(latencies)
-    return {"system": system, "questions": len(rows), **table,
-            "p50_ms": round(statistics.median(lat), 1), "p95_ms": round(lat[int(0.95 * (len(lat) - 1))], 1),
-            "cpu_ms_per_call": round(1000 * cpu_s / max(1, len(latencies)), 1),
-            "first_call_ms": [round(f) for f in firsts], "ready_s": ready_s, "index_s": round(index_s, 1), "rss": rss,
-            **{key: round(statistics.median(f[key] for f in floors), 1) for key in floors[0]}}
+                order = systems[asked % len(systems):] + systems[:asked % len(systems)]
+                times: dict[str, float] = {}
+                for s in order:
+                    evidence = [up[s]["where"][d] for d in normalize_evidence(qa.get("evidence", [])) if d in up[s]["where"]]
+                    if not evidence:
+                        continue
+                    if asked == 1 and s not in cpu_from:  # CPU from the second call on: the gateway and its engine
+                        cpu_from[s] = cpu_seconds([up[s]["gw"].pid, *descendants(up[s]["gw"].pid)])
+                    time.sleep(gap)  # what the previous call left running (a gateway's deferred work, GC) ends first
+                    t0 = time.perf_counter()
+                    details = up[s]["home"].invoke(qa["question"], k)
+                    ms = (time.perf_counter() - t0) * 1000
+                    (got[s]["firsts"] if asked == 0 else got[s]["lat"]).append(ms)
+                    if asked:
+                        times[s] = ms
+                        got[s]["calls"] += 1
+                    results = [r for r in details.get("results", []) if "startLine" in r]
+                    got[s]["rows"].append({"category": CATEGORIES[qa["category"]],
+                                           **score(results, evidence, up[s]["files"], k)})
+                if systems[0] in times:
+                    for s in systems[1:]:
+                        if s in times:
+                            pair_ratios[s].append(times[s] / times[systems[0]])
+                asked += 1
+            for s in systems:
+                gw = up[s]["gw"]
+                if s in cpu_from:
+                    got[s]["cpu_s"] += cpu_seconds([gw.pid, *descendants(gw.pid)]) - cpu_from[s]
+            for rnd in range(FLOOR_ROUNDS):  # the floors in turn too, one round of each system at a time
+                for s in systems[rnd % len(systems):] + systems[:rnd % len(systems)]:
+                    got[s]["floors"].append(up[s]["home"].floor(next(iter(up[s]["files"])), rounds=1))
+            for s in systems:
+                gw = up[s]["gw"]
+                engine = [p for p in descendants(gw.pid) if b"mcp" in Path(f"/proc/{p}/cmdline").read_bytes()]
+                got[s]["rss"].append({"gateway_kib": rss_kib(gw.pid), "engine_kib": sum(rss_kib(p) for p in engine)})
+    report = []
+    for s in systems:
+        g = got[s]
+        metrics = [m for m in g["rows"][0] if m != "category"]
+        lat = sorted(g["lat"])
+        row = {"system": s, "questions": len(g["rows"]),
+               **{m: round(statistics.mean(r[m] for r in g["rows"]), 3) for m in metrics},
+               "p50_ms": round(statistics.median(lat), 1), "p95_ms": round(lat[int(0.95 * (len(lat) - 1))], 1),
+               "cpu_ms_per_call": round(1000 * g["cpu_s"] / max(1, g["calls"]), 1),
+               "first_call_ms": [round(f) for f in g["firsts"]], "ready_s": g["ready_s"], "index_s": round(g["index_s"], 1),
+               "rss": g["rss"],
+               **{key: round(statistics.median(f[key] for f in g["floors"]), 1) for key in g["floors"][0]}}
+        if s in pair_ratios and pair_ratios[s]:
+            row[f"p50_ratio_to_{systems[0]}"] = round(row["p50_ms"] / report[0]["p50_ms"], 2)
+            row[f"median_pair_ratio_to_{systems[0]}"] = round(statistics.median(pair_ratios[s]), 2)
+        report.append(row)
+    return report
 
 
 def timed(home: Home, *args: str) -> tuple[float, float]:
@@ -333,6 +379,8 @@ def main() -> None:
     parser.add_argument("--systems", default="memory-core,memory-core-2023,plugin")
     parser.add_argument("--cli-rounds", type=int, default=5, help="rounds of the command-line timing (0: none)")
     parser.add_argument("--k", type=int, default=25)
+    parser.add_argument("--gap", type=float, default=0.1, help="seconds of rest before each call")
+    parser.add_argument("--questions", type=int, default=0, help="the first N scorable questions of each conversation (0: all)")
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--out", type=Path)
     args = parser.parse_args()
@@ -340,10 +388,13 @@ def main() -> None:
         raise SystemExit("run `make node` first (.node/bin/openclaw is missing)")
     wanted = args.conversations.split(",")
     samples = [s for s in json.loads(args.data.read_text()) if s["sample_id"] in wanted]
+    if args.questions:
+        for sample in samples:
+            sample["qa"] = [qa for qa in sample["qa"] if any(normalize_evidence(qa.get("evidence", [])))][:args.questions]
     tmp = Path(tempfile.mkdtemp(prefix="openclaw-bench-"))
     started = datetime.now(UTC)
     try:
-        report: list[dict] = [run_system(system, samples, args.k, tmp) for system in args.systems.split(",")]
+        report: list[dict] = run_paired(args.systems.split(","), samples, args.k, tmp, args.gap)
         if args.cli_rounds:
             report.append({"cli": cli_times(samples[0], tmp, args.cli_rounds), "conversation": samples[0]["sample_id"]})
     finally:

@@ -19,13 +19,13 @@ MISTAKES = [
     pytest.param(("recall", "x", "--bogus"), 2, id="unknown-option"),
     pytest.param(("--bogus", "status"), 2, id="unknown-global-option"),
     pytest.param(("frobnicate",), 2, id="unknown-command"),
-    pytest.param(("recall", "x", "--since", "banana"), 1, id="bad-since"),
-    pytest.param(("recall", "x", "--since", "30x"), 1, id="bad-since-unit"),
-    pytest.param(("recall", "x", "--since", "2025-02-30"), 1, id="since-not-a-day"),
-    pytest.param(("recall", "x", "--until", "soon"), 1, id="bad-until"),
+    pytest.param(("recall", "x", "--since", "banana"), 2, id="bad-since"),
+    pytest.param(("recall", "x", "--since", "30x"), 2, id="bad-since-unit"),
+    pytest.param(("recall", "x", "--since", "2025-02-30"), 2, id="since-not-a-day"),
+    pytest.param(("recall", "x", "--until", "soon"), 2, id="bad-until"),
     pytest.param(("recall", "x", "--since", "1d", "--until", "30d"), 1, id="since-after-until"),
-    pytest.param(("recall", "x", "--kind", "fish"), 1, id="bad-kind"),
-    pytest.param(("recall", "x", "--kind", "world,fish"), 1, id="bad-kind-in-list"),
+    pytest.param(("recall", "x", "--kind", "fish"), 2, id="bad-kind"),
+    pytest.param(("recall", "x", "--kind", "world,fish"), 2, id="bad-kind-in-list"),
     pytest.param(("recall", "x", "--entity", "Nobody-Known"), 1, id="unknown-entity"),
     pytest.param(("recall", "x", "--k", "0"), 2, id="k-zero"),
     pytest.param(("recall", "x", "--k", "-3"), 2, id="k-negative"),
@@ -34,14 +34,22 @@ MISTAKES = [
     pytest.param(("recall", "x", "--mode", "fuzzy"), 2, id="bad-mode"),
     pytest.param(("recall",), 2, id="recall-without-query"),
     pytest.param(("recall", "--batch", "/no/such/file.jsonl", "--json"), 2, id="missing-batch-file"),
-    pytest.param(("retain", "W @Peter: x", "--date", "2025-13-01"), 1, id="bad-date"),
-    pytest.param(("retain", "W @Peter: x", "--date", "tomorrow"), 1, id="date-not-iso"),
+    pytest.param(("retain", "W @Peter: x", "--date", "2025-13-01"), 2, id="bad-date"),
+    pytest.param(("retain", "W @Peter: x", "--date", "tomorrow"), 2, id="date-not-iso"),
     pytest.param(("retain", "w @Peter: x"), 1, id="bad-bullet"),
     pytest.param(("retain",), 2, id="retain-without-bullet"),
     pytest.param(("get",), 2, id="get-without-path"),
     pytest.param(("get", "../etc/passwd.md"), 1, id="get-outside"),
-    pytest.param(("get", "MEMORY.md", "--from", "0"), 1, id="get-from-zero"),
+    pytest.param(("get", "MEMORY.md", "--from", "0"), 2, id="get-from-zero"),
     pytest.param(("index", "extra-arg"), 2, id="extra-argument"),
+    # every bad option value is bad usage (exit 2), on every command that takes one (cli/option_values)
+    pytest.param(("get", "MEMORY.md", "--lines", "0"), 2, id="get-lines-zero"),
+    pytest.param(("export", "--since", "banana"), 2, id="export-bad-since"),
+    pytest.param(("reflect", "--since", "2025-02-30", "--dry-run"), 2, id="reflect-bad-since"),
+    pytest.param(("forget", "x", "--date", "12/12"), 2, id="forget-bad-date"),
+    pytest.param(("recall", "x", "--json", "--until", "+7x"), 2, id="bad-until-json"),
+    pytest.param(("status", "--now", "soon"), 2, id="bad-now-after-the-command"),
+    pytest.param(("--now", "soon", "entities"), 2, id="bad-now-before-the-command"),
 ]
 
 
@@ -56,8 +64,9 @@ def test_user_mistakes_give_one_line(shared_ws: Path, args: tuple[str, ...], cod
 
 @pytest.mark.parametrize("now", ["yesterday", "2025-13-01", "30/11/2025", "2025-11-30T25:00"])
 def test_bad_now(shared_ws: Path, now: str) -> None:
-    line = assert_one_line_error(*run_memory(shared_ws, "recall", "x", now=now))
-    assert "--now" in line
+    result = run_memory(shared_ws, "recall", "x", now=now)
+    line = assert_one_line_error(*result)
+    assert "--now" in line and result[0] == 2
 
 
 @pytest.mark.parametrize("command", [("recall", "x"), ("status",), ("index",), ("get", "MEMORY.md")])

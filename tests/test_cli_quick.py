@@ -17,6 +17,8 @@ import pytest
 from conftest import NOW, clean_env, memory_executable
 from workspace_memory.cli import quick
 from workspace_memory.cli.app import cli
+from workspace_memory.cli.option_types import Checked
+from workspace_memory.cli.option_values import RECALL_CHECKS
 from workspace_memory.recall.query import RecallRequest
 
 TAKEN = [
@@ -93,7 +95,9 @@ def test_the_option_table_is_recalls_click_declaration() -> None:
         assert options[name].is_flag and options[name].name == field and default(options[name]) is False
     for name, field in quick.TEXT.items():
         option = options[name]
-        assert option.type is click.STRING and not option.multiple and option.name == field
+        # a value that must be readable (--since, --until, --kind) is checked alike on both paths
+        checked = isinstance(option.type, Checked) and option.type.problem is RECALL_CHECKS.get(field)
+        assert (checked or option.type is click.STRING) and not option.multiple and option.name == field
         assert default(option) is None and defaults[field] is None
     for name, (field, low, high) in quick.NUMBERS.items():
         option = options[name]
@@ -148,11 +152,11 @@ def test_a_line_quick_takes_gives_clicks_request(shared_ws: Path, monkeypatch: p
                                                  args: list[str], where: str) -> None:
     environ = {}
     if where == "before":
-        args = ["--workspace", "W", "--now", "N", *args]
+        args = ["--workspace", "W", "--now", NOW, *args]
     elif where == "after":
-        args = [*args, "--now=N", "--workspace", "W"]
+        args = [*args, f"--now={NOW}", "--workspace", "W"]
     else:
-        environ = {"MEMORY_WORKSPACE": "W", "MEMORY_NOW": "N"}
+        environ = {"MEMORY_WORKSPACE": "W", "MEMORY_NOW": NOW}
     for var, value in environ.items():
         monkeypatch.setenv(var, value)
     for var in ("MEMORY_WORKSPACE", "MEMORY_NOW"):
@@ -162,7 +166,7 @@ def test_a_line_quick_takes_gives_clicks_request(shared_ws: Path, monkeypatch: p
     assert parsed is not None
     options, fields = parsed
     want_options, want = clicks_request(monkeypatch, shared_ws, args)
-    assert options == want_options == {"workspace": "W", "now": "N"}
+    assert options == want_options == {"workspace": "W", "now": NOW}
     assert RecallRequest(**fields) == want  # type: ignore[arg-type]
 
 
@@ -196,6 +200,8 @@ CLICK_PATH = "import sys; from workspace_memory.cli.app import main; main(sys.ar
     pytest.param(["recall", "x", "--json", "--workspace", "/no/such/workspace"], id="no-workspace"),
     pytest.param(["recall", "x", "--json", "--now", "not a time"], id="bad-now"),
     pytest.param(["recall", "x", "--json", "--k", "0"], id="deferred-usage-error"),
+    pytest.param(["recall", "x", "--json", "--until", "+7x"], id="bad-until"),
+    pytest.param(["recall", "x", "--json", "--kind", "world,fish"], id="bad-kind"),
 ])
 def test_the_console_script_prints_what_clicks_path_prints(shared_ws: Path, args: list[str]) -> None:
     """The same bytes on stdout and stderr and the same exit code, from the console script (which
@@ -212,3 +218,15 @@ def test_the_console_script_prints_what_clicks_path_prints(shared_ws: Path, args
         assert json.loads(quick_run.stdout)["query"] == args[1]
     else:
         assert len(quick_run.stderr.decode().strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("line", [
+    ["recall", "x", "--json", "--since", "banana"], ["recall", "x", "--json", "--until", "2025-02-30"],
+    ["recall", "x", "--json", "--kind", "fish"], ["--now", "soon", "recall", "x", "--json"],
+])
+def test_an_unreadable_option_value_is_clicks_to_refuse(line: list[str]) -> None:
+    """The quick path hands a value click would refuse to click (exit 2, click's line): it never
+    runs the recall to let the library refuse it (exit 1)."""
+    assert quick.parse(line, {}) is None
+    assert quick.parse(["recall", "x", "--json"], {"MEMORY_NOW": "soon"}) is None
+    assert quick.parse(["recall", "x", "--json", "--since", "+7d", "--kind", "world"], {}) is not None

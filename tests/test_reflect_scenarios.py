@@ -329,7 +329,7 @@ def test_cli_summary_json_opinions_and_errors(weeks: Path) -> None:
     assert set(op) >= {"statement", "entities", "confidence", "last_updated", "history", "evidence"}
     assert op["entities"] == ["Peter"] and all({"path", "line"} <= set(e) for e in op["evidence"])
     code, out, err = cli(weeks, "reflect", "--since", "soon")
-    assert code == 1 and out == "" and len(err.strip().splitlines()) == 1 and "--since" in err
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "--since" in err  # bad usage
 
 
 def test_cli_a_second_reflect_waits_then_exits_0(weeks: Path) -> None:

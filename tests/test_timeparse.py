@@ -122,7 +122,8 @@ def test_parse_since_rejects_with_one_line_message(value: str) -> None:
         ("in March 2024", D(2024, 3, 1), D(2024, 3, 31)),
         ("March 2024", D(2024, 3, 1), D(2024, 3, 31)),
         ("Feb 2024", D(2024, 2, 1), D(2024, 2, 29)),
-        ("in March", D(2025, 3, 1), D(2025, 3, 31)),
+        ("moved in March", D(2025, 3, 1), D(2025, 3, 31)),  # a past told: the March gone by
+        ("in March", D(2026, 3, 1), D(2026, 3, 31)),  # no past told: the nearest March (a plan, as often)
         ("in 2023", D(2023, 1, 1), D(2023, 12, 31)),
         ("during 2023", D(2023, 1, 1), D(2023, 12, 31)),
         ("Nov 27", D(2025, 11, 27), D(2025, 11, 27)),
@@ -201,7 +202,9 @@ def test_a_day_without_a_year_in_a_fact_is_the_nearest_one() -> None:
     assert resolve_stated_range("Nov 27", D(2025, 11, 26)) == DateRange(D(2025, 11, 27), D(2025, 11, 27))
     assert resolve_stated_range("back on Oct 30", D(2025, 11, 26)) == DateRange(D(2025, 10, 30), D(2025, 10, 30))
     assert resolve_stated_range("Nov 28 – Dec 2", D(2025, 11, 23)) == DateRange(D(2025, 11, 28), D(2025, 12, 2))
-    assert resolve_stated_range("in March", D(2025, 11, 26)) == DateRange(D(2025, 3, 1), D(2025, 3, 31))
+    assert resolve_stated_range("started in March", D(2025, 11, 26)) == DateRange(D(2025, 3, 1), D(2025, 3, 31))
+    assert resolve_stated_range("starts in March", D(2025, 11, 26)) == DateRange(D(2026, 3, 1), D(2026, 3, 31))
+    assert resolve_stated_range("in June", D(2025, 11, 26)) == DateRange(D(2025, 6, 1), D(2025, 6, 30))  # nearer
 
 
 def test_resolve_feb_29_looks_back_to_a_leap_year() -> None:

@@ -54,6 +54,46 @@ def test_watcher_sees_creates_modifies_renames_and_deletes(workspace: Path) -> N
     assert not watcher.running and watcher.settle() is False
 
 
+def test_a_marker_posted_as_a_request_arrives_is_the_one_its_search_waits_for(workspace: Path) -> None:
+    """The MCP server posts the marker when a tools/call line arrives (Watcher.post): the search's
+    settle() waits on that one, writes none of its own, and still sees every edit made before it."""
+    watcher = Watcher(Workspace.open(workspace))
+    watcher.start()
+    try:
+        settled(watcher)
+        sent = watcher._marker_sent
+        (workspace / "memory" / "2025-12-02.md").write_text("# 2025-12-02\n")
+        watcher.post()
+        assert settled(watcher).keys == {"memory/2025-12-02.md"}
+        assert watcher._marker_sent == sent + 1  # the posted marker was the settle's
+        # Two requests at once: the second finds the first's marker in flight, or already seen; either
+        # way each settle waits on a marker written after its request, and no third is written.
+        watcher.post()
+        watcher.post()
+        (workspace / "memory" / "2025-12-03.md").write_text("# 2025-12-03\n")
+        assert watcher.settle(timeout=5)
+        assert watcher._marker_sent == sent + 3
+        assert settled(watcher).keys == {"memory/2025-12-03.md"}
+    finally:
+        watcher.stop()
+
+
+def test_a_marker_still_in_flight_is_waited_for_before_another_is_written(workspace: Path) -> None:
+    """A marker whose event has not come (a settle that timed out) is never overtaken: its event
+    would read the newer number and release a settle before that settle's own event came."""
+    watcher = Watcher(Workspace.open(workspace))
+    watcher.start()
+    try:
+        settled(watcher)
+        with watcher._cond:
+            watcher._marker_sent += 1  # a marker whose event never comes
+        watcher.post()  # not written over it
+        assert watcher._posted is None
+        assert watcher.settle(timeout=0.3) is False  # the caller then scans everything
+    finally:
+        watcher.stop()
+
+
 def test_sync_limited_to_keys_matches_a_full_sync(indexed_workspace: Path) -> None:
     ws = Workspace.open(indexed_workspace)
     mem = Memory(ws)

@@ -35,6 +35,13 @@ class Following:
             self._watcher = watcher
         return self._watcher
 
+    def request_arrived(self) -> None:
+        """A long-lived server calls this as a request arrives: the file-event check its read does
+        first starts now, while the request is parsed and handed over (Watcher.post)."""
+        watcher = self._watcher
+        if watcher is not None:
+            watcher.post()
+
     def stop_watching(self) -> None:
         watcher, self._watcher = self._watcher, None
         if watcher is not None:

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 import click
 
 from .context import accept_global_options_after
+from .option_types import Checked
+from .option_values import now_problem
 from .process import guarded, one_blas_thread, say_error
 from .render import echo
 
@@ -75,7 +77,7 @@ class LazyGroup(click.Group):
              context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--workspace", envvar="MEMORY_WORKSPACE", metavar="DIR",
               help="Workspace folder [env MEMORY_WORKSPACE; default ~/.openclaw/workspace].")
-@click.option("--now", envvar="MEMORY_NOW", metavar="ISO",
+@click.option("--now", envvar="MEMORY_NOW", metavar="ISO", type=Checked("--now", now_problem),
               help="Fix 'now' for every time-relative behaviour, e.g. 2025-11-30 [env MEMORY_NOW].")
 @click.version_option(package_name="workspace-memory", prog_name="memory")
 @click.pass_context

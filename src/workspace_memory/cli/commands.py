@@ -11,6 +11,8 @@ from .. import secrecy
 from ..dates.parse import parse_day
 from ..errors import MemoryError_, UserError
 from .context import BulletArgsCommand, echo_json, memory_of
+from .option_types import Bounded, Checked
+from .option_values import RECALL_CHECKS, day_problem
 from .render import echo
 
 
@@ -96,6 +98,8 @@ def recall_options(command: Any) -> Any:
             kwargs["multiple"] = True
         elif param.kind == "int":
             kwargs["type"] = Bounded(param.name, param.low, param.high)
+        elif param.name in RECALL_CHECKS:  # --since/--until: unreadable is bad usage, as on the quick path
+            kwargs["type"] = Checked(param.option, RECALL_CHECKS[param.name])
         elif param.kind == "choice":
             kwargs["type"] = click.Choice(list(param.choices))
             kwargs["metavar"] = None
@@ -103,25 +107,6 @@ def recall_options(command: Any) -> Any:
             kwargs["default"], kwargs["show_default"] = param.default, True
         command = click.option(param.option, param.name, **kwargs)(command)
     return command
-
-
-class Bounded(click.IntRange):
-    """An integer option within bounds, refused in the words every shell uses (limits.out_of_range:
-    "k: 5,000; expected 1 to 1,000", as the MCP tools say it), exit 2 as a usage error."""
-
-    def __init__(self, argument: str, low: int | None, high: int | None) -> None:
-        super().__init__(low, high)
-        self.argument, self.low, self.high = argument, low, high
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        number = click.INT.convert(value, param, ctx)  # not a number: click's own message
-        if (self.low is not None and number < self.low) or (self.high is not None and number > self.high):
-            from ..limits import out_of_range
-
-            error = click.ClickException(out_of_range(self.argument, number, self.low, self.high))
-            error.exit_code = 2
-            raise error
-        return number
 
 
 @click.command()
@@ -183,8 +168,9 @@ def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:
 
 @click.command()
 @click.argument("path")
-@click.option("--from", "start", type=int, default=None, help="First line (1-based; default 1).")
-@click.option("--lines", type=int, default=None, help="How many lines (default 120, at most 12,000 chars).")
+@click.option("--from", "start", type=Bounded("--from", 1, None), default=None, help="First line (1-based; default 1).")
+@click.option("--lines", type=Bounded("--lines", 1, None), default=None,
+              help="How many lines (default 120, at most 12,000 chars).")
 @click.option("--json", "as_json", is_flag=True, help="Print the page as JSON.")
 @click.pass_context
 def get(ctx: click.Context, path: str, start: int | None, lines: int | None, as_json: bool) -> None:
@@ -200,7 +186,8 @@ def get(ctx: click.Context, path: str, start: int | None, lines: int | None, as_
 
 @click.command(cls=BulletArgsCommand)
 @click.argument("bullet")
-@click.option("--date", "day", metavar="YYYY-MM-DD", help="The day's log to write to (default: today).")
+@click.option("--date", "day", type=Checked("--date", day_problem), metavar="YYYY-MM-DD",
+              help="The day's log to write to (default: today).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 @click.pass_context
 def retain(ctx: click.Context, bullet: str, day: str | None, as_json: bool) -> None:

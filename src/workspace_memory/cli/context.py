@@ -6,6 +6,8 @@ from typing import Any
 
 import click
 
+from .option_types import Checked
+from .option_values import now_problem
 from .process import json_text
 
 
@@ -51,7 +53,9 @@ def _global_option(name: str) -> click.Option:
         if value is not None:
             ctx.find_root().obj[name] = value
 
-    return click.Option([f"--{name}"], hidden=True, expose_value=False, is_eager=True, callback=remember)
+    checked = Checked("--now", now_problem) if name == "now" else None  # as the group's own --now
+    return click.Option([f"--{name}"], hidden=True, expose_value=False, is_eager=True, callback=remember,
+                        type=checked)
 
 
 def accept_global_options_after(command: click.Command, names: tuple[str, ...] = ("workspace", "now")) -> None:

@@ -13,13 +13,16 @@ import click
 from ..dates.parse import parse_day
 from ..errors import UserError
 from .context import echo_json, memory_of
+from .option_types import Checked
+from .option_values import day_problem, time_problem
 from .render import echo
 
 
 @click.command()
 @click.argument("target", metavar="TEXT|CITATION")
 @click.option("--reason", metavar="R", help="Why it is no longer true (kept in the mark).")
-@click.option("--date", "day", metavar="YYYY-MM-DD", help="Since when it is no longer true (default: today).")
+@click.option("--date", "day", type=Checked("--date", day_problem), metavar="YYYY-MM-DD",
+              help="Since when it is no longer true (default: today).")
 @click.option("--undo", is_flag=True, help="Take the mark off a fact marked before.")
 @click.option("--purge", is_flag=True,
               help="TARGET is a text to remove for good (a secret): from the Markdown, the index and "
@@ -75,7 +78,7 @@ def _purge(mem, pattern: str, yes: bool, as_json: bool) -> None:  # api.Memory
 @click.command()
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "markdown-zip"]), default="jsonl", show_default=True,
               help="JSON lines, or a zip of Markdown daily logs plus facts.jsonl.")
-@click.option("--since", metavar="30d|2w|6m|1y|DATE",
+@click.option("--since", type=Checked("--since", time_problem), metavar="30d|2w|6m|1y|DATE",
               help="Only facts whose time (the range they state, else the day written) reaches then.")
 @click.option("-o", "--output", metavar="FILE", help="Write here (default: standard output; a zip needs a file).")
 @click.pass_context

@@ -7,8 +7,8 @@ script first tries this reader: it takes the plain cases of that one command and
 other command line to click, unchanged.
 
 It never decides a failure itself. Help, an unknown or repeated option, a value click would
-reject or convert (an out-of-range --k, a --mode not in the list, a value that starts with a
-dash), human output, --batch, a blank query without a filter, or an output stream that is not
+reject or convert (an out-of-range --k, a --mode not in the list, an unreadable --since, --until
+or --now (cli/option_values), a value that starts with a dash), human output, --batch, a blank query without a filter, or an output stream that is not
 UTF-8: for all of these it answers None and click parses the line, with click's own messages.
 A line it takes yields the same RecallRequest that click would build: the option table below
 is made from recall/params.py, as click's options are, and tests/test_cli_quick.py checks it
@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 
 from ..recall.params import PARAMS
+from .option_values import RECALL_CHECKS, now_problem
 
 COMMAND = "recall"
 GLOBAL_OPTIONS = {"--workspace": "workspace", "--now": "now"}  # with their environment variables:
@@ -83,6 +84,8 @@ def parse(args: Sequence[str], environ: Mapping[str, str]) -> Parsed | None:
     fields["query"] = query = query or ""
     if not query.strip() and not any(fields.get(f) for f in ("since", "until", "entity", "kind")):
         return None  # click's usage error
+    if options["now"] and now_problem("--now", options["now"]):
+        return None  # an unreadable --now or MEMORY_NOW: click's usage error, exit 2
     return options, fields
 
 
@@ -91,6 +94,8 @@ def _take(name: str, value: str, options: dict[str, str | None], fields: dict[st
     if name in GLOBAL_OPTIONS:
         options[GLOBAL_OPTIONS[name]] = value
     elif name in TEXT:
+        if TEXT[name] in RECALL_CHECKS and RECALL_CHECKS[TEXT[name]](name, value):
+            return False  # an unreadable --since/--until: click's usage error, exit 2
         fields[TEXT[name]] = value
     elif name in MULTIPLE:
         fields[MULTIPLE[name]] = (*fields.get(MULTIPLE[name], ()), value)  # type: ignore[misc]

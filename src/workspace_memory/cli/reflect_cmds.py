@@ -1,7 +1,8 @@
 """`memory reflect` and `memory opinions`: thin click commands over workspace_memory.reflect.
 
 Registered in cli/app.py with the other COMMANDS.
-Exit codes: 0 ok (also when another reflect is running: cron should not alarm), 1 error.
+Exit codes: 0 ok (also when another reflect is running: cron should not alarm), 1 error, 2 bad usage
+(an unreadable --since).
 """
 
 from __future__ import annotations
@@ -9,6 +10,8 @@ from __future__ import annotations
 import click
 
 from .context import echo_json, memory_of
+from .option_types import Checked
+from .option_values import time_problem
 from .render import echo
 
 
@@ -17,7 +20,7 @@ def _memory():  # api.Memory, imported lazily
 
 
 @click.command()
-@click.option("--since", default=None, metavar="7d|2w|6m|1y|DATE",
+@click.option("--since", default=None, type=Checked("--since", time_problem), metavar="7d|2w|6m|1y|DATE",
               help="Facts written since then count as new evidence (default 7d; a workspace's first reflect "
                    "takes every fact).")
 @click.option("--dry-run", is_flag=True, help="Compute everything, write nothing; list the files that would change.")

@@ -37,7 +37,7 @@ from datetime import date, datetime, timedelta
 
 from .. import lang as _lang
 from ..lang.identify import languages_of, marker_sets, scripts_of, words_of
-from .lean import Anchor, lean, line_lean
+from .lean import Anchor, lean, line_anchor
 from .parse import DateRange, TimeWindow, default_languages, find_all, find_phrase
 from .points import WEEKDAYS as _EN_WEEKDAYS
 
@@ -107,7 +107,7 @@ def extract_window(text: str, now: datetime, configured: tuple[str, ...], *,
         translated = translate(text, code)
         if translated is None:
             continue
-        base = Anchor.of(today, line_lean(text, (code,)) if fact else lean(text, (code,)))
+        base = line_anchor(today, text, (code,)) if fact else Anchor.of(today, lean(text, (code,)))
         found = find_phrase(translated.english, base, not fact, None)
         if found is None:
             continue
@@ -137,7 +137,7 @@ def named_in(text: str, written: date | None, date_order: str | None,
         translated = translate(text, code)
         if translated is None or translated.english == text:
             continue
-        base = Anchor.of(written, lambda code=code: line_lean(text, (code,)))
+        base = line_anchor(written, text, (code,))
         for f in find_all(translated.english, base, date_order):
             if f.span_start is None or f.span_end is None or (f.span_end - f.span_start).days >= MAX_NAMED_DAYS:
                 continue

@@ -4,17 +4,25 @@ One rule for questions and for notes: "Dec 4", "the 13th", "Friday", "am 4. Deze
 nearest such day to the day the text is read against (`Anchor`: now for a question, the day a file is
 named after for a line), ahead when the text looks ahead, back when a question asks in the past
 tense (`lean`, with each language's FUTURE and PAST words from lang/timewords). A line of notes
-leans ahead or to the nearest day, never back (`line_lean`). dates.points resolves the points by it.
+leans ahead or to the nearest day, never back (`line_lean`); a year-less month in it leans back only
+where the line tells of the past (`line_month_lean`: "Moved to Berlin in January", "Ist im Januar
+umgezogen"), else to the nearest such month: a line in the present tense states a plan as often as
+not ("Switches to Siemens in January", "Wechselt im Januar zu Siemens", "Se cambia en enero").
+dates.points resolves the points by it (`line_anchor` makes a line's).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import date
 
-# A year-less month in a text that looks neither way is ahead only when it is the coming month or the
-# one after ("bring it back in December", on Nov 18); further off, the one gone by ("moved in March").
+# A year-less month in a question that looks neither way is ahead only when it is the coming month or
+# the one after ("anything in December?", on Nov 18); further off, the one gone by.
 MONTHS_AHEAD = 2
+# In a line of notes that tells of no past, the nearest such month: ahead up to half a year ("Switches
+# to Siemens in January", written in October). Not fitted: the nearest, as for a day.
+MONTHS_NEAREST = 6
 
 
 class Anchor(date):
@@ -28,15 +36,17 @@ class Anchor(date):
     the coming one only within MONTHS_AHEAD ("bring it back in December", written on Nov 18).
     """
 
-    __slots__ = ("_lean",)
+    __slots__ = ("_lean", "_month_lean", "months_ahead")
 
     @classmethod
-    def of(cls, day: date, lean: int | Callable[[], int] = 0) -> Anchor:
+    def of(cls, day: date, lean: int | Callable[[], int] = 0, month_lean: int | Callable[[], int] | None = None,
+           months_ahead: int = MONTHS_AHEAD) -> Anchor:
         """`lean` may be a function that gives it: read on first use. Most lines that pass the
         grammar's gate hold no phrase that needs it (a digit of "O(c=0.8)" or of a ticket number),
-        and reading a line's lean costs a pass over each language's FUTURE and PAST words."""
+        and reading a line's lean costs a pass over each language's FUTURE and PAST words.
+        `month_lean` (default: `lean`) and `months_ahead` are a year-less month's (line_anchor)."""
         made = cls(day.year, day.month, day.day)
-        made._lean = lean
+        made._lean, made._month_lean, made.months_ahead = lean, month_lean, months_ahead
         return made
 
     @property
@@ -46,6 +56,26 @@ class Anchor(date):
         if not isinstance(value, int):
             value = self._lean = value()
         return value
+
+    @property
+    def month_lean(self) -> int:
+        value = self._month_lean
+        if value is None:
+            return self.lean
+        if not isinstance(value, int):
+            value = self._month_lean = value()
+        return value
+
+
+def line_anchor(day: date, text: str, codes: tuple[str, ...] = ("en",)) -> Anchor:
+    """The Anchor a line of notes (or a Retain fact) written on `day` is read against: days lean
+    by `line_lean`, a year-less month by `line_month_lean`, to the nearest within MONTHS_NEAREST."""
+    return Anchor.of(day, lambda: line_lean(text, codes), lambda: line_month_lean(text, codes), MONTHS_NEAREST)
+
+
+def month_lean_of(base: date) -> tuple[int, int]:
+    """(lean, months ahead) for a year-less month read against `base`; a plain date leans back."""
+    return getattr(base, "month_lean", -1), getattr(base, "months_ahead", MONTHS_AHEAD)
 
 
 def lean_of(base: date) -> int:
@@ -89,6 +119,29 @@ def line_lean(text: str, codes: tuple[str, ...] = ("en",)) -> int:
     deep-dive", "bought tickets for Dec 13"), and the nearest day is the past one for events told
     after the fact."""
     return max(lean(text, codes), 0)
+
+
+def line_month_lean(text: str, codes: tuple[str, ...] = ("en",)) -> int:
+    """How a year-less month in a line of notes leans: +1 when the line looks ahead, -1 when it tells
+    of the past (a PAST word, or a past form of its language: each table's NARRATED patterns, "moved",
+    "ist ... umgezogen", "se mudó", "a quitté"), else 0 (the nearest such month)."""
+    ahead = lean(text, codes)
+    if ahead:
+        return ahead
+    return -1 if any(p.search(text) for code in codes for p in _narrated(code)) else 0
+
+
+_NARRATED: dict[str, tuple[re.Pattern[str], ...]] = {}
+
+
+def _narrated(code: str) -> tuple[re.Pattern[str], ...]:
+    """A language's NARRATED patterns (lang/timewords), compiled once (none: the rule is neutral)."""
+    if code not in _NARRATED:
+        from .. import lang
+
+        table = lang.table("timewords", code)
+        _NARRATED[code] = tuple(re.compile(p) for p in getattr(table, "NARRATED", ()))
+    return _NARRATED[code]
 
 
 def _holds(low: str, word: str, cjk: bool) -> bool:

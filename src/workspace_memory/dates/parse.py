@@ -46,7 +46,7 @@ from datetime import date, datetime, timedelta
 from ..errors import UserError
 from ..values import Value
 from . import weekdays_placed
-from .lean import Anchor, lean, line_lean
+from .lean import Anchor, lean, line_anchor
 from .points import (
     MONTHS,
     NUMBER_WORDS,
@@ -491,11 +491,7 @@ def _find(text: str, base: date | None, query: bool, date_order: str | None) -> 
                 return found
             others = [g for c in candidates if c[1] >= found.end or c[3] <= found.start
                       if (g := _resolved(c)) is not None]
-            named = weekdays_placed.date_beside(text, found, weekday, others)
-            day = weekdays_placed.numbered(text, found, weekday) if named is None else None
-            if day is not None:
-                found.span_start = found.span_end = day
-            return named or found
+            return weekdays_placed.settled(text, found, weekday, others)
     return None
 
 
@@ -540,7 +536,7 @@ def resolve_stated_range(text: str, written: date | None, date_order: str | None
     """
     if not isinstance(text, str):
         return None
-    found = _find(text, Anchor.of(written, lambda: line_lean(text)) if written is not None else None, False, date_order)
+    found = _find(text, line_anchor(written, text) if written is not None else None, False, date_order)
     return DateRange(found.span_start, found.span_end) if found else None
 
 
@@ -552,15 +548,15 @@ def named_times(text: str, written: date | None, date_order: str | None = None) 
     a habit ("every Sunday") names no day. Without a day written, only dates with a year count."""
     if not isinstance(text, str) or not _precheck(text):
         return []
-    base = Anchor.of(written, lambda: line_lean(text)) if written is not None else None
+    base = line_anchor(written, text) if written is not None else None
     out: list[DateRange] = []
     for f in find_all(text, base, date_order):
         if f.span_start is None or f.span_end is None:
             continue
         if f.span_start != f.span_end and _moved(text, f):
             out += [DateRange(f.span_start, f.span_start), DateRange(f.span_end, f.span_end)]
-        elif (f.span_end - f.span_start).days < MAX_NAMED_DAYS:
-            out.append(DateRange(f.span_start, f.span_end))
+        elif (f.span_end - f.span_start).days < MAX_NAMED_DAYS and DateRange(f.span_start, f.span_end) not in out:
+            out.append(DateRange(f.span_start, f.span_end))  # once: a weekday beside its date names it too
     return out
 
 

@@ -14,7 +14,7 @@ import os
 import re
 from datetime import date, timedelta
 
-from .lean import MONTHS_AHEAD, lean_of, leaning
+from .lean import leaning, month_lean_of
 
 TWO_DIGIT_YEAR_SPAN = 10  # "1/5/24" said in 2025 is 2024; "11/22/63" is no date
 _ONE = timedelta(days=1)
@@ -478,12 +478,12 @@ def _partial_span(kind: str, value: tuple, base: date | None) -> Span | None:
     if year is None:
         if base is None:
             return None
-        lean = lean_of(base)
+        lean, months_ahead = month_lean_of(base)
         ahead = base.year if month >= base.month else base.year + 1
         back = base.year if month <= base.month else base.year - 1
-        if lean == 0:  # the coming month or the one after ("in December", on Nov 18); else the one gone by
+        if lean == 0:  # a coming month up to months_ahead ("in December", on Nov 18); else the one gone by
             gap_ahead = (ahead - base.year) * 12 + month - base.month
-            year = ahead if 0 < gap_ahead <= MONTHS_AHEAD else back
+            year = ahead if 0 < gap_ahead <= months_ahead else back
         else:
             year = ahead if lean > 0 else back
     return _month_span(year, month)

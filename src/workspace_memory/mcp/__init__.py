@@ -47,7 +47,7 @@ def serve(mem, http: str | None = None) -> None:  # api.Memory
     threading.Thread(target=_follow_sessions, args=(mem, lock, stop), daemon=True).start()
     try:
         if http is None:
-            _run_stdio(server)
+            _run_stdio(server, mem.request_arrived)
         else:
             serve_http(server, host, port, token)
     finally:
@@ -55,13 +55,13 @@ def serve(mem, http: str | None = None) -> None:  # api.Memory
         mem.stop_watching()
 
 
-def _run_stdio(server) -> None:  # MCPServer
+def _run_stdio(server, on_call) -> None:  # MCPServer
     """Stdio through stdio.py: spec-exact JSON-RPC framing, read and written by the event loop."""
     import anyio
 
     from .stdio import serve_stdio
 
-    anyio.run(serve_stdio, server)
+    anyio.run(serve_stdio, server, on_call)
 
 
 def _follow_sessions(mem, lock: threading.Lock, stop: threading.Event) -> None:  # api.Memory

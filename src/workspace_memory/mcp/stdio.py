@@ -25,7 +25,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from ..limits import MAX_REQUEST_BYTES
@@ -182,8 +182,9 @@ def claimed_stdio() -> Any:
                 os.close(fd)
 
 
-async def serve_stdio(server: Any) -> None:  # mcp.server.mcpserver.MCPServer
-    """Run `server` over stdin/stdout: judged lines in, the session's replies out."""
+async def serve_stdio(server: Any, on_call: Callable[[], None] | None = None) -> None:  # MCPServer
+    """Run `server` over stdin/stdout: judged lines in, the session's replies out. `on_call()` runs
+    as each tools/call line arrives, before the SDK parses it (api.Memory.request_arrived)."""
     import anyio
     import mcp_types as types
     from mcp.shared._context_streams import create_context_streams
@@ -201,6 +202,8 @@ async def serve_stdio(server: Any) -> None:  # mcp.server.mcpserver.MCPServer
                     if error is not None:
                         await writer.write(json.dumps(error) + "\n")
                     elif message is not None:
+                        if on_call is not None and message.get("method") == "tools/call":
+                            on_call()
                         try:
                             parsed = types.jsonrpc_message_adapter.validate_python(message, by_name=False)
                         except ValueError:  # well-formed JSON-RPC the SDK's models still refuse

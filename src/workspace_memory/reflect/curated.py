@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..dates.absolute import with_dates
 from ..facts.model import EntityInfo, Fact, entity_info, strip_entity_prefix
 from ..facts.supersession import why
 from ..facts.textmatch import cluster
@@ -41,7 +42,8 @@ def fact_bullets(facts: list[Fact], page: str, superseded: dict[int, int], by_id
                  names: tuple[str, ...], merge: bool = True) -> list[str]:
     """One bullet per fact (or per group of near-duplicates), newest first, with source links.
 
-    `names` are stripped from the start of each text ("Peter: Lives in ..." -> "Lives in ...").
+    `names` are stripped from the start of each text ("Peter: Lives in ..." -> "Lives in ..."), and a
+    relative day phrase gets its day beside it, as the page is read on later days (dates.absolute).
     """
     ordered = newest_first(facts)
     texts = [strip_entity_prefix(f.content, names) for f in ordered]
@@ -53,7 +55,7 @@ def fact_bullets(facts: list[Fact], page: str, superseded: dict[int, int], by_id
     lines = []
     for group in groups:
         head = ordered[group[0]]
-        text = one_line(texts[group[0]])
+        text = one_line(with_dates(texts[group[0]], head.day))  # "moves tomorrow (2026-10-16)"
         if head.kind == "opinion" and head.confidence is not None:
             text += f" (c={head.confidence:.2f})"
         links = [relative_link(page, ordered[i].path, ordered[i].line) for i in group]

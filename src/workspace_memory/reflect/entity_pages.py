@@ -3,7 +3,10 @@
 The region (`reflect:begin entity`) holds:
 - Summary: up to SUMMARY_ITEMS current statements, newest first and, on the same day, most
   confident first (opinions carry their confidence; other facts count as 0.5). Superseded
-  facts never lead; a fact that replaced an older one says what it replaced.
+  facts never lead; a fact that replaced an older one says what it replaced. A relative day
+  phrase a fact was written with keeps its words and gets its day beside it, in the Summary
+  and the Facts alike ("Moves to Hamburg tomorrow (2026-10-16)": dates.absolute); the daily
+  log keeps the words alone.
   (With a model configured, a model-written summary may stand here instead; see `model`.)
 - Facts: every fact that mentions the entity, grouped by kind, newest first, near-duplicates
   merged, superseded facts and facts no longer true struck through, each with its source link.
@@ -17,6 +20,7 @@ changes only when the region's content changed, so a run with nothing new writes
 
 from __future__ import annotations
 
+from ..dates.absolute import with_dates
 from ..facts.model import EntityInfo, Fact, strip_entity_prefix
 from .curated import fact_bullets
 from .opinions import Opinion
@@ -50,11 +54,11 @@ def summary_lines(entity: EntityInfo, facts: list[Fact], opinions: list[Opinion]
     for fact in facts:
         if fact.kind == "opinion" or fact.id in superseded or not fact.valid:
             continue
-        text = one_line(strip_entity_prefix(fact.content, names), 160)
+        text = one_line(with_dates(strip_entity_prefix(fact.content, names), fact.day), 160)
         line = f"- {text} — {fact.kind}, {fact.day_s or 'undated'} · {relative_link(page, fact.path, fact.line)}"
         olds = sorted(replaced.get(fact.id, []), key=lambda f: f.order)
         if olds:
-            gone = "; ".join(one_line(strip_entity_prefix(o.content, names), 80) for o in olds)
+            gone = "; ".join(one_line(with_dates(strip_entity_prefix(o.content, names), o.day), 80) for o in olds)
             line += f" (replaces: ~~{gone}~~)"
         items.append((fact.day_s, 0.5, f"1{fact.path}:{fact.line:08d}", line))
     items.sort(key=lambda it: it[2])  # tie-break first; the stable sort below keeps it within equals

@@ -95,6 +95,7 @@ class Watcher:
         self._marker_fd: int | None = None
         self._marker_sent = 0
         self._marker_seen = 0
+        self._posted: int | None = None  # a marker post() wrote for the next settle()
         self._settle_lock = threading.Lock()
         self._observer = None
 
@@ -227,24 +228,60 @@ class Watcher:
                 self._cond.wait(max(wake, 0.01))
         return self.take()
 
-    def settle(self, timeout: float = SETTLE_TIMEOUT) -> bool:
-        """Wait until every file event that happened before this call has been collected.
+    def post(self) -> None:
+        """Write a marker now, for the next `settle()` to wait on instead of writing its own.
 
-        Writes a new number to the marker file and waits for the observer to report that write:
-        events arrive in order, so everything before it has been seen. False on timeout (or when
-        the watcher is not running); the caller should then scan everything.
+        A server calls this the moment a request arrives (mcp/stdio.py): the marker's event then
+        travels through the observer's threads while the request is parsed and handed to a worker,
+        and the search's settle() finds it seen, or nearly. Only when no marker is in flight: one
+        written before this request cannot stand for it (and a second would make the first's event
+        read the newer number), so then the posted marker is dropped and settle() writes its own.
+        """
+        if self._marker_fd is None or not self.running:
+            return
+        with self._cond:
+            if self._marker_seen < self._marker_sent:
+                self._posted = None
+                return
+            self._marker_sent += 1
+            target = self._posted = self._marker_sent
+        try:
+            os.pwrite(self._marker_fd, f"{target:020d}".encode(), 0)
+        except OSError:
+            with self._cond:
+                self._posted = None
+
+    def settle(self, timeout: float = SETTLE_TIMEOUT) -> bool:
+        """Wait until every file event that happened before this call (or before the `post()` that
+        announced it) has been collected.
+
+        Writes a new number to the marker file (or takes the one `post()` wrote) and waits for the
+        observer to report that write: events arrive in order, so everything before it has been
+        seen. False on timeout (or when the watcher is not running); the caller should then scan
+        everything.
         """
         if self._marker_fd is None or not self.running:
             return False
+        end = time.monotonic() + timeout
         with self._settle_lock:  # one marker in flight: a late event of one marker never releases another
             with self._cond:
-                self._marker_sent += 1
-                target = self._marker_sent
-            try:
-                os.pwrite(self._marker_fd, f"{target:020d}".encode(), 0)
-            except OSError:
-                return False
-            end = time.monotonic() + timeout
+                target, self._posted = self._posted, None
+                if target is None:
+                    while self._marker_seen < self._marker_sent:  # one still in flight (a settle that timed out)
+                        left = end - time.monotonic()
+                        if left <= 0:
+                            return False
+                        self._cond.wait(left)
+                    self._marker_sent += 1
+                    target = self._marker_sent
+                    write = True
+                else:
+                    write = False
+            if write:
+                try:
+                    os.pwrite(self._marker_fd, f"{target:020d}".encode(), 0)
+                except OSError:
+                    return False
             with self._cond:
                 while self._marker_seen < target:
                     left = end - time.monotonic()

@@ -15,6 +15,9 @@ each piece came from, so that a phrase found in the English is a phrase of the o
 - `NUMBERS` (number words -> int) and `UNITS` (-> "day" | "week" | "month" | "year").
 - `FUTURE` and `PAST`: words or short phrases that make a question or a line look ahead or back
   (dates.lean.lean: the direction a year-less date leans).
+- `NARRATED`: regular expressions over a line as written that show it tells of the past ("moved",
+  "ist ... umgezogen", "se mudó", "a quitté"): a year-less month in such a line is the one gone by,
+  in any other the nearest (dates.lean.line_month_lean).
 - `NOW`: words that mean "now" (never a window).
 
 A language without a module has no words here: its questions go to dateparser when `[time] languages`

@@ -33,6 +33,8 @@ REWRITES = (
     (r"\bzwischen\s+(?:dem\s+)?(\d{1,2})\.?\s+und\s+(?:dem\s+)?(\d{1,2})\.", "from {1} to {2}"),
     (r"\bum\s+den\s+(\d{1,2})\.(?!\s*(?:\d|{MONTH}\b))", "around the {1:th} ;"),
     (r"\b(?:am|den|dem|zum)\s+(\d{1,2})\.(?!\s*(?:\d|{MONTH}\b|bis\b|und\b))", "on the {1:th} ;"),
+    # "Montag, den 23. November": the article of a date in a letter's style is no word of the phrase
+    (r"\b(?:den|dem)\s+(?=\d{1,2}\.\s*{MONTH}\b)", ""),
     (r"(\d{1,2})\.(?=\s*(?:{MONTH}\b|bis\b|und\b|[-–]))", "{1}"),
     (r"\b{WEEKDAY}(?:abend|morgen|nachmittag|vormittag|mittag)\b", "{1:weekday}"),
 )
@@ -40,4 +42,12 @@ FUTURE = ("gebucht", "reserviert", "wird", "werde", "wirst", "werden", "geplant"
           "nächste", "nächsten", "nächstes", "kommende", "kommenden", "morgen", "vorhaben")
 PAST = ("war", "waren", "hatte", "hatten", "gemacht", "passiert", "passierte", "gewesen", "letzte", "letzten",
         "letztes", "gestern", "habe", "haben", "hast")
+# A past told in a line of notes (dates.lean.line_month_lean: "Ist im Januar umgezogen" is the January
+# gone by, "Wechselt im Januar zu Siemens" the coming one): a perfect (an auxiliary, then a participle,
+# lower-case as a participle is and a noun is not) or a common preterite.
+NARRATED = (
+    r"\b(?:[Hh]at|[Hh]atte|[Hh]aben|[Hh]abe|[Hh]ast|[Ii]st|[Ss]ind|[Bb]in|[Ww]ar|[Ww]aren)\b.*"
+    r"\b(?:[a-zäöü]*ge[a-zäöüß]{3,}(?:t|en)|(?:ver|be|er|ent|zer)[a-zäöüß]{3,}(?:t|en)|[a-zäöü]{3,}iert)\b",
+    r"(?i)\b(?:zog|zogen|kam|kamen|ging|gingen|fing|begann|wechselte|wechselten|kündigte|heiratete)\b",
+)
 NOW = frozenset({"jetzt", "gerade", "momentan"})

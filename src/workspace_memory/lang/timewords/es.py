@@ -48,4 +48,10 @@ FUTURE = ("reservé", "reservado", "reserva", "será", "estará", "estarán", "v
           "habrá")
 PAST = ("pasó", "hice", "hizo", "hicimos", "fue", "fueron", "fuimos", "estuvo", "estuve", "era", "había", "ayer",
         "pasado", "pasada", "hace")
+# A past told in a line of notes (dates.lean.line_month_lean: "Se mudó en enero" is the January gone
+# by, "Se cambia a Siemens en enero" the coming one): a preterite or a perfect.
+NARRATED = (
+    r"(?i)\b[a-záéíóúñ]{2,}(?:ó|aron|ieron)\b",
+    r"(?i)\b(?:he|ha|has|hemos|han|había|habían)\s+[a-záéíóúñ]+(?:ado|ido)\b",
+)
 NOW = frozenset({"ahora", "actualmente"})

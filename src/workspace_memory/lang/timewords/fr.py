@@ -42,4 +42,10 @@ FUTURE = ("réservé", "réservation", "sera", "serai", "seront", "va", "vais", 
           "prochaine", "qu'il y a", "qu'y a-t-il", "demain", "aura", "viendra", "viendront")
 PAST = ("s'est", "passé", "fait", "était", "étais", "ai", "avons", "as", "hier", "dernier", "dernière", "eu",
         "été", "fut")
+# A past told in a line of notes (dates.lean.line_month_lean: "A quitté Paris en janvier" is the January
+# gone by, "Passe chez Siemens en janvier" the coming one): a passé composé (an auxiliary, a participle).
+NARRATED = (
+    r"(?i)\b(?:ai|as|a|avons|avez|ont|avait|avaient|suis|es|est|sommes|êtes|sont|était|étaient)\s+"
+    r"(?:(?:déjà|bien|enfin)\s+)?(?!lieu\b)[a-zàâçéèêëîïôûùüÿœ]{2,}(?:é|ée|és|ées|i|is|ie|u|ue|us|it)\b",
+)
 NOW = frozenset({"maintenant", "actuellement"})

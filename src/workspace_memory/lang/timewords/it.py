@@ -12,6 +12,7 @@ UNITS = {"giorno": "day", "giorni": "day", "settimana": "week", "settimane": "we
 WORDS = {"ieri": "yesterday", "oggi": "today", "domani": "tomorrow", "dal": "since", "fino": "until",
          "durante": "during", "settimana": "week"}
 REWRITES = (
+    (r"\b(?:a|ad|in|nel\s+mese\s+di)\s+({MONTH})\b(?!\s*\d)", "in {1:month}"),  # "a gennaio": a month
     (r"\b(?:ogni|tutte\s+le|tutti\s+i|la|il)\s+{WEEKDAY}\b(?!\s+\d)(?!\s+(?:scors[ao]|prossim[ao]))", ""),  # habits
     (r"\bl'altro\s+ieri\b", "2 days ago"), (r"\bstamattina\b", "this morning"),
     (r"\b{N}\s+{UNIT}\s+fa\b", "{1:num} {2:unit}s ago"),
@@ -34,4 +35,10 @@ FUTURE = ("sarà", "saranno", "previsto", "prevista", "prossimo", "prossima", "d
           "faremo", "vado", "andiamo")
 PAST = ("è successo", "successo", "fatto", "era", "erano", "stato", "stata", "ieri", "scorso", "scorsa", "fa",
         "ho", "abbiamo")
+# A past told in a line of notes (dates.lean.line_month_lean: "Si è trasferito a gennaio" is the January
+# gone by, "Passa a Siemens a gennaio" the coming one): a passato prossimo (an auxiliary, a participle).
+NARRATED = (
+    r"(?i)\b(?:ho|hai|ha|abbiamo|avete|hanno|sono|sei|è|siamo|siete|era|erano|aveva)\s+(?:già\s+)?"
+    r"[a-zàèéìòù]{2,}(?:ato|ata|ati|ate|ito|ita|iti|ite|uto|uta|uti|ute)\b",
+)
 NOW = frozenset({"ora", "adesso"})

@@ -23,4 +23,10 @@ REWRITES = (
 FUTURE = ("zal", "zullen", "gaat", "gaan", "ga", "gepland", "volgende", "volgend", "komende", "morgen")
 PAST = ("was", "waren", "gebeurde", "gebeurd", "gedaan", "deed", "deden", "gisteren", "vorige", "afgelopen",
         "geleden")
+# A past told in a line of notes (dates.lean.line_month_lean: "Is in januari verhuisd" is the January
+# gone by, "Stapt in januari over naar Siemens" the coming one): a perfect (an auxiliary, a participle).
+NARRATED = (
+    r"(?i)\b(?:is|zijn|ben|bent|heeft|hebben|heb|hebt|had|hadden|was|waren)\b.*"
+    r"\b(?:ge[a-z]{3,}|(?:ver|be|ont|her)[a-z]{3,})(?:d|t|en)\b",
+)
 NOW = frozenset({"nu"})

@@ -13,6 +13,7 @@ UNITS = {"dia": "day", "dias": "day", "semana": "week", "semanas": "week", "mês
 WORDS = {"ontem": "yesterday", "hoje": "today", "amanhã": "tomorrow", "anteontem": "2 days ago",
          "desde": "since", "até": "until", "durante": "during", "semana": "week"}
 REWRITES = (
+    (r"\b(?:em|no\s+mês\s+de)\s+({MONTH})\b(?!\s*(?:de\s+)?\d)", "in {1:month}"),  # "em janeiro": a month
     (r"\b(?:todos\s+os|todas\s+as|aos|às|cada)\s+{WEEKDAY}s?(?:-feiras?)?\b", ""),  # habits
     (r"\besta\s+manhã\b", "this morning"),
     (r"\bh[áa]\s+{N}\s+{UNIT}\b", "{1:num} {2:unit}s ago"),
@@ -34,4 +35,9 @@ FUTURE = ("vai", "vou", "vamos", "vão", "será", "estará", "planejado", "plane
           "próxima", "que vem", "amanhã")
 PAST = ("foi", "fui", "fomos", "fiz", "fez", "fizemos", "aconteceu", "estava", "esteve", "ontem", "passado",
         "passada")
+# A past told in a line of notes (dates.lean.line_month_lean: "Mudou-se em janeiro" is the January gone
+# by, "Muda para a Siemens em janeiro" the coming one): a preterite.
+NARRATED = (
+    r"(?i)\b(?!estou\b)[a-záéíóúâêôãõç]{3,}(?:ou|ei|aram|eram|iram|iu)\b",
+)
 NOW = frozenset({"agora", "atualmente"})
