@@ -62,6 +62,7 @@ def reflect_jobs(oc: OpenClaw) -> list[dict[str, Any]]:
 
 # What the gateway logs when the jobs may have changed: the plugin's reconcile, a config reload.
 JOB_EVENT = re.compile(r"\[(plugins|reload)\] ")
+DREAMING_RELOADED = re.compile(r"\[reload\] config hot reload applied \(plugins\.entries\.workspace-memory\.config\.dreaming")
 
 
 def until(what: str, check: Callable[[], Any], oc: OpenClaw, seconds: float = 180,
@@ -136,8 +137,9 @@ def test_start_keeps_one_reflect_job_and_no_dreaming_job(gateway: Gateway) -> No
     # memory-core reads its dreaming switch from the slot owner's entry: the plugin turned it off there
     entry = json.loads(oc.config.read_text(encoding="utf-8"))["plugins"]["entries"]["workspace-memory"]
     assert entry["config"]["dreaming"] == {"enabled": False}
-    # stable: another reconcile (here a restart of nothing) changes nothing
-    time.sleep(3)
+    # stable: the reload that the plugin's own dreaming write causes (its services restarted, another
+    # reconcile) changes nothing; waited for in the gateway's log (at most 30 s), then checked
+    wait_for_line(oc.root / "gateway.log", 0, DREAMING_RELOADED, 30)
     assert [j["id"] for j in reflect_jobs(oc)] == [job["id"]]
 
 
