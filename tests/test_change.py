@@ -201,15 +201,22 @@ if __name__ == "__main__":
     sys.exit(pytest.main([__file__]))
 
 
-def test_a_stale_core_line_is_proposed_reported_and_replaced_with_a_minimal_diff(tmp_path: Path) -> None:
+def _jonas_moved(tmp_path: Path, people: str) -> tuple[Path, Path]:
+    """A workspace whose MEMORY.md holds `people` under "## People" and whose logs say Jonas lived in
+    Hamburg, then moved to Leipzig: (the root, MEMORY.md)."""
     root = tmp_path / "ws"
     run_ok(root, "init", now=NOW)
     core = root / "MEMORY.md"
-    core.write_text(core.read_text(encoding="utf-8") + "\n## People\n- Jonas Weber: backend freelancer, lives in "
-                    "Hamburg.\n- Mara: product lead, lives in Bremen.\n", encoding="utf-8")
+    core.write_text(core.read_text(encoding="utf-8") + "\n## People\n" + people, encoding="utf-8")
     write_files(root, {
         "memory/2025-11-23.md": "# 2025-11-23\n\n## Retain\n- W @Jonas: Lives in Hamburg-Altona; plans to move.\n",
         "memory/2025-11-25.md": "# 2025-11-25\n\n## Retain\n- W @Jonas: Moved from Hamburg to Leipzig (Plagwitz).\n"})
+    return root, core
+
+
+def test_a_stale_core_line_is_proposed_reported_and_replaced_with_a_minimal_diff(tmp_path: Path) -> None:
+    root, core = _jonas_moved(tmp_path, "- Jonas Weber: backend freelancer, lives in Hamburg.\n"
+                                        "- Mara: product lead, lives in Bremen.\n")
     before = core.read_text(encoding="utf-8").splitlines()
     number = before.index("- Jonas Weber: backend freelancer, lives in Hamburg.") + 1
     report = json.loads(run_ok(root, "reflect", "--since", "30d", "--json", now=NOW, env=NO_MODEL))
@@ -230,6 +237,17 @@ def test_a_stale_core_line_is_proposed_reported_and_replaced_with_a_minimal_diff
     assert [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b] == [number - 1]
     assert after[number - 1] == stale["new"]
     assert json.loads(run_ok(root, "reflect", "--since", "30d", "--json", now=NOW, env=NO_MODEL))["stale_core"] == []
+
+
+def test_a_core_entry_of_two_lines_is_read_for_staleness_without_a_crash(tmp_path: Path) -> None:
+    """A MEMORY.md bullet with a continuation line is one entry of two lines; recall's stale-core
+    check read it as one line and crashed ("'NoneType' object has no attribute 'groups'")."""
+    root, _ = _jonas_moved(tmp_path, "- Jonas Weber: backend freelancer, lives in Hamburg.\nSister: @Mara (Bremen)\n")
+    out = json.loads(run_ok(root, "recall", "Where does Jonas live now?", "--json", "--explain", "--mode", "lexical",
+                            now=NOW, env=NO_MODEL))
+    assert "Leipzig" in out["results"][0]["content"], out["results"]
+    line = next(r for r in out["results"] if r["path"] == "MEMORY.md" and "Jonas" in r["content"])
+    assert "\n" in line["content"] and line["explain"]["superseded"]["by"] == "memory/2025-11-25.md#L4"
 
 
 def test_the_names_free_text_keeps_the_time_phrase() -> None:
@@ -397,3 +415,46 @@ def test_inside_the_window_a_stated_date_counts_more_than_a_written_day() -> Non
     mid = (day(2026, 3, 11), day(2026, 3, 20))
     assert window.placed(month, mid) == (0.0, pytest.approx(21 / 31))
     assert window.told(stated, mid, 1.0) == 1.0 > window.told(month, mid, 1.0) > window.told(written, mid, 1.0)
+
+
+def test_a_plan_replaces_nothing_before_its_day(tmp_path: Path) -> None:
+    """"Moves to London on Dec 12", written on Nov 28, is a plan: until Dec 12 Peter still lives in
+    Vienna (recall, the entity view and reflect's pages agree); from that day on, the move replaces it."""
+    root = tmp_path / "ws"
+    write_files(root, {"memory/2025-11-28.md": "# 2025-11-28\n\n## Retain\n- W @Peter: Lives in Vienna.\n"
+                                               "- W @Peter: Moves to London on Dec 12.\n"})
+
+    def first(now: str) -> str:
+        out = json.loads(run_ok(root, "recall", "Where does Peter live?", "--json", "--mode", "lexical",
+                                now=now, env=NO_MODEL))
+        return out["results"][0]["content"]
+
+    assert "Vienna" in first("2025-11-30T18:00")
+    assert "London" in first("2025-12-13T09:00")
+    facts = json.loads(run_ok(root, "entity", "Peter", "--json", now="2025-11-30T18:00", env=NO_MODEL))["facts"]
+    assert not [f for f in facts if "superseded_by" in f], facts
+    run_ok(root, "reflect", "--since", "30d", now="2025-11-30T18:00", env=NO_MODEL)
+    assert "~~Lives in Vienna.~~" not in (root / "bank" / "world.md").read_text(encoding="utf-8")
+    run_ok(root, "reflect", "--since", "30d", now="2025-12-13T09:00", env=NO_MODEL)
+    assert "~~Lives in Vienna.~~ (superseded by" in (root / "bank" / "world.md").read_text(encoding="utf-8")
+
+
+def test_an_entry_that_states_its_days_is_filed_under_them_for_the_days_of_a_question() -> None:
+    """"What's planned next week?": each day's best entry comes before any day's second. An entry that
+    states its day ("Dentist on Tuesday", written Friday) was filed under the day it was written, so a
+    second plan written that Friday for another day came after every other day's first."""
+    from workspace_memory.recall import window
+    from workspace_memory.recall.candidates import Candidate
+
+    def cand(cid: int, written: str, start: str, end: str, score: float) -> Candidate:
+        return Candidate(cid, score, score=score, row={"day": written, "t_start": start, "t_end": end, "named": []})
+
+    week = (date(2026, 12, 7), date(2026, 12, 13))
+    best_first = [cand(1, "2026-12-04", "2026-12-12", "2026-12-12", 0.50),  # a new address from Saturday
+                  cand(2, "2026-12-04", "2026-12-08", "2026-12-08", 0.49),  # the dentist on Tuesday
+                  cand(3, "2026-11-30", "2026-12-12", "2026-12-12", 0.48),  # the move on Saturday
+                  cand(4, "2026-12-03", "2026-12-03", "9999-12-31", 0.47)]  # since Thursday, open
+    order = window.by_day_order(best_first, week)
+    assert order[2][0] == 0  # Tuesday's first, though the Saturday plan was written the same day
+    assert order[3][0] == 1  # Saturday's second
+    assert order[4][0] == 0  # an open range: filed under the window's first day

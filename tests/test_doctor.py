@@ -92,7 +92,7 @@ def test_fix_repoints_moved_evidence_and_reports_vanished(indexed_workspace: Pat
     page = ws / "bank" / "entities" / "Andy.md"
     before = page.read_text().splitlines()
     cited = [i for i, line in enumerate(before) if "2025-11-18.md#L" in line]  # every fact moved one down
-    assert len(cited) == 2
+    assert len(cited) == 3  # on Nov 30 Peter is still in Marrakech: the Dec 8 flight replaces nothing yet
     code, report = doctor(ws, "--fix")
     assert {f["code"] for f in report["fixed"]} >= {"evidence-moved"}
     assert "evidence-moved" not in [f["code"] for f in report["findings"]]
@@ -155,3 +155,25 @@ def test_a_forged_invalid_mark_is_text_to_the_evidence_checker_as_to_the_parser(
     code, out, err = run_memory(root, "doctor", "--json")
     findings = json.loads(out)["findings"]
     assert not [f for f in findings if f["code"].startswith("evidence")], findings
+
+
+def test_the_link_to_the_fact_that_superseded_a_line_is_not_moved_evidence(tmp_path: Path) -> None:
+    """A superseded line on a bank page cites two facts: "(superseded by [the newer fact]; ...) ·
+    [the old fact]". The first link points at the newer fact, which never holds the old claim:
+    doctor called it moved evidence ("the text is at line N") and --fix re-pointed it at the old fact."""
+    root = tmp_path / "ws"
+    write_files(root, {"memory/2025-11-28.md": "# 2025-11-28\n\n## Retain\n- W @Peter: Lives in Vienna.\n"
+                                               "- W @Peter: Moved to London.\n"})
+    run_ok(root, "reflect", "--since", "30d")
+    page = root / "bank" / "entities" / "Peter.md"
+    assert "(superseded by [memory/2025-11-28.md#L5]" in page.read_text(encoding="utf-8")
+    run_ok(root, "index")
+    code, report = doctor(root)
+    assert not [f for f in report["findings"] if f["code"].startswith("evidence")], report["findings"]
+    before = page.read_text(encoding="utf-8")
+    doctor(root, "--fix")
+    assert page.read_text(encoding="utf-8") == before
+    # The newer fact's line gone: that link is reported, never re-pointed at the old claim.
+    (root / "memory" / "2025-11-28.md").write_text("# 2025-11-28\n\n## Retain\n- W @Peter: Lives in Vienna.\n")
+    vanished = [f for f in doctor(root)[1]["findings"] if f["code"].startswith("evidence")]
+    assert vanished and all(f["code"] == "evidence-vanished" for f in vanished), vanished

@@ -32,6 +32,10 @@ def test_o_facts_before_the_first_reflect_point_at_reflect(tmp_path: Path) -> No
     out = run_ok(tmp_path, "opinions", "--entity", "zed")
     assert out.startswith("no opinions: no entity called 'zed'")
     assert run_ok(tmp_path, "opinions", "--entity", "zed", "--json").strip() == "[]"  # the contract: a list
+    # An O fact about Bob retained after that reflect: not "no opinions about Bob", but why.
+    run_ok(tmp_path, "retain", "O(c=0.7) @Bob: Prefers the train.")
+    out = run_ok(tmp_path, "opinions", "--entity", "bob")
+    assert out.startswith("no opinions about Bob in bank/opinions.md yet") and "1 O fact(s)" in out, out
 
 
 def test_the_ui_says_the_same_for_an_entity_without_opinions() -> None:

@@ -53,6 +53,9 @@ _FACT_HEAD_RE = re.compile(r"^\s*(?:[-*+]\s+)?(?:[WBOS](?:\([^)]*\))?[\s:]+(?:@[
 # date" tail, list markers, dates and "c=0.80:".
 _CLAIM_NOISE_RE = re.compile(r"\((?:superseded by|replaces:)[^)]*\)|~~|\s[—–]\s.*$|^\s*[-*+]\s+"
                              r"|\b\d{4}-\d{2}-\d{2}\b|\bc=[\d.]+:?")
+# Where reflect names the newer fact that replaced a line's claim: the link after it cites that
+# fact, not the claim, so its target is checked for being there, never for holding the claim.
+_REPLACED_BY_RE = re.compile(r"\(superseded by ")
 
 
 @dataclass(frozen=True)
@@ -372,6 +375,7 @@ def _check_line(ws: Workspace, page: str, number: int, line: str,
     if not links:
         return []
     claim = _claim(line)
+    newer = {m.end() for m in _REPLACED_BY_RE.finditer(line)}
     out = []
     for link in links:
         if link.key not in files:
@@ -382,11 +386,12 @@ def _check_line(ws: Workspace, page: str, number: int, line: str,
             out.append(Finding("evidence-vanished", f"{cited} points at {link.key}, which does not exist", page, number,
                                "find the fact and fix the link, or remove it; `memory reflect` rewrites its own links"))
             continue
-        here = link.start <= len(target) and (len(claim) < MIN_CLAIM_CHARS or _matches(claim, target[link.start - 1]))
+        here = link.start <= len(target) and (len(claim) < MIN_CLAIM_CHARS or link.span[0] in newer
+                                              or _matches(claim, target[link.start - 1]))
         if here:
             continue
         moved = None
-        if len(claim) >= MIN_CLAIM_CHARS:  # the best match; of equals, the one nearest the old line
+        if len(claim) >= MIN_CLAIM_CHARS and link.span[0] not in newer:  # the best match; of equals, the nearest
             scored = [(_score(claim, text), -abs(n - link.start), n) for n, text in enumerate(target, 1)]
             best = max(scored, default=(0.0, 0, None))
             moved = best[2] if best[0] >= EVIDENCE_MATCH else None

@@ -364,7 +364,7 @@ class Memory(StoreOps, AgentOps, Following):
 
         check_text("name", name)
         self.refresh()
-        report = entity_report(self.store, name)
+        report = entity_report(self.store, name, self.today)
         if report["page"]:
             report["page"] = self.get(report["page"], 1, 200).to_dict()
         return report

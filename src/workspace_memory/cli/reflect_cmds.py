@@ -27,7 +27,7 @@ def _memory():  # api.Memory, imported lazily
 @click.option("--apply-core", is_flag=True, help="Append the core proposals to MEMORY.md (## Learned).")
 @click.option("--no-model", is_flag=True, help="Do not call the configured model endpoint.")
 @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as JSON.")
-@click.option("--check", is_flag=True, help="Exit 1 when a generated region holds a hand edit (kept, reported).")
+@click.option("--check", is_flag=True, help="Exit 1 when a generated region holds a hand edit (kept, reported); reflect still writes the rest (--dry-run: nothing).")
 def reflect(since: str | None, dry_run: bool, apply_core: bool, no_model: bool, as_json: bool, check: bool) -> None:
     """Update entity pages, opinions, world/experience lists and core proposals from recent facts."""
     report = _memory().reflect(since, dry_run=dry_run, apply_core=apply_core, use_model=not no_model)
@@ -55,18 +55,21 @@ def _none_yet(mem, entity: str | None) -> str:
     """Why the list is empty: an unknown name, or (as the UI says too) no reflect has run since the O facts."""
     from ..errors import MemoryError_
 
-    about = ""
+    about, holder = "", "the workspace"
     if entity:
         try:
-            about = f" about {mem.entity(entity)['entity']}"
+            report = mem.entity(entity)
         except MemoryError_ as exc:
             return f"no opinions: {exc}"
-        if mem.opinions(None):
+        about, holder = f" about {report['entity']}", report["entity"]
+        waiting = len(report["opinions"])  # the entity's O facts, reflected or not
+        if not waiting and mem.opinions(None):
             return f"no opinions{about}"
-    waiting = mem.status()["facts_by_kind"].get("opinion", 0)
+    else:
+        waiting = mem.status()["facts_by_kind"].get("opinion", 0)
     if not waiting:
         return f"no opinions{about}: no O facts yet (`memory retain \"O(c=0.8) @Name: ...\"` states one)"
-    return (f"no opinions{about} in bank/opinions.md yet; the workspace has {waiting} O fact(s): "
+    return (f"no opinions{about} in bank/opinions.md yet; {holder} has {waiting} O fact(s): "
             f"they become opinions when `memory reflect` runs")
 
 

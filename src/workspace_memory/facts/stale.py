@@ -19,7 +19,8 @@ from .supersession import attributes
 
 _VALUE_RE = re.compile(r"(?<![\w@])[A-ZÀ-ÖØ-Þ][\w]+|\d[\d.:/]*")
 _CLAUSE_RE = re.compile(r"(, |; |；|，)")
-_BULLET_RE = re.compile(r"^(\s*(?:[-*+]\s+)?)(.*?)(\s*)$")
+# DOTALL: recall passes a core entry as indexed, which may span lines (a bullet and its continuation).
+_BULLET_RE = re.compile(r"^(\s*(?:[-*+]\s+)?)(.*?)(\s*)$", re.S)
 
 
 def values(text: str) -> set[str]:

@@ -26,6 +26,10 @@ The rule, deterministic and the same in every language the model reads:
    their claims match (textmatch.similarity >= NEGATION_MATCH with the cue words ignored).
 5. "Newer" means a later written day, then a later position (path, line) on the same day.
    Undated (evergreen) facts count as oldest.
+6. A newer fact that states a time after today is a plan ("Moves to Lyon on Dec 12" written on
+   Nov 30): it replaces nothing until that day comes, so on Dec 5 "Lives in Paris" still holds.
+   Only a reader who knows today applies this (recall, entity pages, reflect: `in_effect`); the
+   store keeps the pairs of rules 3-4, which do not depend on the day.
 
 So "W @Peter: Lives in Vienna and works for Acme" is not superseded by "moved to London"
 alone (the employer is not restated), but is by "moved to London" plus "joined Initech".
@@ -38,7 +42,8 @@ the rule is then neutral (nothing is superseded by rule 3), never the English on
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from datetime import date
 from functools import lru_cache
 from typing import Protocol
 
@@ -208,17 +213,31 @@ def why(old: str, new: str) -> str:
     return f"change: {cue}" if cue else "newer fact"
 
 
-def superseded_ids(facts: Iterable[FactLike], kinds: tuple[str, ...] = ("world",)) -> dict[int, int]:
-    """Map the id of every superseded fact to the id of the fact that replaced it (see module doc)."""
+def superseded_ids(facts: Iterable[FactLike], kinds: tuple[str, ...] = ("world",),
+                   today: date | None = None) -> dict[int, int]:
+    """Map the id of every superseded fact to the id of the fact that replaced it (see module doc);
+    with `today`, only the replacements already in effect (rule 6)."""
     by_entity: dict[str, list[FactLike]] = {}
+    starts: dict[int, str | None] = {}
     for fact in facts:
         if fact.kind in kinds and fact.entities:
             by_entity.setdefault(fact.entities[0], []).append(fact)
+            starts[fact.id] = getattr(fact, "occurred_start", None)
     out: dict[int, int] = {}
     for entity, group in sorted(by_entity.items()):
         group.sort(key=lambda f: f.order)
         out.update(_supersede_group(group, (display_name(entity),)))
-    return out
+    return in_effect(out, starts, today)
+
+
+def in_effect(replaced: dict[int, int], starts: Mapping[int, str | None], today: date | None) -> dict[int, int]:
+    """The pairs of `replaced` ({old id: newer id}) whose newer fact does not state a time after
+    `today` (rule 6: a plan replaces nothing yet). `starts` holds each newer fact's stated start
+    (ISO day; None or absent when it states none). Without `today`, every pair."""
+    if today is None:
+        return replaced
+    day = today.isoformat()
+    return {old: new for old, new in replaced.items() if not (starts.get(new) or "") > day}
 
 
 def _supersede_group(group: list[FactLike], names: tuple[str, ...]) -> dict[int, int]:

@@ -139,7 +139,7 @@ def _recall(store: Store, req: RecallRequest, u: Understood, now: datetime, sema
     rows = _rows(q, list(candidates))
     candidates = {cid: c for cid, c in candidates.items() if cid in rows}  # a vector for a deleted chunk
     # A question about the present prefers the newest fact; a keyword or the past does not.
-    replaced = superseded_among(store, rows, u.text) if u.present else {}
+    replaced = superseded_among(store, rows, u.text, now.date()) if u.present else {}
     if replaced:
         _inherit_relevance(store, candidates, rows, replaced)
     q.subjects = entry_subject.asked({w for t in terms for w in t.label.split()}, rows.values(), u.languages)

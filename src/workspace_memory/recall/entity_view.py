@@ -7,11 +7,13 @@ each with its source.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from ..errors import UserError
 from ..facts.entities import near, resolve
 from ..facts.entity_info import EntityInfo
+from ..facts.supersession import in_effect
 from ..index.base import Store
 from .pack import source_ref
 
@@ -29,7 +31,7 @@ def unknown_entity(entities: list[EntityInfo], name: str) -> str:
     return f"no entity called {name!r} ({hint}`memory entities` lists all {len(entities)})"
 
 
-def entity_report(store: Store, name: str) -> dict[str, Any]:
+def entity_report(store: Store, name: str, today: date | None = None) -> dict[str, Any]:
     """Build the report; `page` is the page's path (the caller, which owns I/O, reads it)."""
     entities = store.entities()
     key = resolve(entities, name)
@@ -44,8 +46,9 @@ def entity_report(store: Store, name: str) -> dict[str, Any]:
             "confidence": row["confidence"], "occurred": [start, end] if start or end else None,
             "source": source_ref(row["path"], row["line"], row["line"]), "path": row["path"], "line": row["line"],
         } | ({"invalid_at": row["invalid_at"], "invalid_reason": row["invalid_reason"]} if row.get("invalid_at") else {}))
-    replaced = store.superseded([f["id"] for f in facts if f["kind"] == "world"])
     by_id = {f["id"]: f for f in facts}
+    replaced = in_effect(store.superseded([f["id"] for f in facts if f["kind"] == "world"]),
+                         {i: (f["occurred"] or [None])[0] for i, f in by_id.items()}, today)
     for fact in facts:
         if fact["id"] in replaced:
             newer = by_id.get(replaced[fact["id"]])

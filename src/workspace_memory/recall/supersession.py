@@ -15,22 +15,30 @@ old fact may be exactly what was true then.
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from ..index.base import ChunkRow, Store
 
 SUPERSEDED_FACTOR = 0.6
 
 
-def superseded_among(store: Store, rows: dict[int, ChunkRow], question: str = "") -> dict[int, int]:
+def superseded_among(store: Store, rows: dict[int, ChunkRow], question: str = "",
+                     today: date | None = None) -> dict[int, int]:
     """For candidate world facts and opinions, {superseded chunk id: id of the entry that replaced it}.
 
     World facts: read from the store, which keeps the answer up to date at every sync
     (facts.supersession's rule), and for a question that asks about one slot, the slot alone
-    (slot_replaced). Opinions: a changed mind among the candidates (changed_minds).
+    (slot_replaced); with `today`, a newer fact that states a later time (a plan) replaces
+    nothing yet (the rule's point 6). Opinions: a changed mind among the candidates (changed_minds).
     """
     replaced = store.superseded([cid for cid, row in rows.items() if row["kind"] == "world"])
     for old, new in slot_replaced(rows, question).items():
         replaced.setdefault(old, new)
+    if replaced and today is not None:
+        from ..facts.supersession import in_effect
+
+        newer = rows | store.rows([new for new in set(replaced.values()) if new not in rows])
+        replaced = in_effect(replaced, {cid: row.get("t_start") for cid, row in newer.items()}, today)
     for old, new in stale_core(store, rows, replaced).items():
         replaced.setdefault(old, new)
     replaced.update(changed_minds(rows))

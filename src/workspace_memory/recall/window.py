@@ -123,13 +123,22 @@ def how_inside(row: ChunkRow, window: Window) -> str | None:
 
 
 def _day_inside(row: ChunkRow, window: Window) -> str:
-    """The day the entry is filed under when it lies inside the window: its own, else the day it names."""
+    """The day the entry is filed under when it lies inside the window: the first day of its own that
+    does (the day it was written, or of the range its fact states: "Dentist on Dec 8", written on
+    Dec 4, is filed under Dec 8 for "next week"), else the first day it names that does."""
     if _gap(row.get("t_start"), row.get("t_end"), window) == 0:
+        if _states_own_range(row):
+            return _first_inside(row.get("t_start") or "", window)
         return row.get("day") or row.get("t_start") or ""
     for start, end in row.get("named") or ():
         if _gap(start, end, window) == 0:
-            return start
+            return _first_inside(start, window)
     return ""
+
+
+def _first_inside(start: str, window: Window) -> str:
+    """The first day of a range that starts at `start` (ISO) and reaches into the window."""
+    return max(start, window[0].isoformat()) if window[0] is not None else start
 
 
 def agenda_day(row: ChunkRow, today: date, until: date) -> str:

@@ -194,7 +194,7 @@ class _Run:
         self.by_hash: dict[str, Fact] = {}
         for fact in self.facts:  # oldest first: a bullet repeated in one file is shown at its first line
             self.by_hash.setdefault(fact.hash, fact)
-        self.superseded = superseded_ids(self.valid)
+        self.superseded = superseded_ids(self.valid, today=today)
         self.names_of = lru_cache(maxsize=4096)(self._names_of)
 
     def _names_of(self, keys: tuple[str, ...]) -> tuple[str, ...]:

@@ -138,7 +138,7 @@ def findings(root, store, today) -> list[tuple[str, str, str, int | None, str]]:
             facts = [f for f in store.facts(today) if f.valid]
             entities = list(by_key(store.entities()).values())
         core_text = decode_markdown(core_path.read_bytes()).text
-        for item in stale_lines(core_text, facts, superseded_ids(facts), entities):
+        for item in stale_lines(core_text, facts, superseded_ids(facts, today=today), entities):
             out.append(("stale-core-line", f"a newer fact supersedes it ({item.source}: {item.reason})", CORE_NAME,
                         item.line, f"replace it with \"{item.new.strip()}\" (`memory reflect --apply-core` does)"))
     for page, regions in sorted(load_written(root).items()):
