@@ -59,13 +59,17 @@ node: $(NODE_STAMP)
 lint: install
 	$(BIN)/ruff check src tests benchmarks tools
 
+# Two workers, each given whole files (a module's gateway, Postgres or model starts once), the
+# dearest files first (tests/conftest.py: heaviest_files_first), so the end is short files on both.
+XDIST := -n 2 --dist loadfile --no-loadscope-reorder
+
 test: install lint node
-	$(BIN)/pytest -q -n 2 -p no:cacheprovider
+	$(BIN)/pytest -q $(XDIST) -p no:cacheprovider
 
 FAST := not model and not browser and not postgres and not node and not slow
 
 test-fast: install lint
-	$(BIN)/pytest -q -n 2 -p no:cacheprovider -m "$(FAST)"
+	$(BIN)/pytest -q $(XDIST) -p no:cacheprovider -m "$(FAST)"
 
 demo: install
 	rm -rf $(DEMO)

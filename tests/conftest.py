@@ -479,6 +479,29 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         params = getattr(item, "callspec", None)
         if "pg_url" in item.fixturenames or (params is not None and "postgres" in params.params.values()):
             item.add_marker(pytest.mark.postgres)
+    items[:] = heaviest_files_first(items)
+
+
+# Seconds a test of each kind costs, roughly (a busy 2-core machine, tests/test_*.py --durations):
+# the first marker of a test that has one decides. Only the order of the files comes from them.
+TEST_COST = {"slow": 20.0, "node": 15.0, "browser": 10.0, "model": 4.0, "postgres": 1.0}
+PLAIN_TEST_COST = 0.3
+
+
+def heaviest_files_first(items: list[pytest.Item]) -> list[pytest.Item]:
+    """The tests, whole files in order of their estimated cost, the dearest first (each file's own
+    order kept). `make test` hands whole files to its two xdist workers (`--dist loadfile
+    --no-loadscope-reorder`: a module's gateway, server or model is started once), in this order:
+    the long files start at once and the short ones fill the end, so neither worker waits at the
+    end with one long file left on the other."""
+    def file_of(item: pytest.Item) -> str:
+        return item.nodeid.split("::")[0]
+
+    cost: dict[str, float] = {}
+    for item in items:
+        kind = next((m for m in TEST_COST if item.get_closest_marker(m)), None)
+        cost[file_of(item)] = cost.get(file_of(item), 0.0) + TEST_COST.get(kind, PLAIN_TEST_COST)
+    return sorted(items, key=lambda item: -cost[file_of(item)])
 
 
 # ------------------------------------------------------------------------------------ fixtures

@@ -60,15 +60,40 @@ def reflect_jobs(oc: OpenClaw) -> list[dict[str, Any]]:
     return [j for j in jobs(oc) if str(j.get("declarationKey", "")).startswith(REFLECT_KEY)]
 
 
-def until(what: str, check: Callable[[], Any], oc: OpenClaw, seconds: float = 180) -> Any:
-    """Poll `check` until it returns something truthy (the gateway reloads its config on its own time)."""
+# What the gateway logs when the jobs may have changed: the plugin's reconcile, a config reload.
+JOB_EVENT = re.compile(r"\[(plugins|reload)\] ")
+DREAMING_RELOADED = re.compile(r"\[reload\] config hot reload applied \(plugins\.entries\.workspace-memory\.config\.dreaming")
+
+
+def until(what: str, check: Callable[[], Any], oc: OpenClaw, seconds: float = 180,
+          event: re.Pattern[str] | None = JOB_EVENT, most: float = 15) -> Any:
+    """Check until `check` returns something truthy (the gateway reloads its config and reconciles the
+    jobs on its own time). Each check is an `openclaw` command (a Node start, seconds of CPU): between
+    two, wait for a line of `event` in the gateway's log after the check began, at most `most` s
+    (`event` None: 2 s)."""
+    log = oc.root / "gateway.log"
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
+        mark = log.stat().st_size
         got = check()
         if got:
             return got
-        time.sleep(2)
-    pytest.fail(f"{what} within {seconds} s; gateway log:\n" + (oc.root / "gateway.log").read_text()[-4000:])
+        if event is None:
+            time.sleep(2)
+        else:
+            wait_for_line(log, mark, event, min(most, deadline - time.monotonic()))
+    pytest.fail(f"{what} within {seconds} s; gateway log:\n" + log.read_text()[-4000:])
+
+
+def wait_for_line(log: Path, offset: int, pattern: re.Pattern[str], seconds: float) -> None:
+    """Return once `log` has a line matching `pattern` after byte `offset`, or after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with log.open("rb") as f:
+            f.seek(offset)
+            if pattern.search(f.read().decode("utf-8", "replace")):
+                return
+        time.sleep(0.2)
 
 
 def edit_config(path: Path, change: Callable[[dict[str, Any]], None]) -> None:
@@ -91,7 +116,7 @@ def run_job(oc: OpenClaw, job_id: str) -> dict[str, Any]:
         runs = [r for r in cron(oc, "runs", "--id", job_id).get("entries", []) if r.get("runId") not in before]
         return next((r for r in runs if r.get("action") == "finished"), None)
 
-    return until("the run finished", finished, oc, 120)
+    return until("the run finished", finished, oc, 120, event=None)  # a finished run is not logged
 
 
 def test_start_keeps_one_reflect_job_and_no_dreaming_job(gateway: Gateway) -> None:
@@ -112,8 +137,9 @@ def test_start_keeps_one_reflect_job_and_no_dreaming_job(gateway: Gateway) -> No
     # memory-core reads its dreaming switch from the slot owner's entry: the plugin turned it off there
     entry = json.loads(oc.config.read_text(encoding="utf-8"))["plugins"]["entries"]["workspace-memory"]
     assert entry["config"]["dreaming"] == {"enabled": False}
-    # stable: another reconcile (here a restart of nothing) changes nothing
-    time.sleep(3)
+    # stable: the reload that the plugin's own dreaming write causes (its services restarted, another
+    # reconcile) changes nothing; waited for in the gateway's log (at most 30 s), then checked
+    wait_for_line(oc.root / "gateway.log", 0, DREAMING_RELOADED, 30)
     assert [j["id"] for j in reflect_jobs(oc)] == [job["id"]]
 
 

@@ -46,8 +46,8 @@ def test_migrations_that_only_add_indexes_rebuild_nothing(tmp_path: Path, fresh_
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """A workspace indexed, then opened by code with one more migration that only adds an index:
     the migration runs, and the rows stay as they were (the fingerprint names ROWS_SCHEMA, which
-    stays). ROWS_SCHEMA is 9: m009 (chunk_days, the days an entry names) holds rows; m007 (an
-    index) and m008 (session tables) rebuilt none."""
+    stays). ROWS_SCHEMA is 10: m010 (the languages of a file's entries) and m009 (chunk_days, the days
+    an entry names) hold rows; m007 (an index) and m008 (session tables) rebuilt none."""
     ws = Workspace.open(build_workspace(tmp_path / "ws"))
     before = PostgresStore(fresh_url, "ws")
     assert sync(ws, before.writer()).added
@@ -66,7 +66,7 @@ def test_migrations_that_only_add_indexes_rebuild_nothing(tmp_path: Path, fresh_
         assert after.generation() == generation
         assert after.db.conn.execute("SELECT array_agg(id ORDER BY id) FROM chunks").fetchone()[0] == ids
         stored = after.db.conn.execute("SELECT fingerprint FROM workspaces").fetchone()[0]
-        assert stored["schema"] == schema.ROWS_SCHEMA == 9 < schema.SCHEMA_VERSION
+        assert stored["schema"] == schema.ROWS_SCHEMA == 10 < schema.SCHEMA_VERSION
     finally:
         after.close()
 

@@ -78,7 +78,7 @@ def table_rows(execute: Any, where: str) -> dict[str, Any]:
     entry = {r[0]: (r[1], r[2], r[3]) for r in execute(f"SELECT id, path, start_line, text FROM chunks {where}")}
     out: dict[str, Any] = {
         "files": sorted(tuple(map(_plain, r)) for r in execute(
-            f"SELECT path, hash, size, role, day, title, meta FROM files {where}")),
+            f"SELECT path, hash, size, role, day, title, meta, languages FROM files {where}")),
         "chunks": sorted(tuple(map(_plain, r)) for r in execute(f"SELECT {', '.join(CHUNK_COLS)} FROM chunks {where}")),
         "facts": sorted((*map(_plain, r[:-1]), entry.get(r[-1])) for r in execute(
             f"SELECT {', '.join(FACT_COLS)}, superseded_by FROM facts {where}")),
@@ -294,6 +294,26 @@ def test_entities_and_superseded_facts_follow_the_files(any_store: tuple[Workspa
     (ws.root / "bank" / "entities" / "Peter.md").unlink()  # the page goes: the name comes from the slug again
     sync(ws, store.writer())
     assert next(e for e in store.entities() if e.key == "peter").page_path is None
+
+
+def test_the_languages_of_the_notes_follow_the_files(any_store: tuple[Workspace, Store]) -> None:
+    """Each sync that changes files sums their entries' languages (index.rows.language_counts): a new
+    German file adds to them, an edit replaces its file's share, a removal takes it away."""
+    ws, store = any_store
+    sync(ws, store.writer())
+    english = store.languages()
+    assert set(english) == {"en"} and english["en"] >= 3
+    german = ws.root / "memory" / "2025-03-02.md"
+    german.write_text("# 2025-03-02\n\n- Peter zieht am 15. März nach Graz.\n- Ich habe die Wohnung mit Anna"
+                      " besichtigt und wir sind begeistert.\n", encoding="utf-8")
+    sync(ws, store.writer())
+    assert store.languages() == english | {"de": 2}
+    german.write_text("# 2025-03-02\n\n- Peter zieht am 15. März nach Graz.\n", encoding="utf-8")
+    sync(ws, store.writer())
+    assert store.languages() == english | {"de": 1}
+    german.unlink()
+    sync(ws, store.writer())
+    assert store.languages() == english
 
 
 def test_a_busy_writer_lets_a_recall_read_at_once(any_store: tuple[Workspace, Store]) -> None:

@@ -226,13 +226,15 @@ export function reflectScheduleService(api, deps) {
   const log = api.logger ?? {};
   const liveConfig = () => api.runtime?.config?.current?.() ?? api.config;
 
-  /** One reconcile at a time (the timer, start and stop never interleave). @param {string} why */
-  const reconcile = (why) => {
+  /** One reconcile at a time (the timer, start and stop never interleave). @param {string} why
+   * @param {any} [given] the config to reconcile with (a service restarted by a config reload gets the new
+   *   one in its context, while api.runtime.config.current() still returns the old one) */
+  const reconcile = (why, given) => {
     running = running.then(async () => {
       try {
         const cron = getCron?.();
         if (!cron || typeof cron.list !== "function") return;
-        const cfg = liveConfig();
+        const cfg = given ?? liveConfig();
         const mine = holdsSlot(cfg, deps.pluginId);
         if (mine && await disableMemoryCoreDreaming(api, deps.pluginId)) {
           log.info?.(`${deps.pluginId}: set plugins.entries.${deps.pluginId}.config.dreaming.enabled=false (memory-core's dreaming job is replaced by the managed reflect job)`);
@@ -270,7 +272,7 @@ export function reflectScheduleService(api, deps) {
     async start(ctx) {
       if (!ctx?.getCron) return;
       getCron = ctx.getCron;
-      await reconcile("start");
+      await reconcile("start", ctx.config);
       timer = setInterval(() => { reconcile("config"); }, RECONCILE_INTERVAL_MS);
       timer.unref?.();
     },

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   DEFAULT_FREQUENCY, desiredJob, disableMemoryCoreDreaming, holdsSlot, jobKey, jobPatch, readConfigFile,
-  readReflectSchedule, reconcileJobs,
+  readReflectSchedule, reconcileJobs, reflectScheduleService,
 } from "../src/cron.js";
 
 const GROUP = { workspaceDir: "/ws/a", agentIds: ["main", "ops"] };
@@ -102,5 +102,23 @@ describe("memory-core's dreaming switch", () => {
     const chosen = configApi({ plugins: { entries: { "workspace-memory": { config: { dreaming: { enabled: true } } } } } });
     assert.equal(await disableMemoryCoreDreaming(chosen, "workspace-memory"), false);
     assert.deepEqual(await readConfigFile(configApi({ a: 1 })), { a: 1 });
+  });
+});
+
+describe("the schedule's service", () => {
+  it("starts with the config it is handed: a reload restarts it before the running config has the edit", async () => {
+    const slot = (frequency) => ({ plugins: { slots: { memory: "workspace-memory" },
+      entries: { "workspace-memory": { config: { dreaming: { enabled: false }, reflect: { frequency, timezone: "UTC" } } } } } });
+    const before = slot("0 3 * * *");
+    const edited = slot("30 4 * * 1");
+    const jobsFor = (cfg) => [desiredJob(GROUP, readReflectSchedule(cfg.plugins.entries["workspace-memory"].config.reflect), ENGINE)];
+    const cron = fakeCron();
+    await reconcileJobs(cron, jobsFor(before), { removeDreaming: true });
+    const api = { runtime: { config: { current: () => before } } }; // still the old config
+    const service = reflectScheduleService(api, { pluginId: "workspace-memory", jobsFor });
+    await service.start({ getCron: () => cron, config: edited });
+    await service.stop();
+    assert.equal(cron.jobs.length, 1);
+    assert.equal(cron.jobs[0].schedule.expr, "30 4 * * 1");
   });
 });

@@ -349,6 +349,11 @@ class RecallReads(Protocol):
 
     def holds_entries(self, filters: Filters) -> bool: ...
 
+    def languages(self) -> dict[str, int]:
+        """How many Markdown entries each language is written in (index.rows.language_counts), as the
+        last sync that changed files summed them: the workspace's languages (lang.identify.workspace_languages)."""
+        ...
+
     def lexical_pool(self, terms: Sequence[Term], limit: int, filters: Filters) -> dict[int, float]:
         """Up to about `limit` entries per expression that contain the terms: id -> BM25 (larger is better)."""
         ...

@@ -12,6 +12,8 @@ from ..tokens import has_cjk
 from .base import entry_time
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     from ..files import DecodedText
     from ..markdown.parse import Chunk
 
@@ -147,12 +149,27 @@ def document_rows(key: str, role: str, day: date | None, decoded: DecodedText,
 
         problems += page_warnings(decoded.text)
     rows = DocumentRows(
-        file={"path": key, "role": role, "day": day_s, "title": parsed.title, "meta": json.dumps(meta, default=str)},
+        file={"path": key, "role": role, "day": day_s, "title": parsed.title, "meta": json.dumps(meta, default=str),
+              "languages": language_counts(c.text for c in parsed.chunks)},
         warnings=sorted(problems),
     )
     rows.chunks = ChunkRows(key, role, day_s, parsed.chunks, len(decoded.text) > WINDOW_FILE_CHARS,
                             (day, date_order, languages))
     return rows
+
+
+def language_counts(texts: Iterable[str]) -> str:
+    """How many of `texts` (a file's entries) each language is written in (lang.identify.line_language),
+    as JSON ({"de": 3, "en": 5}): summed over the files, the languages a workspace's notes are written
+    in, which recall reads a question with as if configured (lang.identify.workspace_languages)."""
+    from ..lang.identify import line_language  # lazy: only indexing measures
+
+    counts: dict[str, int] = {}
+    for text in texts:
+        code = line_language(text)
+        if code is not None:
+            counts[code] = counts.get(code, 0) + 1
+    return json.dumps(counts, sort_keys=True)
 
 
 Row = tuple[dict[str, Any], dict[str, Any] | None, tuple[str, ...]]

@@ -39,7 +39,8 @@ MARKERS = {
           "y le la au une pense préfère qui quel quelle quels quelles c'est est-ce qu'est-ce s'est parle-moi moi où "
           "était mon ma mes chez que de maintenant actuellement habite travaille",
     "pt": "que quê como quando onde quem é são foi fizemos fiz aconteceu há semana passada passado ontem os dos das "
-          "com para não da fala acha prefere vai",
+          "com para não da fala acha prefere vai de está por em uma ao às pelo pela seu sua ele ela eu você também "
+          "muito qual quais",
     "it": "che cosa quando dove chi è sono fatto abbiamo successo settimana scorsa scorso ieri il gli della con per "
           "pensa preferisce di del dei degli delle dello nel nella nei nelle alla alle allo dal dalla dai sul sulla "
           "questo questa questi quale quali quanto quanta adesso ora anche ancora più molto sempre perché dopo entro "
@@ -59,6 +60,7 @@ SCRIPTS = (  # (first, last code point, languages)
     ("\u0400", "\u04ff", ("ru", "uk")), ("\u0600", "\u06ff", ("ar",)), ("\u0590", "\u05ff", ("he",)),
     ("\u0370", "\u03ff", ("el",)), ("\u0e00", "\u0e7f", ("th",)), ("\u0900", "\u097f", ("hi",)),
 )
+LINE_CHARS = 400  # a line's first characters say its language; a long entry is not read whole
 _WORD = r"[^\W\d_]+(?:'[^\W\d_]+)*(?:-[^\W\d_]+)*"
 
 
@@ -67,6 +69,29 @@ def marker_sets() -> dict[str, frozenset[str]]:
     if not _MARKER_SETS:
         _MARKER_SETS.update({code: frozenset(words.split()) for code, words in MARKERS.items()})
     return _MARKER_SETS
+
+
+_ENGLISH: list[frozenset[str]] = []
+
+
+def _english_stopwords() -> frozenset[str]:
+    """lang/words/en.py's STOPWORDS, looked up once (a line's language is read for every entry indexed)."""
+    if not _ENGLISH:
+        from . import table
+
+        english = table("words", "en")
+        _ENGLISH.append(english.STOPWORDS if english is not None else frozenset())
+    return _ENGLISH[0]
+
+
+_SHARED_SETS: dict[str, frozenset[str]] = {}
+
+
+def _shared(code: str) -> frozenset[str]:
+    """SHARED[code] as a set, built on first use (a line's language is read for every entry indexed)."""
+    if code not in _SHARED_SETS:
+        _SHARED_SETS[code] = frozenset(SHARED.get(code, "").split())
+    return _SHARED_SETS[code]
 
 
 def words_of(text: str) -> set[str]:
@@ -83,8 +108,11 @@ def scripts_of(text: str) -> list[str]:
     found: list[str] = []
     if text.isascii():
         return found
+    rare = {ch for ch in text if ch >= "\u0370"}  # Latin letters with accents ("é", "ß") name no script here
+    if not rare:
+        return found
     for first, last, langs in SCRIPTS:
-        if any(first <= ch <= last for ch in text):
+        if any(first <= ch <= last for ch in rare):
             found += [lang for lang in langs if lang not in found]
     return found
 
@@ -98,26 +126,74 @@ def question_language(text: str, configured: tuple[str, ...] = ("en",)) -> str |
         if by_script[0] == "ru" and "uk" in configured and "ru" not in configured:
             return "uk"
         return by_script[0]
-    words = words_of(text)
-    scores: dict[str, int] = {}
-    for code, markers in marker_sets().items():
-        hits = len(words & markers)
-        if hits >= (1 if code in configured else 2):
-            scores[code] = hits
-    if words:
-        from . import table
-
-        english = table("words", "en")
-        own = words & english.STOPWORDS if english is not None else set()
-        # A language that holds as many of its markers as English holds stop words not shared with it wins.
-        if own and not any(hits >= len(own - set(SHARED.get(code, "").split())) for code, hits in scores.items()):
-            scores["en"] = len(own)
+    scores = _latin_scores(words_of(text), configured)
     if not scores:
         return configured[0] if len(configured) == 1 else None
     # On a tie a marker language wins: markers are never English words, while English stop words are
     # often German or Dutch ones too ("Was ist am 21. November passiert?": was, am / ist, passiert).
     order = {code: i for i, code in enumerate(configured)}
     return min(scores, key=lambda code: (-scores[code], code == "en", order.get(code, len(order)), code))
+
+
+def _latin_scores(words: set[str], configured: tuple[str, ...]) -> dict[str, int]:
+    """Each language's score for a text in Latin script: its marker words (two for a language not
+    configured), and English's stop words, unless a marker language holds as many of its markers."""
+    scores: dict[str, int] = {}
+    for code, markers in marker_sets().items():
+        hits = len(words & markers)
+        if hits >= (1 if code in configured else 2):
+            scores[code] = hits
+    if words:
+        own = words & _english_stopwords()
+        # A language that holds as many of its markers as English holds stop words not shared with it wins.
+        if own and not any(hits >= len(own - _shared(code)) for code, hits in scores.items()):
+            scores["en"] = len(own)
+    return scores
+
+
+# Every language of MARKERS, and English: a line is read as if each were configured (line_language).
+_EVERY = (*MARKERS, "en")
+
+
+def line_language(text: str) -> str | None:
+    """The language of a note's line (its first LINE_CHARS characters), for measuring the languages a
+    workspace is written in (index.languages): its script, else its small words with every language
+    counted as configured (one marker suffices: "Zieht am 1. November nach Dresden" is German); None
+    when nothing says, or when two marker languages tie ("de la": Spanish or French), so that what
+    two languages share is counted for neither. On LoCoMo's ten English conversations (6,000 turns)
+    no turn is read as another language (docs/recall.md, "The workspace's languages")."""
+    text = text[:LINE_CHARS]
+    by_script = scripts_of(text)
+    if by_script:
+        return question_language(text, ())
+    scores = _latin_scores(words_of(text), _EVERY)
+    if not scores:
+        return None
+    best = max(scores.values())
+    top = [code for code, score in scores.items() if score == best]
+    if len(top) == 1:
+        return top[0]
+    markers = [code for code in top if code != "en"]
+    return markers[0] if len(markers) == 1 else None  # a marker language beats English on a tie
+
+
+# A language is one of the workspace's when at least this share of the entries whose language is told
+# (line_language) are written in it. Fitted on LoCoMo's conversations 0-4, benchmarks/languages.py's
+# notes in en, de, es, fr, pt and hnu's German workspace: the largest share of a language that is not
+# the notes' is 0.086 (German lines of English loanwords read as English), the smallest of one that is
+# 0.174 (German in a mostly English workspace); the cut lies between them. Reported on the rest
+# (docs/recall.md, "The workspace's languages").
+MIN_SHARE = 0.125
+
+
+def workspace_languages(configured: tuple[str, ...], counts: dict[str, int]) -> tuple[str, ...]:
+    """`configured` (`[time] languages`), then each language the workspace's notes are written in
+    (`counts`: entries per language, the index's), most entries first: read a question with as if
+    configured. An English workspace adds nothing, so an English question loads no other language."""
+    told = sum(counts.values())
+    measured = sorted((code for code, n in counts.items() if n >= MIN_SHARE * told and code not in configured),
+                      key=lambda code: (-counts[code], code))
+    return (*configured, *measured) if measured else configured
 
 
 def languages_of(text: str, configured: tuple[str, ...], every_configured: bool = False) -> list[str]:

@@ -414,7 +414,7 @@ def _apply_factors(cand: Candidate, q: _Query, superseded: bool) -> None:
         factors["question"] = asking.QUESTION_MISS
     if u.opinion and not (row["kind"] == "opinion" and (about or not u.entity_boost)):
         factors["opinion"] = OPINION_MISS
-    if u.where and not place.names_place(row["text"], u.language):
+    if u.where and not place.names_place(row["text"], (u.language, *u.languages)):
         factors["place"] = place.PLACE_MISS  # "where was Lena": this entry names no place
     if u.window is not None:
         near = time_window.factor(row, u.window, u.window_confidence)

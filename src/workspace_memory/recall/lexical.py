@@ -102,14 +102,25 @@ def query_terms(text: str, table=None, only_stopwords: bool = True) -> list[Term
     stop = stopwords(table)
     content = [t for t in terms if t.label not in stop] or (terms if only_stopwords else [])
     algorithm = getattr(table, "STEMMER", None)
-    return [with_stem(t, algorithm) for t in content] if algorithm else content
+    suffixes = getattr(table, "NOUN_SUFFIXES", ())
+    return [with_stem(t, algorithm, suffixes) for t in content] if algorithm else content
 
 
-def with_stem(term: Term, algorithm: str) -> Term:
+# A verb's root left when a noun's suffix is cut (NOUN_SUFFIXES) has at least this many letters: "mud"
+# ("mudanza": "se muda"), "nac" ("nacimiento": "nació"); a shorter one would be the start of too many words.
+MIN_ROOT = 3
+
+
+def with_stem(term: Term, algorithm: str, suffixes: tuple[str, ...] = ()) -> Term:
     """The term with its stem (index.base.Term.stem), when it is one word of four letters or more whose
     Snowball stem (`algorithm`, PyStemmer) is a shorter start of it, diacritics folded as the index
     folds them ("remplace" -> "remplac", "Wohnungen" -> "wohnung"); else the term as it is. Without
-    PyStemmer installed, no stems (the words are searched as they are)."""
+    PyStemmer installed, no stems (the words are searched as they are).
+
+    A stem that ends in one of the language's `suffixes` (NOUN_SUFFIXES: what makes a noun of a verb)
+    is cut to the verb's root, so that the noun finds the verb's forms too: Spanish "mudanza" (stem
+    "mudanz") is searched as "mud*", which "se muda" and "mudarse" start, as does "mudanza" itself;
+    Snowball keeps such suffixes (it stems forms of one word, not words made of another)."""
     word = term.label
     if term.cjk or len(word) < 4 or not word.isalpha():
         return term
@@ -117,6 +128,10 @@ def with_stem(term: Term, algorithm: str) -> Term:
     if stemmer is None:
         return term
     stem, folded = _fold(stemmer.stemWord(word)), _fold(word)
+    for suffix in suffixes:
+        if stem.endswith(suffix) and len(stem) - len(suffix) >= MIN_ROOT:
+            stem = stem[: -len(suffix)]
+            break
     if len(stem) < 3 or stem == folded or not folded.startswith(stem):
         return term  # "Straße" -> "strass" is no start of "straße": the word itself
     # The index puts a prefix through its Porter as it does its words: "doming"* is searched as
@@ -156,6 +171,7 @@ def split_compounds(store: Store, terms: list[Term], table=None) -> list[Term]:
         return terms
     dfs = store.document_frequencies(maybe)
     algorithm = getattr(table, "STEMMER", None)
+    suffixes = getattr(table, "NOUN_SUFFIXES", ())
     out: list[Term] = []
     for term in terms:
         # a plural or inflected compound is cut on its stem ("Geburtstagsgeschenke" -> "geburtstagsgeschenk")
@@ -166,7 +182,7 @@ def split_compounds(store: Store, terms: list[Term], table=None) -> list[Term]:
         *heads, last = parts
         out.extend(Term(head, stem=head) for head in heads)
         last_term = Term(last)
-        out.append(with_stem(last_term, algorithm) if algorithm else last_term)
+        out.append(with_stem(last_term, algorithm, suffixes) if algorithm else last_term)
     return list(dict.fromkeys(out))
 
 

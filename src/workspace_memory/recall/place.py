@@ -19,12 +19,15 @@ What names a place, read in the question's language (lang/words/<code>.py):
   so it is not read: the rule then does nothing for the entry (a miss), as for any entry without a
   place it can see.
 
-A language whose table has no `WHERE_WORDS` or no locatives leaves the rule out (neutral).
+An entry is read in the question's language and in each of the workspace's (`[time] languages` and
+those its notes are written in: lang.identify.workspace_languages), since notes and questions need not
+share one. A language whose table has no `WHERE_WORDS` or no locatives leaves the rule out (neutral).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .. import lang
 
@@ -33,16 +36,19 @@ PLACE_MISS = 0.8  # the factor on an entry that names no place, for a "where" qu
 _patterns: dict[str, tuple[tuple[re.Pattern[str], ...], frozenset[str]]] = {}
 
 
-def names_place(text: str, code: str | None) -> bool:
-    """Whether `text` names a place as the module docstring says, read with language `code`'s words."""
-    if not code:
-        return False
-    patterns, not_places = _patterns_of(code)
-    for pattern in patterns:
-        for match in pattern.finditer(text):
-            name = match.group("name")
-            if name[:1].isupper() and name.lower() not in not_places and not any(ch.isdigit() for ch in name):
-                return True
+def names_place(text: str, codes: str | Sequence[str | None] | None) -> bool:
+    """Whether `text` names a place as the module docstring says, read with the words of any of the
+    languages `codes` (the question's, then the workspace's: a German question about an English note,
+    "Wo wohnt Anke?" of "Works remotely from Leipzig", reads the note's "from"); one code alone too."""
+    for code in dict.fromkeys((codes,) if codes is None or isinstance(codes, str) else codes):
+        if not code:
+            continue
+        patterns, not_places = _patterns_of(code)
+        for pattern in patterns:
+            for match in pattern.finditer(text):
+                name = match.group("name")
+                if name[:1].isupper() and name.lower() not in not_places and not any(ch.isdigit() for ch in name):
+                    return True
     return False
 
 

@@ -12,7 +12,8 @@ query text itself:
 - "what does Peter prefer / think of / like" marks an opinion question: Peter's
   opinions join the candidates and rank first;
 - every rule that reads words reads those of the question's language (lang.identify: its script,
-  its small words, `[time] languages`), from lang/words/<code>.py; a language without data for a
+  its small words, `[time] languages` and the languages the workspace's notes are written in, as
+  the index measured them), from lang/words/<code>.py; a language without data for a
   rule leaves the rule out (neutral), never the English one;
 - a question about the present state ("where does Peter live", "what is Peter's address")
   lets a newer fact replace an older one (recall.supersession); a bare keyword or a
@@ -132,8 +133,12 @@ def parse_kind(value: str | None) -> tuple[str, ...]:
 def understand(req: RecallRequest, now: datetime, store: Store, date_order: str | None = None,
                languages: tuple[str, ...] = ("en",)) -> Understood:
     """Apply the rules in the module docstring to a request (`date_order` and `languages`: the
-    workspace's `[time]`; a question with no English time phrase may hold one in another of
-    `languages`, read by dates.languages)."""
+    workspace's `[time]`, to which the languages its notes are written in are added, as the index
+    measured them; a question with no English time phrase may hold one in another of `languages`,
+    read by dates.languages)."""
+    from ..lang.identify import question_language, workspace_languages
+
+    languages = workspace_languages(languages, store.languages())
     u = Understood(text=req.query.strip(), kinds=parse_kind(req.kind), include_invalid=req.include_invalid)
     if req.source:
         try:
@@ -174,8 +179,6 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
         if u.window_empty:
             u.notices.append(f"no entry is written on or names {window.phrase!r}; entries from the days around "
                              "it rank first")
-    from ..lang.identify import question_language
-
     u.languages = languages
     u.language = question_language(question, languages)
     u.words = lang.table("words", u.language) if u.language else None
@@ -192,10 +195,15 @@ def understand(req: RecallRequest, now: datetime, store: Store, date_order: str 
 
 
 def holds_any(text: str, words: frozenset[str]) -> bool:
-    """Whether `text` holds one of `words`: as a word, or inside a run of Chinese or Japanese (no spaces)."""
+    """Whether `text` holds one of `words`: as a word, or inside a run of Chinese or Japanese (no spaces).
+    An entry of several words is held when each of them is, in any order: a verb whose particle
+    stands apart ("zieht vor", prefers, in "Was zieht Peter vor?"; not "Wann zieht Peter um?", moves)."""
     if not words:
         return False
-    if not words.isdisjoint(_words(text)):
+    found = set(_words(text))
+    if not words.isdisjoint(found):
+        return True
+    if any(" " in w and found.issuperset(w.split()) for w in words):
         return True
     return not text.isascii() and any(w in text for w in words if _is_cjk(w))
 

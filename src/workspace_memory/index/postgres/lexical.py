@@ -33,7 +33,8 @@ WORDS_TEXT = "' ' || c.words::text"  # an entry's words as _positions reads them
 class Stats:
     """The view's counters: Markdown entries (for BM25's N), their tokens (average length), largest
     id (IDF's N), each workspace's generation, the entries of facts struck as no longer true, and
-    the session entries and their tokens (BM25's N and average length for that source)."""
+    the session entries and their tokens (BM25's N and average length for that source), and the
+    Markdown entries per language (the workspaces' languages, summed)."""
 
     chunks: int
     tokens: int
@@ -42,6 +43,7 @@ class Stats:
     invalid: int = 0
     sessions: int = 0  # session entries, and their tokens: the other source's N and average length
     session_tokens: int = 0
+    languages: tuple[tuple[str, int], ...] = ()
 
 
 def term_words(term: Term) -> list[str]:

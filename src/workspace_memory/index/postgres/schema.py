@@ -9,9 +9,10 @@ embedded once for all agents), keyed by (provider, model, hash).
 
 Tables (derived, rebuildable from Markdown, except the embedding cache, which only saves work)
   workspaces     workspace_id, name, next_chunk_id, generation, counts (Markdown entries and their
-                 tokens, session entries and theirs, struck entries), fingerprint, last_sync
+                 tokens, session entries and theirs, struck entries, entries per language: m010),
+                 fingerprint, last_sync
   files          one row a Markdown file: hash, mtime_ns, size, role, day, title, meta, body (the text,
-                 so that `get` and `recall` work on a machine without a checkout)
+                 so that `get` and `recall` work on a machine without a checkout), languages (m010)
   chunks         one row an entry (ids: workspace_id << 32 | a per-workspace counter, never reused);
                  `words` is the tsvector of words.py (A text, B path, C previous entry), `n_tokens`
                  its length for BM25; GIN on words, pg_trgm GIN on the text of CJK entries (when the
@@ -211,16 +212,23 @@ def m009_chunk_days(conn: psycopg.Connection) -> None:
         conn.execute(sql)
 
 
+def m010_languages(conn: psycopg.Connection) -> None:
+    """files.languages: how many of a file's entries each language is written in (index.rows.language_counts),
+    and workspaces.languages their sum (writer.recount), as in SQLite. Filled by the rebuild ROWS_SCHEMA asks for."""
+    conn.execute("ALTER TABLE files ADD COLUMN languages jsonb")
+    conn.execute("ALTER TABLE workspaces ADD COLUMN languages jsonb")
+
+
 MIGRATIONS: list[Migration] = [m001_extensions, m002_tables, m003_cjk_trigrams, m004_validity, m005_entry_start,
-                               m006_model, m007_time_windows, m008_sessions, m009_chunk_days]
+                               m006_model, m007_time_windows, m008_sessions, m009_chunk_days, m010_languages]
 SCHEMA_VERSION = len(MIGRATIONS)
 # The version the settings fingerprint names (as index.sqlite.schema.ROWS_SCHEMA), not the number of
 # migrations: a migration that only adds an index or a side table leaves it as it is, so no workspace
 # of the database is parsed again for it; one that changes what the rows hold sets it to its own
 # number. 6 is what every fingerprint has said since m006 (the last to change rows was m005,
 # entry_start): kept, so that databases built before it are not rebuilt either; m009 (chunk_days) holds
-# rows, so it is 9.
-ROWS_SCHEMA = 9
+# rows, so it is 9; m010 (the languages of a file's entries) too, so it is 10.
+ROWS_SCHEMA = 10
 
 
 def applied(conn: psycopg.Connection) -> int:

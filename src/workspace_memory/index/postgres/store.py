@@ -156,7 +156,9 @@ class PostgresStore(PostgresReads):
     _STATS = ("SELECT COALESCE(sum(chunk_count), 0)::bigint, COALESCE(sum(token_count), 0)::bigint,"
               " COALESCE(sum(next_chunk_id - 1), 0)::bigint, COALESCE(array_agg(generation ORDER BY workspace_id),"
               " '{}'), COALESCE(sum(invalid_count), 0)::bigint, COALESCE(sum(session_count), 0)::bigint,"
-              " COALESCE(sum(session_tokens), 0)::bigint FROM workspaces WHERE workspace_id = ANY(%s)")
+              " COALESCE(sum(session_tokens), 0)::bigint,"
+              " COALESCE(jsonb_agg(languages) FILTER (WHERE languages IS NOT NULL), '[]')"
+              " FROM workspaces WHERE workspace_id = ANY(%s)")
 
     @contextlib.contextmanager
     def snapshot(self) -> Iterator[None]:
@@ -170,7 +172,12 @@ class PostgresStore(PostgresReads):
 
     @staticmethod
     def _to_stats(row: tuple) -> lexical.Stats:
-        return lexical.Stats(row[0], row[1], row[2], tuple(row[3]), row[4], row[5], row[6])
+        languages: dict[str, int] = {}
+        for counts in row[7]:  # one object a workspace of the view
+            for code, n in counts.items():
+                languages[code] = languages.get(code, 0) + int(n)
+        return lexical.Stats(row[0], row[1], row[2], tuple(row[3]), row[4], row[5], row[6],
+                             tuple(sorted(languages.items())))
 
     def stats(self) -> lexical.Stats:
         """The view's counters (read once per snapshot)."""
@@ -225,6 +232,9 @@ class PostgresStore(PostgresReads):
     @guarded
     def entry_count(self) -> int:
         return self.stats().max_id or 1
+
+    def languages(self) -> dict[str, int]:
+        return dict(self.stats().languages)
 
     def vectors(self, embedder: Embedder) -> PostgresVectors:
         from .vectors import PostgresVectors

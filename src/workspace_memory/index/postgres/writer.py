@@ -57,6 +57,10 @@ def recount(db: Database, ws_id: int) -> None:
         " COALESCE(sum(n_tokens) FILTER (WHERE role = 'session'), 0) AS session_tokens,"
         " count(*) FILTER (WHERE invalid_at IS NOT NULL) AS invalid FROM chunks WHERE workspace_id = %(ws)s) n"
         " WHERE w.workspace_id = %(ws)s", {"ws": ws_id})
+    db.conn.execute(  # the files' language counts summed (index.rows.language_counts)
+        "UPDATE workspaces SET languages = (SELECT COALESCE(jsonb_object_agg(key, n), '{}') FROM"
+        " (SELECT j.key, sum(j.value::int) AS n FROM files f, jsonb_each_text(f.languages) j"
+        " WHERE f.workspace_id = %(ws)s GROUP BY j.key) s) WHERE workspace_id = %(ws)s", {"ws": ws_id})
     for table in WORD_TABLES:
         db.conn.execute(f"DELETE FROM {table} WHERE workspace_id = %s AND df_any <= 0", (ws_id,))
 
@@ -195,7 +199,7 @@ class PostgresWriter:
         for rows, body in documents:
             f = rows.file
             files.append((ws_id, f["path"], f["hash"], f["mtime_ns"], f["size"], f["role"], f["day"], f["title"],
-                          f["meta"], now, body))
+                          f["meta"], now, body, f.get("languages")))
             warnings += [(ws_id, f["path"], i, line, msg) for i, (line, msg) in enumerate(rows.warnings)]
             for chunk, fact, slugs in rows.chunks:
                 cid = base + len(chunks)
@@ -209,7 +213,7 @@ class PostgresWriter:
                         seen.add(slug.lower())
                         mentions.append((ws_id, cid, slug.lower(), slug, order))
         copy_rows(conn, "files", ("workspace_id", "path", "hash", "mtime_ns", "size", "role", "day", "title", "meta",
-                                  "indexed_at", "body"), files)
+                                  "indexed_at", "body", "languages"), files)
         copy_rows(conn, "chunks", CHUNK_COLUMNS, chunks)
         copy_rows(conn, "facts", _FACT_COLUMNS, facts)
         copy_rows(conn, "mentions", ("workspace_id", "chunk_id", "entity_key", "slug", "ord"), mentions)

@@ -43,6 +43,10 @@ class SqliteReads:
     Maintenance), as methods of SqliteStore. They use what the store defines: `conn`, `scoped()`
     (filters without the clauses that exclude nothing) and `_cache` (index.sqlite.read_cache)."""
 
+    def languages(self) -> dict[str, int]:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'languages'").fetchone()
+        return json.loads(row[0]) if row else {}
+
     def holds_entries(self, filters: Filters) -> bool:
         conn, filters = self.conn, self.scoped(filters)
         where, params = filter_sql(filters, DIALECT)

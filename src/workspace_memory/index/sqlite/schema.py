@@ -4,7 +4,7 @@ Everything here is derived from Markdown and can be thrown away: `memory index -
 drops the rows and parses every file again. Migrations run under the writer lock.
 
 Tables
-  meta        key/value: schema version, settings fingerprint, last sync
+  meta        key/value: schema version, settings fingerprint, last sync, the workspace's languages
   files       one row a Markdown file: hash, mtime_ns, size, role, day, title, frontmatter
   chunks      one row an entry (or a piece of a long one): path, 1-based inclusive lines, the
               entry's first line, kind, heading, text, dates, hashes of its embedded texts
@@ -170,15 +170,22 @@ def m010_chunk_days(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE INDEX IF NOT EXISTS chunk_days_chunk ON chunk_days(chunk_id)")
 
 
+def m011_file_languages(conn: sqlite3.Connection) -> None:
+    """files.languages: how many of a file's entries each language is written in (index.rows.language_counts);
+    their sum is kept in meta `languages` (writer.count_languages). Filled by the rebuild that ROWS_SCHEMA asks for."""
+    if "languages" not in {row[1] for row in conn.execute("PRAGMA table_info(files)")}:  # run again: as it is
+        conn.execute("ALTER TABLE files ADD COLUMN languages TEXT")
+
+
 MIGRATIONS: list[Migration] = [m001_core_tables, m002_context_vectors, m003_fts_context, m004_superseded_by,
                                m005_embedding_cache, m006_sessions_and_validity, m007_entry_start, m008_fts_journal,
-                               m009_fts_external_content, m010_chunk_days]
+                               m009_fts_external_content, m010_chunk_days, m011_file_languages]
 SCHEMA_VERSION = len(MIGRATIONS)
 # The version the settings fingerprint names: the last migration that changed what the derived rows
 # hold, so that a new one rebuilds the index. Later migrations only add side tables (m008) or
 # re-index the FTS tables from the rows (m009), which need no rebuild: a user's 100,000-entry
 # index is not parsed again for them.
-ROWS_SCHEMA = 10  # m010: the days an entry names (chunk_days)
+ROWS_SCHEMA = 11  # m011: the languages of a file's entries (files.languages)
 
 
 def current_version(conn: sqlite3.Connection) -> int:

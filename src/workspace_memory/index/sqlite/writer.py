@@ -74,6 +74,15 @@ def chunk_delta(conn: sqlite3.Connection) -> tuple[list[int], list[int]] | None:
     return (delta["new"], delta["removed"]) if delta["generation"] == generation(conn) else None
 
 
+def count_languages(conn: sqlite3.Connection) -> None:
+    """Sum the files' language counts (files.languages) into meta `languages`, after files changed:
+    what a recall reads (SqliteReads.languages), one row, however many files."""
+    totals = dict(conn.execute("SELECT j.key, SUM(j.value) FROM files f, json_each(f.languages) j"
+                               " WHERE f.languages IS NOT NULL GROUP BY j.key"))
+    conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('languages', ?)",
+                 (json.dumps(totals, sort_keys=True),))
+
+
 def next_chunk_id(conn: sqlite3.Connection) -> int:
     """The id the next inserted chunk gets.
 
@@ -261,6 +270,7 @@ class SqliteWriter:
         self.conn.execute(f"INSERT OR {verb} INTO meta(key, value) VALUES ('fingerprint', ?)", (fingerprint,))
 
     def bump_generation(self, changes: tuple[list[int], list[int]] | None) -> None:
+        count_languages(self.conn)
         bump_generation(self.conn, changes)
 
     # -- session transcripts (index.sessions.SessionWriter) --------------------------------------

@@ -15,5 +15,7 @@ Each module holds plain constants; a name a module lacks is no data for that rul
   a Latin name, "在Porto", "Portoで"): what names a place in a note (recall.place);
 - `LABELS`: words that head a note as a label, not as a speaker ("Decision:", "Montag:");
 - `STEMMER`: the Snowball algorithm that stems the language's words (PyStemmer), or None;
+- `NOUN_SUFFIXES`: endings of a stem that make a noun of a verb ("mudanz" of "mudar"): a question's
+  noun is searched by the verb's root as well (recall.lexical.with_stem);
 - `FRAME_PIECES` (Chinese, Japanese): pieces of a question that ask rather than name (什么, 怎么, 何).
 """

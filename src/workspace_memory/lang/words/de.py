@@ -44,8 +44,8 @@ PAST_PHRASES = ("am anfang", "zu beginn")
 OPINION_WORDS = frozenset(
     """bevorzugt bevorzugen bevorzuge vorliebe lieber mag mögen magst denkt denken hält halten findet finden
     meinung meint meinen ansicht liebt lieben hasst hassen gefällt gefallen glaubt glauben lieblings
-    vorziehen zieht will wollen""".split()
-)
+    vorziehen will wollen""".split()
+) | {"zieht vor", "ziehen vor", "ziehst vor"}  # separable: "zieht" alone also moves ("zieht um", "zieht nach")
 LABELS = frozenset(
     """notiz notizen aufgabe aufgaben todo entscheidung entscheidungen beschluss status zusammenfassung idee ideen
     frage fragen antwort ergebnis ergebnisse fehler warnung erledigt nächstes ziel ziele plan pläne problem

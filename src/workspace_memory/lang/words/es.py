@@ -78,6 +78,10 @@ LABELS = frozenset(
     noviembre diciembre""".split()
 )
 STEMMER = "spanish"
+# Suffixes that make a noun of a verb, as they end a Snowball stem that keeps them (recall.lexical.with_stem):
+# the question's noun is searched by the verb's root too:
+# "mudanza" (mudanz) -> "mud": "se muda", "mudarse"; "nacimiento" -> "nac": "nació".
+NOUN_SUFFIXES = ("anz", "anci", "enci", "imient", "amient")
 
 # A "where" question asks for a place (recall.place): its words, and what names a place in a note.
 WHERE_WORDS = frozenset("dónde donde adónde adonde".split())

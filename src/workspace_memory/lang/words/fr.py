@@ -54,6 +54,10 @@ LABELS = frozenset(
     décembre""".split()
 )
 STEMMER = "french"
+# Suffixes that make a noun of a verb, as they end a Snowball stem that keeps them (recall.lexical.with_stem):
+# the question's noun is searched by the verb's root too:
+# "naissance" (naissanc) -> "naiss": "naissent"; "-ement" Snowball cuts itself.
+NOUN_SUFFIXES = ("anc", "enc")
 
 # A "where" question asks for a place (recall.place): its words, and what names a place in a note.
 WHERE_WORDS = frozenset("où".split())

@@ -62,6 +62,10 @@ LABELS = frozenset(
     settembre ottobre novembre dicembre""".split()
 )
 STEMMER = "italian"
+# Suffixes that make a noun of a verb, as they end a Snowball stem that keeps them (recall.lexical.with_stem):
+# the question's noun is searched by the verb's root too:
+# "partenza" (partenz) -> "part": "parte", "partito".
+NOUN_SUFFIXES = ("anz", "enz", "iment", "ament")
 
 # A "where" question asks for a place (recall.place): its words, and what names a place in a note.
 WHERE_WORDS = frozenset("dove dov'è".split())

@@ -55,6 +55,10 @@ LABELS = frozenset(
     fevereiro março abril maio junho julho agosto setembro outubro novembro dezembro""".split()
 )
 STEMMER = "portuguese"
+# Suffixes that make a noun of a verb, as they end a Snowball stem that keeps them (recall.lexical.with_stem):
+# the question's noun is searched by the verb's root too:
+# "mudança" (mudanc) -> "mud": "muda", "mudou"; "nascimento" -> "nasc": "nasceu".
+NOUN_SUFFIXES = ("anc", "enc", "iment", "ament")
 
 # A "where" question asks for a place (recall.place): its words, and what names a place in a note.
 WHERE_WORDS = frozenset("onde aonde".split())
