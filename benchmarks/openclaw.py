@@ -1,7 +1,7 @@
 """OpenClaw's own memory (memory-core) against this engine through the plugin, in the real gateway.
 
     python benchmarks/openclaw.py [--conversations conv-26,conv-30,conv-41] [--k 25]
-                                  [--systems memory-core,memory-core-2023,plugin] [--cli-rounds 5]
+                                  [--systems memory-core,memory-core-2023,plugin,plugin-lexical] [--cli-rounds 5]
                                   [--questions N] [--out benchmarks/out/openclaw.json]
 
 Needs `make node` (Node 26 and openclaw 2026.9.6 in .node/) and ../shared/benchmarks/locomo/locomo10.json.
@@ -22,6 +22,8 @@ life, always on) counts from today, while the engine can be given a "now". So ev
 shifted by the same number of days, the last session becoming yesterday, and both systems run on
 the real clock: memory-core's decay acts as it does on a user's fresh notes. `memory-core-2023` is
 memory-core on the dates as LoCoMo has them (its decay then weighs three-year-old notes).
+`plugin-lexical` is the plugin on a workspace whose memory.toml says `[embedding] provider = "none"`
+(the engine's lexical recall alone: what a user gives up answers for, to get speed).
 
 Reported per system: evidence recall at 5/10/K results and at 1,000 / 2,000 / 4,000 characters of
 returned text (results in rank order while the lines they cover fit), p50/p95 per call, the CPU
@@ -253,6 +255,8 @@ def serve(system: str, sample: dict, tmp: Path, stack: ExitStack) -> dict:
     """One system's home on one conversation, indexed, its gateway started and ready (stopped by `stack`)."""
     root = tmp / system / sample["sample_id"]
     where, files, _ = write_workspace(shifted(sample, system != "memory-core-2023"), root / "workspace")
+    if system == "plugin-lexical":  # the engine without embeddings: the setting a user picks for speed
+        (root / "workspace" / "memory.toml").write_text('[embedding]\nprovider = "none"\n')
     home = Home(root, root / "workspace", system)
     index_s = home.index()
     log_path = root / "gateway.log"
