@@ -126,13 +126,15 @@ def test_lexical_alone_cannot_do_it(ws: Path) -> None:
     """The control: the words do not match across languages, so the trigram/BM25 path misses most.
 
     What it does find shares a word with its answer: a name (Peter), a loanword (Marathon), a Han
-    word that Chinese and Japanese write alike (大阪), and a stem two Latin languages share
-    ("memoria" cut to memori*, which "memory" begins with: the stems as prefixes of issue 40).
+    word that Chinese and Japanese write alike (大阪), and stems languages share ("memoria" cut to
+    memori*, which "memory" begins with; "automáticamente" cut to automat*, which German
+    "automatisch" begins with, once the question is read as Spanish, a language of the workspace's
+    notes: the stems as prefixes of issue 40).
     """
     answers = ask(ws, [q for q, _ in CROSS_LINGUAL], "lexical")
     found = [q for (q, phrase), a in zip(CROSS_LINGUAL, answers, strict=True)
              if R.rank_of(a["results"], phrase) is not None and R.rank_of(a["results"], phrase) < 3]
-    assert len(found) <= 4, found
+    assert len(found) <= 5, found
 
 
 def test_a_chinese_question_ranks_chinese_notes_above_the_trigram_result(ws: Path) -> None:
