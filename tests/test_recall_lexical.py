@@ -398,6 +398,19 @@ def test_batch_bad_line_reports_error_and_continues(store_ws: Path, tmp_path: Pa
     assert answers[2]["results"][0]["path"] == "memory/2025-11-22.md"
 
 
+def test_batch_line_that_asks_for_nothing_is_refused_as_the_cli_refuses_it(store_ws: Path, tmp_path: Path) -> None:
+    """An empty query with no filter: `memory recall ""` exits 2 and MCP refuses it; a batch line
+    says so in its error field (it gave an empty result without a word), and a filter alone is a
+    question."""
+    batch = tmp_path / "queries.jsonl"
+    batch.write_text('{"query": ""}\n{"query": " ", "since": "2025-11-01"}\n{"query": "a828e60"}\n', encoding="utf-8")
+    code, out, err = run_memory(store_ws, "recall", "--batch", batch, "--json", "--mode", "lexical")
+    assert code == 1 and "1 batch line(s) failed" in err
+    answers = [json.loads(line) for line in out.strip().split("\n")]
+    assert answers[0] == {"query": "", "error": "line 1: query: empty; give a query (or a filter such as since or entity)"}
+    assert "error" not in answers[1] and "error" not in answers[2]
+
+
 def test_batch_invalid_json_line_does_not_reuse_previous_query(store_ws: Path, tmp_path: Path) -> None:
     batch = tmp_path / "queries.jsonl"
     batch.write_text('{"query": "a828e60"}\nnot json\n', encoding="utf-8")

@@ -138,6 +138,7 @@ def recall(ctx: click.Context, query: str, batch, as_json: bool, **options: Any)
 
 def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:
     """One result object (or {"query", "error"}) per input line; returns how many lines failed."""
+    from ..limits import check_something_asked
     from ..recall.query import RecallRequest
 
     allowed = set(RecallRequest.__slots__)
@@ -154,7 +155,10 @@ def _recall_batch(mem, lines, defaults: dict[str, Any]) -> int:
             unknown = set(spec) - allowed
             if unknown:
                 raise UserError(f"line {number}: unknown field(s) {', '.join(sorted(unknown))}")
-            out = mem.recall(RecallRequest(**(defaults | spec)))
+            asked = defaults | spec
+            # An empty query with no filter asks for nothing: refused as `memory recall ""` and MCP refuse it.
+            check_something_asked(asked["query"], **{f: asked.get(f) for f in ("since", "until", "kind", "entity")})
+            out = mem.recall(RecallRequest(**asked))
         except UnicodeDecodeError:
             failed += 1
             out = {"query": None, "error": f"line {number}: not valid UTF-8"}
